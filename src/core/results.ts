@@ -1,0 +1,91 @@
+// The result format of PRODUCT.md, extended with the route, status, timings and log path.
+import {exitCodes} from './errors.js';
+import type {BatchReport, PlannedTask, ResultRoute, TaskResult, TaskStatus} from './types.js';
+
+export function resultRoute(task: PlannedTask): ResultRoute {
+	const {decision, effective} = task;
+	const route = decision.route;
+	const kind = route ? route.kind : decision.modelOverride ? 'explicit' : 'parent';
+	return {
+		name: route?.name ?? null,
+		kind,
+		provider: effective.provider,
+		model: effective.model,
+		reasoning_effort: effective.reasoning_effort,
+		service_tier: effective.service_tier,
+		profile: effective.profile,
+		refused: decision.refused,
+		reason: decision.reason,
+	};
+}
+
+export type TaskOutcome = {
+	status: TaskStatus;
+	exitCode: number | null;
+	signal: string | null;
+	startedAt: number | null;
+	finishedAt: number | null;
+	stdout: {text: string; truncated: boolean};
+	errorText?: string | undefined;
+	logPath: string | null;
+};
+
+export function buildResult(task: PlannedTask, outcome: TaskOutcome): TaskResult {
+	const result: TaskResult = {
+		id: task.id,
+		name: task.spec.name ?? null,
+		goal: task.spec.goal,
+		model: task.effective.model,
+		route: resultRoute(task),
+		status: outcome.status,
+		success: outcome.status === 'succeeded',
+		exit_code: outcome.exitCode,
+		signal: outcome.signal,
+		started_at: outcome.startedAt === null ? null : new Date(outcome.startedAt).toISOString(),
+		finished_at: outcome.finishedAt === null ? null : new Date(outcome.finishedAt).toISOString(),
+		duration_ms: outcome.startedAt !== null && outcome.finishedAt !== null ? outcome.finishedAt - outcome.startedAt : null,
+		result: outcome.stdout.text,
+		log: outcome.logPath,
+	};
+	if (outcome.stdout.truncated) {
+		result.result_truncated = true;
+	}
+
+	if (outcome.errorText !== undefined) {
+		result.error = outcome.errorText;
+	}
+
+	return result;
+}
+
+export function refusedResult(task: PlannedTask): TaskResult {
+	return buildResult(task, {
+		status: 'refused',
+		exitCode: null,
+		signal: null,
+		startedAt: null,
+		finishedAt: null,
+		stdout: {text: '', truncated: false},
+		errorText: task.decision.reason,
+		logPath: null,
+	});
+}
+
+export function summarize(results: readonly TaskResult[]): string {
+	const succeeded = results.filter(result => result.success).length;
+	const others = (['failed', 'cancelled', 'timed_out', 'refused'] as const)
+		.map(status => [status, results.filter(result => result.status === status).length] as const)
+		.filter(([, count]) => count > 0)
+		.map(([status, count]) => `${count} ${status.replace('_', ' ')}`);
+	const base = `${succeeded}/${results.length} tasks succeeded`;
+	return others.length > 0 ? `${base} (${others.join(', ')})` : base;
+}
+
+/** 0 all succeeded, 1 anything else, 130 when the operator interrupted the run. */
+export function exitCodeOf(report: Pick<BatchReport, 'interrupted' | 'results'>): number {
+	if (report.interrupted) {
+		return exitCodes.interrupted;
+	}
+
+	return report.results.every(result => result.success) ? exitCodes.ok : exitCodes.taskFailed;
+}

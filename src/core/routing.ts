@@ -1,0 +1,213 @@
+// The routing plan: every task gets a route and a recorded reason before any process
+// starts. Pure: the same inputs give the same plan, and it can be recomputed for any
+// subset of tasks (the routes editor re-plans tasks that have not started yet).
+import {inferCharacteristic, words} from './characteristics.js';
+import type {DelegateSettings, DelegationConfig, ModelRoute, PlannedTask, ProfileRoute, Route, RouteDecision, RoutePlan, TaskSpec} from './types.js';
+
+export type PlanInput = {
+	tasks: readonly TaskSpec[];
+	delegation: DelegationConfig;
+	settings: Pick<DelegateSettings, 'characteristics' | 'characteristicWords'>;
+	/** Which input positions to plan; all when omitted. */
+	indexes?: readonly number[];
+};
+
+export function taskId(index: number): string {
+	return `t${String(index + 1).padStart(2, '0')}`;
+}
+
+export function activeRoutes(delegation: DelegationConfig): readonly Route[] {
+	switch (delegation.mode) {
+		case 'model_map': {
+			return delegation.modelMap.options;
+		}
+
+		case 'profile_routes': {
+			return delegation.profileRoutes.profiles;
+		}
+
+		default: {
+			return [];
+		}
+	}
+}
+
+function activeDefault(delegation: DelegationConfig): string | undefined {
+	if (delegation.mode === 'model_map') {
+		return delegation.modelMap.default;
+	}
+
+	return delegation.mode === 'profile_routes' ? delegation.profileRoutes.default : undefined;
+}
+
+export function planBatch(input: PlanInput): RoutePlan {
+	const indexes = input.indexes ?? input.tasks.map((_, index) => index);
+	const tasks = indexes.map(index => planTask(index, input));
+	return {mode: input.delegation.mode, tasks, warnings: sharedProfileWarnings(tasks)};
+}
+
+function planTask(index: number, input: PlanInput): PlannedTask {
+	const spec = input.tasks[index];
+	if (!spec) {
+		throw new RangeError(`no task at index ${index}`);
+	}
+
+	const {delegation, settings} = input;
+	const characteristic = spec.characteristic
+		? {value: spec.characteristic, inferred: false}
+		: withInferred(inferCharacteristic(spec.goal, settings.characteristicWords));
+	const decision = decide(spec, characteristic?.value, characteristic?.inferred ? characteristic.from : undefined, input);
+	return {
+		index,
+		id: taskId(index),
+		spec,
+		characteristic,
+		decision,
+		effective: effectiveOf(decision),
+		warnings: decision.route?.kind === 'model' ? unsupportedFieldWarnings(decision.route) : [],
+	};
+}
+
+function withInferred(inferred: {value: string; from: string} | undefined): PlannedTask['characteristic'] {
+	return inferred ? {value: inferred.value, inferred: true, from: inferred.from} : undefined;
+}
+
+function decide(spec: TaskSpec, characteristic: string | undefined, inferredFrom: string | undefined, input: PlanInput): RouteDecision {
+	const {delegation, settings} = input;
+	const routes = activeRoutes(delegation);
+	const override = spec.model ? {model: spec.model, provider: spec.provider} : undefined;
+	const explicitNote = override ? `explicit model ${override.model}` : undefined;
+
+	// 1. An explicit model wins outright in model_map and default modes. Under profile routes the
+	// task still runs as a profile (its memory and tools) with the model overridden on top.
+	if (override && delegation.mode !== 'profile_routes') {
+		const named = spec.option ?? spec.profile;
+		return {route: null, modelOverride: override, refused: false, reason: named ? `${explicitNote} (wins over the named route "${named}")` : `${explicitNote} (task.model)`};
+	}
+
+	const withOverride = (decision: RouteDecision): RouteDecision => override && !decision.refused
+		? {...decision, modelOverride: override, reason: `${decision.reason}; ${explicitNote} overrides the profile's model`}
+		: decision;
+
+	// 2. A named route must be in the active mode's list; otherwise this task alone is refused.
+	const named = namedRoute(spec, delegation, routes);
+	if (named) {
+		return withOverride(named);
+	}
+
+	// 3. Characteristic → route, through the configured table, else a route of the same name.
+	if (characteristic) {
+		const source = inferredFrom ? `characteristic ${characteristic} (inferred from '${inferredFrom}')` : `characteristic ${characteristic}`;
+		const mapped = settings.characteristics[characteristic];
+		const route = routes.find(candidate => candidate.name === mapped) ?? routes.find(candidate => candidate.name === characteristic);
+		if (route) {
+			return withOverride({route, refused: false, reason: mapped === route.name ? `${source} → ${route.name} (characteristics table)` : `${source} → route of that name`});
+		}
+	}
+
+	// 4. The route whose name and description best match the goal's words, when one clearly does.
+	const matched = bestMatch(spec, routes);
+	if (matched) {
+		return withOverride({route: matched.route, refused: false, reason: `goal matches route "${matched.route.name}" (${matched.words.join(', ')})`});
+	}
+
+	// 5. The mode's default; 6. the parent's own model.
+	const defaultName = activeDefault(delegation);
+	const fallback = routes.find(candidate => candidate.name === defaultName);
+	if (fallback) {
+		return withOverride({route: fallback, refused: false, reason: `default route of ${delegation.mode}`});
+	}
+
+	return withOverride({route: null, refused: false, reason: delegation.mode === 'default' ? 'built-in delegation: the parent\'s own model' : `no route matched and ${delegation.mode} has no default: the parent's own model`});
+}
+
+function namedRoute(spec: TaskSpec, delegation: DelegationConfig, routes: readonly Route[]): RouteDecision | undefined {
+	const wanted = spec.option !== undefined ? {field: 'option', name: spec.option, mode: 'model_map'} : spec.profile !== undefined ? {field: 'profile', name: spec.profile, mode: 'profile_routes'} : undefined;
+	if (!wanted) {
+		return undefined;
+	}
+
+	if (delegation.mode !== wanted.mode) {
+		return {route: null, refused: true, reason: `task.${wanted.field} "${wanted.name}" names a ${wanted.mode} route, but the active mode is ${delegation.mode}`};
+	}
+
+	const name = wanted.field === 'profile' ? wanted.name.trim().toLowerCase() : wanted.name;
+	const route = routes.find(candidate => candidate.name === name);
+	if (!route) {
+		const list = routes.map(candidate => candidate.name).join(', ');
+		return {route: null, refused: true, reason: `${wanted.field} "${wanted.name}" is not in ${wanted.mode} (routes: ${list})`};
+	}
+
+	return {route, refused: false, reason: `named by task.${wanted.field}`};
+}
+
+// Words too common to say anything about where a task should go.
+const stopWords = new Set(['a', 'an', 'the', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'with', 'is', 'are', 'be', 'it', 'this', 'that', 'by', 'as', 'at', 'from', 'into', 'about', 'work', 'tasks', 'task']);
+
+function stem(word: string): string {
+	return word.replace(/(?:ing|ed|es|s)$/, '');
+}
+
+function bestMatch(spec: TaskSpec, routes: readonly Route[]): {route: Route; words: string[]} | undefined {
+	const goalWords = new Set(words(`${spec.goal} ${spec.context ?? ''}`).filter(word => !stopWords.has(word)).map(stem));
+	let best: {route: Route; words: string[]} | undefined;
+	let tie = false;
+	for (const route of routes) {
+		const routeWords = new Set(words(`${route.name} ${route.description}`).filter(word => !stopWords.has(word)).map(stem));
+		const shared = [...routeWords].filter(word => word.length > 2 && goalWords.has(word));
+		if (shared.length === 0) {
+			continue;
+		}
+
+		if (!best || shared.length > best.words.length) {
+			best = {route, words: shared};
+			tie = false;
+		} else if (shared.length === best.words.length) {
+			tie = true;
+		}
+	}
+
+	// A tie is no evidence for either route; the default decides instead.
+	return tie ? undefined : best;
+}
+
+function effectiveOf(decision: RouteDecision): PlannedTask['effective'] {
+	const route = decision.route;
+	const model = route?.kind === 'model' ? route : undefined;
+	const profile = route?.kind === 'profile' ? route : undefined;
+	return {
+		model: decision.modelOverride?.model ?? model?.model ?? null,
+		provider: decision.modelOverride ? decision.modelOverride.provider ?? null : model?.provider ?? null,
+		reasoning_effort: model?.reasoning_effort ?? null,
+		service_tier: model?.service_tier ?? null,
+		profile: profile?.name ?? null,
+	};
+}
+
+/** `hermes chat` has flags for model, provider and reasoning only; say what else cannot be passed. */
+export function unsupportedFieldWarnings(route: ModelRoute): string[] {
+	const unsupported = (['base_url', 'service_tier', 'fallback_providers', 'api_key', 'api_mode'] as const).filter(field => route[field] !== undefined);
+	if (unsupported.length === 0) {
+		return [];
+	}
+
+	return [`route "${route.name}": ${unsupported.join(', ')} ha${unsupported.length > 1 ? 've' : 's'} no \`hermes chat\` flag and ${unsupported.length > 1 ? 'are' : 'is'} not passed; the subagent uses what its Hermes profile configures for ${unsupported.length > 1 ? 'them' : 'it'}`];
+}
+
+function sharedProfileWarnings(tasks: readonly PlannedTask[]): string[] {
+	const byProfile = new Map<string, string[]>();
+	for (const task of tasks) {
+		const route = task.decision.route;
+		if (!task.decision.refused && route?.kind === 'profile') {
+			byProfile.set(route.name, [...(byProfile.get(route.name) ?? []), task.id]);
+		}
+	}
+
+	return [...byProfile.entries()]
+		.filter(([, ids]) => ids.length > 1)
+		.map(([profile, ids]) => `profile "${profile}" is used by ${ids.length} tasks (${ids.join(', ')}): run in parallel they all write that profile's memory`);
+}
+
+export function isProfileRoute(route: Route | null): route is ProfileRoute {
+	return route?.kind === 'profile';
+}

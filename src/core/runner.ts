@@ -1,0 +1,310 @@
+// Runs a planned batch: one `hermes` process group per task, at most `concurrency` at once.
+// The runner owns every process it starts for its whole life (the kill cascade, cleanup of
+// leftover grandchildren) and announces everything as BatchEvents; `run` prints them and the
+// dashboard's store is fed by them. Nothing here knows about terminals or React.
+import {createWriteStream, type WriteStream} from 'node:fs';
+import pLimit from 'p-limit';
+import {buildLaunch} from './launcher.js';
+import {isGroupAlive, spawnInGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
+import {buildResult, refusedResult, summarize} from './results.js';
+import {processStartTicks, recordProcess, writeJsonAtomic, type RunFolder} from './run-folder.js';
+import {TaskOutput} from './task-output.js';
+import type {BatchEvent, BatchReport, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
+
+export type RunnerOptions = {
+	hermesBin: string;
+	folder: RunFolder;
+	concurrency: number;
+	graceMs: number;
+	/** Batch timeout per task; a task's own `timeout` wins. */
+	timeoutMs?: number | undefined;
+	failFast?: boolean | undefined;
+	env?: NodeJS.ProcessEnv | undefined;
+	/** Lines of output kept in memory per task for the dashboard. */
+	tailLines?: number | undefined;
+};
+
+type Live = {
+	task: PlannedTask;
+	status: TaskStatus;
+	process?: GroupProcess;
+	cascade?: Cascade;
+	stopReason?: StopReason;
+	startedAt?: number;
+};
+
+export type BatchListener = (event: BatchEvent) => void;
+
+export class BatchRunner {
+	private readonly listeners = new Set<BatchListener>();
+	private readonly live = new Map<string, Live>();
+	private readonly outputs = new Map<string, TaskOutput>();
+	private readonly results = new Map<string, TaskResult>();
+	private shuttingDown = false;
+	private interrupted = false;
+
+	constructor(readonly plan: RoutePlan, private readonly options: RunnerOptions) {
+		for (const task of plan.tasks) {
+			this.live.set(task.id, {task, status: task.decision.refused ? 'refused' : 'queued'});
+			this.outputs.set(task.id, new TaskOutput({maxLines: options.tailLines}));
+		}
+	}
+
+	get runId(): string {
+		return this.options.folder.runId;
+	}
+
+	subscribe(listener: BatchListener): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
+
+	output(id: string): TaskOutput | undefined {
+		return this.outputs.get(id);
+	}
+
+	status(id: string): TaskStatus | undefined {
+		return this.live.get(id)?.status;
+	}
+
+	async start(): Promise<BatchReport> {
+		const {folder} = this.options;
+		await writeJsonAtomic(folder.planPath, this.plan);
+		this.emit({type: 'batch.planned', runId: folder.runId, runDir: folder.dir, plan: this.plan, at: Date.now()});
+		for (const task of this.plan.tasks) {
+			if (task.decision.refused) {
+				this.finish(task.id, refusedResult(task));
+			}
+		}
+
+		const limit = pLimit(Math.max(1, this.options.concurrency));
+		const runnable = this.plan.tasks.filter(task => !task.decision.refused);
+		await Promise.all(runnable.map(async task => limit(async () => this.runTask(task))));
+
+		const report: BatchReport = {
+			summary: summarize(this.orderedResults()),
+			run_id: folder.runId,
+			run_dir: folder.dir,
+			results_file: folder.resultsPath,
+			mode: this.plan.mode,
+			interrupted: this.interrupted,
+			warnings: [...this.plan.warnings, ...new Set(this.plan.tasks.flatMap(task => task.warnings))],
+			results: this.orderedResults(),
+		};
+		await writeJsonAtomic(folder.resultsPath, report);
+		this.emit({type: 'batch.finished', report, at: Date.now()});
+		return report;
+	}
+
+	/** Cancel one task: a queued one never starts; a running one gets the kill cascade. */
+	cancel(id: string, options: {skipGrace?: boolean; reason?: StopReason} = {}): boolean {
+		const entry = this.live.get(id);
+		if (!entry) {
+			return false;
+		}
+
+		const reason = options.reason ?? 'cancel';
+		if (entry.status === 'queued') {
+			entry.stopReason = reason;
+			this.finishUnstarted(entry, 'cancelled', `cancelled before it started (${reason})`);
+			return true;
+		}
+
+		if (entry.status === 'cancelling' && options.skipGrace) {
+			entry.cascade?.skipGrace();
+			return true;
+		}
+
+		if (entry.status !== 'running' || !entry.process) {
+			return false;
+		}
+
+		entry.stopReason = reason;
+		this.startCascade(entry, entry.process.pid, options.skipGrace ?? false);
+		return true;
+	}
+
+	/** SIGINT/SIGTERM/SIGHUP or quitting the dashboard: nothing new starts, everything running is cascaded. */
+	shutdown(options: {skipGrace?: boolean} = {}): void {
+		this.interrupted = true;
+		this.stopAll('shutdown', options.skipGrace ?? false);
+	}
+
+	private stopAll(reason: StopReason, skipGrace: boolean, except?: string): void {
+		this.shuttingDown = true;
+		for (const [id, entry] of this.live) {
+			if (id !== except && (entry.status === 'queued' || entry.status === 'running' || (skipGrace && entry.status === 'cancelling'))) {
+				this.cancel(id, {reason, skipGrace});
+			}
+		}
+	}
+
+	private async runTask(task: PlannedTask): Promise<void> {
+		const entry = this.live.get(task.id)!;
+		if (entry.status !== 'queued') {
+			return; // cancelled while it waited for a slot
+		}
+
+		if (this.shuttingDown) {
+			this.finishUnstarted(entry, 'cancelled', 'cancelled before it started');
+			return;
+		}
+
+		const {folder} = this.options;
+		const logPath = folder.logPath(task.id);
+		const launch = buildLaunch(task, this.options.hermesBin);
+		const output = this.outputs.get(task.id)!;
+		const log = createWriteStream(logPath);
+		entry.startedAt = Date.now();
+		entry.status = 'running';
+		let child: GroupProcess;
+		try {
+			child = await spawnInGroup(launch.file, launch.args, {env: this.options.env});
+		} catch (error) {
+			log.end();
+			this.finish(task.id, buildResult(task, {status: 'failed', exitCode: null, signal: null, startedAt: entry.startedAt, finishedAt: Date.now(), stdout: {text: '', truncated: false}, errorText: (error as Error).message, logPath}));
+			this.maybeFailFast(task.id, 'failed');
+			return;
+		}
+
+		entry.process = child;
+		const pgid = child.pid;
+		recordProcess(folder, {event: 'started', task: task.id, pid: child.pid, pgid, start_ticks: processStartTicks(child.pid), at: new Date().toISOString()});
+		this.emit({type: 'task.started', id: task.id, pid: child.pid, argv: [launch.file, ...launch.args], at: entry.startedAt});
+		if (entry.stopReason) {
+			this.startCascade(entry, pgid, false); // cancelled between spawn request and spawn
+		}
+
+		pipeWithBackpressure(child.stdout, log, chunk => output.pushStdout(chunk));
+		pipeWithBackpressure(child.stderr, log, chunk => output.pushStderr(chunk));
+
+		const timeoutMs = task.spec.timeout === undefined ? this.options.timeoutMs : task.spec.timeout * 1000;
+		const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
+			if (entry.status === 'running') {
+				entry.stopReason = 'timeout';
+				this.startCascade(entry, pgid, false);
+			}
+		}, timeoutMs);
+
+		const exit = await child.exited;
+		clearTimeout(timer);
+		// The leader is gone; anything it left in its group (a backgrounded grandchild) is ours to end,
+		// otherwise it would outlive the batch and keep the output pipe open.
+		if (!entry.cascade && isGroupAlive(pgid)) {
+			this.startCascade(entry, pgid, false, {quiet: true});
+		}
+
+		await Promise.all([child.closed, entry.cascade?.done]);
+		output.end();
+		await new Promise<void>(resolve => {
+			log.end(resolve);
+		});
+		recordProcess(folder, {event: 'ended', task: task.id, pid: child.pid, pgid, start_ticks: null, at: new Date().toISOString()});
+
+		const status = finalStatus(entry.stopReason, exit.exitCode);
+		const finishedAt = Date.now();
+		const errorText = status === 'succeeded' ? undefined : output.errorText() || describeExit(status, exit.exitCode, exit.signal);
+		this.finish(task.id, buildResult(task, {status, exitCode: exit.exitCode, signal: exit.signal, startedAt: entry.startedAt, finishedAt, stdout: output.result(), errorText, logPath}));
+		this.maybeFailFast(task.id, status);
+	}
+
+	private startCascade(entry: Live, pgid: number, skipGrace: boolean, options: {quiet?: boolean} = {}): void {
+		if (entry.cascade) {
+			if (skipGrace) {
+				entry.cascade.skipGrace();
+			}
+
+			return;
+		}
+
+		const id = entry.task.id;
+		const cascade = startKillCascade(pgid, {
+			graceMs: skipGrace ? 0 : this.options.graceMs,
+			onKill: () => {
+				if (!options.quiet) {
+					this.emit({type: 'task.killed', id, at: Date.now()});
+				}
+			},
+		});
+		entry.cascade = cascade;
+		if (options.quiet) {
+			return;
+		}
+
+		entry.status = 'cancelling';
+		this.emit({
+			type: 'task.cancelling',
+			id,
+			cancelling: {reason: entry.stopReason ?? 'cancel', termSentAt: cascade.termSentAt, killDueAt: cascade.killDueAt, killSent: false},
+			at: Date.now(),
+		});
+	}
+
+	private maybeFailFast(id: string, status: TaskStatus): void {
+		if (this.options.failFast && (status === 'failed' || status === 'timed_out') && !this.shuttingDown) {
+			this.stopAll('fail-fast', false, id);
+		}
+	}
+
+	private finishUnstarted(entry: Live, status: TaskStatus, errorText: string): void {
+		this.finish(entry.task.id, buildResult(entry.task, {status, exitCode: null, signal: null, startedAt: null, finishedAt: null, stdout: {text: '', truncated: false}, errorText, logPath: null}));
+	}
+
+	private finish(id: string, result: TaskResult): void {
+		const entry = this.live.get(id);
+		if (entry) {
+			entry.status = result.status;
+		}
+
+		this.results.set(id, result);
+		this.emit({type: 'task.finished', id, result, at: Date.now()});
+	}
+
+	private orderedResults(): TaskResult[] {
+		return this.plan.tasks.map(task => this.results.get(task.id)).filter((result): result is TaskResult => result !== undefined);
+	}
+
+	private emit(event: BatchEvent): void {
+		for (const listener of this.listeners) {
+			listener(event);
+		}
+	}
+}
+
+function finalStatus(stopReason: StopReason | undefined, exitCode: number | null): TaskStatus {
+	if (stopReason === 'timeout') {
+		return 'timed_out';
+	}
+
+	if (stopReason) {
+		return 'cancelled';
+	}
+
+	return exitCode === 0 ? 'succeeded' : 'failed';
+}
+
+function describeExit(status: TaskStatus, exitCode: number | null, signal: string | null): string {
+	if (status === 'timed_out') {
+		return 'timed out';
+	}
+
+	if (status === 'cancelled') {
+		return 'cancelled';
+	}
+
+	return signal ? `killed by ${signal}` : `exited with code ${exitCode}`;
+}
+
+/**
+ * Everything goes to the log file; when the disk is slower than the task, the task's pipe is
+ * paused instead of buffering in memory (the task then blocks on write, as under a terminal).
+ */
+function pipeWithBackpressure(source: NodeJS.ReadableStream, log: WriteStream, onChunk: (chunk: Buffer) => void): void {
+	source.on('data', (chunk: Buffer) => {
+		onChunk(chunk);
+		if (!log.write(chunk)) {
+			source.pause();
+			log.once('drain', () => source.resume());
+		}
+	});
+}

@@ -1,0 +1,91 @@
+// What is kept in memory of one task's output: display tails (sanitised, bounded lines) for
+// the dashboard, and the last bytes of raw stdout for the result. The complete output goes
+// to the task's log file, never here, so memory stays flat however much a task prints.
+import {OutputTail} from './output-tail.js';
+import {sanitizeLine, stripSgr} from './sanitize.js';
+
+/** The last `limit` bytes written, kept as a list of chunks trimmed from the front. */
+export class ByteTail {
+	private chunks: Buffer[] = [];
+	private size = 0;
+	private dropped = false;
+
+	constructor(private readonly limit: number) {}
+
+	push(chunk: Buffer): void {
+		this.chunks.push(chunk);
+		this.size += chunk.length;
+		while (this.size - (this.chunks[0]?.length ?? 0) >= this.limit && this.chunks.length > 1) {
+			this.size -= this.chunks.shift()!.length;
+			this.dropped = true;
+		}
+	}
+
+	/** Decoded text of at most `limit` bytes; a character cut at the front is dropped. */
+	text(): {text: string; truncated: boolean} {
+		let buffer = Buffer.concat(this.chunks, this.size);
+		let truncated = this.dropped;
+		if (buffer.length > this.limit) {
+			buffer = buffer.subarray(buffer.length - this.limit);
+			truncated = true;
+		}
+
+		let start = 0;
+		// Skip UTF-8 continuation bytes left over from a character cut in half.
+		while (truncated && start < buffer.length && start < 4 && (buffer[start]! & 0xc0) === 0x80) {
+			start++;
+		}
+
+		return {text: buffer.subarray(start).toString('utf8'), truncated};
+	}
+}
+
+export const resultLimitBytes = 64 * 1024;
+
+export class TaskOutput {
+	readonly stdout: OutputTail;
+	readonly stderr: OutputTail;
+	private readonly resultBytes = new ByteTail(resultLimitBytes);
+	private readonly errorBytes = new ByteTail(4 * 1024);
+
+	constructor(options: {maxLines?: number} = {}) {
+		this.stdout = new OutputTail({maxLines: options.maxLines ?? 2000});
+		this.stderr = new OutputTail({maxLines: 200});
+	}
+
+	pushStdout(chunk: Buffer): void {
+		this.stdout.push(chunk);
+		this.resultBytes.push(chunk);
+	}
+
+	pushStderr(chunk: Buffer): void {
+		this.stderr.push(chunk);
+		this.errorBytes.push(chunk);
+	}
+
+	end(): void {
+		this.stdout.end();
+		this.stderr.end();
+	}
+
+	/** Changes whenever anything visible changed; the store polls it at a capped rate. */
+	get version(): number {
+		return this.stdout.version + this.stderr.version;
+	}
+
+	/** The task's stdout, trailing newline removed: what `result` holds. */
+	result(): {text: string; truncated: boolean} {
+		const {text, truncated} = this.resultBytes.text();
+		return {text: text.replace(/\r?\n$/, ''), truncated};
+	}
+
+	/** The stderr tail, as plain text (no escapes), for `error` in results. */
+	errorText(): string {
+		return stripSgr(sanitizeLine(this.errorBytes.text().text)).replace(/\r/g, '').trim();
+	}
+
+	/** The stderr line that matters: the last one that says something. */
+	errorLine(): string | undefined {
+		return this.stderr.lastLine();
+	}
+}

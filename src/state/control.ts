@@ -1,0 +1,23 @@
+// The runner, seen through the narrow BatchControl interface the store is allowed to use.
+import type {BatchRunner} from '../core/runner.js';
+import type {BatchControl} from './store.js';
+
+export function runnerControl(runner: BatchRunner): BatchControl {
+	return {
+		cancel: (id, options) => runner.cancel(id, options),
+		shutdown: options => runner.shutdown(options),
+		output(id) {
+			const output = runner.output(id);
+			if (!output) {
+				return undefined;
+			}
+
+			return {
+				version: output.version,
+				lines: count => output.stdout.lines(count),
+				totalLines: output.stdout.totalLines,
+				errorLine: () => output.errorLine(),
+			};
+		},
+	};
+}

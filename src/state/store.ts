@@ -1,0 +1,389 @@
+// The one store of the dashboard: batch state fed by the runner's events, plus the UI's own
+// state (focus, overlays). A vanilla zustand store so it is created and tested without React;
+// components read it through selectors (ui/store-context.tsx). Output is not pushed per line:
+// `syncOutput` copies the bounded tails in at a capped rate (see state/feed.ts).
+import {createStore, type StoreApi} from 'zustand/vanilla';
+import type {BatchEvent, BatchReport, CancellingInfo, PlannedTask, RoutingMode, StopReason, TaskResult, TaskStatus} from '../core/types.js';
+import {isFinal} from '../core/types.js';
+import {taskViewFromPlan, type TaskView} from './task-view.js';
+
+export type {TaskView} from './task-view.js';
+
+/** What the store may ask of the core. The runner implements it; component tests may fake it. */
+export type BatchControl = {
+	cancel(id: string, options: {skipGrace: boolean}): boolean;
+	shutdown(options: {skipGrace: boolean}): void;
+	/** Bounded output kept by the core; lines are already sanitised. */
+	output(id: string): {version: number; lines(count?: number): string[]; totalLines: number; errorLine(): string | undefined} | undefined;
+};
+
+export type ConfirmAction = 'cancel' | 'kill' | 'quit';
+export type LayoutPreference = 'auto' | 'grid' | 'list';
+export type ZoomState = {taskId: string; scrollback: string[]; totalLines: number; version: number; offsetFromBottom: number; search: {query: string; editing: boolean; matchLine: number | null}};
+
+export type BatchState = {
+	runId: string;
+	runDir: string;
+	mode: RoutingMode;
+	concurrency: number;
+	graceMs: number;
+	startedAt: number;
+	now: number;
+	order: string[];
+	tasks: Record<string, TaskView>;
+	warnings: string[];
+	report: BatchReport | null;
+	focusedId: string | null;
+	layout: LayoutPreference;
+	help: boolean;
+	confirm: {action: ConfirmAction; taskId: string | null} | null;
+	zoom: ZoomState | null;
+	quitting: boolean;
+	exitRequested: boolean;
+	notice: string | null;
+};
+
+export type BatchActions = {
+	applyEvent(event: BatchEvent): void;
+	syncOutput(): void;
+	tick(now: number): void;
+	focus(id: string): void;
+	moveFocus(direction: 'up' | 'down' | 'left' | 'right' | 'next' | 'prev', columns: number): void;
+	toggleLayout(effective: 'grid' | 'list'): void;
+	toggleHelp(): void;
+	openZoom(): void;
+	closeOverlay(): void;
+	scroll(delta: number | 'top' | 'bottom'): void;
+	startSearch(): void;
+	editSearch(query: string): void;
+	submitSearch(): void;
+	findNext(direction: 1 | -1): void;
+	requestCancel(kill: boolean): void;
+	requestQuit(): void;
+	confirmYes(): void;
+	confirmNo(): void;
+};
+
+export type BatchStore = StoreApi<BatchState & BatchActions>;
+
+export type BatchStoreOptions = {
+	control: BatchControl;
+	plan: {mode: RoutingMode; tasks: readonly PlannedTask[]; warnings: readonly string[]};
+	runId: string;
+	runDir: string;
+	concurrency: number;
+	graceMs: number;
+	now?: number;
+	/** Lines of tail copied per pane; the frame never needs more. */
+	tailLines?: number;
+};
+
+const runningStatuses: ReadonlySet<TaskStatus> = new Set(['running', 'cancelling', 'queued']);
+
+export function createBatchStore(options: BatchStoreOptions): BatchStore {
+	const {control} = options;
+	const tailLines = options.tailLines ?? 40;
+	const startedAt = options.now ?? Date.now();
+	const order = options.plan.tasks.map(task => task.id);
+	const tasks = Object.fromEntries(options.plan.tasks.map(task => [task.id, taskViewFromPlan(task)]));
+
+	return createStore<BatchState & BatchActions>()((set, get) => {
+		const updateTask = (id: string, patch: Partial<TaskView>) => {
+			const current = get().tasks[id];
+			if (current) {
+				set({tasks: {...get().tasks, [id]: {...current, ...patch}}});
+			}
+		};
+
+		const activeCount = () => Object.values(get().tasks).filter(task => runningStatuses.has(task.status)).length;
+
+		return {
+			runId: options.runId,
+			runDir: options.runDir,
+			mode: options.plan.mode,
+			concurrency: options.concurrency,
+			graceMs: options.graceMs,
+			startedAt,
+			now: startedAt,
+			order,
+			tasks,
+			warnings: [...options.plan.warnings],
+			report: null,
+			focusedId: order[0] ?? null,
+			layout: 'auto',
+			help: false,
+			confirm: null,
+			zoom: null,
+			quitting: false,
+			exitRequested: false,
+			notice: null,
+
+			applyEvent(event) {
+				switch (event.type) {
+					case 'task.started': {
+						updateTask(event.id, {status: 'running', pid: event.pid, startedAt: event.at});
+						break;
+					}
+
+					case 'task.cancelling': {
+						updateTask(event.id, {status: 'cancelling', cancelling: event.cancelling});
+						break;
+					}
+
+					case 'task.killed': {
+						const cancelling = get().tasks[event.id]?.cancelling;
+						if (cancelling) {
+							updateTask(event.id, {cancelling: {...cancelling, killSent: true, killDueAt: Math.min(cancelling.killDueAt, event.at)}});
+						}
+
+						break;
+					}
+
+					case 'task.finished': {
+						updateTask(event.id, finishedPatch(event.result, control.output(event.id)?.errorLine()));
+						get().syncOutput();
+						break;
+					}
+
+					case 'batch.finished': {
+						set({report: event.report, exitRequested: get().quitting || get().exitRequested});
+						break;
+					}
+
+					case 'batch.planned': {
+						set({runId: event.runId, runDir: event.runDir});
+						break;
+					}
+				}
+			},
+
+			syncOutput() {
+				const state = get();
+				let changed: Record<string, TaskView> | undefined;
+				for (const id of state.order) {
+					const view = state.tasks[id]!;
+					const output = control.output(id);
+					if (output && output.version !== view.outputVersion) {
+						changed ??= {...state.tasks};
+						changed[id] = {...view, outputVersion: output.version, tail: output.lines(tailLines), totalLines: output.totalLines};
+					}
+				}
+
+				const zoom = state.zoom;
+				const zoomOutput = zoom ? control.output(zoom.taskId) : undefined;
+				const zoomPatch = zoom && zoomOutput && zoomOutput.version !== zoom.version
+					? {zoom: {...zoom, scrollback: zoomOutput.lines(), totalLines: zoomOutput.totalLines, version: zoomOutput.version}}
+					: {};
+				if (changed || 'zoom' in zoomPatch) {
+					set({...(changed ? {tasks: changed} : {}), ...zoomPatch});
+				}
+			},
+
+			tick(now) {
+				set({now});
+			},
+
+			focus(id) {
+				if (get().tasks[id]) {
+					set({focusedId: id});
+				}
+			},
+
+			moveFocus(direction, columns) {
+				const {order: ids, focusedId} = get();
+				if (ids.length === 0) {
+					return;
+				}
+
+				const index = Math.max(0, ids.indexOf(focusedId ?? ''));
+				const step = {up: -columns, down: columns, left: -1, right: 1, next: 1, prev: -1}[direction];
+				const wraps = direction === 'next' || direction === 'prev';
+				const target = wraps ? (index + step + ids.length) % ids.length : index + step;
+				if (target >= 0 && target < ids.length) {
+					set({focusedId: ids[target]!});
+				}
+			},
+
+			toggleLayout(effective) {
+				set({layout: effective === 'grid' ? 'list' : 'grid'});
+			},
+
+			toggleHelp() {
+				set({help: !get().help});
+			},
+
+			openZoom() {
+				const id = get().focusedId;
+				const output = id ? control.output(id) : undefined;
+				if (id) {
+					set({zoom: {taskId: id, scrollback: output?.lines() ?? [], totalLines: output?.totalLines ?? 0, version: output?.version ?? -1, offsetFromBottom: 0, search: {query: '', editing: false, matchLine: null}}});
+				}
+			},
+
+			closeOverlay() {
+				const state = get();
+				if (state.confirm) {
+					set({confirm: null});
+				} else if (state.help) {
+					set({help: false});
+				} else if (state.zoom?.search.editing) {
+					set({zoom: {...state.zoom, search: {...state.zoom.search, editing: false}}});
+				} else if (state.zoom) {
+					set({zoom: null});
+				}
+			},
+
+			scroll(delta) {
+				const zoom = get().zoom;
+				if (!zoom) {
+					return;
+				}
+
+				const max = Math.max(0, zoom.scrollback.length - 1);
+				const offset = delta === 'top' ? max : delta === 'bottom' ? 0 : Math.min(max, Math.max(0, zoom.offsetFromBottom - delta));
+				set({zoom: {...zoom, offsetFromBottom: offset}});
+			},
+
+			startSearch() {
+				const zoom = get().zoom;
+				if (zoom) {
+					set({zoom: {...zoom, search: {query: '', editing: true, matchLine: null}}});
+				}
+			},
+
+			editSearch(query) {
+				const zoom = get().zoom;
+				if (zoom) {
+					set({zoom: {...zoom, search: {...zoom.search, query}}});
+				}
+			},
+
+			submitSearch() {
+				const zoom = get().zoom;
+				if (zoom) {
+					set({zoom: {...zoom, search: {...zoom.search, editing: false}}});
+					get().findNext(-1);
+				}
+			},
+
+			findNext(direction) {
+				const zoom = get().zoom;
+				if (!zoom || zoom.search.query === '') {
+					return;
+				}
+
+				const lines = zoom.scrollback;
+				const from = zoom.search.matchLine ?? (lines.length - 1 - zoom.offsetFromBottom + (direction === -1 ? 1 : -1));
+				const match = findLine(lines, zoom.search.query, from, direction);
+				if (match === -1) {
+					set({notice: `no ${direction === -1 ? 'earlier' : 'later'} match for "${zoom.search.query}"`});
+					return;
+				}
+
+				set({notice: null, zoom: {...zoom, search: {...zoom.search, matchLine: match}, offsetFromBottom: Math.max(0, lines.length - 1 - match)}});
+			},
+
+			requestCancel(kill) {
+				const state = get();
+				if (state.quitting) {
+					if (kill) {
+						control.shutdown({skipGrace: true});
+					}
+
+					return;
+				}
+
+				const id = state.zoom?.taskId ?? state.focusedId;
+				const task = id ? state.tasks[id] : undefined;
+				if (!task || !id) {
+					return;
+				}
+
+				if (isFinal(task.status)) {
+					set({notice: `${task.title} has already ${task.status.replace('_', ' ')}`});
+					return;
+				}
+
+				if (task.status === 'cancelling' && !kill) {
+					set({notice: `${task.title} is already being cancelled; K kills it now`});
+					return;
+				}
+
+				set({confirm: {action: kill ? 'kill' : 'cancel', taskId: id}, notice: null});
+			},
+
+			requestQuit() {
+				const state = get();
+				if (state.quitting) {
+					return;
+				}
+
+				if (activeCount() === 0) {
+					set({exitRequested: true});
+					return;
+				}
+
+				set({confirm: {action: 'quit', taskId: null}});
+			},
+
+			confirmYes() {
+				const confirm = get().confirm;
+				if (!confirm) {
+					return;
+				}
+
+				set({confirm: null});
+				if (confirm.action === 'quit') {
+					set({quitting: true, notice: null});
+					control.shutdown({skipGrace: false});
+					if (get().report) {
+						set({exitRequested: true});
+					}
+
+					return;
+				}
+
+				if (confirm.taskId) {
+					const sent = control.cancel(confirm.taskId, {skipGrace: confirm.action === 'kill'});
+					if (!sent) {
+						set({notice: 'nothing to cancel: the task has already finished'});
+					}
+				}
+			},
+
+			confirmNo() {
+				set({confirm: null});
+			},
+		};
+	});
+}
+
+function finishedPatch(result: TaskResult, errorLine: string | undefined): Partial<TaskView> {
+	return {
+		status: result.status,
+		exitCode: result.exit_code,
+		signal: result.signal,
+		finishedAt: result.finished_at ? Date.parse(result.finished_at) : Date.now(),
+		startedAt: result.started_at ? Date.parse(result.started_at) : null,
+		errorLine: result.status === 'succeeded' ? null : errorLine ?? firstLine(result.error) ?? null,
+		cancelling: null,
+	};
+}
+
+function firstLine(text: string | undefined): string | undefined {
+	return text?.split('\n').findLast(line => line.trim() !== '');
+}
+
+function findLine(lines: readonly string[], query: string, from: number, direction: 1 | -1): number {
+	const needle = query.toLowerCase();
+	for (let index = from + direction; index >= 0 && index < lines.length; index += direction) {
+		// Lines keep their SGR colours; search the visible text only.
+		if (lines[index]!.replace(/\u001B\[[\d;:]*m/g, '').toLowerCase().includes(needle)) {
+			return index;
+		}
+	}
+
+	return -1;
+}
+
+export type {CancellingInfo, StopReason};

@@ -1,0 +1,55 @@
+// What a pane shows about one task. Plain data, derived from the plan and then the events.
+import type {CancellingInfo, PlannedTask, TaskStatus} from '../core/types.js';
+
+export type TaskView = {
+	id: string;
+	index: number;
+	title: string;
+	goal: string;
+	status: TaskStatus;
+	routeName: string | null;
+	routeKind: 'model' | 'profile' | 'explicit' | 'parent';
+	model: string | null;
+	provider: string | null;
+	reasoningEffort: string | null;
+	profile: string | null;
+	reason: string;
+	pid: number | null;
+	startedAt: number | null;
+	finishedAt: number | null;
+	exitCode: number | null;
+	signal: string | null;
+	errorLine: string | null;
+	cancelling: CancellingInfo | null;
+	tail: string[];
+	totalLines: number;
+	outputVersion: number;
+};
+
+export function taskViewFromPlan(task: PlannedTask): TaskView {
+	const {decision, effective} = task;
+	return {
+		id: task.id,
+		index: task.index,
+		title: task.spec.name ?? task.spec.goal,
+		goal: task.spec.goal,
+		status: decision.refused ? 'refused' : 'queued',
+		routeName: decision.route?.name ?? null,
+		routeKind: decision.route?.kind ?? (decision.modelOverride ? 'explicit' : 'parent'),
+		model: effective.model,
+		provider: effective.provider,
+		reasoningEffort: effective.reasoning_effort,
+		profile: effective.profile,
+		reason: decision.reason,
+		pid: null,
+		startedAt: null,
+		finishedAt: null,
+		exitCode: null,
+		signal: null,
+		errorLine: decision.refused ? decision.reason : null,
+		cancelling: null,
+		tail: [],
+		totalLines: 0,
+		outputVersion: -1,
+	};
+}
