@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// argv → command. The only place that calls process.exit, and the only place that turns an
+// error into an exit code: 2 for bad input (nothing started), 1 for a crash of our own.
+import {Command, CommanderError, Option} from 'commander';
+import {configCommand, type ConfigOptions} from './commands/config.js';
+import {readAll} from './commands/prepare.js';
+import {runCommand, type CommandIO, type RunOptions} from './commands/run.js';
+import {tuiCommand, type TuiOptions} from './commands/tui.js';
+import {exitCodes, InputError} from './core/errors.js';
+
+const noColor = process.env['NO_COLOR'] !== undefined && process.env['NO_COLOR'] !== '';
+
+const io: CommandIO & {stdin: NodeJS.ReadStream} = {
+	stdout: process.stdout,
+	stderr: process.stderr,
+	stdin: process.stdin,
+	env: process.env,
+	stdinIsTTY: process.stdin.isTTY ?? false,
+	readStdin: async () => readAll(process.stdin),
+	color: !noColor,
+};
+
+function batchOptions(command: Command): Command {
+	return command
+		.argument('[tasks]', 'tasks: a JSON/YAML file, `-` for stdin, or inline JSON (\'[{"goal":"..."}]\'); stdin when omitted and piped')
+		.option('--config <path>', 'Hermes config file (default: $HERMES_HOME/config.yaml)')
+		.option('--hermes-bin <path>', 'the hermes binary (default: $HERMES_BIN, else `hermes` on PATH)')
+		.option('-j, --concurrency <n>', 'tasks running at once (default: delegate.yaml, else 3)')
+		.option('--sequential', 'one task at a time (also HERMES_ORCHESTRATOR_MODE=sequential)')
+		.option('--grace <seconds>', 'SIGTERM → SIGKILL grace period when stopping a task (default 5; decimals allowed)')
+		.option('--timeout <seconds>', 'stop any task running longer than this (a task\'s own "timeout" wins)')
+		.option('--fail-fast', 'after the first failure, cancel the other tasks')
+		.option('--strict', 'refuse the whole batch if any task names an unknown route');
+}
+
+export function buildProgram(): Command {
+	const program = new Command('hermes-delegate')
+		.description('Run and watch batches of Hermes Agent subagents, each on its own model or profile.')
+		.version('0.1.0')
+		.showHelpAfterError('(run with --help for usage)')
+		.exitOverride();
+
+	batchOptions(program.command('run').description('run a batch headless and print JSON results'))
+		.option('--dry-run', 'print the routing plan (task → route, reason, argv) and start nothing')
+		.option('--jsonl', 'stream one JSON event per line as things happen')
+		.option('--demo', 'run the built-in demo batch on the simulated agent (no Hermes, no API keys)')
+		.addHelpText('after', '\nExit codes: 0 all succeeded · 1 any failed, cancelled, timed out or refused · 2 bad input or batch refused (nothing started) · 130 interrupted')
+		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
+			process.exitCode = await runCommand(tasks, options as RunOptions, io);
+		});
+
+	batchOptions(program.command('tui').description('run a batch in the live dashboard'))
+		.option('--theme <name|path>', 'dashboard theme: dark, light, no-color, or a JSON file (NO_COLOR forces no-color)')
+		.option('--exit-when-done', 'leave the dashboard by itself when the batch is finished')
+		.addHelpText('after', '\nIn the dashboard, press ? for the keys. Exit codes as for `run`.')
+		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
+			process.exitCode = await tuiCommand(tasks, options as TuiOptions, io);
+		});
+
+	batchOptions(program.command('demo').description('the dashboard on the built-in simulated agent: no Hermes or API keys needed'))
+		.option('--theme <name|path>', 'dashboard theme: dark, light, no-color, or a JSON file')
+		.option('--exit-when-done', 'leave the dashboard by itself when the batch is finished')
+		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
+			process.exitCode = await tuiCommand(tasks, {...options, demo: true} as TuiOptions, io);
+		});
+
+	program.command('config')
+		.description('show the routing configuration hermes-delegate reads from Hermes\'s config.yaml')
+		.option('--show', 'print the active mode and each mode\'s routes and defaults (the default action)')
+		.option('--json', 'as JSON, for scripts')
+		.addOption(new Option('--config <path>', 'Hermes config file (default: $HERMES_HOME/config.yaml)'))
+		.action((options: Record<string, unknown>) => {
+			process.exitCode = configCommand(options as ConfigOptions, io);
+		});
+
+	return program;
+}
+
+async function main(): Promise<void> {
+	try {
+		await buildProgram().parseAsync(process.argv);
+	} catch (error) {
+		process.exitCode = report(error);
+	}
+}
+
+function report(error: unknown): number {
+	if (error instanceof CommanderError) {
+		// --help and --version end here too, successfully; commander has printed them already.
+		return error.exitCode === 0 ? exitCodes.ok : exitCodes.usage;
+	}
+
+	if (error instanceof InputError) {
+		process.stderr.write(`hermes-delegate: ${error.describe()}\n`);
+		return exitCodes.usage;
+	}
+
+	process.stderr.write(`hermes-delegate: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+	return exitCodes.taskFailed;
+}
+
+await main();
+// Ink, timers or a stuck stdin must never keep a finished command alive.
+process.exit(process.exitCode ?? 0);

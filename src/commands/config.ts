@@ -1,0 +1,53 @@
+// `hermes-delegate config --show`: the routing configuration as hermes-delegate reads it.
+// An api_key is never printed, only that one is set, with a warning that it is plain text.
+import {defaultConfigPath, loadHermesConfig} from '../core/config.js';
+import {resolveHermesHome} from '../core/hermes-home.js';
+import {activeRoutes} from '../core/routing.js';
+import {loadSettings, settingsPath} from '../core/settings.js';
+import type {DelegationConfig, ModelRoute} from '../core/types.js';
+import type {CommandIO} from './run.js';
+
+export type ConfigOptions = {config?: string; json?: boolean; show?: boolean};
+
+export function configCommand(options: ConfigOptions, io: Pick<CommandIO, 'stdout' | 'stderr' | 'env'>): number {
+	const hermesHome = resolveHermesHome(io.env);
+	const configPath = options.config ?? defaultConfigPath(hermesHome);
+	const loaded = loadHermesConfig({configPath, hermesHome});
+	const settings = loadSettings(settingsPath(hermesHome));
+	for (const warning of loaded.warnings) {
+		io.stderr.write(`hermes-delegate: warning: ${warning}\n`);
+	}
+
+	const view = redacted(loaded.delegation);
+	if (options.json) {
+		io.stdout.write(`${JSON.stringify({...view, settings: {file: settingsPath(hermesHome), concurrency: settings.concurrency, grace: settings.graceSeconds, characteristics: settings.characteristics, theme: settings.theme ?? null}}, null, 2)}\n`);
+		return 0;
+	}
+
+	const lines = [
+		`config: ${configPath}${loaded.delegation.source.exists ? '' : ' (not found: built-in delegation)'}`,
+		`active mode: ${loaded.delegation.mode}${loaded.delegation.mode === 'default' ? ' (built-in: every subagent on the parent\'s model)' : ` (${activeRoutes(loaded.delegation).length} routes)`}`,
+		'',
+		`model_map${loaded.delegation.mode === 'model_map' ? ' [active]' : ''}  default: ${view.model_map.default ?? '-'}`,
+		...view.model_map.options.map(route => `  ${route.name.padEnd(12)} ${[route.provider ?? route.base_url, route.model, route.reasoning_effort ? `reasoning ${route.reasoning_effort}` : undefined, route.service_tier ? `tier ${route.service_tier}` : undefined, route.api_key ? 'api_key set (plain text!)' : undefined].filter(Boolean).join(' · ')}\n    ${route.description}`),
+		`profile_routes${loaded.delegation.mode === 'profile_routes' ? ' [active]' : ''}  default: ${view.profile_routes.default ?? '-'}`,
+		...view.profile_routes.profiles.map(route => `  ${route.name.padEnd(12)} ${route.description}`),
+		'',
+		`settings: ${settingsPath(hermesHome)} · concurrency ${settings.concurrency} · grace ${settings.graceSeconds}s`,
+	];
+	io.stdout.write(`${lines.join('\n')}\n`);
+	return 0;
+}
+
+type RedactedModelRoute = Omit<ModelRoute, 'api_key' | 'kind'> & {api_key?: string};
+
+function redacted(delegation: DelegationConfig) {
+	const options: RedactedModelRoute[] = delegation.modelMap.options.map(({kind: _kind, api_key: apiKey, ...route}) => (apiKey === undefined ? route : {...route, api_key: '<set: stored in plain text, not shown>'}));
+	return {
+		config: delegation.source.path,
+		exists: delegation.source.exists,
+		mode: delegation.mode,
+		model_map: {options, default: delegation.modelMap.default ?? null},
+		profile_routes: {profiles: delegation.profileRoutes.profiles.map(({kind: _kind, ...route}) => route), default: delegation.profileRoutes.default ?? null},
+	};
+}

@@ -1,0 +1,139 @@
+// Everything `run` and `tui` share before the first process starts: settings, task input,
+// Hermes config, the routing plan and the binary. Any problem here is an InputError (exit 2)
+// and nothing has been started.
+import {readFileSync} from 'node:fs';
+import {loadHermesConfig, defaultConfigPath, type LoadedConfig} from '../core/config.js';
+import {createDemoHome, demoTasks, fakeAgentPath} from '../core/demo.js';
+import {InputError} from '../core/errors.js';
+import {resolveHermesHome} from '../core/hermes-home.js';
+import {resolveHermesBin} from '../core/launcher.js';
+import {planBatch} from '../core/routing.js';
+import {loadSettings, settingsPath} from '../core/settings.js';
+import {parseTasks} from '../core/tasks.js';
+import type {DelegateSettings, RoutePlan, TaskSpec} from '../core/types.js';
+
+export type BatchOptions = {
+	config?: string;
+	hermesBin?: string;
+	concurrency?: string;
+	sequential?: boolean;
+	grace?: string;
+	timeout?: string;
+	failFast?: boolean;
+	strict?: boolean;
+	demo?: boolean;
+};
+
+export type PreparedBatch = {
+	hermesHome: string;
+	settings: DelegateSettings;
+	config: LoadedConfig;
+	tasks: TaskSpec[];
+	plan: RoutePlan;
+	concurrency: number;
+	graceMs: number;
+	timeoutMs: number | undefined;
+	failFast: boolean;
+	/** Environment for the subagents (the demo points them at its own HERMES_HOME). */
+	env: NodeJS.ProcessEnv | undefined;
+	resolveBin(): string;
+};
+
+export type PrepareContext = {
+	env: NodeJS.ProcessEnv;
+	stdinIsTTY: boolean;
+	readStdin(): Promise<string>;
+	/** How long the demo's runaway may run before its timeout stops it. */
+	demoRunawaySeconds?: number;
+};
+
+export async function prepareBatch(taskArg: string | undefined, options: BatchOptions, context: PrepareContext): Promise<PreparedBatch> {
+	const demo = options.demo ? createDemoHome() : undefined;
+	const hermesHome = demo?.hermesHome ?? resolveHermesHome(context.env);
+	const settings = loadSettings(settingsPath(hermesHome));
+	const tasks = demo && taskArg === undefined
+		? demoTasks({runawayTimeoutSeconds: context.demoRunawaySeconds ?? 60})
+		: await readTasks(taskArg, context);
+	const config = loadHermesConfig({configPath: options.config ?? demo?.configPath ?? defaultConfigPath(hermesHome), hermesHome});
+	const plan = planBatch({tasks, delegation: config.delegation, settings});
+	plan.warnings.unshift(...config.warnings);
+
+	const refused = plan.tasks.filter(task => task.decision.refused);
+	if (options.strict && refused.length > 0) {
+		throw new InputError(
+			`--strict: ${refused.length} task${refused.length > 1 ? 's' : ''} refused, so nothing was started:\n${refused.map(task => `  task ${task.index} (${task.spec.name ?? task.spec.goal.slice(0, 40)}): ${task.decision.reason}`).join('\n')}`,
+			{},
+			'fix the route names in the tasks, or run without --strict to run the others',
+		);
+	}
+
+	const sequential = options.sequential ?? context.env['HERMES_ORCHESTRATOR_MODE'] === 'sequential';
+	const concurrency = options.concurrency === undefined
+		? (sequential ? 1 : settings.concurrency)
+		: (options.sequential ? 1 : parseNumber(options.concurrency, '--concurrency', {integer: true, min: 1}));
+	const graceSeconds = options.grace === undefined ? settings.graceSeconds : parseNumber(options.grace, '--grace', {min: 0});
+	const timeout = options.timeout === undefined ? undefined : parseNumber(options.timeout, '--timeout', {min: 0, exclusiveMin: true});
+
+	return {
+		hermesHome,
+		settings,
+		config,
+		tasks,
+		plan,
+		concurrency,
+		graceMs: Math.round(graceSeconds * 1000),
+		timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
+		failFast: options.failFast ?? false,
+		env: demo ? {...context.env, HERMES_HOME: demo.hermesHome} : undefined,
+		resolveBin: () => demo && !options.hermesBin ? fakeAgentPath : resolveHermesBin(options.hermesBin, context.env),
+	};
+}
+
+async function readTasks(taskArg: string | undefined, context: PrepareContext) {
+	if (taskArg === undefined && context.stdinIsTTY) {
+		throw new InputError('no tasks given', {}, 'pass a tasks file, `-` for stdin, or inline JSON: hermes-delegate run \'[{"goal":"..."}]\' (or try --demo)');
+	}
+
+	if (taskArg === undefined || taskArg === '-') {
+		return parseTasks(await context.readStdin(), {label: '<stdin>'});
+	}
+
+	const trimmed = taskArg.trimStart();
+	if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
+		return parseTasks(taskArg, {label: '<inline>'});
+	}
+
+	let text: string;
+	try {
+		text = readFileSync(taskArg, 'utf8');
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		throw new InputError(
+			code === 'ENOENT' ? 'no such tasks file' : code === 'EISDIR' ? 'is a directory, not a tasks file' : `cannot read tasks file: ${(error as Error).message}`,
+			{file: taskArg},
+			'give a path to a JSON/YAML tasks file, `-` for stdin, or inline JSON starting with [',
+		);
+	}
+
+	return parseTasks(text, {label: taskArg});
+}
+
+export function parseNumber(raw: string, flag: string, rules: {integer?: boolean; min: number; exclusiveMin?: boolean}): number {
+	const value = Number(raw);
+	const tooSmall = rules.exclusiveMin ? value <= rules.min : value < rules.min;
+	if (raw.trim() === '' || !Number.isFinite(value) || (rules.integer && !Number.isInteger(value)) || tooSmall) {
+		const kind = rules.integer ? 'a whole number' : 'a number';
+		throw new InputError(`${flag} must be ${kind} ${rules.exclusiveMin ? 'above' : 'of at least'} ${rules.min}, got "${raw}"`, {}, `e.g. ${flag} ${rules.integer ? 4 : 2.5}`);
+	}
+
+	return value;
+}
+
+export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of stream) {
+		chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+	}
+
+	return Buffer.concat(chunks).toString('utf8');
+}

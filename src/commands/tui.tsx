@@ -1,0 +1,95 @@
+// `hermes-delegate tui` (and `demo`): the same preparation and runner as `run`, with the
+// dashboard on top. The runner feeds the store; the Ink app reads it and sends intents back.
+import {render} from 'ink';
+import {InputError} from '../core/errors.js';
+import {exitCodeOf} from '../core/results.js';
+import {createRunFolder} from '../core/run-folder.js';
+import {BatchRunner} from '../core/runner.js';
+import {loadTheme, ThemeError} from '../core/themes.js';
+import {runnerControl} from '../state/control.js';
+import {feedStore} from '../state/feed.js';
+import {createBatchStore, type BatchStore} from '../state/store.js';
+import {App} from '../ui/App.js';
+import {KeyBindingError, resolveBindings} from '../ui/keys.js';
+import {prepareBatch, type BatchOptions} from './prepare.js';
+import type {CommandIO} from './run.js';
+import {onShutdownSignals} from './signals.js';
+
+export type TuiOptions = BatchOptions & {theme?: string; exitWhenDone?: boolean};
+
+export async function tuiCommand(taskArg: string | undefined, options: TuiOptions, io: CommandIO & {stdin: NodeJS.ReadStream}): Promise<number> {
+	if (!io.stdout.isTTY) {
+		throw new InputError('the dashboard needs a terminal, but stdout is not one', {}, 'use `hermes-delegate run` for scripts and pipes: it prints JSON');
+	}
+
+	const batch = await prepareBatch(taskArg, options, {...io, stdinIsTTY: io.stdin.isTTY ?? false});
+	const theme = asInputError(() => loadTheme(options.theme ?? batch.settings.theme, {noColor: !io.color}));
+	const bindings = asInputError(() => resolveBindings(batch.settings.keys));
+	const hermesBin = batch.resolveBin();
+	const folder = createRunFolder(batch.hermesHome);
+	const runner = new BatchRunner(batch.plan, {
+		hermesBin,
+		folder,
+		concurrency: batch.concurrency,
+		graceMs: batch.graceMs,
+		timeoutMs: batch.timeoutMs,
+		failFast: batch.failFast,
+		env: batch.env,
+	});
+	const store = createBatchStore({control: runnerControl(runner), plan: batch.plan, runId: folder.runId, runDir: folder.dir, concurrency: batch.concurrency, graceMs: batch.graceMs});
+	const stopFeed = feedStore(store, runner);
+	const stopSignals = onShutdownSignals(shutdown => {
+		store.setState({quitting: true});
+		runner.shutdown(shutdown);
+	});
+
+	// The alternate screen keeps the operator's scrollback intact and gives the frame a fixed canvas.
+	io.stdout.write('\u001B[?1049h\u001B[H');
+	const app = render(<App store={store} theme={theme} bindings={bindings}/>, {stdout: io.stdout, stdin: io.stdin, exitOnCtrlC: false, patchConsole: true, maxFps: 20});
+	const finished = runner.start();
+	let report;
+	try {
+		await untilExit(store, options.exitWhenDone ?? false);
+		report = await finished;
+	} finally {
+		stopFeed();
+		stopSignals();
+		app.unmount();
+		await app.waitUntilExit().catch(() => undefined);
+		io.stdout.write('\u001B[?1049l');
+	}
+
+	for (const warning of batch.plan.warnings) {
+		io.stderr.write(`hermes-delegate: warning: ${warning}\n`);
+	}
+
+	io.stdout.write(`${report.summary}\nresults: ${report.results_file}\n`);
+	return exitCodeOf(report);
+}
+
+function untilExit(store: BatchStore, exitWhenDone: boolean): Promise<void> {
+	return new Promise(resolve => {
+		const check = () => {
+			const state = store.getState();
+			if (state.report && (state.exitRequested || exitWhenDone)) {
+				unsubscribe();
+				resolve();
+			}
+		};
+
+		const unsubscribe = store.subscribe(check);
+		check();
+	});
+}
+
+function asInputError<T>(load: () => T): T {
+	try {
+		return load();
+	} catch (error) {
+		if (error instanceof ThemeError || error instanceof KeyBindingError) {
+			throw new InputError(error.message);
+		}
+
+		throw error;
+	}
+}

@@ -1,0 +1,70 @@
+// The built-in demo: a temporary HERMES_HOME with a sample routing config and profiles, and a
+// batch for the bundled fake agent (which accepts `hermes chat`'s flags, so the real launcher
+// runs). Directives for the fake agent ride in each task's context, out of the titles.
+import {mkdirSync, mkdtempSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+import type {TaskSpec} from './types.js';
+
+export const fakeAgentPath = fileURLToPath(new URL('../fake-agent/hermes.js', import.meta.url));
+
+const sampleConfig = `# Sample Hermes config written by \`hermes-delegate demo\`.
+model:
+  default: anthropic/claude-sonnet-5
+delegation:
+  backend: model_map
+  backends:
+    model_map:
+      options:
+        - name: fast
+          description: "Cheap and quick: lookups, summaries, simple edits."
+          provider: openrouter
+          model: google/gemini-3-flash-preview
+        - name: deep
+          description: "Slow and careful: hard debugging, design and reasoning work."
+          provider: anthropic
+          model: claude-opus-5
+          reasoning_effort: high
+        - name: research
+          description: "Web research and long-form summaries with sources."
+          provider: openrouter
+          model: deepseek/deepseek-v4-pro
+          reasoning_effort: medium
+      default: fast
+    profile_routes:
+      profiles:
+        - name: coder
+          description: Writes and refactors code; runs tests.
+        - name: researcher
+          description: Web research and long-form summaries.
+      default: coder
+`;
+
+export type DemoHome = {hermesHome: string; configPath: string};
+
+export function createDemoHome(): DemoHome {
+	const hermesHome = mkdtempSync(path.join(tmpdir(), 'hermes-delegate-demo-'));
+	for (const profile of ['coder', 'researcher']) {
+		mkdirSync(path.join(hermesHome, 'profiles', profile), {recursive: true});
+		writeFileSync(path.join(hermesHome, 'profiles', profile, 'config.yaml'), '# demo profile\n');
+	}
+
+	const configPath = path.join(hermesHome, 'config.yaml');
+	writeFileSync(configPath, sampleConfig);
+	return {hermesHome, configPath};
+}
+
+/** The demo batch: ordinary work, one failure, one runaway that ignores SIGTERM, one refusal. */
+export function demoTasks(options: {runawayTimeoutSeconds: number}): TaskSpec[] {
+	return [
+		{name: 'capital-lookup', goal: 'What is the capital of France? Quick lookup.', characteristic: 'quick', context: '[fake:duration=4]'},
+		{name: 'fix-flaky-test', goal: 'Debug and fix the flaky retry test in the payment service', option: 'deep', context: '[fake:duration=12]'},
+		{name: 'survey-vector-dbs', goal: 'Research and compare three vector databases for our scale', context: '[fake:duration=9]'},
+		{name: 'changelog-summary', goal: 'Summarize this week\'s changelog for the team', context: '[fake:duration=6] [fake:escapes]'},
+		{name: 'flaky-provider', goal: 'Translate the onboarding guide to German', context: '[fake:duration=5] [fake:fail]'},
+		{name: 'runaway-crawler', goal: 'Crawl the docs site and index every page', option: 'research', timeout: options.runawayTimeoutSeconds, context: '[fake:forever] [fake:ignore-term] [fake:grandchild]'},
+		{name: 'explain-design', goal: 'Explain the tradeoffs of event sourcing for our ledger', context: '[fake:duration=10]'},
+		{name: 'turbo-route', goal: 'Write release notes', option: 'turbo', context: '[fake:duration=3]'},
+	];
+}
