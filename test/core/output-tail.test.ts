@@ -1,0 +1,203 @@
+import {describe, expect, it} from 'vitest';
+import {OutputTail} from '../../src/core/output-tail.js';
+
+const E = '\x1b';
+
+function tailOf(...chunks: Array<string | Buffer>): OutputTail {
+	const tail = new OutputTail();
+	for (const chunk of chunks) {
+		tail.push(chunk);
+	}
+	return tail;
+}
+
+describe('OutputTail lines', () => {
+	it('splits on newlines and shows the partial line last', () => {
+		const tail = tailOf('a\nb\nc');
+		expect(tail.lines()).toEqual(['a', 'b', 'c']);
+		expect(tail.totalLines).toBe(2);
+		tail.push('\n');
+		expect(tail.lines()).toEqual(['a', 'b', 'c']);
+		expect(tail.totalLines).toBe(3);
+	});
+
+	it('keeps empty lines', () => {
+		expect(tailOf('a\n\nb\n').lines()).toEqual(['a', '', 'b']);
+	});
+
+	it('treats \\r\\n as one line ending, also when split across chunks', () => {
+		expect(tailOf('one\r\ntwo\r\n').lines()).toEqual(['one', 'two']);
+		const split = tailOf('one\r', '\ntwo\r', '\n');
+		expect(split.lines()).toEqual(['one', 'two']);
+		expect(split.totalLines).toBe(2);
+	});
+
+	it('shows the last state of a progress bar drawn with \\r', () => {
+		expect(tailOf('10%\r20%\r30%\n').lines()).toEqual(['30%']);
+		expect(tailOf('\rstep 1', '\rstep 2', '\n').lines()).toEqual(['step 2']);
+	});
+
+	it('keeps the text before a trailing \\r until new text arrives', () => {
+		const tail = tailOf('progress 10%\r');
+		expect(tail.lines()).toEqual(['progress 10%']);
+		tail.push('progress 20%');
+		expect(tail.lines()).toEqual(['progress 20%']);
+		tail.push('\r');
+		expect(tail.lines()).toEqual(['progress 20%']);
+		tail.push('\n');
+		expect(tail.lines()).toEqual(['progress 20%']);
+		expect(tail.totalLines).toBe(1);
+	});
+
+	it('keeps multibyte UTF-8 intact when a character is split across chunks', () => {
+		const bytes = Buffer.from('héllo 世界 😀\n');
+		for (let k = 0; k <= bytes.length; k++) {
+			const tail = tailOf(bytes.subarray(0, k), bytes.subarray(k));
+			expect(tail.lines(), `split at byte ${k}`).toEqual(['héllo 世界 😀']);
+		}
+	});
+
+	it('sanitizes what it is fed, keeping SGR', () => {
+		const tail = tailOf(`${E}]0;title\x07${E}[2Jok${E}[31m!${E}[0m\x07\n`);
+		expect(tail.lines()).toEqual([`ok${E}[31m!${E}[0m`]);
+	});
+
+	it('sanitizes escape sequences split across chunks', () => {
+		const tail = tailOf(`a${E}]52;c;QU`, 'JD\x07b', `${E}`, '[2Jc\n');
+		expect(tail.lines()).toEqual(['abc']);
+	});
+});
+
+describe('OutputTail bounds', () => {
+	it('keeps at most maxLines lines and counts all of them', () => {
+		const tail = new OutputTail({maxLines: 3});
+		for (let k = 1; k <= 10; k++) {
+			tail.push(`line ${k}\n`);
+		}
+		expect(tail.lines()).toEqual(['line 8', 'line 9', 'line 10']);
+		expect(tail.lines(2)).toEqual(['line 9', 'line 10']);
+		expect(tail.lines(0)).toEqual([]);
+		expect(tail.lines(99)).toEqual(['line 8', 'line 9', 'line 10']);
+		expect(tail.totalLines).toBe(10);
+		tail.push('partial');
+		expect(tail.lines(2)).toEqual(['line 10', 'partial']);
+	});
+
+	it('keeps the order after the ring wraps many times within one chunk', () => {
+		const tail = new OutputTail({maxLines: 7});
+		const text = Array.from({length: 1000}, (_, k) => `${k}\n`).join('');
+		tail.push(text);
+		expect(tail.lines()).toEqual(['993', '994', '995', '996', '997', '998', '999']);
+	});
+
+	it('cuts long lines with a trailing ellipsis', () => {
+		const tail = new OutputTail({maxLineLength: 10});
+		tail.push(`${'x'.repeat(25)}\n${'y'.repeat(10)}\n${'z'.repeat(12)}`);
+		expect(tail.lines()).toEqual(['xxxxxxxxx…', 'yyyyyyyyyy', 'zzzzzzzzz…']);
+	});
+
+	it('never cuts inside an SGR sequence or a surrogate pair', () => {
+		const tail = new OutputTail({maxLineLength: 10});
+		tail.push(`abcd${E}[31mefgh\n`);
+		tail.push(`abcdef${E}[31mgh\n`);
+		tail.push('abcdefgh😀xyz\n');
+		expect(tail.lines()).toEqual([`abcd${E}[31m…`, 'abcdef…', 'abcdefgh…']);
+	});
+
+	it('keeps a 10 MB line without newline bounded while it streams', () => {
+		const maxLineLength = 2000;
+		const tail = new OutputTail({maxLineLength});
+		const chunk = Buffer.alloc(64 * 1024, 'a');
+		for (let sent = 0; sent < 10 * 1024 * 1024; sent += chunk.length) {
+			tail.push(chunk);
+			const lines = tail.lines();
+			expect(lines).toHaveLength(1);
+			expect(lines[0]?.length).toBeLessThanOrEqual(maxLineLength);
+		}
+		tail.push('\nnext\n');
+		expect(tail.lines()).toEqual([`${'a'.repeat(maxLineLength - 1)}…`, 'next']);
+		expect(tail.totalLines).toBe(2);
+	});
+
+	it('bounds the total kept text whatever is pushed', () => {
+		const tail = new OutputTail({maxLines: 50, maxLineLength: 100});
+		const chunk = `${'b'.repeat(300)}\n`.repeat(200);
+		for (let k = 0; k < 20; k++) {
+			tail.push(chunk);
+		}
+		const lines = tail.lines();
+		expect(lines).toHaveLength(50);
+		expect(lines.every((line) => line.length <= 100)).toBe(true);
+	});
+
+	it('rejects nonsensical limits', () => {
+		expect(() => new OutputTail({maxLines: 0})).toThrow(RangeError);
+		expect(() => new OutputTail({maxLineLength: 1.5})).toThrow(RangeError);
+	});
+});
+
+describe('OutputTail version and end', () => {
+	it('increments version on every change and only then', () => {
+		const tail = new OutputTail();
+		expect(tail.version).toBe(0);
+		tail.push('a');
+		const afterText = tail.version;
+		expect(afterText).toBeGreaterThan(0);
+		tail.push('');
+		tail.push(`${E}]0;swallowed title\x07`);
+		expect(tail.version).toBe(afterText);
+		tail.push('\n');
+		expect(tail.version).toBeGreaterThan(afterText);
+	});
+
+	it('end() turns the partial line into a complete one and ignores later pushes', () => {
+		const tail = tailOf('first\nlast');
+		const before = tail.version;
+		tail.end();
+		expect(tail.totalLines).toBe(2);
+		expect(tail.lines()).toEqual(['first', 'last']);
+		expect(tail.version).toBeGreaterThan(before);
+		tail.push('more\n');
+		expect(tail.lines()).toEqual(['first', 'last']);
+	});
+
+	it('end() shows a character cut off by the end of the stream as U+FFFD', () => {
+		const tail = new OutputTail();
+		tail.push(Buffer.from('ok ', 'utf8'));
+		tail.push(Buffer.from('世', 'utf8').subarray(0, 2));
+		tail.end();
+		expect(tail.lines()).toEqual(['ok \ufffd']);
+	});
+});
+
+describe('OutputTail lastLine and search', () => {
+	it('lastLine skips lines that are empty once SGR is stripped', () => {
+		const tail = tailOf(`first\n${E}[31mlast${E}[0m\n\n   \n${E}[0m\n`);
+		expect(tail.lastLine()).toBe(`${E}[31mlast${E}[0m`);
+		expect(tail.lastLine((line) => line.startsWith('f'))).toBe('first');
+		expect(tail.lastLine((line) => line.includes('nowhere'))).toBeUndefined();
+		tail.push('partial');
+		expect(tail.lastLine()).toBe('partial');
+	});
+
+	it('lastLine is undefined for an empty tail', () => {
+		expect(new OutputTail().lastLine()).toBeUndefined();
+	});
+
+	it('search finds matches case-insensitively in both directions', () => {
+		const tail = tailOf(`Alpha\nbeta\n${E}[1mGAMMA${E}[0m\nalphabet`);
+		expect(tail.search('alpha')).toBe(0);
+		expect(tail.search('alpha', 1)).toBe(3);
+		expect(tail.search('ALPHA', 3, -1)).toBe(3);
+		expect(tail.search('alpha', 2, -1)).toBe(0);
+		expect(tail.search('gamma')).toBe(2);
+		expect(tail.search('alpha', 99, -1)).toBe(3);
+		expect(tail.search('beta', 2)).toBe(-1);
+	});
+
+	it('search does not match the text of SGR sequences', () => {
+		const tail = tailOf(`${E}[1mbold${E}[0m\n`);
+		expect(tail.search('1m')).toBe(-1);
+		expect(tail.search('')).toBe(-1);
+	});
+});
