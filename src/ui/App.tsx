@@ -1,0 +1,112 @@
+// The dashboard: header, the task area (grid, list or one zoomed task), footer, and the help
+// and confirm overlays. It only composes: state lives in the store, sizes come from layout.ts,
+// keys go through use-keys.ts.
+import {Box, Text} from 'ink';
+import {useShallow} from 'zustand/shallow';
+import type {Theme} from '../core/themes.js';
+import type {BatchStore} from '../state/store.js';
+import {ConfirmBar, confirmQuestion, confirmText} from './components/ConfirmBar.js';
+import {Footer} from './components/Footer.js';
+import {GridLayout} from './components/GridLayout.js';
+import {Header} from './components/Header.js';
+import {HelpOverlay} from './components/HelpOverlay.js';
+import {ListLayout} from './components/ListLayout.js';
+import {ZoomView} from './components/ZoomView.js';
+import {useKeys} from './hooks/use-keys.js';
+import {useTerminalSize} from './hooks/use-terminal-size.js';
+import {formatKey, type Bindings} from './keys.js';
+import {focusColumns, planFrame, zoomVisibleLines, type FramePlan} from './layout.js';
+import {StoreProvider, useBatch} from './store-context.js';
+import {ThemeProvider, useTheme} from './theme.js';
+
+export type AppProps = {
+	readonly store: BatchStore;
+	readonly theme: Theme;
+	readonly bindings: Bindings;
+	/** Fix the size instead of following the terminal (tests). */
+	readonly columns?: number | undefined;
+	readonly rows?: number | undefined;
+};
+
+export function App({store, theme, bindings, columns, rows}: AppProps) {
+	return (
+		<StoreProvider store={store}>
+			<ThemeProvider theme={theme}>
+				<Dashboard bindings={bindings} columns={columns} rows={rows}/>
+			</ThemeProvider>
+		</StoreProvider>
+	);
+}
+
+function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; readonly columns: number | undefined; readonly rows: number | undefined}) {
+	const size = useTerminalSize({columns, rows});
+	const ui = useBatch(useShallow(state => ({
+		taskCount: state.order.length,
+		layout: state.layout,
+		warnings: state.warnings.length > 0,
+		statusLine: state.quitting || state.notice !== null,
+		help: state.help,
+		zoom: state.zoom !== null,
+	})));
+	const question = useBatch(confirmQuestion);
+	const confirmLines = confirmText(question, size.columns, bindings).length;
+	const frame = planFrame({...size, taskCount: ui.taskCount, preference: ui.layout, warnings: ui.warnings, statusLine: ui.statusLine, confirm: confirmLines});
+	const body = frame.tooSmall ? undefined : frame.body;
+	useKeys(bindings, {
+		focusColumns: focusColumns(body),
+		pageSize: frame.tooSmall ? 1 : zoomVisibleLines(frame.bodyHeight),
+		effectiveLayout: body?.kind ?? 'list',
+	});
+
+	if (frame.tooSmall) {
+		return question === null
+			? <TooSmall columns={frame.columns} quitKey={formatKey(bindings.get('app.quit')?.[0] ?? 'q')}/>
+			// Even with no room for the dashboard, a pending question must be answerable.
+			: <Box height={Math.max(1, size.rows - 1)} overflow='hidden'><ConfirmBar width={frame.columns} bindings={bindings}/></Box>;
+	}
+
+	return (
+		<Box flexDirection='column' width={frame.columns}>
+			<Header width={frame.columns}/>
+			<Box height={frame.bodyHeight} width={frame.columns} overflow='hidden'>
+				<Body frame={frame} bindings={bindings} help={ui.help} zoom={ui.zoom} empty={ui.taskCount === 0}/>
+			</Box>
+			{question !== null && <ConfirmBar width={frame.columns} bindings={bindings}/>}
+			<Footer width={frame.columns} bindings={bindings}/>
+		</Box>
+	);
+}
+
+type BodyProps = {
+	readonly frame: Extract<FramePlan, {tooSmall: false}>;
+	readonly bindings: Bindings;
+	readonly help: boolean;
+	readonly zoom: boolean;
+	readonly empty: boolean;
+};
+
+function Body({frame, bindings, help, zoom, empty}: BodyProps) {
+	const theme = useTheme();
+	if (help) {
+		return <HelpOverlay width={frame.columns} height={frame.bodyHeight} bindings={bindings}/>;
+	}
+
+	if (zoom) {
+		return <ZoomView width={frame.columns} height={frame.bodyHeight} bindings={bindings}/>;
+	}
+
+	if (empty) {
+		return <Text color={theme.colors.text.muted}>This batch has no tasks.</Text>;
+	}
+
+	return frame.body.kind === 'grid' ? <GridLayout plan={frame.body}/> : <ListLayout plan={frame.body}/>;
+}
+
+function TooSmall({columns, quitKey}: {readonly columns: number; readonly quitKey: string}) {
+	const theme = useTheme();
+	return (
+		<Box width={Math.max(1, columns)} height={1} overflow='hidden'>
+			<Text wrap='truncate-end' color={theme.colors.text.warning}>{`hermes-delegate: terminal too small for the dashboard; enlarge it · ${quitKey} quits`}</Text>
+		</Box>
+	);
+}

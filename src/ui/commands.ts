@@ -1,0 +1,188 @@
+// From a matched command to a store action, and which commands are worth offering right now.
+// Pure (no React) so the keyboard hook stays a thin adapter and the footer agrees with it.
+import {isFinal} from '../core/types.js';
+import type {BatchActions, BatchState} from '../state/store.js';
+import type {Command, KeyContext} from './keys.js';
+
+type State = BatchState & BatchActions;
+
+/** Where the keyboard is. The innermost overlay wins: confirm > help > search > zoom > grid. */
+export function keyContext(state: BatchState): KeyContext {
+	if (state.confirm) {
+		return 'confirm';
+	}
+
+	if (state.help) {
+		return 'help';
+	}
+
+	if (state.zoom?.search.editing) {
+		return 'search';
+	}
+
+	return state.zoom ? 'zoom' : 'grid';
+}
+
+export type CommandEnvironment = {
+	/** Panes per grid row (1 in the list): how far up/down moves. */
+	focusColumns: number;
+	/** Scrollback lines on screen in the zoom view: one page. */
+	pageSize: number;
+	/** The layout on screen, which the toggle switches away from. */
+	effectiveLayout: 'grid' | 'list';
+};
+
+export function runCommand(command: Command, state: State, environment: CommandEnvironment): void {
+	switch (command) {
+		case 'focus.up': case 'focus.down': case 'focus.left': case 'focus.right': case 'focus.next': case 'focus.prev': {
+			state.moveFocus(command.slice('focus.'.length) as Parameters<State['moveFocus']>[0], environment.focusColumns);
+			break;
+		}
+
+		case 'task.zoom': {
+			state.openZoom();
+			break;
+		}
+
+		case 'zoom.close': {
+			state.closeOverlay();
+			break;
+		}
+
+		// The store counts scrolling towards the end as positive.
+		case 'scroll.up': {
+			state.scroll(-1);
+			break;
+		}
+
+		case 'scroll.down': {
+			state.scroll(1);
+			break;
+		}
+
+		case 'scroll.pageUp': {
+			state.scroll(-environment.pageSize);
+			break;
+		}
+
+		case 'scroll.pageDown': {
+			state.scroll(environment.pageSize);
+			break;
+		}
+
+		case 'scroll.top': {
+			state.scroll('top');
+			break;
+		}
+
+		case 'scroll.bottom': {
+			state.scroll('bottom');
+			break;
+		}
+
+		case 'search.start': {
+			state.startSearch();
+			break;
+		}
+
+		// The first search goes from the end towards older output (like less's `?`); `n` keeps
+		// that direction, `N` reverses it.
+		case 'search.next': {
+			state.findNext(-1);
+			break;
+		}
+
+		case 'search.prev': {
+			state.findNext(1);
+			break;
+		}
+
+		case 'search.submit': {
+			state.submitSearch();
+			break;
+		}
+
+		case 'search.cancel': {
+			state.editSearch('');
+			state.closeOverlay();
+			break;
+		}
+
+		case 'task.cancel': {
+			state.requestCancel(false);
+			break;
+		}
+
+		case 'task.kill': {
+			state.requestCancel(true);
+			break;
+		}
+
+		case 'confirm.yes': {
+			state.confirmYes();
+			break;
+		}
+
+		case 'confirm.no': {
+			state.confirmNo();
+			break;
+		}
+
+		case 'layout.toggle': {
+			state.toggleLayout(environment.effectiveLayout);
+			break;
+		}
+
+		case 'help.toggle': {
+			state.toggleHelp();
+			break;
+		}
+
+		case 'app.quit': {
+			state.requestQuit();
+			break;
+		}
+	}
+}
+
+/** The task that cancel/kill would act on. */
+function targetId(state: BatchState): string | null {
+	return state.zoom?.taskId ?? state.focusedId;
+}
+
+/** False for commands that would do nothing now, so the footer does not offer them. */
+export function isAvailable(command: Command, state: BatchState): boolean {
+	switch (command) {
+		case 'focus.up': case 'focus.down': case 'focus.left': case 'focus.right': {
+			return state.order.length > 1;
+		}
+
+		case 'task.zoom': {
+			return state.focusedId !== null;
+		}
+
+		case 'task.cancel': {
+			const id = targetId(state);
+			const status = id ? state.tasks[id]?.status : undefined;
+			return !state.quitting && status !== undefined && status !== 'cancelling' && !isFinal(status);
+		}
+
+		case 'task.kill': {
+			if (state.quitting) {
+				return true;
+			}
+
+			const id = targetId(state);
+			const status = id ? state.tasks[id]?.status : undefined;
+			return status !== undefined && !isFinal(status);
+		}
+
+		case 'search.next': case 'search.prev': {
+			return (state.zoom?.search.query ?? '') !== '';
+		}
+
+		default: {
+			return true;
+		}
+	}
+}

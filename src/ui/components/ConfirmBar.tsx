@@ -1,0 +1,82 @@
+// The question before anything is stopped, saying exactly what will be sent to whom.
+import {Box, Text} from 'ink';
+import type {BatchState} from '../../state/store.js';
+import {formatElapsed, oneLine, truncate, wrapWords} from '../format.js';
+import {formatKey, type Bindings} from '../keys.js';
+import {useBatch} from '../store-context.js';
+import {useTheme} from '../theme.js';
+
+// Long titles are cut here so the explanation after them survives on narrow terminals.
+const titleWidth = 40;
+
+// The whole question is the point of asking: it may take this many lines rather than be cut.
+// (The answer keys are in the footer as well, for the terminal too narrow even for that.)
+const maxLines = 3;
+
+export function ConfirmBar({width, bindings}: {readonly width: number; readonly bindings: Bindings}) {
+	const theme = useTheme();
+	const question = useBatch(state => confirmQuestion(state));
+	const action = useBatch(state => state.confirm?.action);
+	if (question === null) {
+		return null;
+	}
+
+	const answer = answerKeys(bindings);
+	const lines = confirmText(question, width, bindings);
+	const colour = action === 'cancel' ? theme.colors.text.warning : theme.colors.text.error;
+	return (
+		<Box flexDirection='column' width={width} height={lines.length} overflow='hidden'>
+			{lines.map((line, index) => {
+				const last = index === lines.length - 1 && line.endsWith(answer);
+				return (
+					<Text key={index} bold wrap='truncate-end'>
+						<Text color={colour}>{last ? line.slice(0, -answer.length) : line}</Text>
+						{last && <Text color={theme.colors.text.accent}>{answer}</Text>}
+					</Text>
+				);
+			})}
+		</Box>
+	);
+}
+
+function answerKeys(bindings: Bindings): string {
+	return `${formatKey(bindings.get('confirm.yes')?.[0] ?? 'y')}/${formatKey(bindings.get('confirm.no')?.[0] ?? 'n')}`;
+}
+
+/** The question and its answer keys, word-wrapped to the width: what the bar shows, line by line. */
+export function confirmText(question: string | null, width: number, bindings: Bindings): string[] {
+	return question === null ? [] : wrapWords(`${question} ${answerKeys(bindings)}`, width).slice(0, maxLines);
+}
+
+/** The whole question, or null when nothing is being confirmed. */
+export function confirmQuestion(state: BatchState): string | null {
+	const {confirm} = state;
+	if (!confirm) {
+		return null;
+	}
+
+	const grace = formatElapsed(state.graceMs);
+	if (confirm.action === 'quit') {
+		let running = 0;
+		let queued = 0;
+		for (const id of state.order) {
+			const status = state.tasks[id]?.status;
+			running += status === 'running' || status === 'cancelling' ? 1 : 0;
+			queued += status === 'queued' ? 1 : 0;
+		}
+
+		const skipped = queued === 0 ? '' : `${queued} queued ${queued === 1 ? 'task' : 'tasks'} will not start`;
+		if (running === 0) {
+			return `Quit? ${skipped}.`;
+		}
+
+		const stopped = `Stops ${running} running ${running === 1 ? 'task' : 'tasks'}: SIGTERM to each process group, SIGKILL after ${grace}`;
+		return `Quit? ${stopped}${skipped ? `; ${skipped}` : ''}.`;
+	}
+
+	const task = confirm.taskId ? state.tasks[confirm.taskId] : undefined;
+	const who = task ? `${task.id} '${truncate(oneLine(task.title), titleWidth)}'` : 'the task';
+	return confirm.action === 'kill'
+		? `Kill ${who} now? SIGKILL to its process group, no grace period.`
+		: `Cancel ${who}? SIGTERM to its process group, SIGKILL after ${grace}.`;
+}

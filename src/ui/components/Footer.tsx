@@ -1,0 +1,77 @@
+// The keys that do something right now (from the binding table, so remapped keys show as
+// remapped), above them the store's notice or, while quitting, what is still being stopped.
+import {Box, Text} from 'ink';
+import {useShallow} from 'zustand/shallow';
+import {isAvailable, keyContext} from '../commands.js';
+import {footerHints, formatKey, type Bindings, type KeyHint} from '../keys.js';
+import {footerHeight} from '../layout.js';
+import {useBatch} from '../store-context.js';
+import {useTheme} from '../theme.js';
+
+export function Footer({width, bindings}: {readonly width: number; readonly bindings: Bindings}) {
+	const theme = useTheme();
+	// Flattened to strings so that a store update which changes no hint renders nothing.
+	const flatHints = useBatch(useShallow(state => footerHints(bindings, keyContext(state), command => isAvailable(command, state))
+		.flatMap(hint => [hint.keys, hint.label])));
+	const notice = useBatch(state => state.notice);
+	const stopping = useBatch(useShallow(state => (state.quitting
+		? state.order.filter(id => {
+			const status = state.tasks[id]?.status;
+			return status === 'running' || status === 'cancelling';
+		})
+		: [])));
+	const quitting = useBatch(state => state.quitting);
+	const killKey = formatKey(bindings.get('task.kill')?.[0] ?? 'K');
+	const statusLine = quitting ? quittingLine(stopping, killKey) : notice;
+
+	return (
+		<Box flexDirection='column' width={width} height={footerHeight(statusLine !== null)} overflow='hidden'>
+			{statusLine !== null && (
+				<Text wrap='truncate-end' color={quitting ? theme.colors.text.warning : theme.colors.text.accent}>{statusLine}</Text>
+			)}
+			<Text wrap='truncate-end'>
+				{fitHints(pairs(flatHints), width).map((hint, index) => (
+					<Text key={hint.label + hint.keys}>
+						{index > 0 ? ' '.repeat(hintGap) : ''}
+						<Text bold color={theme.colors.text.accent}>{hint.keys}</Text>
+						<Text color={theme.colors.text.muted}>{` ${hint.label}`}</Text>
+					</Text>
+				))}
+			</Text>
+		</Box>
+	);
+}
+
+/** The line a stuck shutdown is diagnosed from: which tasks are still being stopped. */
+function quittingLine(stopping: readonly string[], killKey: string): string {
+	if (stopping.length === 0) {
+		return 'quitting: waiting for the batch to finish…';
+	}
+
+	const count = stopping.length === 1 ? '1 task' : `${stopping.length} tasks`;
+	return `quitting: stopping ${count} (${stopping.join(', ')})… ${killKey} kills now`;
+}
+
+const hintGap = 2;
+// Help and quit stay whatever else is dropped: with them, the operator can find everything else.
+const keptAtEnd = 2;
+
+/** The hints that fit on one line, dropping from just before help and quit first. */
+export function fitHints(hints: readonly KeyHint[], width: number): KeyHint[] {
+	const kept = [...hints];
+	const length = () => kept.reduce((sum, hint, index) => sum + (index > 0 ? hintGap : 0) + [...`${hint.keys} ${hint.label}`].length, 0);
+	while (kept.length > keptAtEnd && length() > width) {
+		kept.splice(kept.length - keptAtEnd - 1, 1);
+	}
+
+	return kept;
+}
+
+function pairs(flat: readonly string[]): KeyHint[] {
+	const hints: KeyHint[] = [];
+	for (let index = 0; index + 1 < flat.length; index += 2) {
+		hints.push({keys: flat[index]!, label: flat[index + 1]!});
+	}
+
+	return hints;
+}

@@ -1,0 +1,67 @@
+// Two lines about the batch (three with warnings): which run, how it routes, how far along it is.
+import {Box, Text} from 'ink';
+import {useShallow} from 'zustand/shallow';
+import type {RoutingMode, TaskStatus} from '../../core/types.js';
+import {formatElapsed, statusLabels, statusOrder, statusSymbols} from '../format.js';
+import {headerHeight} from '../layout.js';
+import {useBatch} from '../store-context.js';
+import {statusColor, useTheme} from '../theme.js';
+
+const modeLabels: Readonly<Record<RoutingMode, string>> = {
+	model_map: 'model routes',
+	profile_routes: 'profile routes',
+	default: 'parent model',
+};
+
+export function Header({width}: {readonly width: number}) {
+	const theme = useTheme();
+	const info = useBatch(useShallow(state => ({
+		runId: state.runId,
+		mode: state.mode,
+		concurrency: state.concurrency,
+		total: state.order.length,
+		finished: state.report !== null,
+	})));
+	// A string, so the header re-renders once a second rather than on every tick.
+	const elapsed = useBatch(state => formatElapsed(state.now - state.startedAt));
+	const counts = useBatch(useShallow(countByStatus));
+	const warnings = useBatch(state => state.warnings);
+	const facts = [
+		info.runId ? `run ${info.runId}` : undefined,
+		modeLabels[info.mode],
+		`concurrency ${info.concurrency}`,
+		info.finished ? `finished after ${elapsed}` : elapsed,
+	].filter(Boolean).join(' · ');
+
+	return (
+		<Box flexDirection='column' width={width} height={headerHeight(warnings.length > 0)} overflow='hidden'>
+			<Text wrap='truncate'>
+				<Text bold color={theme.colors.header.title}>hermes-delegate</Text>
+				<Text color={theme.colors.header.info}>{` · ${facts}`}</Text>
+			</Text>
+			<Text wrap='truncate'>
+				<Text color={theme.colors.header.info}>{`${info.total} ${info.total === 1 ? 'task' : 'tasks'}`}</Text>
+				{statusOrder.filter(status => (counts[status] ?? 0) > 0).map(status => (
+					<Text key={status} color={statusColor(theme, status)}>{`  ${statusSymbols[status]} ${counts[status]} ${statusLabels[status]}`}</Text>
+				))}
+			</Text>
+			{warnings.length > 0 && (
+				<Text wrap='truncate' color={theme.colors.text.warning}>
+					{`⚠ ${warnings.length === 1 ? '1 warning' : `${warnings.length} warnings`}: ${warnings[0]!.replace(/\s+/g, ' ')}`}
+				</Text>
+			)}
+		</Box>
+	);
+}
+
+function countByStatus(state: {order: readonly string[]; tasks: Readonly<Record<string, {status: TaskStatus}>>}): Partial<Record<TaskStatus, number>> {
+	const counts: Partial<Record<TaskStatus, number>> = {};
+	for (const id of state.order) {
+		const status = state.tasks[id]?.status;
+		if (status) {
+			counts[status] = (counts[status] ?? 0) + 1;
+		}
+	}
+
+	return counts;
+}

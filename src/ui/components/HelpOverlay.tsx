@@ -1,0 +1,83 @@
+// Every binding, generated from the binding table (so it shows remapped keys), by where it works.
+// Flows into more columns when the terminal is short rather than growing past it.
+import {Box, Text} from 'ink';
+import {formatKey, helpEntries, type Bindings, type Command, type KeyContext} from '../keys.js';
+import {useTheme} from '../theme.js';
+
+const sections: ReadonlyArray<{context: KeyContext; title: string}> = [
+	{context: 'grid', title: 'Dashboard'},
+	{context: 'zoom', title: 'Zoomed task'},
+	{context: 'search', title: 'Search field'},
+	{context: 'confirm', title: 'Confirm prompt'},
+];
+
+type Row = {kind: 'title'; text: string} | {kind: 'entry'; keys: string; description: string};
+
+const maxKeysWidth = 14;
+const minColumnWidth = 36;
+const columnGap = 2;
+// Border top and bottom, plus the title line.
+const chrome = 3;
+
+/** The help rows: each command once, under the first place it works. */
+export function helpRows(bindings: Bindings): Row[] {
+	const seen = new Set<Command>();
+	const rows: Row[] = [];
+	for (const section of sections) {
+		const entries = helpEntries(bindings, section.context).filter(entry => !seen.has(entry.command));
+		if (entries.length === 0) {
+			continue;
+		}
+
+		rows.push({kind: 'title', text: section.title});
+		for (const entry of entries) {
+			seen.add(entry.command);
+			rows.push({kind: 'entry', keys: entry.keys, description: entry.description});
+		}
+	}
+
+	return rows;
+}
+
+export function HelpOverlay({width, height, bindings}: {readonly width: number; readonly height: number; readonly bindings: Bindings}) {
+	const theme = useTheme();
+	const rows = helpRows(bindings);
+	const perColumn = Math.max(1, height - chrome);
+	const fitting = Math.max(1, Math.floor((width - 4 + columnGap) / (minColumnWidth + columnGap)));
+	const needed = Math.ceil(rows.length / perColumn);
+	const columnCount = Math.min(needed, fitting);
+	const shown = columnCount * perColumn;
+	const columns: Row[][] = [];
+	for (let index = 0; index < Math.min(rows.length, shown); index += perColumn) {
+		columns.push(rows.slice(index, index + perColumn));
+	}
+
+	// When even the columns do not hold everything, the last line says so instead of cutting silently.
+	if (rows.length > shown) {
+		columns.at(-1)!.splice(-1, 1, {kind: 'title', text: `… ${rows.length - shown + 1} more: enlarge the terminal`});
+	}
+
+	const columnWidth = Math.floor((width - 4 - (columnCount - 1) * columnGap) / columnCount);
+	const keysWidth = Math.min(maxKeysWidth, Math.max(...rows.map(row => (row.kind === 'entry' ? [...row.keys].length : 0))));
+	const close = [bindings.get('zoom.close')?.[0], bindings.get('help.toggle')?.[0]].filter(key => key !== undefined).map(formatKey).join(' or ');
+
+	return (
+		<Box flexDirection='column' width={width} height={height} overflow='hidden' borderStyle='round' borderColor={theme.colors.border.focused} paddingX={1}>
+			<Text wrap='truncate-end' bold color={theme.colors.header.title}>{`Keys · ${close} closes this help`}</Text>
+			<Box>
+				{columns.map((column, index) => (
+					<Box key={index} flexDirection='column' width={columnWidth} marginLeft={index === 0 ? 0 : columnGap} overflow='hidden'>
+						{column.map((row, rowIndex) => (row.kind === 'title'
+							? <Text key={rowIndex} wrap='truncate-end' bold color={theme.colors.text.primary}>{row.text}</Text>
+							: (
+								<Text key={rowIndex} wrap='truncate-end'>
+									<Text color={theme.colors.text.accent}>{row.keys.padEnd(keysWidth)}</Text>
+									<Text color={theme.colors.text.muted}>{` ${row.description}`}</Text>
+								</Text>
+							)))}
+					</Box>
+				))}
+			</Box>
+		</Box>
+	);
+}

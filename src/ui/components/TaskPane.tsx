@@ -1,0 +1,82 @@
+// One task in a bordered pane: what it is, where it was routed, how it is doing, its last output.
+// Memoised and subscribed to its own task only, so output in one pane re-renders that pane alone.
+import {Box, Text} from 'ink';
+import {memo} from 'react';
+import {routeLine, statusBadge, statusDetail} from '../format.js';
+import {tailLinesFor} from '../layout.js';
+import {displayLine, themeHasColour} from '../output-line.js';
+import {useBatch} from '../store-context.js';
+import {statusColor, useTheme} from '../theme.js';
+import type {Theme, ThemeColour} from '../../core/themes.js';
+import type {TaskStatus} from '../../core/types.js';
+
+export type TaskPaneProps = {
+	readonly id: string;
+	readonly width: number;
+	readonly height: number;
+	readonly focused: boolean;
+};
+
+export const TaskPane = memo(function TaskPane({id, width, height, focused}: TaskPaneProps) {
+	const theme = useTheme();
+	const task = useBatch(state => state.tasks[id]);
+	// Strings, not the clock: the pane re-renders when what it shows changes, not on every tick.
+	const badge = useBatch(state => {
+		const view = state.tasks[id];
+		return view ? statusBadge(view, state.now) : '';
+	});
+	const detail = useBatch(state => {
+		const view = state.tasks[id];
+		return view ? statusDetail(view, state.now) : null;
+	});
+	if (!task) {
+		return null;
+	}
+
+	const colour = statusColor(theme, task.status);
+	// The countdown and the error are worth a second line in a narrow pane; more would crowd out the output.
+	const detailLines = detail === null ? 0 : Math.min(2, Math.ceil([...detail].length / Math.max(1, width - 4)));
+	const tailCount = tailLinesFor(height, detailLines);
+	const tail = tailCount > 0 ? task.tail.slice(-tailCount) : [];
+	const withColour = themeHasColour(theme);
+
+	return (
+		<Box
+			flexDirection='column'
+			width={width}
+			height={height}
+			overflow='hidden'
+			paddingX={1}
+			// A heavier border marks focus even where there is no colour.
+			borderStyle={focused ? 'bold' : 'round'}
+			borderColor={focused ? theme.colors.border.focused : theme.colors.border.default}
+		>
+			<Box>
+				<Box flexGrow={1} flexShrink={1}>
+					<Text wrap='truncate-end' bold={focused} color={theme.colors.text.primary}>{`${task.id} ${task.title.replace(/\s+/g, ' ')}`}</Text>
+				</Box>
+				<Box flexShrink={0} marginLeft={1}>
+					<Text wrap='truncate' color={colour} bold={task.status === 'failed'}>{badge}</Text>
+				</Box>
+			</Box>
+			<Text wrap='truncate-end' color={theme.colors.text.muted}>{routeLine(task)}</Text>
+			{detail !== null && (
+				<Box height={detailLines} overflow='hidden'>
+					<Text color={detailColour(theme, task.status)}>{detail}</Text>
+				</Box>
+			)}
+			{tail.map((line, index) => (
+				// Lines have no identity beyond their position in the tail.
+				<Text key={index} wrap='truncate'>{displayLine(line, withColour)}</Text>
+			))}
+		</Box>
+	);
+});
+
+function detailColour(theme: Theme, status: TaskStatus): ThemeColour {
+	if (status === 'cancelling') {
+		return theme.colors.text.warning;
+	}
+
+	return status === 'refused' ? theme.colors.text.muted : theme.colors.text.error;
+}

@@ -1,0 +1,209 @@
+// Pure text for the dashboard: durations, status badges, route labels. Every status has a symbol
+// and a word, so it reads the same under the no-color theme as in colour.
+import type {TaskStatus} from '../core/types.js';
+import type {TaskView} from '../state/task-view.js';
+
+export const statusSymbols: Readonly<Record<TaskStatus, string>> = {
+	queued: '○',
+	running: '●',
+	cancelling: '◐',
+	succeeded: '✓',
+	failed: '✗',
+	cancelled: '⊘',
+	timed_out: '◷',
+	refused: '⊖',
+};
+
+export const statusLabels: Readonly<Record<TaskStatus, string>> = {
+	queued: 'queued',
+	running: 'running',
+	cancelling: 'cancelling',
+	succeeded: 'succeeded',
+	failed: 'failed',
+	cancelled: 'cancelled',
+	timed_out: 'timed out',
+	refused: 'refused',
+};
+
+/** Header order: what needs attention first. */
+export const statusOrder: readonly TaskStatus[] = ['running', 'cancelling', 'queued', 'failed', 'timed_out', 'cancelled', 'refused', 'succeeded'];
+
+/** "0s", "12s", "1m05s", "2h03m". */
+export function formatElapsed(ms: number): string {
+	const seconds = Math.max(0, Math.floor(ms / 1000));
+	if (seconds < 60) {
+		return `${seconds}s`;
+	}
+
+	const minutes = Math.floor(seconds / 60);
+	if (minutes < 60) {
+		return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
+	}
+
+	return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+}
+
+/** Cuts to `width` code points, marking the cut with an ellipsis. */
+export function truncate(text: string, width: number): string {
+	const chars = [...text];
+	if (chars.length <= width) {
+		return text;
+	}
+
+	return width <= 0 ? '' : `${chars.slice(0, width - 1).join('')}…`;
+}
+
+/** Greedy word wrap by code points; a word longer than the width is cut into pieces. */
+export function wrapWords(text: string, width: number): string[] {
+	const size = Math.max(1, width);
+	const lines: string[] = [];
+	let line = '';
+	for (const word of text.split(/\s+/).filter(Boolean)) {
+		const candidate = line === '' ? word : `${line} ${word}`;
+		if ([...candidate].length <= size) {
+			line = candidate;
+			continue;
+		}
+
+		if (line !== '') {
+			lines.push(line);
+		}
+
+		let rest = [...word];
+		while (rest.length > size) {
+			lines.push(rest.slice(0, size).join(''));
+			rest = rest.slice(size);
+		}
+
+		line = rest.join('');
+	}
+
+	if (line !== '') {
+		lines.push(line);
+	}
+
+	return lines;
+}
+
+/** The first line of a text, for one-line places (titles, prompts). */
+export function oneLine(text: string): string {
+	return text.replace(/\s*\n[\s\S]*$/, '…').trim();
+}
+
+function duration(task: TaskView, now: number): string {
+	if (task.startedAt === null) {
+		return '';
+	}
+
+	return formatElapsed((task.finishedAt ?? now) - task.startedAt);
+}
+
+function exitText(task: TaskView): string {
+	if (task.exitCode !== null) {
+		return `exit ${task.exitCode}`;
+	}
+
+	return task.signal ? task.signal : '';
+}
+
+const stopReasonWords: Readonly<Record<string, string>> = {timeout: 'timeout', 'fail-fast': 'fail-fast', shutdown: 'quitting'};
+
+/** "● running 1m05s", "✗ failed exit 1 · 12s", "⊖ refused". */
+export function statusBadge(task: TaskView, now: number): string {
+	const parts = [statusSymbols[task.status], statusLabels[task.status]];
+	switch (task.status) {
+		case 'failed': {
+			parts.push(exitText(task), task.startedAt === null ? '' : `· ${duration(task, now)}`);
+			break;
+		}
+
+		case 'cancelling': {
+			const reason = task.cancelling ? stopReasonWords[task.cancelling.reason] : undefined;
+			parts.push(reason ? `(${reason})` : '', duration(task, now));
+			break;
+		}
+
+		case 'queued':
+		case 'refused': {
+			break;
+		}
+
+		default: {
+			parts.push(duration(task, now));
+		}
+	}
+
+	return parts.filter(part => part !== '').join(' ');
+}
+
+/** The kill cascade as the operator needs to see it: what was sent, and when the next signal goes. */
+export function cancelCountdown(task: TaskView, now: number): string | null {
+	const cancelling = task.cancelling;
+	if (!cancelling) {
+		return null;
+	}
+
+	const sent = `SIGTERM sent ${formatElapsed(now - cancelling.termSentAt)} ago`;
+	if (cancelling.killSent) {
+		return `${sent} · SIGKILL sent`;
+	}
+
+	const remaining = Math.ceil((cancelling.killDueAt - now) / 1000);
+	return remaining > 0 ? `${sent} · SIGKILL in ${remaining}s` : `${sent} · SIGKILL due now`;
+}
+
+/** The one extra line a status needs: the countdown, the error, or why the task was refused. */
+export function statusDetail(task: TaskView, now: number): string | null {
+	switch (task.status) {
+		case 'cancelling': {
+			return cancelCountdown(task, now);
+		}
+
+		case 'refused': {
+			return oneLine(task.reason || task.errorLine || 'refused');
+		}
+
+		case 'failed':
+		case 'timed_out':
+		case 'cancelled': {
+			return task.errorLine ? oneLine(task.errorLine) : null;
+		}
+
+		default: {
+			return null;
+		}
+	}
+}
+
+/** "deep (anthropic, high)", "profile coder", "parent's model". */
+export function routeLabel(task: TaskView): string {
+	switch (task.routeKind) {
+		case 'model': {
+			const details = [task.provider, task.reasoningEffort].filter(Boolean).join(', ');
+			return details ? `${task.routeName ?? '?'} (${details})` : task.routeName ?? '?';
+		}
+
+		case 'profile': {
+			return `profile ${task.profile ?? task.routeName ?? '?'}`;
+		}
+
+		case 'explicit': {
+			return task.provider ? `explicit model (${task.provider})` : 'explicit model';
+		}
+
+		case 'parent': {
+			return 'no route';
+		}
+	}
+}
+
+/** The route first (short, and what descriptions decide), then the model: a narrow pane cuts the model's tail. */
+export function routeLine(task: TaskView): string {
+	const model = task.model ?? (task.routeKind === 'profile' ? "profile's model" : "parent's model");
+	return `${routeLabel(task)} · ${model}`;
+}
+
+/** Statuses whose text changes with the clock. */
+export function isTicking(status: TaskStatus): boolean {
+	return status === 'running' || status === 'cancelling';
+}

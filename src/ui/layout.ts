@@ -1,0 +1,151 @@
+// Where everything goes, as pure arithmetic: the frame is planned from the terminal size before
+// anything renders, so it can never grow past the terminal (a taller frame makes Ink clear and
+// repaint the whole screen on every update, which is where dashboards start to flicker and burn CPU).
+import type {LayoutPreference} from '../state/store.js';
+
+/** Pane lines that are not output: border top and bottom, title line, route line. */
+export const paneChrome = 4;
+/** Fewer output lines than this and a pane no longer shows what its task is doing. */
+export const minTailLines = 3;
+export const minPaneHeight = paneChrome + minTailLines;
+/** Narrower panes cut the title and the route to uselessness. */
+export const minPaneWidth = 32;
+// Ink treats a frame as tall as the terminal as full-screen and clears the screen before every
+// following frame; one spare line keeps updates incremental.
+const spareRows = 1;
+// Past these, more width or more lines add little; used to prefer balanced panes.
+const usefulWidth = 100;
+const usefulTail = 20;
+const minColumns = 20;
+
+export type GridPlan = {
+	kind: 'grid';
+	/** Panes per row: what focus up/down moves by. */
+	columns: number;
+	paneWidth: number;
+	paneHeight: number;
+	/** Pane rows on screen; fewer than totalRows only when the operator forced the grid. */
+	visibleRows: number;
+	totalRows: number;
+};
+
+export type ListPlan = {
+	kind: 'list';
+	width: number;
+	/** One line per task; scrolls with the focus when the tasks do not all fit. */
+	listHeight: number;
+	/** The focused task's pane below the list; 0 when there is no room for one. */
+	paneHeight: number;
+};
+
+export type BodyPlan = GridPlan | ListPlan;
+
+export type FrameInput = {
+	columns: number;
+	rows: number;
+	taskCount: number;
+	preference: LayoutPreference;
+	/** The header's warnings line. */
+	warnings: boolean;
+	/** The footer's notice / quitting line. */
+	statusLine: boolean;
+	/** Lines of the confirm bar; 0 when nothing is being confirmed. */
+	confirm: number;
+};
+
+export type FramePlan =
+	| {tooSmall: true; columns: number}
+	| {tooSmall: false; columns: number; header: number; footer: number; confirm: number; bodyHeight: number; body: BodyPlan};
+
+export function headerHeight(warnings: boolean): number {
+	return warnings ? 3 : 2;
+}
+
+export function footerHeight(statusLine: boolean): number {
+	return statusLine ? 2 : 1;
+}
+
+export function planFrame(input: FrameInput): FramePlan {
+	const {columns} = input;
+	const header = headerHeight(input.warnings);
+	const footer = footerHeight(input.statusLine);
+	const {confirm} = input;
+	const bodyHeight = input.rows - spareRows - header - footer - confirm;
+	if (bodyHeight < 1 || columns < minColumns) {
+		return {tooSmall: true, columns};
+	}
+
+	return {tooSmall: false, columns, header, footer, confirm, bodyHeight, body: planBody(columns, bodyHeight, input.taskCount, input.preference)};
+}
+
+/** Grid while every pane can show its output; otherwise the compact list (unless the operator chose). */
+export function planBody(width: number, height: number, taskCount: number, preference: LayoutPreference): BodyPlan {
+	if (preference === 'list' || taskCount === 0) {
+		return planList(width, height, taskCount);
+	}
+
+	return fittingGrid(width, height, taskCount) ?? (preference === 'grid' ? pagedGrid(width, height, taskCount) : planList(width, height, taskCount));
+}
+
+/** The most useful grid in which every pane is on screen with at least `minTailLines` of output. */
+export function fittingGrid(width: number, height: number, taskCount: number): GridPlan | undefined {
+	let best: GridPlan | undefined;
+	let bestScore = -1;
+	const maxColumns = Math.min(taskCount, Math.max(1, Math.floor(width / minPaneWidth)));
+	for (let columns = 1; columns <= maxColumns; columns++) {
+		const totalRows = Math.ceil(taskCount / columns);
+		const paneHeight = Math.floor(height / totalRows);
+		if (paneHeight < minPaneHeight) {
+			continue;
+		}
+
+		const paneWidth = Math.floor(width / columns);
+		const score = Math.min(paneWidth, usefulWidth) * Math.min(paneHeight - paneChrome, usefulTail);
+		if (score > bestScore) {
+			bestScore = score;
+			best = {kind: 'grid', columns, paneWidth, paneHeight, visibleRows: totalRows, totalRows};
+		}
+	}
+
+	return best;
+}
+
+/** A grid the operator asked for that cannot show every pane: as many rows as fit, paged by focus. */
+function pagedGrid(width: number, height: number, taskCount: number): GridPlan {
+	const columns = Math.max(1, Math.min(taskCount, Math.floor(width / minPaneWidth)));
+	const totalRows = Math.ceil(taskCount / columns);
+	const visibleRows = Math.max(1, Math.min(totalRows, Math.floor(height / minPaneHeight)));
+	return {kind: 'grid', columns, paneWidth: Math.floor(width / columns), paneHeight: Math.floor(height / visibleRows), visibleRows, totalRows};
+}
+
+/** One line per task, and the focused task's pane with the rest (at least half, when it fits). */
+export function planList(width: number, height: number, taskCount: number): ListPlan {
+	if (height < minPaneHeight + 1) {
+		return {kind: 'list', width, listHeight: Math.min(taskCount, height), paneHeight: 0};
+	}
+
+	const listHeight = Math.min(taskCount, height - Math.max(minPaneHeight, Math.floor(height / 2)));
+	return {kind: 'list', width, listHeight, paneHeight: height - listHeight};
+}
+
+/** Output lines a pane of this height shows, after its chrome and its status detail lines. */
+export function tailLinesFor(paneHeight: number, detailLines: number): number {
+	return Math.max(0, paneHeight - paneChrome - detailLines);
+}
+
+/** What `moveFocus` needs: how far up/down moves in the task order. */
+export function focusColumns(body: BodyPlan | undefined): number {
+	return body?.kind === 'grid' ? body.columns : 1;
+}
+
+/** First item of the page that holds `index`: paging keeps the window still while focus moves inside it. */
+export function pageStart(index: number, pageSize: number): number {
+	return pageSize <= 0 ? 0 : Math.floor(Math.max(0, index) / pageSize) * pageSize;
+}
+
+/** The zoom view's lines around its scrollback: title, route, and the search / position line. */
+export const zoomChrome = 3;
+
+export function zoomVisibleLines(bodyHeight: number): number {
+	return Math.max(1, bodyHeight - zoomChrome);
+}

@@ -1,0 +1,147 @@
+// Renders the dashboard the way the app does (store + theme + bindings), against a fresh store
+// whose control is a fake that records what the UI asked for and serves canned output.
+import {render as inkRender} from 'ink-testing-library';
+import {loadTheme, type Theme} from '../../src/core/themes.js';
+import type {BatchReport, PlannedTask, RouteDecision, TaskResult, TaskSpec, TaskStatus} from '../../src/core/types.js';
+import {createBatchStore, type BatchControl, type BatchStore} from '../../src/state/store.js';
+import {App} from '../../src/ui/App.js';
+import {defaultBindings, type Bindings} from '../../src/ui/keys.js';
+
+export const t0 = Date.parse('2025-01-01T12:00:00Z');
+
+type TaskOverrides = {
+	spec?: Partial<TaskSpec>;
+	decision?: Partial<RouteDecision>;
+	effective?: Partial<PlannedTask['effective']>;
+};
+
+/** A planned task on the `fast` model route, numbered like the planner numbers them. */
+export function plannedTask(index: number, overrides: TaskOverrides = {}): PlannedTask {
+	const route = {kind: 'model' as const, name: 'fast', description: 'Cheap and quick', model: 'google/gemini-3-flash-preview', provider: 'openrouter'};
+	return {
+		index,
+		id: `t${String(index + 1).padStart(2, '0')}`,
+		spec: {goal: `Goal number ${index + 1}`, ...overrides.spec},
+		decision: {route, refused: false, reason: 'characteristic quick → fast', ...overrides.decision},
+		effective: {model: route.model, provider: route.provider, reasoning_effort: null, service_tier: null, profile: null, ...overrides.effective},
+		warnings: [],
+	};
+}
+
+export function plannedTasks(count: number): PlannedTask[] {
+	return Array.from({length: count}, (_, index) => plannedTask(index));
+}
+
+export type ControlCall =
+	| {method: 'cancel'; id: string; options: {skipGrace: boolean}}
+	| {method: 'shutdown'; options: {skipGrace: boolean}};
+
+/** Records every intent the UI sends; output is whatever the test wrote. */
+export class FakeControl implements BatchControl {
+	readonly calls: ControlCall[] = [];
+	private readonly outputs = new Map<string, {version: number; lines: string[]; total: number; errorLine?: string | undefined}>();
+
+	cancel(id: string, options: {skipGrace: boolean}): boolean {
+		this.calls.push({method: 'cancel', id, options});
+		return true;
+	}
+
+	shutdown(options: {skipGrace: boolean}): void {
+		this.calls.push({method: 'shutdown', options});
+	}
+
+	output(id: string) {
+		const output = this.outputs.get(id);
+		return output && {
+			version: output.version,
+			lines: (count?: number) => (count === undefined ? [...output.lines] : output.lines.slice(-count)),
+			totalLines: output.total,
+			errorLine: () => output.errorLine,
+		};
+	}
+
+	/** Appends lines to a task's output, as the runner would. */
+	write(id: string, lines: readonly string[], errorLine?: string): void {
+		const current = this.outputs.get(id) ?? {version: 0, lines: [], total: 0};
+		this.outputs.set(id, {version: current.version + 1, lines: [...current.lines, ...lines], total: current.total + lines.length, errorLine: errorLine ?? current.errorLine});
+	}
+}
+
+export type RenderOptions = {
+	tasks?: readonly PlannedTask[];
+	warnings?: readonly string[];
+	/** The frame's size; `null` follows the (fake) terminal instead. */
+	columns?: number | null;
+	rows?: number | null;
+	theme?: Theme;
+	bindings?: Bindings;
+	graceMs?: number;
+};
+
+export function render(options: RenderOptions = {}) {
+	const control = new FakeControl();
+	const store = createBatchStore({
+		control,
+		plan: {mode: 'model_map', tasks: options.tasks ?? plannedTasks(3), warnings: options.warnings ?? []},
+		runId: 'run-test',
+		runDir: '/tmp/run-test',
+		concurrency: 4,
+		graceMs: options.graceMs ?? 5000,
+		now: t0,
+	});
+	const theme = options.theme ?? loadTheme('dark', {noColor: false});
+	const instance = inkRender(<App store={store} theme={theme} bindings={options.bindings ?? defaultBindings} columns={orDefault(options.columns, 100)} rows={orDefault(options.rows, 30)}/>);
+	return {
+		...instance,
+		store,
+		control,
+		/** The last frame without styling, for assertions about text. */
+		frame: () => stripAnsi(instance.lastFrame() ?? ''),
+	};
+}
+
+function orDefault(value: number | null | undefined, fallback: number): number | undefined {
+	return value === null ? undefined : value ?? fallback;
+}
+
+export function stripAnsi(text: string): string {
+	return text.replaceAll(/\u001B\[[\d;:]*m/g, '');
+}
+
+// --- Driving the store as the runner's events would --------------------------------------------
+
+export function startTask(store: BatchStore, id: string, at: number): void {
+	store.getState().applyEvent({type: 'task.started', id, pid: 1000, argv: ['hermes', 'chat'], at});
+}
+
+export function finishTask(store: BatchStore, id: string, status: TaskStatus, options: {startedAt: number; finishedAt: number; exitCode?: number | null; signal?: string | null; error?: string}): void {
+	const task = store.getState().tasks[id]!;
+	const result: TaskResult = {
+		id,
+		name: null,
+		goal: task.goal,
+		model: task.model,
+		route: {name: task.routeName, kind: task.routeKind, provider: task.provider, model: task.model, reasoning_effort: task.reasoningEffort, service_tier: null, profile: task.profile, refused: false, reason: task.reason},
+		status,
+		success: status === 'succeeded',
+		exit_code: options.exitCode ?? null,
+		signal: options.signal ?? null,
+		started_at: new Date(options.startedAt).toISOString(),
+		finished_at: new Date(options.finishedAt).toISOString(),
+		duration_ms: options.finishedAt - options.startedAt,
+		result: '',
+		...(options.error === undefined ? {} : {error: options.error}),
+		log: null,
+	};
+	store.getState().applyEvent({type: 'task.finished', id, result, at: options.finishedAt});
+}
+
+export function finishBatch(store: BatchStore, at: number): void {
+	const report: BatchReport = {summary: 'done', run_id: 'run-test', run_dir: '/tmp/run-test', results_file: '/tmp/run-test/results.json', mode: 'model_map', interrupted: false, warnings: [], results: []};
+	store.getState().applyEvent({type: 'batch.finished', report, at});
+}
+
+/** Counts lines the way a terminal shows a frame. */
+export function lineCount(frame: string): number {
+	return frame.split('\n').length;
+}

@@ -1,0 +1,203 @@
+// The keyboard, end to end through the binding table: focus moves, and nothing is stopped
+// without the operator saying yes to a question that names what will happen.
+import {cleanup} from 'ink-testing-library';
+import {afterEach, describe, expect, test, vi} from 'vitest';
+import {resolveBindings} from '../../src/ui/keys.js';
+import {finishTask, plannedTasks, render, startTask, t0} from '../helpers/render.js';
+
+afterEach(cleanup);
+
+const keys = {up: '\u001B[A', down: '\u001B[B', right: '\u001B[C', left: '\u001B[D', tab: '\t', shiftTab: '\u001B[Z', enter: '\r', escape: '\u001B'};
+
+/** The focused pane is the one drawn with the heavy border. */
+function focusedPane(frame: string): string | undefined {
+	return /┃ (t\d\d) /.exec(frame)?.[1];
+}
+
+describe('focus', () => {
+	test('arrows, hjkl and tab move the focus through the grid', async () => {
+		// 6 tasks at 100x30 are a 3-column grid.
+		const {frame, stdin} = render({tasks: plannedTasks(6), columns: 100, rows: 30});
+		await vi.waitFor(() => {
+			expect(focusedPane(frame())).toBe('t01');
+		});
+
+		const steps: Array<[string, string]> = [
+			[keys.right, 't02'],
+			['l', 't03'],
+			[keys.down, 't06'],
+			['k', 't03'],
+			['h', 't02'],
+			[keys.left, 't01'],
+			['j', 't04'],
+			[keys.up, 't01'],
+			[keys.tab, 't02'],
+			[keys.shiftTab, 't01'],
+			// Tab wraps around; arrows stop at the edge.
+			[keys.shiftTab, 't06'],
+			[keys.down, 't06'],
+		];
+		for (const [key, expected] of steps) {
+			stdin.write(key);
+			await vi.waitFor(() => {
+				expect(focusedPane(frame())).toBe(expected);
+			});
+		}
+	});
+
+	test('in the list, up and down move one task', async () => {
+		const {frame, stdin, store} = render({tasks: plannedTasks(8), columns: 80, rows: 20});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('› t01');
+		});
+		stdin.write(keys.down);
+		await vi.waitFor(() => {
+			expect(frame()).toContain('› t02');
+		});
+		expect(store.getState().focusedId).toBe('t02');
+	});
+});
+
+describe('cancel and kill ask first', () => {
+	async function withRunningTask() {
+		const view = render({tasks: plannedTasks(2), columns: 100, rows: 24, graceMs: 5000});
+		startTask(view.store, 't01', t0);
+		await vi.waitFor(() => {
+			expect(view.frame()).toContain('● running');
+		});
+		return view;
+	}
+
+	test('c asks, naming the task and the signals; y cancels with the grace period', async () => {
+		const {frame, stdin, control} = await withRunningTask();
+		stdin.write('c');
+		await vi.waitFor(() => {
+			expect(frame()).toContain("Cancel t01 'Goal number 1'? SIGTERM to its process group, SIGKILL after 5s. y/n");
+		});
+		expect(control.calls).toEqual([]);
+
+		stdin.write('y');
+		await vi.waitFor(() => {
+			expect(frame()).not.toContain('Cancel t01');
+		});
+		expect(control.calls).toEqual([{method: 'cancel', id: 't01', options: {skipGrace: false}}]);
+	});
+
+	test.each([['n', 'n'], ['Esc', keys.escape]])('%s backs out and stops nothing', async (_name, key) => {
+		const {frame, stdin, control} = await withRunningTask();
+		stdin.write('c');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('Cancel t01');
+		});
+		stdin.write(key);
+		await vi.waitFor(() => {
+			expect(frame()).not.toContain('Cancel t01');
+		});
+		expect(control.calls).toEqual([]);
+		expect(frame()).toContain('c cancel');
+	});
+
+	test('K asks to kill now, and y kills without the grace period', async () => {
+		const {frame, stdin, control} = await withRunningTask();
+		stdin.write('K');
+		await vi.waitFor(() => {
+			expect(frame()).toContain("Kill t01 'Goal number 1' now? SIGKILL to its process group, no grace period.");
+		});
+		stdin.write('y');
+		await vi.waitFor(() => {
+			expect(control.calls).toEqual([{method: 'cancel', id: 't01', options: {skipGrace: true}}]);
+		});
+	});
+
+	test('a finished task cannot be cancelled, and the footer does not offer it', async () => {
+		const {frame, stdin, store, control} = await withRunningTask();
+		finishTask(store, 't01', 'succeeded', {startedAt: t0, finishedAt: t0 + 1000, exitCode: 0});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('✓ succeeded');
+		});
+		expect(frame()).not.toContain('c cancel');
+		stdin.write('c');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('has already succeeded');
+		});
+		expect(frame()).not.toContain('Cancel t01');
+		expect(control.calls).toEqual([]);
+	});
+
+	test('remapped keys act and are shown as remapped', async () => {
+		const view = render({tasks: plannedTasks(2), bindings: resolveBindings({'task.cancel': ['x']})});
+		startTask(view.store, 't01', t0);
+		await vi.waitFor(() => {
+			expect(view.frame()).toContain('x cancel');
+		});
+		view.stdin.write('c');
+		view.stdin.write('x');
+		await vi.waitFor(() => {
+			expect(view.frame()).toContain('Cancel t01');
+		});
+		view.stdin.write('y');
+		await vi.waitFor(() => {
+			expect(view.control.calls).toEqual([{method: 'cancel', id: 't01', options: {skipGrace: false}}]);
+		});
+	});
+});
+
+describe('quit', () => {
+	test('with tasks running it asks, then stops them and shows what is still stopping', async () => {
+		const {frame, stdin, store, control} = render({tasks: plannedTasks(3), columns: 100, rows: 24});
+		startTask(store, 't01', t0);
+		startTask(store, 't02', t0);
+		await vi.waitFor(() => {
+			expect(frame()).toContain('2 running');
+		});
+
+		stdin.write('q');
+		await vi.waitFor(() => {
+			// The question wraps rather than being cut.
+			expect(frame().replaceAll('\n', ' ')).toContain('Quit? Stops 2 running tasks: SIGTERM to each process group, SIGKILL after 5s; 1 queued task will not start. y/n');
+		});
+		expect(control.calls).toEqual([]);
+		expect(store.getState().exitRequested).toBe(false);
+
+		stdin.write('y');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('quitting: stopping 2 tasks (t01, t02)… K kills now');
+		});
+		expect(control.calls).toEqual([{method: 'shutdown', options: {skipGrace: false}}]);
+
+		stdin.write('K');
+		await vi.waitFor(() => {
+			expect(control.calls).toEqual([{method: 'shutdown', options: {skipGrace: false}}, {method: 'shutdown', options: {skipGrace: true}}]);
+		});
+	});
+
+	test('n keeps the batch running', async () => {
+		const {frame, stdin, store, control} = render({tasks: plannedTasks(1)});
+		startTask(store, 't01', t0);
+		stdin.write('q');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('Quit?');
+		});
+		stdin.write('n');
+		await vi.waitFor(() => {
+			expect(frame()).not.toContain('Quit?');
+		});
+		expect(control.calls).toEqual([]);
+		expect(store.getState().quitting).toBe(false);
+	});
+
+	test('with nothing running it exits at once', async () => {
+		const {frame, stdin, store, control} = render({tasks: plannedTasks(1)});
+		startTask(store, 't01', t0);
+		finishTask(store, 't01', 'succeeded', {startedAt: t0, finishedAt: t0 + 1000, exitCode: 0});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('✓ succeeded');
+		});
+		stdin.write('q');
+		await vi.waitFor(() => {
+			expect(store.getState().exitRequested).toBe(true);
+		});
+		expect(frame()).not.toContain('Quit?');
+		expect(control.calls).toEqual([]);
+	});
+});

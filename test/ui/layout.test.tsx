@@ -1,0 +1,127 @@
+// The frame always fits the terminal: the dashboard's speed depends on it (a frame as tall as
+// the terminal makes Ink repaint the whole screen on every update), and so does its legibility.
+import {cleanup} from 'ink-testing-library';
+import {afterEach, describe, expect, test, vi} from 'vitest';
+import {fittingGrid, planFrame} from '../../src/ui/layout.js';
+import {lineCount, plannedTask, plannedTasks, render, startTask, t0} from '../helpers/render.js';
+
+afterEach(cleanup);
+
+describe('planFrame', () => {
+	const sizes = [[20, 5], [40, 8], [80, 20], [80, 24], [100, 30], [120, 40], [200, 60], [60, 100]] as const;
+	const counts = [0, 1, 2, 5, 8, 13, 40];
+
+	test('header, body, confirm bar and footer never add up past the terminal', () => {
+		for (const [columns, rows] of sizes) {
+			for (const taskCount of counts) {
+				for (const preference of ['auto', 'grid', 'list'] as const) {
+					for (const confirm of [0, 2]) {
+						const frame = planFrame({columns, rows, taskCount, preference, warnings: true, statusLine: true, confirm});
+						if (frame.tooSmall) {
+							continue;
+						}
+
+						const where = `${columns}x${rows}, ${taskCount} tasks, ${preference}`;
+						expect(frame.header + frame.bodyHeight + frame.confirm + frame.footer, where).toBeLessThan(rows);
+						const {body} = frame;
+						if (body.kind === 'grid') {
+							expect(body.paneHeight * body.visibleRows, where).toBeLessThanOrEqual(frame.bodyHeight);
+							expect(body.paneWidth * body.columns, where).toBeLessThanOrEqual(columns);
+						} else {
+							expect(body.listHeight + body.paneHeight, where).toBeLessThanOrEqual(frame.bodyHeight);
+						}
+					}
+				}
+			}
+		}
+	});
+
+	test('auto picks the grid only while every pane shows at least 3 output lines', () => {
+		const grid = planFrame({columns: 100, rows: 30, taskCount: 6, preference: 'auto', warnings: false, statusLine: false, confirm: 0});
+		expect(grid.tooSmall ? undefined : grid.body).toMatchObject({kind: 'grid', columns: 3, visibleRows: 2});
+		const list = planFrame({columns: 80, rows: 20, taskCount: 8, preference: 'auto', warnings: false, statusLine: false, confirm: 0});
+		expect(list.tooSmall ? undefined : list.body.kind).toBe('list');
+		// 2 columns of 4 rows need 4 × 7 = 28 body lines.
+		expect(fittingGrid(80, 28, 8)).toMatchObject({columns: 2, paneHeight: 7});
+		expect(fittingGrid(80, 27, 8)).toBeUndefined();
+	});
+
+	test('a grid the operator forces on a small terminal pages instead of overflowing', () => {
+		const frame = planFrame({columns: 80, rows: 20, taskCount: 8, preference: 'grid', warnings: false, statusLine: false, confirm: 0});
+		expect(frame.tooSmall ? undefined : frame.body).toMatchObject({kind: 'grid', columns: 2, visibleRows: 2, totalRows: 4});
+	});
+});
+
+describe('rendered frame', () => {
+	test('80x20 with 8 tasks: the list, a line per task, and the focused task in a pane', async () => {
+		// A long title must not push the id and status off the row.
+		const tasks = [plannedTask(0, {spec: {goal: `Refactor ${'the parser module '.repeat(10)}`}}), ...plannedTasks(8).slice(1)];
+		const {frame, store, control} = render({tasks, columns: 80, rows: 20});
+		startTask(store, 't01', t0);
+		control.write('t01', ['compiling', 'running tests']);
+		store.getState().syncOutput();
+		await vi.waitFor(() => {
+			expect(frame()).toContain('running tests');
+		});
+		for (const id of ['t01', 't02', 't07', 't08']) {
+			expect(frame()).toMatch(new RegExp(`^[› ] ${id} `, 'm'));
+		}
+
+		expect(frame()).toMatch(/^› t01 ● running 0s +Refactor the parser/m);
+		expect(frame()).toContain('┃ t01 Refactor the parser');
+		expect(lineCount(frame())).toBeLessThanOrEqual(20);
+	});
+
+	test.each([
+		[80, 20, 8], [80, 24, 3], [100, 30, 6], [100, 40, 13], [60, 12, 20], [40, 8, 2], [100, 10, 1], [30, 6, 4],
+	])('%ix%i with %i tasks, warnings, a notice and a question: never more lines than rows, nor wider than columns', async (columns, rows, count) => {
+		const tasks = plannedTasks(count).map((task, index) => (index === 0 ? plannedTask(0, {spec: {goal: `A goal long enough to wrap ${'many times over '.repeat(8)}`}}) : task));
+		const {frame, store, control, lastFrame, stdin} = render({tasks, columns, rows, warnings: ['route deep has a plain-text api_key in config.yaml; move it to .env']});
+		startTask(store, 't01', t0);
+		control.write('t01', Array.from({length: 60}, (_, index) => `line ${index} ${'word '.repeat(30)}`));
+		store.getState().syncOutput();
+		stdin.write('K');
+		await vi.waitFor(() => {
+			expect(store.getState().confirm).not.toBeNull();
+		});
+		store.setState({notice: 'a notice for the footer'});
+		// A frame with everything on it.
+		await vi.waitFor(() => {
+			expect(lastFrame()).toBeDefined();
+			expect(frame()).toMatch(/Kill t01|too small/);
+		});
+		expect(lineCount(frame())).toBeLessThanOrEqual(rows);
+		for (const line of frame().split('\n')) {
+			expect([...line].length).toBeLessThanOrEqual(columns);
+		}
+	});
+
+	test('L switches between grid and list, and back', async () => {
+		const {frame, stdin} = render({tasks: plannedTasks(6), columns: 100, rows: 30});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('┃ t01');
+		});
+		expect(frame()).not.toContain('› t01');
+		stdin.write('L');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('› t01');
+		});
+		stdin.write('L');
+		await vi.waitFor(() => {
+			expect(frame()).not.toContain('› t01');
+		});
+	});
+
+	test('follows the terminal when it is resized', async () => {
+		const {frame, stdout} = render({tasks: plannedTasks(8), columns: null, rows: null});
+		// ink-testing-library's terminal is 100 columns and reports no rows, so the default 24 applies.
+		await vi.waitFor(() => {
+			expect(lineCount(frame())).toBeGreaterThan(15);
+		});
+		Object.defineProperty(stdout, 'rows', {value: 12, configurable: true});
+		stdout.emit('resize');
+		await vi.waitFor(() => {
+			expect(lineCount(frame())).toBeLessThanOrEqual(12);
+		});
+	});
+});

@@ -1,0 +1,103 @@
+// The zoomed task: its whole kept output, scrolled from the end, searchable.
+import {cleanup} from 'ink-testing-library';
+import {afterEach, describe, expect, test, vi} from 'vitest';
+import {plannedTasks, render, startTask, t0} from '../helpers/render.js';
+
+afterEach(cleanup);
+
+const enter = '\r';
+const escape = '\u001B';
+
+async function zoomedOnOutput() {
+	const view = render({tasks: plannedTasks(2), columns: 100, rows: 24});
+	startTask(view.store, 't01', t0);
+	view.control.write('t01', Array.from({length: 100}, (_, index) => `entry-${String(index + 1).padStart(3, '0')} \u001B[33mdetail\u001B[0m`));
+	view.store.getState().syncOutput();
+	view.stdin.write(enter);
+	await vi.waitFor(() => {
+		expect(view.frame()).toContain('entry-100 detail');
+	});
+	return view;
+}
+
+describe('zoom', () => {
+	test('Enter shows the end of the whole output; g goes to the start, G back to the end', async () => {
+		const {frame, stdin} = await zoomedOnOutput();
+		expect(frame()).toContain('t01 Goal number 1');
+		expect(frame()).toContain('following the output');
+		expect(frame()).not.toContain('entry-001');
+
+		stdin.write('g');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('entry-001 detail');
+		});
+		expect(frame()).not.toContain('entry-100');
+		expect(frame()).toContain('lines 1–');
+		expect(frame()).toContain('G follows the output');
+
+		stdin.write('G');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('entry-100 detail');
+		});
+	});
+
+	test('up scrolls back one line', async () => {
+		const {frame, stdin} = await zoomedOnOutput();
+		stdin.write('\u001B[A');
+		await vi.waitFor(() => {
+			expect(frame()).not.toContain('entry-100');
+		});
+		expect(frame()).toContain('entry-099 detail');
+	});
+
+	test('/ searches: typing edits the query, Enter jumps to the match and highlights it', async () => {
+		const {frame, stdin, store} = await zoomedOnOutput();
+		stdin.write('/');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('/▏');
+		});
+		// Keys that are commands elsewhere (q, c, n) are typing here.
+		stdin.write('entry-0q');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('/entry-0q▏');
+		});
+		stdin.write('\u007F');
+		stdin.write('12');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('/entry-012▏');
+		});
+		stdin.write(enter);
+		await vi.waitFor(() => {
+			expect(frame()).toContain('match "entry-012" at line 12');
+		});
+		expect(frame()).toContain('entry-012 detail');
+		expect(store.getState().zoom?.search.matchLine).toBe(11);
+		expect(store.getState().confirm).toBeNull();
+	});
+
+	test('Esc stops searching, then closes the zoom', async () => {
+		const {frame, stdin} = await zoomedOnOutput();
+		stdin.write('/');
+		stdin.write('abc');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('/abc▏');
+		});
+		stdin.write(escape);
+		await vi.waitFor(() => {
+			expect(frame()).not.toContain('/abc');
+		});
+		expect(frame()).toContain('following the output');
+		stdin.write(escape);
+		await vi.waitFor(() => {
+			expect(frame()).toContain('┃ t01');
+		});
+	});
+
+	test('c in the zoom asks to cancel the zoomed task', async () => {
+		const {frame, stdin} = await zoomedOnOutput();
+		stdin.write('c');
+		await vi.waitFor(() => {
+			expect(frame()).toContain("Cancel t01 'Goal number 1'?");
+		});
+	});
+});
