@@ -1,0 +1,165 @@
+import {execFileSync} from 'node:child_process';
+import {chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {afterEach, beforeEach, describe, expect, it} from 'vitest';
+import {InputError} from '../../src/core/errors.js';
+import {buildLaunch, promptOf, resolveHermesBin} from '../../src/core/launcher.js';
+import {planBatch} from '../../src/core/routing.js';
+import type {DelegationConfig, ModelRoute, PlannedTask, RoutingMode, TaskSpec} from '../../src/core/types.js';
+
+const fast: ModelRoute = {kind: 'model', name: 'fast', description: 'Quick lookups.', provider: 'openrouter', model: 'google/gemini-3-flash-preview'};
+const deep: ModelRoute = {kind: 'model', name: 'deep', description: 'Hard debugging.', provider: 'anthropic', model: 'claude-opus-5', reasoning_effort: 'xhigh'};
+const local: ModelRoute = {kind: 'model', name: 'local', description: 'A local server.', base_url: 'http://localhost:8080/v1', model: 'qwen'};
+
+function planned(task: TaskSpec, mode: RoutingMode): PlannedTask {
+	const delegation: DelegationConfig = {
+		mode,
+		modelMap: {options: [fast, deep, local]},
+		profileRoutes: {profiles: [{kind: 'profile', name: 'coder', description: 'Writes code.'}]},
+		source: {path: 'config.yaml', exists: true},
+	};
+	return planBatch({tasks: [task], delegation, settings: {characteristics: {}, characteristicWords: {}}}).tasks[0]!;
+}
+
+const bin = '/opt/hermes/bin/hermes';
+
+function inputErrorOf(resolve: () => unknown): InputError {
+	try {
+		resolve();
+	} catch (error) {
+		expect(error).toBeInstanceOf(InputError);
+		return error as InputError;
+	}
+
+	throw new Error('expected an InputError');
+}
+
+describe('buildLaunch: argv for every route kind', () => {
+	it.each<[string, TaskSpec, RoutingMode, string[]]>([
+		['a model route with provider', {goal: 'G', option: 'fast'}, 'model_map', ['chat', '-q', 'G', '--source', 'tool', '-m', 'google/gemini-3-flash-preview', '--provider', 'openrouter']],
+		['a model route with a reasoning effort', {goal: 'G', option: 'deep'}, 'model_map', ['chat', '-q', 'G', '--source', 'tool', '-m', 'claude-opus-5', '--provider', 'anthropic', '--reasoning', 'xhigh']],
+		['a model route with only a base_url', {goal: 'G', option: 'local'}, 'model_map', ['chat', '-q', 'G', '--source', 'tool', '-m', 'qwen']],
+		['a profile route', {goal: 'G', profile: 'coder'}, 'profile_routes', ['-p', 'coder', 'chat', '-q', 'G', '--source', 'tool']],
+		['a profile route with an explicit model', {goal: 'G', profile: 'coder', model: 'x/y'}, 'profile_routes', ['-p', 'coder', 'chat', '-q', 'G', '--source', 'tool', '-m', 'x/y']],
+		['the parent\'s own model', {goal: 'G'}, 'default', ['chat', '-q', 'G', '--source', 'tool']],
+		['an explicit model and provider', {goal: 'G', model: 'x/y', provider: 'p'}, 'default', ['chat', '-q', 'G', '--source', 'tool', '-m', 'x/y', '--provider', 'p']],
+		['an explicit model over a named route', {goal: 'G', option: 'deep', model: 'x/y'}, 'model_map', ['chat', '-q', 'G', '--source', 'tool', '-m', 'x/y']],
+	])('%s', (_label, task, mode, args) => {
+		expect(buildLaunch(planned(task, mode), bin)).toEqual({file: bin, args});
+	});
+});
+
+describe('promptOf', () => {
+	it('is the goal alone when there is no context', () => {
+		expect(promptOf(planned({goal: 'Explain recursion'}, 'default'))).toBe('Explain recursion');
+	});
+
+	it('appends the context under a Context: heading', () => {
+		expect(promptOf(planned({goal: 'Explain recursion', context: 'for a child\nin two lines'}, 'default'))).toBe('Explain recursion\n\nContext:\nfor a child\nin two lines');
+	});
+});
+
+describe('buildLaunch: untrusted goals', () => {
+	const hostile = 'Say $(rm -rf ~) and `id`; echo "quoted" \'single\' > /tmp/x | cat\nsecond line';
+
+	it('a goal with shell metacharacters is one literal argument after -q', () => {
+		const {args} = buildLaunch(planned({goal: hostile}, 'default'), bin);
+		expect(args[args.indexOf('-q') + 1]).toBe(hostile);
+		expect(args).toHaveLength(5);
+	});
+
+	it('reaches a real process byte for byte, and nothing in it is executed', () => {
+		const dir = mkdtempSync(path.join(tmpdir(), 'hd-launch-'));
+		try {
+			const marker = path.join(dir, 'marker');
+			const goal = `${hostile} $(touch ${marker}) \`touch ${marker}\``;
+			const echo = path.join(dir, 'hermes');
+			writeFileSync(echo, '#!/usr/bin/env node\nprocess.stdout.write(JSON.stringify(process.argv.slice(2)));\n');
+			chmodSync(echo, 0o755);
+			const launch = buildLaunch(planned({goal, context: 'ctx; $HOME'}, 'default'), echo);
+			const received: unknown = JSON.parse(execFileSync(launch.file, launch.args, {encoding: 'utf8'}));
+			expect(received).toEqual(['chat', '-q', `${goal}\n\nContext:\nctx; $HOME`, '--source', 'tool']);
+			expect(existsSync(marker)).toBe(false);
+		} finally {
+			rmSync(dir, {recursive: true, force: true});
+		}
+	});
+});
+
+describe('resolveHermesBin', () => {
+	let dir: string;
+	const executable = (name: string) => {
+		const file = path.join(dir, name);
+		writeFileSync(file, '#!/bin/sh\nexit 0\n');
+		chmodSync(file, 0o755);
+		return file;
+	};
+
+	beforeEach(() => {
+		dir = mkdtempSync(path.join(tmpdir(), 'hd-bin-'));
+	});
+	afterEach(() => {
+		rmSync(dir, {recursive: true, force: true});
+	});
+
+	it('the flag wins over HERMES_BIN and PATH', () => {
+		const flag = executable('from-flag');
+		executable('hermes');
+		expect(resolveHermesBin(flag, {HERMES_BIN: executable('from-env'), PATH: dir})).toBe(flag);
+	});
+
+	it('HERMES_BIN wins over PATH', () => {
+		const fromEnv = executable('from-env');
+		executable('hermes');
+		expect(resolveHermesBin(undefined, {HERMES_BIN: fromEnv, PATH: dir})).toBe(fromEnv);
+	});
+
+	it('finds hermes on PATH, skipping entries where it is not an executable file', () => {
+		const notExecutable = path.join(dir, 'a');
+		mkdirSync(notExecutable);
+		writeFileSync(path.join(notExecutable, 'hermes'), '#!/bin/sh\n', {mode: 0o644});
+		const aDirectory = path.join(dir, 'b');
+		mkdirSync(path.join(aDirectory, 'hermes'), {recursive: true});
+		const real = path.join(dir, 'c');
+		mkdirSync(real);
+		writeFileSync(path.join(real, 'hermes'), '#!/bin/sh\n', {mode: 0o755});
+		expect(resolveHermesBin(undefined, {PATH: [notExecutable, aDirectory, real].join(path.delimiter)})).toBe(path.join(real, 'hermes'));
+	});
+
+	it('a relative path is made absolute', () => {
+		const file = executable('hermes');
+		const relative = path.relative(process.cwd(), file);
+		expect(resolveHermesBin(relative, {})).toBe(file);
+	});
+
+	it.each<[string, string, (dir: string) => [string | undefined, NodeJS.ProcessEnv], RegExp]>([
+		['a missing --hermes-bin', '--hermes-bin', d => [path.join(d, 'nope'), {}], /does not exist/],
+		['a missing HERMES_BIN', 'HERMES_BIN', d => [undefined, {HERMES_BIN: path.join(d, 'nope')}], /does not exist/],
+		['a --hermes-bin without the execute bit', '--hermes-bin', d => {
+			const file = path.join(d, 'plain');
+			writeFileSync(file, '#!/bin/sh\n', {mode: 0o644});
+			return [file, {}];
+		}, /is not an executable file/],
+		['a HERMES_BIN that is a directory', 'HERMES_BIN', d => [undefined, {HERMES_BIN: d}], /is not an executable file/],
+	])('%s is an InputError naming where the path came from', (_label, origin, arrange, message) => {
+		const [flag, env] = arrange(dir);
+		const error = inputErrorOf(() => resolveHermesBin(flag, env));
+		expect(error.message).toMatch(message);
+		expect(error.message).toContain(`(from ${origin})`);
+		expect(error.fix).toBeTruthy();
+	});
+
+	it('hermes missing from PATH is an InputError pointing at --hermes-bin, HERMES_BIN and the demo', () => {
+		const error = inputErrorOf(() => resolveHermesBin(undefined, {PATH: dir}));
+		expect(error.message).toBe('the Hermes binary "hermes" was not found on PATH');
+		expect(error.fix).toMatch(/--hermes-bin.*HERMES_BIN.*demo/);
+	});
+
+	// Bug: launcher.ts:42 takes `env.HERMES_BIN ?? 'hermes'`, so an empty HERMES_BIN (unset
+	// with `HERMES_BIN= cmd`) searches PATH for "" while the origin line already treats it as unset.
+	it.fails('an empty HERMES_BIN counts as unset and PATH is searched for hermes', () => {
+		const onPath = executable('hermes');
+		expect(resolveHermesBin(undefined, {HERMES_BIN: '', PATH: dir})).toBe(onPath);
+	});
+});

@@ -1,0 +1,122 @@
+import {describe, expect, it} from 'vitest';
+import {buildResult, exitCodeOf, refusedResult, resultRoute, summarize, type TaskOutcome} from '../../src/core/results.js';
+import {planBatch} from '../../src/core/routing.js';
+import type {DelegationConfig, ModelRoute, PlannedTask, RoutingMode, TaskResult, TaskSpec, TaskStatus} from '../../src/core/types.js';
+
+const deep: ModelRoute = {kind: 'model', name: 'deep', description: 'Hard debugging.', provider: 'anthropic', model: 'claude-opus-5', reasoning_effort: 'high', service_tier: 'priority'};
+
+function planned(task: TaskSpec, mode: RoutingMode = 'model_map'): PlannedTask {
+	const delegation: DelegationConfig = {
+		mode,
+		modelMap: {options: [deep]},
+		profileRoutes: {profiles: [{kind: 'profile', name: 'coder', description: 'Writes code.'}]},
+		source: {path: 'config.yaml', exists: true},
+	};
+	return planBatch({tasks: [task], delegation, settings: {characteristics: {}, characteristicWords: {}}}).tasks[0]!;
+}
+
+const startedAt = Date.UTC(2026, 0, 2, 3, 4, 5);
+const finished: TaskOutcome = {
+	status: 'succeeded',
+	exitCode: 0,
+	signal: null,
+	startedAt,
+	finishedAt: startedAt + 1234,
+	stdout: {text: 'Paris.', truncated: false},
+	logPath: '/runs/r1/t01.log',
+};
+
+function resultWith(status: TaskStatus): TaskResult {
+	return buildResult(planned({goal: 'g', option: 'deep'}), {...finished, status});
+}
+
+describe('buildResult', () => {
+	it('has the PRODUCT.md fields plus route, status, timings and log', () => {
+		const result = buildResult(planned({goal: 'What is the capital of France?', name: 'capital', option: 'deep'}), finished);
+		expect(result).toEqual({
+			id: 't01',
+			name: 'capital',
+			goal: 'What is the capital of France?',
+			model: 'claude-opus-5',
+			route: {name: 'deep', kind: 'model', provider: 'anthropic', model: 'claude-opus-5', reasoning_effort: 'high', service_tier: 'priority', profile: null, refused: false, reason: 'named by task.option'},
+			status: 'succeeded',
+			success: true,
+			exit_code: 0,
+			signal: null,
+			started_at: '2026-01-02T03:04:05.000Z',
+			finished_at: '2026-01-02T03:04:06.234Z',
+			duration_ms: 1234,
+			result: 'Paris.',
+			log: '/runs/r1/t01.log',
+		});
+	});
+
+	it.each<TaskStatus>(['failed', 'cancelled', 'timed_out'])('a %s task is not a success', status => {
+		expect(resultWith(status).success).toBe(false);
+	});
+
+	it('flags a truncated result and carries the error text', () => {
+		const result = buildResult(planned({goal: 'g'}), {...finished, status: 'failed', exitCode: 1, stdout: {text: 'tail', truncated: true}, errorText: 'boom'});
+		expect(result).toMatchObject({result: 'tail', result_truncated: true, error: 'boom', exit_code: 1});
+	});
+
+	it('leaves result_truncated and error out when there is nothing to say', () => {
+		expect(Object.keys(resultWith('succeeded'))).not.toContain('result_truncated');
+		expect(Object.keys(resultWith('succeeded'))).not.toContain('error');
+	});
+
+	it('a task that never started has no timings', () => {
+		const result = buildResult(planned({goal: 'g'}), {...finished, status: 'cancelled', exitCode: null, startedAt: null, finishedAt: null});
+		expect(result).toMatchObject({started_at: null, finished_at: null, duration_ms: null});
+	});
+});
+
+describe('resultRoute: which route ran the task', () => {
+	it.each<[string, TaskSpec, RoutingMode, Partial<TaskResult['route']>]>([
+		['a model route', {goal: 'g', option: 'deep'}, 'model_map', {name: 'deep', kind: 'model', model: 'claude-opus-5', profile: null}],
+		['a profile route', {goal: 'g', profile: 'coder'}, 'profile_routes', {name: 'coder', kind: 'profile', model: null, profile: 'coder'}],
+		['a profile route with an explicit model', {goal: 'g', profile: 'coder', model: 'x/y'}, 'profile_routes', {name: 'coder', kind: 'profile', model: 'x/y', profile: 'coder'}],
+		['an explicit model', {goal: 'g', model: 'x/y', provider: 'p'}, 'model_map', {name: null, kind: 'explicit', model: 'x/y', provider: 'p', reasoning_effort: null}],
+		['the parent\'s own model', {goal: 'g'}, 'default', {name: null, kind: 'parent', model: null, provider: null}],
+	])('%s', (_label, task, mode, expected) => {
+		expect(resultRoute(planned(task, mode))).toMatchObject(expected);
+	});
+});
+
+describe('refusedResult', () => {
+	it('is a refused, unstarted result whose error is the refusal reason', () => {
+		const result = refusedResult(planned({goal: 'g', option: 'turbo'}));
+		expect(result).toMatchObject({status: 'refused', success: false, exit_code: null, started_at: null, log: null, result: ''});
+		expect(result.route.refused).toBe(true);
+		expect(result.error).toBe(result.route.reason);
+		expect(result.error).toMatch(/option "turbo" is not in model_map/);
+	});
+});
+
+describe('summarize', () => {
+	it('says how many succeeded, in the PRODUCT.md wording', () => {
+		expect(summarize([resultWith('succeeded'), resultWith('succeeded')])).toBe('2/2 tasks succeeded');
+	});
+
+	it('counts every other outcome, in a fixed order, with readable names', () => {
+		const results = ['timed_out', 'refused', 'succeeded', 'failed', 'cancelled', 'failed'].map(status => resultWith(status as TaskStatus));
+		expect(summarize(results)).toBe('1/6 tasks succeeded (2 failed, 1 cancelled, 1 timed out, 1 refused)');
+	});
+
+	it('an empty batch reads 0/0', () => {
+		expect(summarize([])).toBe('0/0 tasks succeeded');
+	});
+});
+
+describe('exitCodeOf', () => {
+	it.each<[string, boolean, TaskStatus[], number]>([
+		['all succeeded', false, ['succeeded', 'succeeded'], 0],
+		['one failed', false, ['succeeded', 'failed'], 1],
+		['one refused', false, ['succeeded', 'refused'], 1],
+		['one timed out', false, ['timed_out'], 1],
+		['interrupted, even when everything finished', true, ['succeeded'], 130],
+		['interrupted with failures', true, ['failed', 'cancelled'], 130],
+	])('%s → %i', (_label, interrupted, statuses, code) => {
+		expect(exitCodeOf({interrupted, results: statuses.map(resultWith)})).toBe(code);
+	});
+});

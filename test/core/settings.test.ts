@@ -1,0 +1,105 @@
+import {mkdirSync} from 'node:fs';
+import {afterEach, describe, expect, it} from 'vitest';
+import {defaultCharacteristicWords} from '../../src/core/characteristics.js';
+import {InputError, InputErrors} from '../../src/core/errors.js';
+import {defaultSettings, loadSettings, settingsPath} from '../../src/core/settings.js';
+import {removeHermesHomes, writeHermesHome} from '../helpers/hermes-home.js';
+
+afterEach(removeHermesHomes);
+
+function problemsOf(delegate: string): InputError[] {
+	const {settingsPath: file} = writeHermesHome({delegate});
+	try {
+		loadSettings(file);
+	} catch (error) {
+		expect(error).toBeInstanceOf(InputError);
+		const problems = error instanceof InputErrors ? error.problems : [error as InputError];
+		for (const problem of problems) {
+			expect(problem.location.file).toBe(file);
+		}
+
+		return problems;
+	}
+
+	throw new Error('expected the settings to be refused');
+}
+
+describe('loadSettings', () => {
+	it('lives in delegate.yaml beside, never inside, Hermes\'s config.yaml', () => {
+		const {home, settingsPath: file} = writeHermesHome();
+		expect(settingsPath(home)).toBe(file);
+	});
+
+	it('a missing file gives the defaults', () => {
+		const {settingsPath: file} = writeHermesHome();
+		expect(loadSettings(file)).toEqual(defaultSettings);
+	});
+
+	it('an empty file gives the defaults', () => {
+		const {settingsPath: file} = writeHermesHome({delegate: ''});
+		expect(loadSettings(file)).toEqual(defaultSettings);
+	});
+
+	it('returns a copy: changing the result does not change the defaults', () => {
+		const {settingsPath: file} = writeHermesHome();
+		const settings = loadSettings(file);
+		settings.characteristicWords['coding']?.push('zzz');
+		settings.characteristics['coding'] = 'deep';
+		expect(defaultSettings.characteristicWords['coding']).not.toContain('zzz');
+		expect(loadSettings(file).characteristics).toEqual({});
+	});
+
+	it('reads every setting, with grace renamed to graceSeconds', () => {
+		const {settingsPath: file} = writeHermesHome({delegate: [
+			'concurrency: 8',
+			'grace: 2.5',
+			'characteristics: {coding: deep, quick: fast}',
+			'theme: light',
+			'keys: {cancel: [x, ctrl+c]}',
+			'',
+		].join('\n')});
+		expect(loadSettings(file)).toMatchObject({
+			concurrency: 8,
+			graceSeconds: 2.5,
+			characteristics: {coding: 'deep', quick: 'fast'},
+			theme: 'light',
+			keys: {cancel: ['x', 'ctrl+c']},
+		});
+	});
+
+	it('characteristic_words replaces the words of the characteristics it names and keeps the others', () => {
+		const {settingsPath: file} = writeHermesHome({delegate: 'characteristic_words:\n  coding: [kotlin]\n  legal: [contract, clause]\n'});
+		const words = loadSettings(file).characteristicWords;
+		expect(words['coding']).toEqual(['kotlin']);
+		expect(words['legal']).toEqual(['contract', 'clause']);
+		expect(words['research']).toEqual([...defaultCharacteristicWords['research']!]);
+	});
+
+	it.each([
+		['concurrency: 0\n', 'concurrency', 1],
+		['concurrency: 2.5\n', 'concurrency', 1],
+		['grace: -1\n', 'grace', 1],
+		['theme: dark\nkeys:\n  cancel: []\n', 'keys.cancel', 3],
+		['characteristics:\n  coding: ""\n', 'characteristics.coding', 2],
+	])('the invalid setting %j is refused at its path and line', (delegate, settingPath, line) => {
+		const [problem] = problemsOf(delegate);
+		expect(problem!.location).toMatchObject({path: settingPath, line});
+	});
+
+	it('an unknown setting is named, with the list of known ones', () => {
+		const [problem] = problemsOf('concurrency: 2\nconcurrancy: 4\n');
+		expect(problem!.message).toBe('unknown setting concurrancy');
+		expect(problem!.location).toMatchObject({path: 'concurrancy', line: 2});
+		expect(problem!.fix).toMatch(/concurrency/);
+	});
+
+	it('a syntax error is an input error naming the file', () => {
+		expect(problemsOf('keys: [a\n')[0]!.message).toMatch(/^not valid YAML/);
+	});
+
+	it('a settings path that is a directory is an input error, not a crash', () => {
+		const {settingsPath: file} = writeHermesHome();
+		mkdirSync(file);
+		expect(() => loadSettings(file)).toThrow(InputError);
+	});
+});
