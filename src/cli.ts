@@ -5,7 +5,7 @@ import {Command, CommanderError, Option} from 'commander';
 import {configCommand, type ConfigOptions} from './commands/config.js';
 import {readAll} from './commands/prepare.js';
 import {runCommand, type CommandIO, type RunOptions} from './commands/run.js';
-import {tuiCommand, type TuiOptions} from './commands/tui.js';
+import type {TuiOptions} from './commands/tui.js';
 import {exitCodes, InputError} from './core/errors.js';
 
 const noColor = process.env['NO_COLOR'] !== undefined && process.env['NO_COLOR'] !== '';
@@ -33,6 +33,11 @@ function batchOptions(command: Command): Command {
 		.option('--strict', 'refuse the whole batch if any task names an unknown route');
 }
 
+// Ink and React take about half a second to load; `run` and `config` never need them.
+async function loadTui() {
+	return (await import('./commands/tui.js')).tuiCommand;
+}
+
 export function buildProgram(): Command {
 	const program = new Command('hermes-delegate')
 		.description('Run and watch batches of Hermes Agent subagents, each on its own model or profile.')
@@ -54,14 +59,14 @@ export function buildProgram(): Command {
 		.option('--exit-when-done', 'leave the dashboard by itself when the batch is finished')
 		.addHelpText('after', '\nIn the dashboard, press ? for the keys. Exit codes as for `run`.')
 		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
-			process.exitCode = await tuiCommand(tasks, options as TuiOptions, io);
+			process.exitCode = await (await loadTui())(tasks, options as TuiOptions, io);
 		});
 
 	batchOptions(program.command('demo').description('the dashboard on the built-in simulated agent: no Hermes or API keys needed'))
 		.option('--theme <name|path>', 'dashboard theme: dark, light, no-color, or a JSON file')
 		.option('--exit-when-done', 'leave the dashboard by itself when the batch is finished')
 		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
-			process.exitCode = await tuiCommand(tasks, {...options, demo: true} as TuiOptions, io);
+			process.exitCode = await (await loadTui())(tasks, {...options, demo: true} as TuiOptions, io);
 		});
 
 	program.command('config')

@@ -9,7 +9,7 @@ import {InputError, InputErrors} from './errors.js';
 import {normaliseProfileName, profileDir} from './hermes-home.js';
 import type {DelegationConfig, ModelRoute, ProfileRoute, RoutingMode} from './types.js';
 import {reasoningEfforts} from './types.js';
-import {formatPath, lineOf, parseLocated, type LocatedDocument} from './yaml-locate.js';
+import {errorLine, formatPath, lineOf, parseLocated, toPlain, type LocatedDocument} from './yaml-locate.js';
 
 const text = z.string().trim().min(1, 'must not be empty');
 
@@ -84,12 +84,17 @@ export function loadHermesConfig(options: {configPath: string; hermesHome: strin
 	if (syntaxError) {
 		throw new InputError(
 			`not valid YAML: ${syntaxError.message.split('\n')[0]}`,
-			{file: configPath, line: syntaxError.linePos?.[0]?.line},
+			{file: configPath, line: errorLine(located, syntaxError)},
 			'fix the YAML syntax at that line (hermes-delegate never edits this file on its own)',
 		);
 	}
 
-	const root: unknown = located.document.toJS({maxAliasCount: 100});
+	const plain = toPlain(located);
+	if ('problem' in plain) {
+		throw new InputError(plain.problem, {file: configPath}, 'fix the anchors and aliases in this file');
+	}
+
+	const root = plain.value;
 	const section = typeof root === 'object' && root !== null ? (root as Record<string, unknown>)['delegation'] : undefined;
 	if (section === undefined || section === null) {
 		return {delegation: empty, document: located.document, hermesHome, warnings: []};
@@ -147,7 +152,6 @@ function checkConsistency(delegation: DelegationConfig, context: CheckContext): 
 	const profileBase = ['delegation', 'backends', 'profile_routes'];
 
 	checkUnique(delegation.modelMap.options.map(route => route.name), [...modelBase, 'options'], at, problems);
-	checkUnique(delegation.profileRoutes.profiles.map(route => route.name), [...profileBase, 'profiles'], at, problems);
 
 	for (const [index, route] of delegation.modelMap.options.entries()) {
 		if (route.api_key !== undefined) {
@@ -163,15 +167,29 @@ function checkConsistency(delegation: DelegationConfig, context: CheckContext): 
 		}
 	}
 
+	// Hermes trims and lower-cases profile names, so `Coder` and `coder` are one profile:
+	// normalise first, then look for duplicates.
+	const validProfiles: number[] = [];
 	for (const [index, route] of delegation.profileRoutes.profiles.entries()) {
-		const pathParts = [...profileBase, 'profiles', index, 'name'];
 		const name = normaliseProfileName(route.name);
 		if (name === undefined) {
-			problems.push(new InputError(`"${route.name}" is not a valid profile name`, at(pathParts), 'profile names are 1-64 characters of a-z, 0-9, "_" and "-", starting with a letter or digit'));
+			problems.push(new InputError(`"${route.name}" is not a valid profile name`, at([...profileBase, 'profiles', index, 'name']), 'profile names are 1-64 characters of a-z, 0-9, "_" and "-", starting with a letter or digit'));
 			continue;
 		}
 
 		route.name = name;
+		validProfiles.push(index);
+	}
+
+	checkUnique(delegation.profileRoutes.profiles.map(route => route.name), [...profileBase, 'profiles'], at, problems);
+	if (delegation.profileRoutes.default !== undefined) {
+		delegation.profileRoutes.default = normaliseProfileName(delegation.profileRoutes.default) ?? delegation.profileRoutes.default;
+	}
+
+	for (const index of validProfiles) {
+		const route = delegation.profileRoutes.profiles[index]!;
+		const name = route.name;
+		const pathParts = [...profileBase, 'profiles', index, 'name'];
 		const directory = profileDir(hermesHome, name);
 		if (!existsSync(directory)) {
 			const message = `profile "${name}" does not exist (no folder ${directory})`;

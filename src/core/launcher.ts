@@ -36,7 +36,8 @@ export function buildLaunch(task: PlannedTask, hermesBin: string): Launch {
 
 /** --hermes-bin, else $HERMES_BIN, else `hermes` on PATH; checked before any task starts. */
 export function resolveHermesBin(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-	const requested = flag ?? env['HERMES_BIN'] ?? 'hermes';
+	// An empty HERMES_BIN is unset, as shells treat it.
+	const requested = flag || env['HERMES_BIN'] || 'hermes';
 	const origin = flag ? '--hermes-bin' : env['HERMES_BIN'] ? 'HERMES_BIN' : 'PATH';
 	if (requested.includes('/')) {
 		const resolved = path.resolve(requested);

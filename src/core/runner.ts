@@ -115,11 +115,15 @@ export class BatchRunner {
 			return true;
 		}
 
-		if (entry.status !== 'running' || !entry.process) {
+		if (entry.status !== 'running') {
 			return false;
 		}
 
 		entry.stopReason = reason;
+		if (!entry.process) {
+			return true; // still spawning: runTask starts the cascade as soon as the pid is known
+		}
+
 		this.startCascade(entry, entry.process.pid, options.skipGrace ?? false);
 		return true;
 	}

@@ -6,7 +6,7 @@ import {z} from 'zod';
 import {defaultCharacteristicWords} from './characteristics.js';
 import {InputError, InputErrors} from './errors.js';
 import type {DelegateSettings} from './types.js';
-import {formatPath, lineOf, parseLocated} from './yaml-locate.js';
+import {errorLine, formatPath, lineOf, parseLocated, toPlain} from './yaml-locate.js';
 
 const settingsSchema = z.strictObject({
 	concurrency: z.number().int().min(1).max(256).optional(),
@@ -44,10 +44,15 @@ export function loadSettings(file: string): DelegateSettings {
 	const located = parseLocated(raw);
 	const syntaxError = located.document.errors[0];
 	if (syntaxError) {
-		throw new InputError(`not valid YAML: ${syntaxError.message.split('\n')[0]}`, {file, line: syntaxError.linePos?.[0]?.line}, 'fix the YAML syntax at that line');
+		throw new InputError(`not valid YAML: ${syntaxError.message.split('\n')[0]}`, {file, line: errorLine(located, syntaxError)}, 'fix the YAML syntax at that line');
 	}
 
-	const data: unknown = located.document.toJS() ?? {};
+	const plain = toPlain(located);
+	if ('problem' in plain) {
+		throw new InputError(plain.problem, {file}, 'fix the anchors and aliases in this file');
+	}
+
+	const data = plain.value ?? {};
 	const parsed = settingsSchema.safeParse(data);
 	if (!parsed.success) {
 		throw new InputErrors(parsed.error.issues.map(issue => {

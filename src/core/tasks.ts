@@ -3,7 +3,7 @@
 import {z} from 'zod';
 import {InputError, InputErrors} from './errors.js';
 import type {TaskSpec} from './types.js';
-import {formatPath, lineOf, parseLocated} from './yaml-locate.js';
+import {errorLine, formatPath, lineOf, parseLocated, toPlain} from './yaml-locate.js';
 
 const nonEmpty = z.string().trim().min(1, 'must not be empty');
 
@@ -17,9 +17,12 @@ const taskSchema = z.strictObject({
 	model: nonEmpty.optional(),
 	provider: nonEmpty.optional(),
 	timeout: z.number().positive('must be a positive number of seconds').optional(),
+}).refine(task => task.provider === undefined || task.model !== undefined, {
+	message: 'is set without "model"; a provider only applies to an explicit model',
+	path: ['provider'],
 });
 
-export const taskFields = Object.keys(taskSchema.shape);
+export const taskFields = ['goal', 'context', 'name', 'characteristic', 'option', 'profile', 'model', 'provider', 'timeout'];
 
 /** Where the task text came from, for messages: a path, `<stdin>` or `<inline>`. */
 export type TaskSource = {label: string};
@@ -32,7 +35,7 @@ export function parseTasks(text: string, source: TaskSource): TaskSpec[] {
 	const located = parseLocated(text);
 	const syntaxError = located.document.errors[0];
 	if (syntaxError) {
-		const line = syntaxError.linePos?.[0]?.line;
+		const line = errorLine(located, syntaxError);
 		throw new InputError(
 			`not valid JSON or YAML: ${firstLine(syntaxError.message)}`,
 			{file: source.label, line},
@@ -40,7 +43,12 @@ export function parseTasks(text: string, source: TaskSource): TaskSpec[] {
 		);
 	}
 
-	const data: unknown = located.document.toJS({maxAliasCount: 100});
+	const plain = toPlain(located);
+	if ('problem' in plain) {
+		throw new InputError(plain.problem, {file: source.label}, 'write the tasks out in full, without YAML anchors and aliases');
+	}
+
+	const data = plain.value;
 	if (!Array.isArray(data)) {
 		throw new InputError(
 			`expected a list of tasks, got ${describeType(data)}`,
@@ -64,7 +72,7 @@ export function parseTasks(text: string, source: TaskSource): TaskSpec[] {
 			continue;
 		}
 
-		const parsed = taskSchema.safeParse(item);
+		const parsed = taskSchema.safeParse(item, {reportInput: true});
 		if (parsed.success) {
 			tasks.push(withoutUndefined(parsed.data));
 			continue;

@@ -38,3 +38,22 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
 
 	return out;
 }
+
+/** 1-based line of a parse error: the parser only reports byte offsets unless asked to prettify. */
+export function errorLine(located: LocatedDocument, error: {pos: [number, number]}): number {
+	return located.lineCounter.linePos(error.pos[0]).line;
+}
+
+/**
+ * Plain JS values of the document. Alias problems (an unresolved `*name`, an alias bomb)
+ * surface as a message rather than a crash; the alias name itself is not repeated, since
+ * it is text from an untrusted file.
+ */
+export function toPlain(located: LocatedDocument): {value: unknown} | {problem: string} {
+	try {
+		return {value: located.document.toJS({maxAliasCount: 100})};
+	} catch (error) {
+		const message = (error as Error).message;
+		return {problem: /excessive alias/i.test(message) ? 'too many alias expansions (possible alias bomb)' : /alias/i.test(message) ? 'a YAML alias (*name) refers to an anchor that does not exist' : 'cannot be read as plain data'};
+	}
+}

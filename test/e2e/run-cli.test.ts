@@ -1,0 +1,207 @@
+// The built CLI, end to end: what `run` prints and exits with, the ways tasks can be given,
+// Ctrl-C during a runaway, `config --show` keeping secrets out, and every command's --help.
+import {existsSync, readFileSync} from 'node:fs';
+import path from 'node:path';
+import {describe, expect, it, onTestFinished} from 'vitest';
+import {listGroupMembers} from '../../src/core/process-group.js';
+import type {BatchReport} from '../../src/core/types.js';
+import {collect, isProcessRunning} from '../helpers/processes.js';
+import {makeHome, recordedGroups, runCli, startCli, tasksJson, type TestHome} from '../helpers/run-cli.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+const quick = '[fake:duration=0.2]';
+type OnFinished = (cleanup: () => void) => void;
+
+/** A home removed when the test ends; concurrent tests pass their own context's onTestFinished. */
+function home(config?: string, onFinished: OnFinished = onTestFinished): TestHome {
+	const created = makeHome(config);
+	onFinished(() => created.remove());
+	return created;
+}
+
+const twoTasks = tasksJson(
+	{goal: 'What is the capital of France?', characteristic: 'quick', context: `${quick} [fake:answer=Paris.]`},
+	{goal: 'Explain recursion', option: 'deep', context: `${quick} [fake:answer=It calls itself.]`},
+);
+
+function lastLine(text: string): string | undefined {
+	return text.split('\n').at(-1);
+}
+
+describe('run', () => {
+	it('prints the JSON results and exits 0 when every task succeeds', async () => {
+		const test = home();
+		const run = await runCli(test, ['run', twoTasks]);
+
+		expect(run.exitCode).toBe(0);
+		const report = JSON.parse(run.stdout) as BatchReport;
+		expect(report.summary).toBe('2/2 tasks succeeded');
+		expect(report.interrupted).toBe(false);
+		expect(test.runs()).toEqual([report.run_id]);
+		expect(report.results.map(result => result.goal)).toEqual(['What is the capital of France?', 'Explain recursion']);
+		expect(report.results[1]).toMatchObject({
+			status: 'succeeded',
+			success: true,
+			exit_code: 0,
+			model: 'claude-opus-5',
+			route: {name: 'deep', kind: 'model', provider: 'anthropic', model: 'claude-opus-5', reasoning_effort: 'high', refused: false},
+		});
+		expect(report.results.map(result => lastLine(result.result))).toEqual(['Paris.', 'It calls itself.']);
+		for (const result of report.results) {
+			expect(result.duration_ms).toBeTypeOf('number');
+			expect(readFileSync(result.log!, 'utf8')).toContain(result.result);
+		}
+
+		expect(JSON.parse(readFileSync(report.results_file, 'utf8'))).toEqual(report);
+		expect(run.stderr).toContain('2/2 tasks succeeded');
+	});
+
+	it('exits 1 when any task fails, and says which', async () => {
+		const test = home();
+		const run = await runCli(test, ['run', tasksJson({goal: 'fine', context: quick}, {goal: 'broken', context: `${quick} [fake:fail]`})]);
+
+		expect(run.exitCode).toBe(1);
+		const report = JSON.parse(run.stdout) as BatchReport;
+		expect(report.summary).toBe('1/2 tasks succeeded (1 failed)');
+		expect(report.results[1]).toMatchObject({status: 'failed', success: false, exit_code: 1});
+		expect(report.results[1]?.error).toContain('429');
+	});
+
+	it('--jsonl prints one JSON event per line, ending with batch.finished', async () => {
+		const test = home();
+		const run = await runCli(test, ['run', twoTasks, '--jsonl']);
+
+		expect(run.exitCode).toBe(0);
+		const events = run.stdout.split('\n').map(line => JSON.parse(line) as {type: string; id?: string});
+		expect(events[0]?.type).toBe('batch.planned');
+		expect(events.at(-1)).toMatchObject({type: 'batch.finished', report: {summary: '2/2 tasks succeeded'}});
+		for (const id of ['t01', 't02']) {
+			expect(events.filter(event => event.id === id).map(event => event.type)).toEqual(['task.started', 'task.finished']);
+		}
+	});
+
+	it('--dry-run prints the plan and starts nothing', async () => {
+		const test = home();
+		const run = await runCli(test, ['run', twoTasks, '--dry-run']);
+
+		expect(run.exitCode).toBe(0);
+		const plan = JSON.parse(run.stdout) as {mode: string; tasks: Array<{id: string; route: {name: string}; argv: string[]}>};
+		expect(plan.mode).toBe('model_map');
+		expect(plan.tasks.map(task => [task.id, task.route.name])).toEqual([['t01', 'fast'], ['t02', 'deep']]);
+		expect(plan.tasks[1]?.argv).toEqual(expect.arrayContaining(['chat', '-q', '-m', 'claude-opus-5', '--reasoning', 'high']));
+		expect(existsSync(test.argvFile)).toBe(false);
+		expect(test.runs()).toEqual([]);
+	});
+
+	const yamlTasks = `- goal: first from yaml\n  context: "${quick}"\n- goal: second from yaml\n  context: "${quick}"\n`;
+	const jsonTasks = tasksJson({goal: 'first from json', context: quick}, {goal: 'second from json', context: quick});
+	type Source = {args: string[]; input?: string};
+	const sources: Array<[string, (test: TestHome) => Source, string]> = [
+		['inline JSON', () => ({args: [jsonTasks]}), 'json'],
+		['a JSON file', test => ({args: [test.write('tasks.json', jsonTasks)]}), 'json'],
+		['a YAML file', test => ({args: [test.write('tasks.yaml', yamlTasks)]}), 'yaml'],
+		['stdin as -', () => ({args: ['-'], input: yamlTasks}), 'yaml'],
+		['piped stdin with no argument', () => ({args: [], input: jsonTasks}), 'json'],
+	];
+	it.each(sources)('reads tasks from %s', async (_name, source, format) => {
+		const test = home();
+		const {args, input} = source(test);
+		const run = await runCli(test, ['run', ...args], {input});
+
+		expect(run.exitCode).toBe(0);
+		const report = JSON.parse(run.stdout) as BatchReport;
+		expect(report.results.map(result => result.goal)).toEqual([`first from ${format}`, `second from ${format}`]);
+		expect(test.agentRuns()).toHaveLength(2);
+	});
+
+	it('--sequential runs one task at a time', async () => {
+		const test = home();
+		const tasks = tasksJson({goal: 'one', context: quick}, {goal: 'two', context: quick}, {goal: 'three', context: quick});
+		const run = await runCli(test, ['run', tasks, '--sequential', '--jsonl']);
+
+		expect(run.exitCode).toBe(0);
+		const lifecycle = run.stdout.split('\n')
+			.map(line => JSON.parse(line) as {type: string; id?: string})
+			.filter(event => event.type === 'task.started' || event.type === 'task.finished')
+			.map(event => `${event.type.slice(5)} ${event.id}`);
+		expect(lifecycle).toEqual(['started t01', 'finished t01', 'started t02', 'finished t02', 'started t03', 'finished t03']);
+	});
+
+	it('on SIGINT stops every task with the kill cascade, writes the results and exits 130', async () => {
+		const test = home();
+		const tasks = tasksJson(
+			{goal: 'runaway', context: '[fake:ignore-term] [fake:grandchild] [fake:forever] [fake:ready]'},
+			{goal: 'long', context: '[fake:forever] [fake:ready]'},
+			{goal: 'queued', context: quick},
+		);
+		const cli = startCli(test, ['run', tasks, '--jsonl', '-j', '2', '--grace', '0.3']);
+		const stdout = collect(cli.stdout);
+		collect(cli.stderr);
+		await waitFor(() => stdout.text.includes('"batch.planned"'), {message: 'the batch.planned event'});
+		const runDir = (JSON.parse(stdout.lines()[0]!) as {run_dir: string}).run_dir;
+		const log = (id: string) => path.join(runDir, 'logs', `${id}.log`);
+		const logText = (id: string) => (existsSync(log(id)) ? readFileSync(log(id), 'utf8') : '');
+		await waitFor(() => logText('t01').includes('READY\n') && logText('t02').includes('READY\n'), {message: 'READY from both running agents'});
+		const grandchild = Number(/grandchild pid (\d+)/.exec(logText('t01'))?.[1]);
+
+		cli.kill('SIGINT');
+		const {exitCode} = await cli;
+
+		expect(exitCode).toBe(130);
+		const report = JSON.parse(readFileSync(path.join(runDir, 'results.json'), 'utf8')) as BatchReport;
+		expect(report.interrupted).toBe(true);
+		expect(report.results.map(result => result.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
+		expect(report.results[2]?.started_at).toBeNull();
+		const groups = recordedGroups(runDir);
+		expect(groups).toHaveLength(2);
+		for (const pgid of groups) expect(listGroupMembers(pgid)).toEqual([]);
+		expect(grandchild).toBeGreaterThan(1);
+		expect(isProcessRunning(grandchild)).toBe(false);
+		expect(stdout.lines().at(-1)).toContain('"batch.finished"');
+	});
+});
+
+// Read-only commands in homes of their own: they run side by side.
+describe.concurrent('config', () => {
+	const secret = 'sk-or-v1-DO-NOT-PRINT-0123456789';
+	const withKey = `delegation:
+  backend: model_map
+  backends:
+    model_map:
+      options:
+        - name: fast
+          description: Quick lookups.
+          provider: openrouter
+          model: google/gemini-3-flash-preview
+          api_key: ${secret}
+`;
+
+	it.for([['config', '--show'], ['config', '--show', '--json'], ['config']].map(args => ({args, line: args.join(' ')})))('$line never prints an api_key, and warns that one is stored', async ({args}, {expect, onTestFinished}) => {
+		const run = await runCli(home(withKey, onTestFinished), args);
+
+		expect(run.exitCode).toBe(0);
+		expect(run.stdout).not.toContain(secret);
+		expect(run.stderr).not.toContain(secret);
+		expect(run.stderr).toMatch(/warning: .*api_key: an API key is stored in plain text/);
+		expect(run.stdout).toContain('fast');
+	});
+
+	it('--json says an api_key is set without its value', async ({expect, onTestFinished}) => {
+		const run = await runCli(home(withKey, onTestFinished), ['config', '--show', '--json']);
+		const view = JSON.parse(run.stdout) as {mode: string; model_map: {options: Array<{name: string; api_key?: string}>}};
+
+		expect(view.mode).toBe('model_map');
+		expect(view.model_map.options[0]?.api_key).toMatch(/^<set: .*not shown>$/);
+	});
+});
+
+describe.concurrent('--help', () => {
+	it.for([[], ['run'], ['tui'], ['demo'], ['config']].map(command => ({command, line: [...command, '--help'].join(' ')})))('hermes-delegate $line exits 0 with usage', async ({command}, {expect, onTestFinished}) => {
+		const test = home(undefined, onTestFinished);
+		const run = await runCli(test, [...command, '--help'], {noHermesBin: true});
+
+		expect(run.exitCode).toBe(0);
+		expect(run.stdout).toContain(`Usage: hermes-delegate${command.length > 0 ? ` ${command[0]}` : ''} `);
+		expect(existsSync(test.argvFile)).toBe(false);
+	});
+});

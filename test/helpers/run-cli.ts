@@ -1,0 +1,141 @@
+// Drives the built CLI (dist/cli.js) as a user would: a throwaway HERMES_HOME with its own
+// config.yaml, the fake agent as --hermes-bin, and FAKE_HERMES_ARGV_FILE to learn whether any
+// agent was started at all.
+import {accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {execa} from 'execa';
+import {runsDir} from '../../src/core/hermes-home.js';
+import {signalGroup} from '../../src/core/process-group.js';
+import type {ProcessRecord} from '../../src/core/run-folder.js';
+import {fakeAgentPath} from './processes.js';
+
+function locateCli(): string {
+	const file = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+	try {
+		accessSync(file, constants.R_OK);
+	} catch {
+		throw new Error(`The CLI ${file} is missing. Build first: npx tsc -p tsconfig.build.json && node scripts/postbuild.mjs`);
+	}
+
+	return file;
+}
+
+export const cliPath: string = locateCli();
+
+/** A model_map config with two routes, for runs that should show a route in their results. */
+export const modelMapConfig = `delegation:
+  backend: model_map
+  backends:
+    model_map:
+      options:
+        - name: fast
+          description: "Cheap and quick: lookups, summaries, simple edits."
+          provider: openrouter
+          model: google/gemini-3-flash-preview
+        - name: deep
+          description: "Slow and careful: hard debugging and design work."
+          provider: anthropic
+          model: claude-opus-5
+          reasoning_effort: high
+      default: fast
+`;
+
+export type TestHome = {
+	dir: string;
+	/** Where the fake agent appends its argv; absent as long as no agent was started. */
+	argvFile: string;
+	runsDir: string;
+	/** Writes a file relative to the home (or absolute) and returns its path. */
+	write(file: string, text: string): string;
+	/** Run folders created so far. */
+	runs(): string[];
+	agentRuns(): unknown[][];
+	/** Process groups the runs recorded as started, from every run folder's processes.jsonl. */
+	recordedGroups(): number[];
+	/** For afterEach: SIGKILL whatever a failed test left running, then delete the home. */
+	remove(): void;
+};
+
+export function makeHome(config: string | undefined = modelMapConfig): TestHome {
+	const dir = mkdtempSync(path.join(tmpdir(), 'hermes-delegate-e2e-'));
+	const home: TestHome = {
+		dir,
+		argvFile: path.join(dir, 'argv.jsonl'),
+		runsDir: runsDir(dir),
+		write(file, text) {
+			const target = path.resolve(dir, file);
+			mkdirSync(path.dirname(target), {recursive: true});
+			writeFileSync(target, text);
+			return target;
+		},
+		runs: () => (existsSync(home.runsDir) ? readdirSync(home.runsDir) : []),
+		agentRuns: () => (existsSync(home.argvFile) ? readFileSync(home.argvFile, 'utf8').trim().split('\n').map(line => JSON.parse(line) as unknown[]) : []),
+		recordedGroups: () => home.runs().flatMap(run => recordedGroups(path.join(home.runsDir, run))),
+		remove() {
+			for (const pgid of home.recordedGroups()) signalGroup(pgid, 'SIGKILL');
+			rmSync(dir, {recursive: true, force: true});
+		},
+	};
+	if (config !== undefined) home.write('config.yaml', config);
+	return home;
+}
+
+export type CliOptions = {
+	/** Text piped to stdin; stdin is an empty pipe otherwise. */
+	input?: string;
+	env?: NodeJS.ProcessEnv;
+	/** Leave out `--hermes-bin <fake agent>` (it is appended to batch commands by default). */
+	noHermesBin?: boolean;
+};
+
+export type CliResult = {exitCode: number | undefined; stdout: string; stderr: string};
+
+function cliEnv(home: TestHome, env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+	const base: NodeJS.ProcessEnv = {...process.env, HERMES_HOME: home.dir, FAKE_HERMES_ARGV_FILE: home.argvFile, NO_COLOR: '1'};
+	delete base['HERMES_BIN'];
+	delete base['HERMES_ORCHESTRATOR_MODE'];
+	return {...base, ...env};
+}
+
+function cliArgs(args: readonly string[], options: CliOptions): string[] {
+	const batch = ['run', 'tui', 'demo'].includes(args[0] ?? '');
+	return batch && !options.noHermesBin ? [cliPath, ...args, '--hermes-bin', fakeAgentPath] : [cliPath, ...args];
+}
+
+/** Runs `hermes-delegate ARGS` to completion. */
+export async function runCli(home: TestHome, args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+	const result = await execa(process.execPath, cliArgs(args, options), {
+		env: cliEnv(home, options.env),
+		extendEnv: false,
+		input: options.input ?? '',
+		reject: false,
+	});
+	return {exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr};
+}
+
+/** Starts `hermes-delegate ARGS` and hands back the running process (stdout/stderr are pipes). */
+export function startCli(home: TestHome, args: readonly string[], options: CliOptions = {}) {
+	return execa(process.execPath, cliArgs(args, options), {
+		env: cliEnv(home, options.env),
+		extendEnv: false,
+		input: options.input ?? '',
+		reject: false,
+	});
+}
+
+/** Inline JSON for `run`: each task's directives ride in its context, as the launcher appends it. */
+export function tasksJson(...tasks: Array<{goal: string; context?: string} & Record<string, unknown>>): string {
+	return JSON.stringify(tasks);
+}
+
+/** The pgids a run folder's processes.jsonl says were started. */
+export function recordedGroups(runDir: string): number[] {
+	const file = path.join(runDir, 'processes.jsonl');
+	if (!existsSync(file)) return [];
+	return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean)
+		.map(line => JSON.parse(line) as ProcessRecord)
+		.filter(record => record.event === 'started')
+		.map(record => record.pgid);
+}
