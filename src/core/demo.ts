@@ -41,6 +41,17 @@ delegation:
       default: coder
 `;
 
+// hermes-delegate's own settings, beside (never inside) Hermes's config.
+const sampleSettings = `# hermes-delegate settings written by \`hermes-delegate demo\`.
+concurrency: 3
+grace: 5
+characteristics:
+  coding: deep
+  reasoning: deep
+  research: research
+  quick: fast
+`;
+
 export type DemoHome = {hermesHome: string; configPath: string};
 
 export function createDemoHome(): DemoHome {
@@ -52,6 +63,7 @@ export function createDemoHome(): DemoHome {
 
 	const configPath = path.join(hermesHome, 'config.yaml');
 	writeFileSync(configPath, sampleConfig);
+	writeFileSync(path.join(hermesHome, 'delegate.yaml'), sampleSettings);
 	return {hermesHome, configPath};
 }
 

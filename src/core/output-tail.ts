@@ -9,6 +9,8 @@ export type OutputTailOptions = {
 	maxLines?: number | undefined;
 	/** Characters kept per line (SGR included); longer lines end in '…'. Default 2000. */
 	maxLineLength?: number | undefined;
+	/** Called with each complete line as it is committed (for a merged view of several streams). */
+	onLine?: ((line: string) => void) | undefined;
 };
 
 const completeSgrAtStart = /^\x1b\[[0-9;:]*m/;
@@ -33,8 +35,10 @@ export class OutputTail {
 	private ended = false;
 	private readonly decoder = new StringDecoder('utf8');
 	private readonly sanitizer = new TerminalSanitizer();
+	private readonly onLine: ((line: string) => void) | undefined;
 
 	constructor(options: OutputTailOptions = {}) {
+		this.onLine = options.onLine;
 		this.maxLines = positiveInteger(options.maxLines ?? 2000, 'maxLines');
 		this.maxLineLength = positiveInteger(options.maxLineLength ?? 2000, 'maxLineLength');
 	}
@@ -99,6 +103,11 @@ export class OutputTail {
 			result.push(partial);
 		}
 		return result;
+	}
+
+	/** The line still being written (no newline yet), as it would be displayed; '' when none. */
+	partialLine(): string {
+		return this.partialDisplay();
 	}
 
 	/** The last line with visible text (whitespace and SGR alone do not count) that matches. */
@@ -196,6 +205,7 @@ export class OutputTail {
 			this.start = (this.start + 1) % this.maxLines;
 		}
 		this.total++;
+		this.onLine?.(line);
 		this.partial = '';
 		this.partialCut = false;
 		this.carriageReturn = false;

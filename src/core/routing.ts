@@ -99,9 +99,22 @@ function decide(spec: TaskSpec, characteristic: string | undefined, inferredFrom
 	if (characteristic) {
 		const source = inferredFrom ? `characteristic ${characteristic} (inferred from '${inferredFrom}')` : `characteristic ${characteristic}`;
 		const mapped = settings.characteristics[characteristic];
-		const route = routes.find(candidate => candidate.name === mapped) ?? routes.find(candidate => candidate.name === characteristic);
-		if (route) {
-			return withOverride({route, refused: false, reason: mapped === route.name ? `${source} → ${route.name} (characteristics table)` : `${source} → route of that name`});
+		const tabled = routes.find(candidate => candidate.name === mapped);
+		if (tabled) {
+			return withOverride({route: tabled, refused: false, reason: `${source} → ${tabled.name} (characteristics table)`});
+		}
+
+		const named = routes.find(candidate => candidate.name === characteristic);
+		if (named) {
+			return withOverride({route: named, refused: false, reason: `${source} → route of that name`});
+		}
+
+		// The descriptions decide where tasks go: a route whose description names the
+		// characteristic ("Slow and careful: ... reasoning work") takes it, when only one does.
+		const wanted = stem(characteristic.toLowerCase());
+		const describing = routes.filter(candidate => words(candidate.description).some(word => stem(word) === wanted));
+		if (describing.length === 1) {
+			return withOverride({route: describing[0]!, refused: false, reason: `${source} → ${describing[0]!.name} (its description says "${characteristic}")`});
 		}
 	}
 

@@ -42,15 +42,63 @@ export class ByteTail {
 
 export const resultLimitBytes = 64 * 1024;
 
+/**
+ * What a pane shows: stdout and stderr lines in the order they were completed, so an agent's
+ * warnings appear where they happened. Each stream assembles its own lines (a partial stdout
+ * line is never spliced with stderr text); the unfinished lines of both come last.
+ */
+export class MergedLines {
+	private readonly ring: string[] = [];
+	private start = 0;
+	private total = 0;
+
+	constructor(private readonly maxLines: number, private readonly partials: () => string[]) {}
+
+	add(line: string): void {
+		if (this.ring.length < this.maxLines) {
+			this.ring.push(line);
+		} else {
+			this.ring[this.start] = line;
+			this.start = (this.start + 1) % this.maxLines;
+		}
+
+		this.total++;
+	}
+
+	get totalLines(): number {
+		return this.total;
+	}
+
+	lines(count?: number): string[] {
+		const partials = this.partials().filter(line => line !== '');
+		const wanted = Math.min(count ?? Number.POSITIVE_INFINITY, this.ring.length + partials.length);
+		const fromRing = Math.max(0, wanted - partials.length);
+		const result: string[] = [];
+		// Only the wanted lines are copied: panes ask for a few dozen lines many times a second.
+		for (let k = this.ring.length - fromRing; k < this.ring.length; k++) {
+			result.push(this.ring[(this.start + k) % this.ring.length]!);
+		}
+
+		result.push(...partials.slice(partials.length - (wanted - fromRing)));
+		return result;
+	}
+}
+
 export class TaskOutput {
 	readonly stdout: OutputTail;
 	readonly stderr: OutputTail;
 	private readonly resultBytes = new ByteTail(resultLimitBytes);
 	private readonly errorBytes = new ByteTail(4 * 1024);
 
-	constructor(options: {maxLines?: number} = {}) {
-		this.stdout = new OutputTail({maxLines: options.maxLines ?? 2000});
-		this.stderr = new OutputTail({maxLines: 200});
+	/** stdout and stderr interleaved by arrival: what the dashboard shows. */
+	readonly display: MergedLines;
+
+	constructor(options: {maxLines?: number | undefined} = {}) {
+		const maxLines = options.maxLines ?? 2000;
+		this.display = new MergedLines(maxLines, () => [this.stdout.partialLine(), this.stderr.partialLine()]);
+		const onLine = (line: string) => this.display.add(line);
+		this.stdout = new OutputTail({maxLines, onLine});
+		this.stderr = new OutputTail({maxLines: 200, onLine});
 	}
 
 	pushStdout(chunk: Buffer): void {

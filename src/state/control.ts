@@ -14,8 +14,8 @@ export function runnerControl(runner: BatchRunner): BatchControl {
 
 			return {
 				version: output.version,
-				lines: count => output.stdout.lines(count),
-				totalLines: output.stdout.totalLines,
+				lines: count => output.display.lines(count),
+				totalLines: output.display.totalLines,
 				errorLine: () => output.errorLine(),
 			};
 		},

@@ -64,6 +64,7 @@ const precedence: Row[] = [
 	['a characteristic mapped outside the active mode falls back to a route of that name', model, {goal: 'Research the history of Rust'}, {name: 'research', kind: 'model', refused: false, reason: /^characteristic research \(inferred from 'research'\) → route of that name$/}],
 	['the table applies to profile routes too', profiles, {goal: 'Compare three databases'}, {name: 'researcher', kind: 'profile', refused: false, reason: /inferred from 'compare'\) → researcher \(characteristics table\)/}],
 	// 4. description match
+	['an unmapped characteristic goes to the one route whose description names it', model, {goal: 'Xyzzy', characteristic: 'careful'}, {name: 'deep', kind: 'model', refused: false, reason: /^characteristic careful → deep \(its description says "careful"\)$/}],
 	['an unmapped characteristic falls through to the description match', model, {goal: 'Write a poem about hard debugging'}, {name: 'deep', kind: 'model', refused: false, reason: /^goal matches route "deep"/}],
 	['the description match reads the context as well', model, {goal: 'Write a haiku', context: 'keep it simple, few edits'}, {name: 'fast', kind: 'model', refused: false, reason: /^goal matches route "fast"/}],
 	['a profile description match', profiles, {goal: 'Long-form summaries of web pages'}, {name: 'researcher', kind: 'profile', refused: false, reason: /^goal matches route "researcher"/}],
