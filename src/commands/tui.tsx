@@ -1,5 +1,7 @@
 // `hermes-delegate tui` (and `demo`): the same preparation and runner as `run`, with the
 // dashboard on top. The runner feeds the store; the Ink app reads it and sends intents back.
+import {openSync} from 'node:fs';
+import {ReadStream} from 'node:tty';
 import {render} from 'ink';
 import {InputError} from '../core/errors.js';
 import {exitCodeOf} from '../core/results.js';
@@ -45,7 +47,8 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 
 	// The alternate screen keeps the operator's scrollback intact and gives the frame a fixed canvas.
 	io.stdout.write('\u001B[?1049h\u001B[H');
-	const app = render(<App store={store} theme={theme} bindings={bindings}/>, {stdout: io.stdout, stdin: io.stdin, exitOnCtrlC: false, patchConsole: true, maxFps: 20});
+	const keyboard = keyboardStream(io.stdin);
+	const app = render(<App store={store} theme={theme} bindings={bindings}/>, {stdout: io.stdout, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 20});
 	const finished = runner.start();
 	let report;
 	try {
@@ -57,6 +60,9 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 		app.unmount();
 		await app.waitUntilExit().catch(() => undefined);
 		io.stdout.write('\u001B[?1049l');
+		if (keyboard !== io.stdin) {
+			keyboard.destroy();
+		}
 	}
 
 	for (const warning of batch.plan.warnings) {
@@ -65,6 +71,19 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 
 	io.stdout.write(`${report.summary}\nresults: ${report.results_file}\n`);
 	return exitCodeOf(report);
+}
+
+/** Tasks piped in on stdin leave the keyboard on the controlling terminal: read keys from there. */
+function keyboardStream(stdin: NodeJS.ReadStream): NodeJS.ReadStream {
+	if (stdin.isTTY) {
+		return stdin;
+	}
+
+	try {
+		return new ReadStream(openSync('/dev/tty', 'r')) as NodeJS.ReadStream;
+	} catch {
+		return stdin; // no controlling terminal: the dashboard runs without keys (q via signals)
+	}
 }
 
 function untilExit(store: BatchStore, exitWhenDone: boolean): Promise<void> {
