@@ -9,6 +9,8 @@ import {resolveHermesHome} from '../core/hermes-home.js';
 import {resolveHermesBin} from '../core/launcher.js';
 import {planBatch} from '../core/routing.js';
 import {loadSettings, settingsPath} from '../core/settings.js';
+import {createRunFolder, type RunFolder} from '../core/run-folder.js';
+import {BatchRunner} from '../core/runner.js';
 import {parseTasks} from '../core/tasks.js';
 import type {DelegateSettings, RoutePlan, TaskSpec} from '../core/types.js';
 
@@ -87,6 +89,23 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 		env: demo ? {...context.env, HERMES_HOME: demo.hermesHome} : undefined,
 		resolveBin: () => demo && !options.hermesBin ? fakeAgentPath : resolveHermesBin(options.hermesBin, context.env),
 	};
+}
+
+/** The last step before processes start: the binary is checked, the run folder made. */
+export function createRunner(batch: PreparedBatch, options: {tailLines?: number} = {}): {runner: BatchRunner; folder: RunFolder} {
+	const hermesBin = batch.resolveBin();
+	const folder = createRunFolder(batch.hermesHome);
+	const runner = new BatchRunner(batch.plan, {
+		hermesBin,
+		folder,
+		concurrency: batch.concurrency,
+		graceMs: batch.graceMs,
+		timeoutMs: batch.timeoutMs,
+		failFast: batch.failFast,
+		env: batch.env,
+		tailLines: options.tailLines,
+	});
+	return {runner, folder};
 }
 
 async function readTasks(taskArg: string | undefined, context: PrepareContext) {

@@ -1,11 +1,9 @@
 // `hermes-delegate run`: headless. Plans the whole batch, runs it, prints JSON.
-import {createRunFolder} from '../core/run-folder.js';
 import {exitCodeOf} from '../core/results.js';
-import {BatchRunner} from '../core/runner.js';
 import {buildLaunch} from '../core/launcher.js';
 import {resultRoute} from '../core/results.js';
 import type {BatchEvent} from '../core/types.js';
-import {prepareBatch, type BatchOptions, type PrepareContext} from './prepare.js';
+import {createRunner, prepareBatch, type BatchOptions, type PrepareContext} from './prepare.js';
 import {startProgressLine} from './progress.js';
 import {onShutdownSignals} from './signals.js';
 
@@ -42,18 +40,8 @@ export async function runCommand(taskArg: string | undefined, options: RunOption
 		return 0;
 	}
 
-	const hermesBin = batch.resolveBin();
-	const folder = createRunFolder(batch.hermesHome);
-	const runner = new BatchRunner(batch.plan, {
-		hermesBin,
-		folder,
-		concurrency: batch.concurrency,
-		graceMs: batch.graceMs,
-		timeoutMs: batch.timeoutMs,
-		failFast: batch.failFast,
-		env: batch.env,
-		tailLines: 50,
-	});
+	// Headless: nobody reads more than the error line, so keep little output in memory.
+	const {runner} = createRunner(batch, {tailLines: 50});
 
 	const progress = io.stderr.isTTY && !options.jsonl ? startProgressLine(io.stderr, batch.plan.tasks.length, {color: io.color}) : undefined;
 	runner.subscribe(event => {

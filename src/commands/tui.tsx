@@ -5,15 +5,13 @@ import {ReadStream} from 'node:tty';
 import {render} from 'ink';
 import {InputError} from '../core/errors.js';
 import {exitCodeOf} from '../core/results.js';
-import {createRunFolder} from '../core/run-folder.js';
-import {BatchRunner} from '../core/runner.js';
 import {loadTheme, ThemeError} from '../core/themes.js';
 import {runnerControl} from '../state/control.js';
 import {feedStore} from '../state/feed.js';
 import {createBatchStore, type BatchStore} from '../state/store.js';
 import {App} from '../ui/App.js';
 import {KeyBindingError, resolveBindings} from '../ui/keys.js';
-import {prepareBatch, type BatchOptions} from './prepare.js';
+import {createRunner, prepareBatch, type BatchOptions} from './prepare.js';
 import type {CommandIO} from './run.js';
 import {onShutdownSignals} from './signals.js';
 
@@ -27,17 +25,7 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 	const batch = await prepareBatch(taskArg, options, {...io, stdinIsTTY: io.stdin.isTTY ?? false});
 	const theme = asInputError(() => loadTheme(options.theme ?? batch.settings.theme, {noColor: !io.color}));
 	const bindings = asInputError(() => resolveBindings(batch.settings.keys));
-	const hermesBin = batch.resolveBin();
-	const folder = createRunFolder(batch.hermesHome);
-	const runner = new BatchRunner(batch.plan, {
-		hermesBin,
-		folder,
-		concurrency: batch.concurrency,
-		graceMs: batch.graceMs,
-		timeoutMs: batch.timeoutMs,
-		failFast: batch.failFast,
-		env: batch.env,
-	});
+	const {runner, folder} = createRunner(batch);
 	const store = createBatchStore({control: runnerControl(runner), plan: batch.plan, runId: folder.runId, runDir: folder.dir, concurrency: batch.concurrency, graceMs: batch.graceMs});
 	const stopFeed = feedStore(store, runner);
 	const stopSignals = onShutdownSignals(shutdown => {

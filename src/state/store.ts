@@ -5,7 +5,8 @@
 import {createStore, type StoreApi} from 'zustand/vanilla';
 import type {BatchEvent, BatchReport, CancellingInfo, PlannedTask, RoutingMode, StopReason, TaskResult, TaskStatus} from '../core/types.js';
 import {isFinal} from '../core/types.js';
-import {taskViewFromPlan, type TaskView} from './task-view.js';
+import {finishedPatch, taskViewFromPlan, type TaskView} from './task-view.js';
+import {openZoom, scrolled, searched, withNewOutput} from './zoom.js';
 
 export type {TaskView} from './task-view.js';
 
@@ -171,9 +172,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 
 				const zoom = state.zoom;
 				const zoomOutput = zoom ? control.output(zoom.taskId) : undefined;
-				const zoomPatch = zoom && zoomOutput && zoomOutput.version !== zoom.version
-					? {zoom: {...zoom, scrollback: zoomOutput.lines(), totalLines: zoomOutput.totalLines, version: zoomOutput.version}}
-					: {};
+				const zoomPatch = zoom && zoomOutput && zoomOutput.version !== zoom.version ? {zoom: withNewOutput(zoom, zoomOutput)} : {};
 				if (changed || 'zoom' in zoomPatch) {
 					set({...(changed ? {tasks: changed} : {}), ...zoomPatch});
 				}
@@ -214,9 +213,8 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 
 			openZoom() {
 				const id = get().focusedId;
-				const output = id ? control.output(id) : undefined;
 				if (id) {
-					set({zoom: {taskId: id, scrollback: output?.lines() ?? [], totalLines: output?.totalLines ?? 0, version: output?.version ?? -1, offsetFromBottom: 0, search: {query: '', editing: false, matchLine: null}}});
+					set({zoom: openZoom(id, control.output(id))});
 				}
 			},
 
@@ -239,9 +237,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 					return;
 				}
 
-				const max = Math.max(0, zoom.scrollback.length - 1);
-				const offset = delta === 'top' ? max : delta === 'bottom' ? 0 : Math.min(max, Math.max(0, zoom.offsetFromBottom - delta));
-				set({zoom: {...zoom, offsetFromBottom: offset}});
+				set({zoom: scrolled(zoom, delta)});
 			},
 
 			startSearch() {
@@ -272,15 +268,8 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 					return;
 				}
 
-				const lines = zoom.scrollback;
-				const from = zoom.search.matchLine ?? (lines.length - 1 - zoom.offsetFromBottom + (direction === -1 ? 1 : -1));
-				const match = findLine(lines, zoom.search.query, from, direction);
-				if (match === -1) {
-					set({notice: `no ${direction === -1 ? 'earlier' : 'later'} match for "${zoom.search.query}"`});
-					return;
-				}
-
-				set({notice: null, zoom: {...zoom, search: {...zoom.search, matchLine: match}, offsetFromBottom: Math.max(0, lines.length - 1 - match)}});
+				const outcome = searched(zoom, direction);
+				set('notice' in outcome ? {notice: outcome.notice} : {notice: null, zoom: outcome.zoom});
 			},
 
 			requestCancel(kill) {
@@ -356,34 +345,6 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			},
 		};
 	});
-}
-
-function finishedPatch(result: TaskResult, errorLine: string | undefined): Partial<TaskView> {
-	return {
-		status: result.status,
-		exitCode: result.exit_code,
-		signal: result.signal,
-		finishedAt: result.finished_at ? Date.parse(result.finished_at) : Date.now(),
-		startedAt: result.started_at ? Date.parse(result.started_at) : null,
-		errorLine: result.status === 'succeeded' ? null : errorLine ?? firstLine(result.error) ?? null,
-		cancelling: null,
-	};
-}
-
-function firstLine(text: string | undefined): string | undefined {
-	return text?.split('\n').findLast(line => line.trim() !== '');
-}
-
-function findLine(lines: readonly string[], query: string, from: number, direction: 1 | -1): number {
-	const needle = query.toLowerCase();
-	for (let index = from + direction; index >= 0 && index < lines.length; index += direction) {
-		// Lines keep their SGR colours; search the visible text only.
-		if (lines[index]!.replace(/\u001B\[[\d;:]*m/g, '').toLowerCase().includes(needle)) {
-			return index;
-		}
-	}
-
-	return -1;
 }
 
 export type {CancellingInfo, StopReason};

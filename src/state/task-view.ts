@@ -1,5 +1,5 @@
 // What a pane shows about one task. Plain data, derived from the plan and then the events.
-import type {CancellingInfo, PlannedTask, TaskStatus} from '../core/types.js';
+import type {CancellingInfo, PlannedTask, TaskResult, TaskStatus} from '../core/types.js';
 
 export type TaskView = {
 	id: string;
@@ -52,4 +52,21 @@ export function taskViewFromPlan(task: PlannedTask): TaskView {
 		totalLines: 0,
 		outputVersion: -1,
 	};
+}
+
+/** A finished task: its final status, and the stderr line that says why when it did not succeed. */
+export function finishedPatch(result: TaskResult, errorLine: string | undefined): Partial<TaskView> {
+	return {
+		status: result.status,
+		exitCode: result.exit_code,
+		signal: result.signal,
+		finishedAt: result.finished_at ? Date.parse(result.finished_at) : Date.now(),
+		startedAt: result.started_at ? Date.parse(result.started_at) : null,
+		errorLine: result.status === 'succeeded' ? null : errorLine ?? firstLine(result.error) ?? null,
+		cancelling: null,
+	};
+}
+
+function firstLine(text: string | undefined): string | undefined {
+	return text?.split('\n').findLast(line => line.trim() !== '');
 }

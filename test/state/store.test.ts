@@ -1,0 +1,165 @@
+// The store's contract with the engine: events apply at once, output is copied in at a capped
+// rate (never per line), and the operator's intents reach the core only after confirmation.
+import {afterEach, describe, expect, it, vi} from 'vitest';
+import {TaskOutput} from '../../src/core/task-output.js';
+import type {BatchEvent, TaskResult} from '../../src/core/types.js';
+import {feedStore} from '../../src/state/feed.js';
+import {createBatchStore, type BatchControl} from '../../src/state/store.js';
+import {plannedTasks, t0} from '../helpers/render.js';
+
+function setup(taskCount = 2) {
+	const outputs = new Map(plannedTasks(taskCount).map(task => [task.id, new TaskOutput({maxLines: 500})]));
+	const calls: string[] = [];
+	const control: BatchControl = {
+		cancel(id, options) {
+			calls.push(`cancel ${id} ${options.skipGrace ? 'kill' : 'term'}`);
+			return true;
+		},
+		shutdown(options) {
+			calls.push(`shutdown ${options.skipGrace ? 'kill' : 'term'}`);
+		},
+		output(id) {
+			const output = outputs.get(id);
+			return output && {version: output.version, lines: (count?: number) => output.display.lines(count), totalLines: output.display.totalLines, errorLine: () => output.errorLine()};
+		},
+	};
+	const plan = {mode: 'model_map' as const, tasks: plannedTasks(taskCount), warnings: []};
+	const store = createBatchStore({control, plan, runId: 'run-1', runDir: '/tmp/run-1', concurrency: 2, graceMs: 5000, now: t0});
+	const listeners = new Set<(event: BatchEvent) => void>();
+	const source = {
+		subscribe(listener: (event: BatchEvent) => void) {
+			listeners.add(listener);
+			return () => listeners.delete(listener);
+		},
+		emit(event: BatchEvent) {
+			for (const listener of listeners) {
+				listener(event);
+			}
+		},
+	};
+	return {store, outputs, calls, source};
+}
+
+function result(id: string, status: TaskResult['status'], exitCode: number | null): TaskResult {
+	return {id, name: null, goal: 'g', model: null, route: {name: null, kind: 'parent', provider: null, model: null, reasoning_effort: null, service_tier: null, profile: null, refused: false, reason: ''}, status, success: status === 'succeeded', exit_code: exitCode, signal: null, started_at: new Date(t0).toISOString(), finished_at: new Date(t0 + 3000).toISOString(), duration_ms: 3000, result: '', log: null};
+}
+
+afterEach(() => {
+	vi.useRealTimers();
+});
+
+describe('output publishing', () => {
+	it('copies a flood of lines into the store in one update, keeping only a pane-sized tail', () => {
+		const {store, outputs} = setup();
+		let updates = 0;
+		store.subscribe(() => updates++);
+		const output = outputs.get('t01')!;
+		for (let line = 0; line < 10_000; line++) {
+			output.pushStdout(Buffer.from(`line ${line}\n`));
+		}
+
+		expect(updates).toBe(0); // nothing reaches the store per line
+		store.getState().syncOutput();
+		expect(updates).toBe(1);
+		const view = store.getState().tasks['t01']!;
+		expect(view.tail).toHaveLength(40);
+		expect(view.tail.at(-1)).toBe('line 9999');
+		expect(view.totalLines).toBe(10_000);
+		store.getState().syncOutput();
+		expect(updates).toBe(1); // unchanged output publishes nothing
+	});
+
+	it('feeds events at once but output at the capped rate', () => {
+		vi.useFakeTimers({now: t0});
+		const {store, outputs, source} = setup();
+		const stop = feedStore(store, source, {publishHz: 10, now: () => Date.now()});
+		source.emit({type: 'task.started', id: 't01', pid: 123, argv: ['hermes'], at: t0});
+		expect(store.getState().tasks['t01']!.status).toBe('running');
+
+		let tailUpdates = 0;
+		let lastTail = store.getState().tasks['t01']!.tail;
+		store.subscribe(state => {
+			if (state.tasks['t01']!.tail !== lastTail) {
+				lastTail = state.tasks['t01']!.tail;
+				tailUpdates++;
+			}
+		});
+		// One simulated second of a task printing a line every millisecond.
+		for (let ms = 0; ms < 1000; ms++) {
+			outputs.get('t01')!.pushStdout(Buffer.from(`tick ${ms}\n`));
+			vi.advanceTimersByTime(1);
+		}
+
+		stop();
+		expect(tailUpdates).toBeGreaterThan(0);
+		expect(tailUpdates).toBeLessThanOrEqual(11);
+		expect(store.getState().tasks['t01']!.tail.at(-1)).toBe('tick 999');
+	});
+});
+
+describe('events', () => {
+	it('shows the cascade: cancelling with its deadline, then SIGKILL sent, then the final status', () => {
+		const {store, outputs} = setup();
+		const {applyEvent} = store.getState();
+		applyEvent({type: 'task.started', id: 't01', pid: 42, argv: [], at: t0});
+		applyEvent({type: 'task.cancelling', id: 't01', cancelling: {reason: 'cancel', termSentAt: t0 + 1000, killDueAt: t0 + 6000, killSent: false}, at: t0 + 1000});
+		expect(store.getState().tasks['t01']!.status).toBe('cancelling');
+		applyEvent({type: 'task.killed', id: 't01', at: t0 + 6000});
+		expect(store.getState().tasks['t01']!.cancelling).toMatchObject({killSent: true, killDueAt: t0 + 6000});
+		outputs.get('t01')!.pushStderr(Buffer.from('ignoring SIGTERM\n'));
+		applyEvent({type: 'task.finished', id: 't01', result: result('t01', 'cancelled', null), at: t0 + 6100});
+		expect(store.getState().tasks['t01']).toMatchObject({status: 'cancelled', cancelling: null, errorLine: 'ignoring SIGTERM'});
+	});
+});
+
+describe('intents', () => {
+	it('cancels only after confirmation, and only the focused task', () => {
+		const {store, calls} = setup();
+		store.getState().applyEvent({type: 'task.started', id: 't02', pid: 43, argv: [], at: t0});
+		store.getState().focus('t02');
+		store.getState().requestCancel(false);
+		expect(calls).toEqual([]);
+		store.getState().confirmNo();
+		expect(calls).toEqual([]);
+		store.getState().requestCancel(true);
+		store.getState().confirmYes();
+		expect(calls).toEqual(['cancel t02 kill']);
+	});
+
+	it('quitting with running tasks asks, stops them all, and exits once the batch is finished', () => {
+		const {store, calls} = setup();
+		store.getState().applyEvent({type: 'task.started', id: 't01', pid: 42, argv: [], at: t0});
+		store.getState().requestQuit();
+		expect(store.getState().confirm?.action).toBe('quit');
+		store.getState().confirmYes();
+		expect(calls).toEqual(['shutdown term']);
+		expect(store.getState()).toMatchObject({quitting: true, exitRequested: false});
+		store.getState().requestCancel(true); // K while quitting: kill everything now
+		expect(calls).toEqual(['shutdown term', 'shutdown kill']);
+		store.getState().applyEvent({type: 'batch.finished', report: {summary: '', run_id: 'run-1', run_dir: '', results_file: '', mode: 'model_map', interrupted: true, warnings: [], results: []}, at: t0});
+		expect(store.getState().exitRequested).toBe(true);
+	});
+});
+
+describe('zoom', () => {
+	it('keeps a scrolled-up view on the same lines while new output arrives, and follows at the bottom', () => {
+		const {store, outputs} = setup();
+		const output = outputs.get('t01')!;
+		output.pushStdout(Buffer.from(Array.from({length: 100}, (_, i) => `old ${i}\n`).join('')));
+		store.getState().openZoom();
+		store.getState().scroll(-10); // negative: up
+		const before = store.getState().zoom!;
+		expect(before.offsetFromBottom).toBe(10);
+		const visibleBefore = before.scrollback[before.scrollback.length - 1 - before.offsetFromBottom];
+		output.pushStdout(Buffer.from('new a\nnew b\n'));
+		store.getState().syncOutput();
+		const after = store.getState().zoom!;
+		expect(after.scrollback[after.scrollback.length - 1 - after.offsetFromBottom]).toBe(visibleBefore);
+
+		store.getState().scroll('bottom');
+		output.pushStdout(Buffer.from('newest\n'));
+		store.getState().syncOutput();
+		expect(store.getState().zoom!.offsetFromBottom).toBe(0);
+		expect(store.getState().zoom!.scrollback.at(-1)).toBe('newest');
+	});
+});
