@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // argv → command. The only place that calls process.exit, and the only place that turns an
 // error into an exit code: 2 for bad input (nothing started), 1 for a crash of our own.
+import {readFileSync} from 'node:fs';
 import {Command, CommanderError, Option} from 'commander';
 import {configCommand, type ConfigOptions} from './commands/config.js';
 import {readAll} from './commands/prepare.js';
@@ -41,7 +42,7 @@ async function loadTui() {
 export function buildProgram(): Command {
 	const program = new Command('hermes-delegate')
 		.description('Run and watch batches of Hermes Agent subagents, each on its own model or profile.')
-		.version('0.1.0')
+		.version(packageVersion())
 		.showHelpAfterError('(run with --help for usage)')
 		.exitOverride();
 
@@ -79,6 +80,11 @@ export function buildProgram(): Command {
 		});
 
 	return program;
+}
+
+function packageVersion(): string {
+	const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {version: string};
+	return packageJson.version;
 }
 
 async function main(): Promise<void> {
