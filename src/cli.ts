@@ -15,7 +15,8 @@ const io: CommandIO & {stdin: NodeJS.ReadStream} = {
 	stdout: process.stdout,
 	stderr: process.stderr,
 	stdin: process.stdin,
-	env: process.env,
+	// A copy: the subagents get the environment as it was, even where we adjust ours below.
+	env: {...process.env},
 	stdinIsTTY: process.stdin.isTTY ?? false,
 	readStdin: async () => readAll(process.stdin),
 	color: !noColor,
@@ -36,6 +37,13 @@ function batchOptions(command: Command): Command {
 
 // Ink and React take about half a second to load; `run` and `config` never need them.
 async function loadTui() {
+	// Ink draws no live frames when it sees CI set (checked once, at import). An operator whose
+	// shell exports CI=true still has a terminal in front of them; the subagents keep the variable.
+	if (process.stdout.isTTY) {
+		delete process.env['CI'];
+		delete process.env['CONTINUOUS_INTEGRATION'];
+	}
+
 	return (await import('./commands/tui.js')).tuiCommand;
 }
 

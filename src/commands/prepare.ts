@@ -36,8 +36,8 @@ export type PreparedBatch = {
 	graceMs: number;
 	timeoutMs: number | undefined;
 	failFast: boolean;
-	/** Environment for the subagents (the demo points them at its own HERMES_HOME). */
-	env: NodeJS.ProcessEnv | undefined;
+	/** The whole environment of the subagents (the demo points them at its own HERMES_HOME). */
+	env: NodeJS.ProcessEnv;
 	resolveBin(): string;
 };
 
@@ -86,7 +86,7 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 		graceMs: Math.round(graceSeconds * 1000),
 		timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
 		failFast: options.failFast ?? false,
-		env: demo ? {...context.env, HERMES_HOME: demo.hermesHome} : undefined,
+		env: demo ? {...context.env, HERMES_HOME: demo.hermesHome} : {...context.env},
 		resolveBin: () => demo && !options.hermesBin ? fakeAgentPath : resolveHermesBin(options.hermesBin, context.env),
 	};
 }

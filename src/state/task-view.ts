@@ -62,11 +62,32 @@ export function finishedPatch(result: TaskResult, errorLine: string | undefined)
 		signal: result.signal,
 		finishedAt: result.finished_at ? Date.parse(result.finished_at) : Date.now(),
 		startedAt: result.started_at ? Date.parse(result.started_at) : null,
-		errorLine: result.status === 'succeeded' ? null : errorLine ?? firstLine(result.error) ?? null,
+		errorLine: result.status === 'failed' ? errorLine ?? firstLine(result.error) ?? null : stopDetail(result),
 		cancelling: null,
 	};
 }
 
 function firstLine(text: string | undefined): string | undefined {
 	return text?.split('\n').findLast(line => line.trim() !== '');
+}
+
+/** How a stopped task ended: what the operator needs to know is whether SIGTERM was enough. */
+function stopDetail(result: TaskResult): string | null {
+	if (result.status !== 'cancelled' && result.status !== 'timed_out') {
+		return null;
+	}
+
+	if (result.started_at === null) {
+		return 'never started';
+	}
+
+	if (result.signal === 'SIGKILL') {
+		return 'ignored SIGTERM: killed with SIGKILL after the grace period';
+	}
+
+	if (result.signal) {
+		return `stopped by ${result.signal}`;
+	}
+
+	return result.exit_code === null ? 'stopped' : `exited ${result.exit_code} after SIGTERM`;
 }

@@ -107,8 +107,17 @@ describe('events', () => {
 		applyEvent({type: 'task.killed', id: 't01', at: t0 + 6000});
 		expect(store.getState().tasks['t01']!.cancelling).toMatchObject({killSent: true, killDueAt: t0 + 6000});
 		outputs.get('t01')!.pushStderr(Buffer.from('ignoring SIGTERM\n'));
-		applyEvent({type: 'task.finished', id: 't01', result: result('t01', 'cancelled', null), at: t0 + 6100});
-		expect(store.getState().tasks['t01']).toMatchObject({status: 'cancelled', cancelling: null, errorLine: 'ignoring SIGTERM'});
+		applyEvent({type: 'task.finished', id: 't01', result: {...result('t01', 'cancelled', null), signal: 'SIGKILL'}, at: t0 + 6100});
+		// The pane says how the cascade ended, not the agent's last complaint.
+		expect(store.getState().tasks['t01']).toMatchObject({status: 'cancelled', cancelling: null, errorLine: 'ignored SIGTERM: killed with SIGKILL after the grace period'});
+	});
+
+	it('a failed task shows the stderr line that matters', () => {
+		const {store, outputs} = setup();
+		store.getState().applyEvent({type: 'task.started', id: 't01', pid: 42, argv: [], at: t0});
+		outputs.get('t01')!.pushStderr(Buffer.from('Error: provider returned 429\n'));
+		store.getState().applyEvent({type: 'task.finished', id: 't01', result: result('t01', 'failed', 1), at: t0 + 100});
+		expect(store.getState().tasks['t01']).toMatchObject({status: 'failed', exitCode: 1, errorLine: 'Error: provider returned 429'});
 	});
 });
 
