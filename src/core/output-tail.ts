@@ -1,7 +1,19 @@
 // The last lines of one task's output, safe and bounded, for the dashboard. The complete
 // output lives in the task's log file; this keeps only what a pane can show, so memory stays
 // bounded whatever a subagent prints (endless lines, a 10 MB line without a newline, ...).
+//
+// A flood must cost per chunk, not per line: the plain complete lines of a chunk are kept as
+// one block of text (see line-blocks.ts) and only counted and measured here, with native
+// indexOf. Lines that need work (longer than maxLineLength, or with a carriage return) take
+// the per-line path and are kept as one-line blocks.
+//
+// Memory: every kept line is at most maxLineLength characters, so the text held stays under
+// (maxLines + lines of one chunk) × (maxLineLength + 2). A block's text is usually a slice of
+// the chunk it came from, which V8 keeps alive whole; a slice is copied instead when the rest
+// of its chunk is longer than one line, so a block never holds much more than its own text.
 import {StringDecoder} from 'node:string_decoder';
+import {LineBlocks} from './line-blocks.js';
+import type {LineBlock} from './line-blocks.js';
 import {TerminalSanitizer, stripSgr} from './sanitize.js';
 
 export type OutputTailOptions = {
@@ -9,8 +21,8 @@ export type OutputTailOptions = {
 	maxLines?: number | undefined;
 	/** Characters kept per line (SGR included); longer lines end in '…'. Default 2000. */
 	maxLineLength?: number | undefined;
-	/** Called with each complete line as it is committed (for a merged view of several streams). */
-	onLine?: ((line: string) => void) | undefined;
+	/** Receives each block of complete lines as it is committed (for a merged view of several streams). */
+	sink?: ((block: LineBlock) => void) | undefined;
 };
 
 const completeSgrAtStart = /^\x1b\[[0-9;:]*m/;
@@ -22,12 +34,8 @@ const completeSgrAtStart = /^\x1b\[[0-9;:]*m/;
  */
 export class OutputTail {
 	private versionValue = 0;
-	private total = 0;
-	private readonly maxLines: number;
 	private readonly maxLineLength: number;
-	/** Ring of complete lines: grows to maxLines, then overwrites the oldest at `start`. */
-	private readonly ring: string[] = [];
-	private start = 0;
+	private readonly complete: LineBlocks;
 	private partial = '';
 	/** The partial line had more text than maxLineLength; the rest was not kept. */
 	private partialCut = false;
@@ -35,11 +43,11 @@ export class OutputTail {
 	private ended = false;
 	private readonly decoder = new StringDecoder('utf8');
 	private readonly sanitizer = new TerminalSanitizer();
-	private readonly onLine: ((line: string) => void) | undefined;
+	private readonly sink: ((block: LineBlock) => void) | undefined;
 
 	constructor(options: OutputTailOptions = {}) {
-		this.onLine = options.onLine;
-		this.maxLines = positiveInteger(options.maxLines ?? 2000, 'maxLines');
+		this.sink = options.sink;
+		this.complete = new LineBlocks(positiveInteger(options.maxLines ?? 2000, 'maxLines'));
 		this.maxLineLength = positiveInteger(options.maxLineLength ?? 2000, 'maxLineLength');
 	}
 
@@ -50,7 +58,12 @@ export class OutputTail {
 
 	/** Every complete line ever seen, including those no longer kept. */
 	get totalLines(): number {
-		return this.total;
+		return this.complete.totalLines;
+	}
+
+	/** Characters held for complete lines: what the memory bound is about. */
+	get keptChars(): number {
+		return this.complete.keptChars;
 	}
 
 	/** Strings are taken as already decoded; Buffers may split a UTF-8 character anywhere. */
@@ -92,13 +105,9 @@ export class OutputTail {
 	/** The last `count` lines (all kept when omitted); a non-empty partial line comes last. */
 	lines(count?: number): string[] {
 		const partial = this.partialDisplay();
-		const available = this.ring.length + (partial === '' ? 0 : 1);
+		const available = this.complete.length + (partial === '' ? 0 : 1);
 		const wanted = count === undefined ? available : Math.max(0, Math.min(Math.floor(count), available));
-		const fromRing = Math.min(this.ring.length, partial === '' ? wanted : wanted - 1);
-		const result: string[] = [];
-		for (let k = this.ring.length - fromRing; k < this.ring.length; k++) {
-			result.push(this.at(k));
-		}
+		const result = this.complete.last(partial === '' ? wanted : wanted - 1);
 		if (partial !== '' && wanted > 0) {
 			result.push(partial);
 		}
@@ -118,8 +127,7 @@ export class OutputTail {
 		if (partial !== '' && matches(partial)) {
 			return partial;
 		}
-		for (let k = this.ring.length - 1; k >= 0; k--) {
-			const line = this.at(k);
+		for (const line of this.complete.newestFirst()) {
 			if (matches(line)) {
 				return line;
 			}
@@ -147,7 +155,74 @@ export class OutputTail {
 		return -1;
 	}
 
+	/**
+	 * Splits `clean` into runs of plain complete lines, committed as blocks, and the lines
+	 * between them that need the per-line path. A line is plain when it fits maxLineLength and
+	 * has no '\r' other than that of a '\r\n' ending; the first line also takes in the
+	 * pending partial line, so it is plain only when that one has no pending '\r' or cut.
+	 */
 	private consume(clean: string): void {
+		const max = this.maxLineLength;
+		let runStart = 0;
+		let runLines = 0;
+		let runCrlf = false;
+		let lineStart = 0;
+		let cr = clean.indexOf('\r');
+		let lf = clean.indexOf('\n');
+		while (lf !== -1) {
+			if (cr !== -1 && cr < lineStart) {
+				cr = clean.indexOf('\r', lineStart);
+			}
+			const crlf = cr !== -1 && cr === lf - 1;
+			let length = lf - lineStart - (crlf ? 1 : 0);
+			let plain = cr === -1 || cr >= lf - 1;
+			if (lineStart === 0) {
+				length += this.partial.length;
+				plain &&= !this.partialCut && !this.carriageReturn;
+			}
+			if (plain && length <= max) {
+				runLines++;
+				runCrlf ||= crlf;
+			} else {
+				this.commitRun(clean, runStart, lineStart, runLines, runCrlf);
+				this.consumeLines(clean.slice(lineStart, lf + 1));
+				runStart = lf + 1;
+				runLines = 0;
+				runCrlf = false;
+			}
+			lineStart = lf + 1;
+			lf = clean.indexOf('\n', lineStart);
+		}
+		this.commitRun(clean, runStart, lineStart, runLines, runCrlf);
+		if (lineStart < clean.length) {
+			this.consumeLines(lineStart === 0 ? clean : clean.slice(lineStart));
+		}
+	}
+
+	/** Commits the `count` plain lines of clean[start, end), which ends in '\n'. */
+	private commitRun(clean: string, start: number, end: number, count: number, crlf: boolean): void {
+		if (count === 0) {
+			return;
+		}
+		let text = clean.slice(start, end - 1);
+		if (clean.length - text.length > this.maxLineLength) {
+			text = copy(text);
+		}
+		if (this.partial !== '') {
+			// Copied: the partial line may be a slice of an earlier chunk, kept alive by the block.
+			text = copy(this.partial) + text;
+			this.partial = '';
+		}
+		this.add({text, count, crlf});
+	}
+
+	private add(block: LineBlock): void {
+		this.complete.add(block);
+		this.sink?.(block);
+	}
+
+	/** The per-line path: each line break commits the partial line, each '\r' resets it. */
+	private consumeLines(clean: string): void {
 		let i = 0;
 		// Each search result is reused until passed, so a chunk is scanned once per character kind.
 		let lf = clean.indexOf('\n');
@@ -196,16 +271,7 @@ export class OutputTail {
 	}
 
 	private commit(): void {
-		// Copy the line: a slice would keep the whole chunk it came from alive in V8.
-		const line = (' ' + this.partialDisplay()).slice(1);
-		if (this.ring.length < this.maxLines) {
-			this.ring.push(line);
-		} else {
-			this.ring[this.start] = line;
-			this.start = (this.start + 1) % this.maxLines;
-		}
-		this.total++;
-		this.onLine?.(line);
+		this.add({text: copy(this.partialDisplay()), count: 1, crlf: false});
 		this.partial = '';
 		this.partialCut = false;
 		this.carriageReturn = false;
@@ -213,11 +279,6 @@ export class OutputTail {
 
 	private partialDisplay(): string {
 		return this.partialCut ? cutLine(this.partial, this.maxLineLength) : this.partial;
-	}
-
-	/** k-th kept line, oldest first. */
-	private at(k: number): string {
-		return this.ring[(this.start + k) % this.ring.length] ?? '';
 	}
 }
 
@@ -236,6 +297,11 @@ function cutLine(text: string, max: number): string {
 		cut = cut.slice(0, esc);
 	}
 	return `${cut}…`;
+}
+
+/** A copy that does not keep alive the (possibly huge) string `text` was sliced from. */
+function copy(text: string): string {
+	return (' ' + text).slice(1);
 }
 
 function positiveInteger(value: number, name: string): number {

@@ -1,6 +1,8 @@
 // What is kept in memory of one task's output: display tails (sanitised, bounded lines) for
 // the dashboard, and the last bytes of raw stdout for the result. The complete output goes
 // to the task's log file, never here, so memory stays flat however much a task prints.
+import {LineBlocks} from './line-blocks.js';
+import type {LineBlock} from './line-blocks.js';
 import {OutputTail} from './output-tail.js';
 import {sanitizeLine, stripSgr} from './sanitize.js';
 
@@ -46,40 +48,31 @@ export const resultLimitBytes = 64 * 1024;
  * What a pane shows: stdout and stderr lines in the order they were completed, so an agent's
  * warnings appear where they happened. Each stream assembles its own lines (a partial stdout
  * line is never spliced with stderr text); the unfinished lines of both come last.
+ * The streams hand over blocks of lines completed together, shared with their own tails, so
+ * merging costs one step per chunk, not per line.
  */
 export class MergedLines {
-	private readonly ring: string[] = [];
-	private start = 0;
-	private total = 0;
+	private readonly complete: LineBlocks;
 
-	constructor(private readonly maxLines: number, private readonly partials: () => string[]) {}
+	constructor(maxLines: number, private readonly partials: () => string[]) {
+		this.complete = new LineBlocks(maxLines);
+	}
 
-	add(line: string): void {
-		if (this.ring.length < this.maxLines) {
-			this.ring.push(line);
-		} else {
-			this.ring[this.start] = line;
-			this.start = (this.start + 1) % this.maxLines;
-		}
-
-		this.total++;
+	add(block: LineBlock): void {
+		this.complete.add(block);
 	}
 
 	get totalLines(): number {
-		return this.total;
+		return this.complete.totalLines;
 	}
 
 	lines(count?: number): string[] {
 		const partials = this.partials().filter(line => line !== '');
-		const wanted = Math.min(count ?? Number.POSITIVE_INFINITY, this.ring.length + partials.length);
-		const fromRing = Math.max(0, wanted - partials.length);
-		const result: string[] = [];
-		// Only the wanted lines are copied: panes ask for a few dozen lines many times a second.
-		for (let k = this.ring.length - fromRing; k < this.ring.length; k++) {
-			result.push(this.ring[(this.start + k) % this.ring.length]!);
-		}
-
-		result.push(...partials.slice(partials.length - (wanted - fromRing)));
+		const wanted = Math.min(count ?? Number.POSITIVE_INFINITY, this.complete.length + partials.length);
+		const fromComplete = Math.max(0, wanted - partials.length);
+		// Only the wanted lines are split out: panes ask for a few dozen lines many times a second.
+		const result = this.complete.last(fromComplete);
+		result.push(...partials.slice(partials.length - (wanted - fromComplete)));
 		return result;
 	}
 }
@@ -96,9 +89,9 @@ export class TaskOutput {
 	constructor(options: {maxLines?: number | undefined} = {}) {
 		const maxLines = options.maxLines ?? 2000;
 		this.display = new MergedLines(maxLines, () => [this.stdout.partialLine(), this.stderr.partialLine()]);
-		const onLine = (line: string) => this.display.add(line);
-		this.stdout = new OutputTail({maxLines, onLine});
-		this.stderr = new OutputTail({maxLines: 200, onLine});
+		const sink = (block: LineBlock) => this.display.add(block);
+		this.stdout = new OutputTail({maxLines, sink});
+		this.stderr = new OutputTail({maxLines: 200, sink});
 	}
 
 	pushStdout(chunk: Buffer): void {

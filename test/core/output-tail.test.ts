@@ -1,5 +1,8 @@
+import {setFlagsFromString} from 'node:v8';
+import {runInNewContext} from 'node:vm';
 import {describe, expect, it} from 'vitest';
 import {OutputTail} from '../../src/core/output-tail.js';
+import {ReferenceStream, randomOutput, randomSplits, seededRandom} from '../helpers/reference-output.js';
 
 const E = '\x1b';
 
@@ -199,5 +202,115 @@ describe('OutputTail lastLine and search', () => {
 		const tail = tailOf(`${E}[1mbold${E}[0m\n`);
 		expect(tail.search('1m')).toBe(-1);
 		expect(tail.search('')).toBe(-1);
+	});
+});
+
+describe('OutputTail blocks of lines', () => {
+	it('returns exactly the last maxLines lines while whole chunks are forgotten', () => {
+		const tail = new OutputTail({maxLines: 5});
+		let next = 0;
+		for (let chunk = 0; chunk < 20; chunk++) {
+			tail.push(`${next++}\n${next++}\n${next++}\n`);
+			const expected = Array.from({length: Math.min(5, next)}, (_, k) => String(next - Math.min(5, next) + k));
+			expect(tail.lines()).toEqual(expected);
+			expect(tail.lines(4)).toEqual(expected.slice(-4));
+		}
+		expect(tail.totalLines).toBe(60);
+	});
+
+	it('joins the partial line to the first line of the next chunk', () => {
+		const tail = tailOf('a\nfirst ha', 'lf\nb\nc');
+		expect(tail.lines()).toEqual(['a', 'first half', 'b', 'c']);
+		expect(tail.lines(3)).toEqual(['first half', 'b', 'c']);
+		expect(tail.totalLines).toBe(3);
+	});
+
+	it('handles a carriage return among complete lines of one chunk', () => {
+		const tail = tailOf('x', 'a\nb\n10%\r20%\nc\n50%\r');
+		expect(tail.lines()).toEqual(['xa', 'b', '20%', 'c', '50%']);
+		tail.push('60%\nd\n');
+		expect(tail.lines()).toEqual(['xa', 'b', '20%', 'c', '60%', 'd']);
+		expect(tail.totalLines).toBe(6);
+	});
+
+	it('drops the carriage return of CRLF endings inside a block', () => {
+		const tail = tailOf('one\r\ntwo\nthree\r\n\r\nfour');
+		expect(tail.lines()).toEqual(['one', 'two', 'three', '', 'four']);
+		expect(tail.lines(3)).toEqual(['three', '', 'four']);
+	});
+
+	it('cuts a long line inside an otherwise short-lined chunk', () => {
+		const tail = new OutputTail({maxLineLength: 10});
+		tail.push(`short\n${'x'.repeat(25)}\nok\n${'y'.repeat(10)}\n`);
+		expect(tail.lines()).toEqual(['short', 'xxxxxxxxx…', 'ok', 'yyyyyyyyyy']);
+		expect(tail.totalLines).toBe(4);
+	});
+
+	it('cuts a first line made too long by the partial line before it', () => {
+		const tail = new OutputTail({maxLineLength: 10});
+		tail.push('abcdefgh');
+		tail.push('ijk\nnext\n');
+		expect(tail.lines()).toEqual(['abcdefghi…', 'next']);
+	});
+
+	it('matches the line-by-line meaning of the output however it is chunked', () => {
+		const random = seededRandom(7);
+		for (let round = 0; round < 300; round++) {
+			const text = randomOutput(random, 60, 12);
+			const tail = new OutputTail({maxLines: 4, maxLineLength: 8});
+			const reference = new ReferenceStream(4, 8);
+			for (const piece of randomSplits(random, text)) {
+				tail.push(piece);
+				reference.push(piece);
+				const context = `round ${round}, after ${JSON.stringify(piece)}`;
+				expect(tail.lines(), context).toEqual(reference.lines());
+				expect(tail.lines(2), context).toEqual(reference.lines().slice(-2));
+				expect(tail.totalLines, context).toBe(reference.total);
+				expect(tail.partialLine(), context).toBe(reference.partialLine());
+				expect(tail.lastLine(), context).toBe(reference.lines().findLast((line) => line.trim() !== ''));
+			}
+		}
+	});
+});
+
+describe('OutputTail memory', () => {
+	it('keeps text within (maxLines + lines of one chunk) × (maxLineLength + 2)', () => {
+		const maxLines = 50;
+		const maxLineLength = 100;
+		const tail = new OutputTail({maxLines, maxLineLength});
+		const linesPerChunk = 30;
+		for (let k = 0; k < 500; k++) {
+			const lengths = Array.from({length: linesPerChunk}, (_, i) => (k * 7 + i * 13) % 150);
+			tail.push(`${lengths.map((length) => 'm'.repeat(length)).join(k % 3 === 0 ? '\r\n' : '\n')}\n`);
+			expect(tail.keptChars).toBeLessThanOrEqual((maxLines + linesPerChunk) * (maxLineLength + 2));
+		}
+		expect(tail.lines()).toHaveLength(maxLines);
+	});
+
+	it('does not keep alive the big chunks its lines were cut from', () => {
+		setFlagsFromString('--expose-gc');
+		const gc = runInNewContext('gc') as () => void;
+		const big = 'z'.repeat(1024 * 1024);
+		// A line sliced out of a chunk keeps all of the chunk in memory. Here each chunk is
+		// 1 MB for one or two short lines: a short line between two long ones, or a partial
+		// line at the end of a chunk that is completed by the next one.
+		const shapes = {
+			'short line between long ones': `\nshort line here\n${big}`,
+			'partial line completed by the next chunk': `more\n${big}\nlong enough partial `,
+		};
+		for (const [shape, text] of Object.entries(shapes)) {
+			const chunk = Buffer.from(text);
+			const tail = new OutputTail({maxLines: 100, maxLineLength: 100});
+			gc();
+			const before = process.memoryUsage().heapUsed;
+			for (let k = 0; k < 200; k++) {
+				tail.push(chunk);
+			}
+			gc();
+			const grown = process.memoryUsage().heapUsed - before;
+			expect(tail.totalLines, shape).toBeGreaterThanOrEqual(200);
+			// Keeping the chunks would take 100 MB; the kept lines themselves are about 10 kB.
+			expect(grown, shape).toBeLessThan(16 * 1024 * 1024);
+		}
 	});
 });

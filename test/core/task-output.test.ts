@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {ByteTail, MergedLines, TaskOutput} from '../../src/core/task-output.js';
+import {ReferenceStream, randomOutput, randomSplits, seededRandom} from '../helpers/reference-output.js';
 
 describe('TaskOutput display', () => {
 	it('interleaves stdout and stderr lines in the order they were completed', () => {
@@ -33,6 +34,50 @@ describe('TaskOutput display', () => {
 		output.end();
 		expect(output.result()).toEqual({text: 'Paris.', truncated: false});
 		expect(output.errorText()).toBe('Error: 429');
+	});
+});
+
+describe('TaskOutput display of many lines per chunk', () => {
+	it('orders whole chunks of lines from both streams by completion', () => {
+		const output = new TaskOutput({maxLines: 6});
+		output.pushStdout(Buffer.from('o1\no2\npart'));
+		output.pushStderr(Buffer.from('e1\ne2\ne3'));
+		output.pushStdout(Buffer.from('ial\no3\n'));
+		expect(output.display.lines()).toEqual(['o1', 'o2', 'e1', 'e2', 'partial', 'o3', 'e3']);
+		output.pushStderr(Buffer.from('\n'));
+		expect(output.display.lines()).toEqual(['o2', 'e1', 'e2', 'partial', 'o3', 'e3']);
+		output.pushStderr(Buffer.from('e4\ne5\n'));
+		expect(output.display.lines()).toEqual(['e2', 'partial', 'o3', 'e3', 'e4', 'e5']);
+		expect(output.display.lines(2)).toEqual(['e4', 'e5']);
+		expect(output.display.totalLines).toBe(9);
+	});
+
+	it('matches the line-by-line merge of both streams however they are chunked', () => {
+		const random = seededRandom(11);
+		const maxLines = 5;
+		// TaskOutput cuts lines at the default 2000 characters: some lines here are longer.
+		const long = 'w'.repeat(1995);
+		for (let round = 0; round < 100; round++) {
+			const output = new TaskOutput({maxLines});
+			const streams = [
+				{push: (text: string) => output.pushStdout(Buffer.from(text)), reference: new ReferenceStream(maxLines, 2000)},
+				{push: (text: string) => output.pushStderr(Buffer.from(text)), reference: new ReferenceStream(200, 2000)},
+			];
+			const pieces = streams.map(() => randomSplits(random, randomOutput(random, 30, 12).replaceAll('q', long)));
+			const merged: string[] = [];
+			while (pieces.some((list) => list.length > 0)) {
+				const which = pieces[0]!.length > 0 && (pieces[1]!.length === 0 || random() < 0.5) ? 0 : 1;
+				const piece = pieces[which]!.shift()!;
+				streams[which]!.push(piece);
+				merged.push(...streams[which]!.reference.push(piece));
+				const partials = streams.map((stream) => stream.reference.partialLine()).filter((line) => line !== '');
+				const expected = [...merged.slice(-maxLines), ...partials];
+				const context = `round ${round}, ${which === 0 ? 'stdout' : 'stderr'} ${JSON.stringify(piece.slice(0, 40))}`;
+				expect(output.display.lines(), context).toEqual(expected);
+				expect(output.display.lines(3), context).toEqual(expected.slice(-3));
+				expect(output.display.totalLines, context).toBe(merged.length);
+			}
+		}
 	});
 });
 
