@@ -92,7 +92,7 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 }
 
 /** The last step before processes start: the binary is checked, the run folder made. */
-export function createRunner(batch: PreparedBatch, options: {tailLines?: number} = {}): {runner: BatchRunner; folder: RunFolder} {
+export function createRunner(batch: PreparedBatch, options: {display: boolean}): {runner: BatchRunner; folder: RunFolder} {
 	const hermesBin = batch.resolveBin();
 	const folder = createRunFolder(batch.hermesHome);
 	const runner = new BatchRunner(batch.plan, {
@@ -103,7 +103,7 @@ export function createRunner(batch: PreparedBatch, options: {tailLines?: number}
 		timeoutMs: batch.timeoutMs,
 		failFast: batch.failFast,
 		env: batch.env,
-		tailLines: options.tailLines,
+		display: options.display,
 	});
 	return {runner, folder};
 }

@@ -40,8 +40,8 @@ export async function runCommand(taskArg: string | undefined, options: RunOption
 		return 0;
 	}
 
-	// Headless: nobody reads more than the error line, so keep little output in memory.
-	const {runner} = createRunner(batch, {tailLines: 50});
+	// Headless: nobody watches, so output is only logged and kept for the result.
+	const {runner} = createRunner(batch, {display: false});
 
 	const progress = io.stderr.isTTY && !options.jsonl ? startProgressLine(io.stderr, batch.plan.tasks.length, {color: io.color}) : undefined;
 	runner.subscribe(event => {

@@ -25,7 +25,7 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 	const batch = await prepareBatch(taskArg, options, {...io, stdinIsTTY: io.stdin.isTTY ?? false});
 	const theme = asInputError(() => loadTheme(options.theme ?? batch.settings.theme, {noColor: !io.color}));
 	const bindings = asInputError(() => resolveBindings(batch.settings.keys));
-	const {runner, folder} = createRunner(batch);
+	const {runner, folder} = createRunner(batch, {display: true});
 	const store = createBatchStore({control: runnerControl(runner), plan: batch.plan, runId: folder.runId, runDir: folder.dir, concurrency: batch.concurrency, graceMs: batch.graceMs});
 	const stopFeed = feedStore(store, runner);
 	const stopSignals = onShutdownSignals(shutdown => {

@@ -22,6 +22,8 @@ export type RunnerOptions = {
 	env?: NodeJS.ProcessEnv | undefined;
 	/** Lines of output kept in memory per task for the dashboard. */
 	tailLines?: number | undefined;
+	/** false when nobody watches (headless run): output goes to the logs and the result only. */
+	display?: boolean | undefined;
 };
 
 type Live = {
@@ -46,7 +48,7 @@ export class BatchRunner {
 	constructor(readonly plan: RoutePlan, private readonly options: RunnerOptions) {
 		for (const task of plan.tasks) {
 			this.live.set(task.id, {task, status: task.decision.refused ? 'refused' : 'queued'});
-			this.outputs.set(task.id, new TaskOutput({maxLines: options.tailLines}));
+			this.outputs.set(task.id, new TaskOutput({maxLines: options.tailLines, display: options.display}));
 		}
 	}
 
@@ -158,7 +160,9 @@ export class BatchRunner {
 		const logPath = folder.logPath(task.id);
 		const launch = buildLaunch(task, this.options.hermesBin);
 		const output = this.outputs.get(task.id)!;
-		const log = createWriteStream(logPath);
+		// A 1 MiB write buffer: with the default 16 KiB every 64 KiB pipe read would pause the task
+		// until the disk caught up, serialising read and write. Still bounded per task.
+		const log = createWriteStream(logPath, {highWaterMark: 1024 * 1024});
 		entry.startedAt = Date.now();
 		entry.status = 'running';
 		let child: GroupProcess;

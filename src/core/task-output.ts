@@ -86,7 +86,11 @@ export class TaskOutput {
 	/** stdout and stderr interleaved by arrival: what the dashboard shows. */
 	readonly display: MergedLines;
 
-	constructor(options: {maxLines?: number | undefined} = {}) {
+	/** false (headless `run`): nobody watches, so output is not decoded for display at all. */
+	private readonly keepDisplay: boolean;
+
+	constructor(options: {maxLines?: number | undefined; display?: boolean | undefined} = {}) {
+		this.keepDisplay = options.display ?? true;
 		const maxLines = options.maxLines ?? 2000;
 		this.display = new MergedLines(maxLines, () => [this.stdout.partialLine(), this.stderr.partialLine()]);
 		const sink = (block: LineBlock) => this.display.add(block);
@@ -95,12 +99,18 @@ export class TaskOutput {
 	}
 
 	pushStdout(chunk: Buffer): void {
-		this.stdout.push(chunk);
+		if (this.keepDisplay) {
+			this.stdout.push(chunk);
+		}
+
 		this.resultBytes.push(chunk);
 	}
 
 	pushStderr(chunk: Buffer): void {
-		this.stderr.push(chunk);
+		if (this.keepDisplay) {
+			this.stderr.push(chunk);
+		}
+
 		this.errorBytes.push(chunk);
 	}
 
@@ -127,6 +137,6 @@ export class TaskOutput {
 
 	/** The stderr line that matters: the last one that says something. */
 	errorLine(): string | undefined {
-		return this.stderr.lastLine();
+		return this.keepDisplay ? this.stderr.lastLine() : this.errorText().split('\n').findLast(line => line.trim() !== '');
 	}
 }

@@ -106,3 +106,16 @@ describe('ByteTail', () => {
 		expect(tail.text()).toEqual({text: 'z', truncated: true});
 	});
 });
+
+describe('TaskOutput without a display (headless run)', () => {
+	it('keeps the result and the error line but decodes nothing for display', () => {
+		const output = new TaskOutput({display: false});
+		output.pushStdout(Buffer.from('step\nParis.\n'));
+		output.pushStderr(Buffer.from('warning\nError: 429\n'));
+		output.end();
+		expect(output.display.lines()).toEqual([]);
+		expect(output.version).toBe(0);
+		expect(output.result()).toEqual({text: 'step\nParis.', truncated: false});
+		expect(output.errorLine()).toBe('Error: 429');
+	});
+});
