@@ -143,8 +143,8 @@ export function pageStart(index: number, pageSize: number): number {
 	return pageSize <= 0 ? 0 : Math.floor(Math.max(0, index) / pageSize) * pageSize;
 }
 
-/** The zoom view's lines around its scrollback: title, route, and the search / position line. */
-export const zoomChrome = 3;
+/** The zoom view's lines around its scrollback: title, route, why it got that route, and the search / position line. */
+export const zoomChrome = 4;
 
 export function zoomVisibleLines(bodyHeight: number): number {
 	return Math.max(1, bodyHeight - zoomChrome);

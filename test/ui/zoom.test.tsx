@@ -24,6 +24,7 @@ describe('zoom', () => {
 	test('Enter shows the end of the whole output; g goes to the start, G back to the end', async () => {
 		const {frame, stdin} = await zoomedOnOutput();
 		expect(frame()).toContain('t01 Goal number 1');
+		expect(frame()).toContain('why: characteristic quick → fast');
 		expect(frame()).toContain('following the output');
 		expect(frame()).not.toContain('entry-001');
 

@@ -47,6 +47,8 @@ export function ZoomView({width, height, bindings}: ZoomViewProps) {
 			<Text wrap='truncate-end' color={theme.colors.text.muted}>
 				{detail === null ? routeLine(task) : `${routeLine(task)} · ${detail}`}
 			</Text>
+			{/* Why the task landed on this route: the first thing to read when routing goes wrong. */}
+			<Text wrap='truncate-end' color={theme.colors.text.muted}>{`why: ${task.reason}`}</Text>
 			<Box flexDirection='column' height={visible} overflow='hidden'>
 				{lines.length === 0 && <Text color={theme.colors.text.muted}>(no output yet)</Text>}
 				{lines.map((line, offset) => {
