@@ -123,6 +123,13 @@ export const finalStatuses: ReadonlySet<TaskStatus> = new Set([
 	'refused',
 ]);
 
+/** Statuses of a task that still holds (or may still start) a process. */
+export const activeStatuses: ReadonlySet<TaskStatus> = new Set(['queued', 'running', 'cancelling']);
+
+export function isActive(status: TaskStatus): boolean {
+	return activeStatuses.has(status);
+}
+
 export function isFinal(status: TaskStatus): boolean {
 	return finalStatuses.has(status);
 }
@@ -178,6 +185,8 @@ export type TaskResult = {
 	result: string;
 	result_truncated?: boolean;
 	error?: string;
+	/** Route fields that could not be passed to `hermes chat`, and similar notes; absent when none. */
+	warnings?: string[];
 	log: string | null;
 };
 
