@@ -9,7 +9,8 @@ import {InputError, InputErrors} from './errors.js';
 import {normaliseProfileName, profileDir} from './hermes-home.js';
 import type {DelegationConfig, ModelRoute, ProfileRoute, RoutingMode} from './types.js';
 import {reasoningEfforts} from './types.js';
-import {errorLine, formatPath, lineOf, parseLocated, toPlain, type LocatedDocument} from './yaml-locate.js';
+import {formatPath, lineOf, readYamlText, type LocatedDocument} from './yaml-locate.js';
+import {describeIssue, parseWorded} from './zod-messages.js';
 
 const text = z.string().trim().min(1, 'must not be empty');
 
@@ -60,11 +61,29 @@ export type LoadedConfig = {
 	warnings: string[];
 };
 
-export function loadHermesConfig(options: {configPath: string; hermesHome: string}): LoadedConfig {
+export type LoadConfigOptions = {
+	configPath: string;
+	hermesHome: string;
+	/**
+	 * The path was given on purpose (`--config`): a missing file is then an error. The default
+	 * path missing means Hermes was never configured for delegation: the built-in mode.
+	 */
+	explicit?: boolean | undefined;
+};
+
+export function loadHermesConfig(options: LoadConfigOptions): LoadedConfig {
 	const {configPath, hermesHome} = options;
 	const source = {path: configPath, exists: existsSync(configPath)};
 	const empty: DelegationConfig = {mode: 'default', modelMap: {options: []}, profileRoutes: {profiles: []}, source};
 	if (!source.exists) {
+		if (options.explicit) {
+			throw new InputError(
+				`config file not found: ${configPath}`,
+				{file: configPath},
+				`check the path, or leave --config out to use $HERMES_HOME/config.yaml (here ${defaultConfigPath(hermesHome)})`,
+			);
+		}
+
 		return {delegation: empty, document: undefined, hermesHome, warnings: []};
 	}
 
@@ -79,32 +98,18 @@ export function loadHermesConfig(options: {configPath: string; hermesHome: strin
 		throw new InputError(`cannot read Hermes config: ${(error as Error).message}`, {file: configPath}, 'check the path given to --config or HERMES_HOME');
 	}
 
-	const located = parseLocated(raw);
-	const syntaxError = located.document.errors[0];
-	if (syntaxError) {
-		throw new InputError(
-			`not valid YAML: ${syntaxError.message.split('\n')[0]}`,
-			{file: configPath, line: errorLine(located, syntaxError)},
-			'fix the YAML syntax at that line (hermes-delegate never edits this file on its own)',
-		);
-	}
-
-	const plain = toPlain(located);
-	if ('problem' in plain) {
-		throw new InputError(plain.problem, {file: configPath}, 'fix the anchors and aliases in this file');
-	}
-
-	const root = plain.value;
+	const {located, value: root} = readYamlText(raw, {file: configPath, fix: 'fix the YAML syntax at that line (hermes-delegate never edits this file on its own)'});
 	const section = typeof root === 'object' && root !== null ? (root as Record<string, unknown>)['delegation'] : undefined;
 	if (section === undefined || section === null) {
 		return {delegation: empty, document: located.document, hermesHome, warnings: []};
 	}
 
-	const parsed = delegationSchema.safeParse(section);
+	const parsed = parseWorded(delegationSchema, section);
 	if (!parsed.success) {
 		throw new InputErrors(parsed.error.issues.map(issue => {
-			const fullPath = ['delegation', ...issue.path];
-			return new InputError(issue.message, {file: configPath, path: formatPath(fullPath), line: lineOf(located, fullPath)}, fixFor(fullPath));
+			const problem = describeIssue(issue);
+			const fullPath = ['delegation', ...problem.path];
+			return new InputError(problem.message, {file: configPath, path: formatPath(fullPath), line: lineOf(located, fullPath)}, fixFor(fullPath) ?? problem.fix);
 		}));
 	}
 
@@ -162,7 +167,7 @@ function checkConsistency(delegation: DelegationConfig, context: CheckContext): 
 		for (const item of raw?.items ?? []) {
 			const key = String(item.key?.value);
 			if (!knownModelRouteFields.has(key)) {
-				warnings.push(`${configPath}: ${formatPath([...modelBase, 'options', index, key])}: unknown route field, ignored by hermes-delegate`);
+				warnings.push(`${configPath}: ${formatPath([...modelBase, 'options', index, key])}: unknown route field, ignored by hermes-delegate (route fields: ${[...knownModelRouteFields].join(', ')})`);
 			}
 		}
 	}
@@ -240,11 +245,20 @@ function fixFor(pathParts: PropertyKey[]): string | undefined {
 	}
 
 	if (last === 'reasoning_effort') {
-		return `use one of: ${reasoningEfforts.join(', ')}`;
+		return 'pick one of those, or leave reasoning_effort out to use what Hermes itself configures';
 	}
 
 	if (last === 'provider') {
 		return 'a model route needs a provider (e.g. openrouter) or a base_url';
+	}
+
+	// A field of one route: say what a whole route looks like.
+	if (pathParts[3] === 'options' && typeof pathParts[4] === 'number') {
+		return 'a model route needs name, description, model, and provider or base_url; optional: reasoning_effort, service_tier, fallback_providers, api_key, api_mode';
+	}
+
+	if (pathParts[3] === 'profiles' && typeof pathParts[4] === 'number') {
+		return 'a profile route needs name (the Hermes profile) and description (what it is for)';
 	}
 
 	return undefined;

@@ -2,6 +2,11 @@
 import {exitCodes} from './errors.js';
 import type {BatchReport, PlannedTask, ResultRoute, TaskResult, TaskStatus} from './types.js';
 
+/**
+ * Which route ran the task (PRODUCT.md: name, provider, model, reasoning effort, service tier).
+ * service_tier is the route's configured value: `hermes chat` has no flag for it, so the
+ * result's `warnings` also say it was not passed.
+ */
 export function resultRoute(task: PlannedTask): ResultRoute {
 	const {decision, effective} = task;
 	const route = decision.route;
@@ -31,7 +36,7 @@ export type TaskOutcome = {
 };
 
 export function buildResult(task: PlannedTask, outcome: TaskOutcome): TaskResult {
-	const result: TaskResult = {
+	return {
 		id: task.id,
 		name: task.spec.name ?? null,
 		goal: task.spec.goal,
@@ -45,17 +50,12 @@ export function buildResult(task: PlannedTask, outcome: TaskOutcome): TaskResult
 		finished_at: outcome.finishedAt === null ? null : new Date(outcome.finishedAt).toISOString(),
 		duration_ms: outcome.startedAt !== null && outcome.finishedAt !== null ? outcome.finishedAt - outcome.startedAt : null,
 		result: outcome.stdout.text,
+		...(outcome.stdout.truncated ? {result_truncated: true} : {}),
+		...(outcome.errorText === undefined ? {} : {error: outcome.errorText}),
+		// A script reading one result must see that part of the route was not applied.
+		...(task.warnings.length > 0 ? {warnings: [...task.warnings]} : {}),
 		log: outcome.logPath,
 	};
-	if (outcome.stdout.truncated) {
-		result.result_truncated = true;
-	}
-
-	if (outcome.errorText !== undefined) {
-		result.error = outcome.errorText;
-	}
-
-	return result;
 }
 
 export function refusedResult(task: PlannedTask): TaskResult {

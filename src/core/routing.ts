@@ -43,7 +43,25 @@ function activeDefault(delegation: DelegationConfig): string | undefined {
 export function planBatch(input: PlanInput): RoutePlan {
 	const indexes = input.indexes ?? input.tasks.map((_, index) => index);
 	const tasks = indexes.map(index => planTask(index, input));
-	return {mode: input.delegation.mode, tasks, warnings: sharedProfileWarnings(tasks)};
+	return {mode: input.delegation.mode, tasks, warnings: [...characteristicsTableWarnings(input), ...sharedProfileWarnings(tasks)]};
+}
+
+/**
+ * The characteristics table is shared by both modes, so an entry naming a route of the inactive
+ * mode is fine; one naming a route of neither is a typo that would otherwise be silently skipped.
+ * With no routes configured at all the table cannot apply to anything, and saying so for every
+ * entry on every run would only be noise.
+ */
+function characteristicsTableWarnings(input: PlanInput): string[] {
+	const {modelMap, profileRoutes} = input.delegation;
+	const names = new Set([...modelMap.options, ...profileRoutes.profiles].map(route => route.name));
+	if (names.size === 0) {
+		return [];
+	}
+
+	return Object.entries(input.settings.characteristics)
+		.filter(([, route]) => !names.has(route))
+		.map(([characteristic, route]) => `delegate.yaml characteristics.${characteristic} names route ${JSON.stringify(route)}, which is not in model_map or profile_routes`);
 }
 
 function planTask(index: number, input: PlanInput): PlannedTask {
@@ -199,12 +217,22 @@ function effectiveOf(decision: RouteDecision): PlannedTask['effective'] {
 
 /** `hermes chat` has flags for model, provider and reasoning only; say what else cannot be passed. */
 export function unsupportedFieldWarnings(route: ModelRoute): string[] {
-	const unsupported = (['base_url', 'service_tier', 'fallback_providers', 'api_key', 'api_mode'] as const).filter(field => route[field] !== undefined);
-	if (unsupported.length === 0) {
-		return [];
+	const warnings: string[] = [];
+	// Without a provider the endpoint is the only thing saying where the model lives, and it is
+	// the part that is dropped: the model name alone goes to whatever provider the profile uses.
+	const endpointOnly = route.base_url !== undefined && route.provider === undefined;
+	if (endpointOnly) {
+		warnings.push(`route "${route.name}": base_url is not passed (\`hermes chat\` has no flag for it): the model "${route.model}" is passed with -m but the endpoint is not, so the subagent asks its profile's provider for that model`);
 	}
 
-	return [`route "${route.name}": ${unsupported.join(', ')} ha${unsupported.length > 1 ? 've' : 's'} no \`hermes chat\` flag and ${unsupported.length > 1 ? 'are' : 'is'} not passed; the subagent uses what its Hermes profile configures for ${unsupported.length > 1 ? 'them' : 'it'}`];
+	const unsupported = (['base_url', 'service_tier', 'fallback_providers', 'api_key', 'api_mode'] as const)
+		.filter(field => route[field] !== undefined && !(endpointOnly && field === 'base_url'));
+	if (unsupported.length > 0) {
+		const many = unsupported.length > 1;
+		warnings.push(`route "${route.name}": ${unsupported.join(', ')} ha${many ? 've' : 's'} no \`hermes chat\` flag and ${many ? 'are' : 'is'} not passed; the subagent uses what its Hermes profile configures for ${many ? 'them' : 'it'}`);
+	}
+
+	return warnings;
 }
 
 function sharedProfileWarnings(tasks: readonly PlannedTask[]): string[] {

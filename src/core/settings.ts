@@ -6,7 +6,8 @@ import {z} from 'zod';
 import {defaultCharacteristicWords} from './characteristics.js';
 import {InputError, InputErrors} from './errors.js';
 import type {DelegateSettings} from './types.js';
-import {errorLine, formatPath, lineOf, parseLocated, toPlain} from './yaml-locate.js';
+import {formatPath, lineOf, readYamlText} from './yaml-locate.js';
+import {describeIssue, parseWorded} from './zod-messages.js';
 
 const settingsSchema = z.strictObject({
 	concurrency: z.number().int().min(1).max(256).optional(),
@@ -41,24 +42,12 @@ export function loadSettings(file: string): DelegateSettings {
 		throw new InputError(`cannot read settings: ${(error as Error).message}`, {file});
 	}
 
-	const located = parseLocated(raw);
-	const syntaxError = located.document.errors[0];
-	if (syntaxError) {
-		throw new InputError(`not valid YAML: ${syntaxError.message.split('\n')[0]}`, {file, line: errorLine(located, syntaxError)}, 'fix the YAML syntax at that line');
-	}
-
-	const plain = toPlain(located);
-	if ('problem' in plain) {
-		throw new InputError(plain.problem, {file}, 'fix the anchors and aliases in this file');
-	}
-
-	const data = plain.value ?? {};
-	const parsed = settingsSchema.safeParse(data);
+	const {located, value: data} = readYamlText(raw, {file, fix: 'fix the YAML syntax at that line'});
+	const parsed = parseWorded(settingsSchema, data ?? {});
 	if (!parsed.success) {
 		throw new InputErrors(parsed.error.issues.map(issue => {
-			const fix = issue.code === 'unrecognized_keys' ? `known settings: ${Object.keys(settingsSchema.shape).join(', ')}` : undefined;
-			const issuePath = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
-			return new InputError(issue.code === 'unrecognized_keys' ? `unknown setting ${issue.keys.join(', ')}` : issue.message, {file, path: formatPath(issuePath), line: lineOf(located, issuePath)}, fix);
+			const problem = describeIssue(issue, {noun: 'setting', known: {label: 'known settings', fields: Object.keys(settingsSchema.shape)}});
+			return new InputError(problem.message, {file, path: formatPath(problem.path), line: lineOf(located, problem.path)}, problem.fix ?? fixFor(problem.path));
 		}));
 	}
 
@@ -72,4 +61,36 @@ export function loadSettings(file: string): DelegateSettings {
 		theme: value.theme,
 		keys: value.keys ?? {},
 	};
+}
+
+function fixFor(issuePath: PropertyKey[]): string | undefined {
+	switch (issuePath[0]) {
+		case 'concurrency': {
+			return 'concurrency is how many tasks run at once: a whole number from 1 to 256';
+		}
+
+		case 'grace': {
+			return 'grace is the seconds between SIGTERM and SIGKILL: a number from 0 to 3600';
+		}
+
+		case 'characteristics': {
+			return 'map each characteristic to a route name, e.g. `coding: deep`';
+		}
+
+		case 'characteristic_words': {
+			return 'map each characteristic to a list of words, e.g. `coding: [implement, fix]`';
+		}
+
+		case 'theme': {
+			return 'a theme name (dark, light, no-color) or the path of a theme file';
+		}
+
+		case 'keys': {
+			return 'map each dashboard command to a list of keys, e.g. `app.quit: [q]`';
+		}
+
+		default: {
+			return undefined;
+		}
+	}
 }

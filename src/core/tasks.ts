@@ -3,7 +3,8 @@
 import {z} from 'zod';
 import {InputError, InputErrors} from './errors.js';
 import type {TaskSpec} from './types.js';
-import {errorLine, formatPath, lineOf, parseLocated, toPlain} from './yaml-locate.js';
+import {formatPath, lineOf, readYamlText, type LocatedDocument} from './yaml-locate.js';
+import {describeIssue, describeValue, parseWorded} from './zod-messages.js';
 
 const nonEmpty = z.string().trim().min(1, 'must not be empty');
 
@@ -32,26 +33,14 @@ export function parseTasks(text: string, source: TaskSource): TaskSpec[] {
 		throw new InputError('no tasks: the input is empty', {file: source.label}, 'give a JSON array of tasks, e.g. [{"goal":"..."}]');
 	}
 
-	const located = parseLocated(text);
-	const syntaxError = located.document.errors[0];
-	if (syntaxError) {
-		const line = errorLine(located, syntaxError);
-		throw new InputError(
-			`not valid JSON or YAML: ${firstLine(syntaxError.message)}`,
-			{file: source.label, line},
-			'tasks are a JSON array (or YAML list) of objects with at least a "goal"',
-		);
-	}
-
-	const plain = toPlain(located);
-	if ('problem' in plain) {
-		throw new InputError(plain.problem, {file: source.label}, 'write the tasks out in full, without YAML anchors and aliases');
-	}
-
-	const data = plain.value;
+	const {located, value: data} = readYamlText(text, {
+		file: source.label,
+		format: 'JSON or YAML',
+		fix: 'tasks are a JSON array (or YAML list) of objects with at least a "goal"',
+	});
 	if (!Array.isArray(data)) {
 		throw new InputError(
-			`expected a list of tasks, got ${describeType(data)}`,
+			`expected a list of tasks, got ${describeValue(data)}`,
 			{file: source.label, line: lineOf(located, [])},
 			'wrap the tasks in a JSON array: [{"goal":"..."}]',
 		);
@@ -66,13 +55,13 @@ export function parseTasks(text: string, source: TaskSource): TaskSpec[] {
 	for (const [index, item] of data.entries()) {
 		if (typeof item !== 'object' || item === null || Array.isArray(item)) {
 			problems.push(new InputError(
-				`task ${index} must be an object with a "goal", got ${describeType(item)}`,
+				`task ${index} must be an object with a "goal", got ${describeValue(item)}`,
 				{file: source.label, path: `[${index}]`, line: lineOf(located, [index])},
 			));
 			continue;
 		}
 
-		const parsed = taskSchema.safeParse(item, {reportInput: true});
+		const parsed = parseWorded(taskSchema, item);
 		if (parsed.success) {
 			tasks.push(withoutUndefined(parsed.data));
 			continue;
@@ -94,42 +83,24 @@ export function parseTasks(text: string, source: TaskSource): TaskSpec[] {
 	return tasks;
 }
 
-function issueToError(issue: z.core.$ZodIssue, index: number, source: TaskSource, located: ReturnType<typeof parseLocated>): InputError {
-	const path = [index, ...issue.path];
+function issueToError(issue: z.core.$ZodIssue, index: number, source: TaskSource, located: LocatedDocument): InputError {
+	const problem = describeIssue(issue, {known: {label: 'task fields are', fields: taskFields}});
+	const path = [index, ...problem.path];
 	const location = {file: source.label, path: formatPath(path), line: lineOf(located, path)};
-	if (issue.code === 'unrecognized_keys') {
-		const keys = issue.keys.join(', ');
-		return new InputError(
-			`task ${index}: unknown field${issue.keys.length > 1 ? 's' : ''} ${keys}`,
-			{...location, line: lineOf(located, [index, issue.keys[0]!])},
-			`task fields are: ${taskFields.join(', ')}`,
-		);
-	}
-
 	const field = issue.path.map(String).join('.');
-	if (issue.code === 'invalid_type' && issue.input === undefined) {
-		return new InputError(`task ${index}: missing required field "${field}"`, location, 'every task needs a "goal": what the subagent should do');
+	if (problem.kind === 'unknown') {
+		return new InputError(`task ${index}: ${problem.message}`, location, problem.fix);
 	}
 
-	const message = issue.code === 'invalid_type' ? `expected ${issue.expected}, got ${describeType(issue.input)}` : issue.message;
-	return new InputError(`task ${index}: field "${field}" ${message}`, location);
+	const fix = problem.fix ?? fieldFixes[field] ?? `"${field}" is text: give it a value in quotes, or leave it out`;
+	return new InputError(problem.kind === 'missing' ? `task ${index}: ${problem.message}` : `task ${index}: field "${field}" ${problem.message}`, location, fix);
 }
 
-function describeType(value: unknown): string {
-	if (value === null) {
-		return 'null';
-	}
-
-	if (Array.isArray(value)) {
-		return 'a list';
-	}
-
-	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
-function firstLine(text: string): string {
-	return text.split('\n')[0] ?? text;
-}
+const fieldFixes: Record<string, string> = {
+	goal: 'every task needs a "goal": what the subagent should do',
+	timeout: 'give "timeout" as a number of seconds, without quotes, e.g. "timeout": 600',
+	provider: 'add the "model" this provider serves, or remove "provider"',
+};
 
 function withoutUndefined<T extends Record<string, unknown>>(value: T): T {
 	return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;

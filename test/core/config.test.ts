@@ -94,7 +94,7 @@ describe('loadHermesConfig: model routes', () => {
 
 	it.each([
 		['no provider and no base_url', '        - name: fast\n          description: d\n          model: m\n', 'delegation.backends.model_map.options[0].provider', 6, /provider.*base_url/],
-		['no model', '        - name: fast\n          description: d\n          provider: p\n', 'delegation.backends.model_map.options[0].model', 6, /expected string/],
+		['no model', '        - name: fast\n          description: d\n          provider: p\n', 'delegation.backends.model_map.options[0].model', 6, /^missing required field "model"$/],
 		['a blank description', '        - name: fast\n          description: "  "\n          model: m\n          provider: p\n', 'delegation.backends.model_map.options[0].description', 7, /must not be empty/],
 		['an unknown reasoning_effort', '        - name: fast\n          description: d\n          model: m\n          provider: p\n          reasoning_effort: extreme\n', 'delegation.backends.model_map.options[0].reasoning_effort', 10, /xhigh/],
 	])('a route with %s is refused at its YAML path and line', (_label, options, yamlPath, line, message) => {
@@ -132,7 +132,77 @@ describe('loadHermesConfig: model routes', () => {
 
 	it('an unknown route field is a warning naming its path, not an error', () => {
 		const loaded = load({config: modelMap(fast.replace('model: google', 'temperature: 0.2\n          model: google'))});
-		expect(loaded.warnings).toEqual([expect.stringMatching(/options\[0\]\.temperature: unknown route field/)]);
+		expect(loaded.warnings).toEqual([expect.stringMatching(/options\[0\]\.temperature: unknown route field, ignored by hermes-delegate \(route fields: name, description, model, provider, base_url, /)]);
+	});
+});
+
+describe('loadHermesConfig: messages in our wording, never zod\'s', () => {
+	const route = (fields: string) => modelMap(`        - name: fast\n${fields}`);
+
+	it('a route missing its description names the field, its path, its line and what a route needs', () => {
+		const [problem, ...rest] = problemsOf({config: route('          provider: p\n          model: m\n')});
+		expect(rest).toEqual([]);
+		expect(problem!.message).toBe('missing required field "description"');
+		expect(problem!.location).toMatchObject({path: 'delegation.backends.model_map.options[0].description', line: 6});
+		expect(problem!.fix).toMatch(/^a model route needs name, description, model, and provider or base_url/);
+	});
+
+	it.each([
+		['a description that is a number', '          description: 42\n          provider: p\n          model: m\n', 'options[0].description', 'expected a string, got a number'],
+		['a model that is a list', '          description: d\n          provider: p\n          model: [a, b]\n', 'options[0].model', 'expected a string, got a list'],
+		['an unknown reasoning_effort', '          description: d\n          provider: p\n          model: m\n          reasoning_effort: extreme\n', 'options[0].reasoning_effort', 'must be one of: none, minimal, low, medium, high, xhigh'],
+		['fallback_providers given as one string', '          description: d\n          provider: p\n          model: m\n          fallback_providers: openrouter\n', 'options[0].fallback_providers', 'expected a list, got a string'],
+	])('%s', (_label, fields, yamlPath, message) => {
+		const [problem] = problemsOf({config: route(fields)});
+		expect(problem!.message).toBe(message);
+		expect(problem!.location.path).toBe(`delegation.backends.model_map.${yamlPath}`);
+		expect(problem!.fix).toBeTruthy();
+	});
+
+	it('an unknown backend lists the choices', () => {
+		const [problem] = problemsOf({config: 'delegation:\n  backend: models\n'});
+		expect(problem!.message).toBe('must be one of: model_map, profile_routes, default');
+	});
+
+	it('a delegation section that is not a mapping says what it got', () => {
+		const [problem] = problemsOf({config: 'delegation: 5\n'});
+		expect(problem!.message).toBe('expected an object, got a number');
+		expect(problem!.location).toMatchObject({path: 'delegation', line: 1});
+	});
+
+	it('a profile route missing its name says what a profile route needs', () => {
+		const [problem] = problemsOf({config: profileRoutes('        - description: d\n')});
+		expect(problem!.message).toBe('missing required field "name"');
+		expect(problem!.fix).toMatch(/profile route needs name/);
+	});
+});
+
+describe('loadHermesConfig: --config given explicitly', () => {
+	it('a path that does not exist is an error naming it and the way back to the default', () => {
+		const {home} = writeHermesHome();
+		const missing = path.join(home, 'nope', 'config.yaml');
+		let caught: unknown;
+		try {
+			loadHermesConfig({configPath: missing, hermesHome: home, explicit: true});
+		} catch (error) {
+			caught = error;
+		}
+
+		expect(caught).toBeInstanceOf(InputError);
+		const problem = caught as InputError;
+		expect(problem.message).toBe(`config file not found: ${missing}`);
+		expect(problem.location.file).toBe(missing);
+		expect(problem.fix).toBe(`check the path, or leave --config out to use $HERMES_HOME/config.yaml (here ${defaultConfigPath(home)})`);
+	});
+
+	it('a path that exists is read as usual', () => {
+		const {home, configPath} = writeHermesHome({config: modelMap(fast)});
+		expect(loadHermesConfig({configPath, hermesHome: home, explicit: true}).delegation.mode).toBe('model_map');
+	});
+
+	it('the default path missing is still the built-in mode', () => {
+		const {home} = writeHermesHome();
+		expect(loadHermesConfig({configPath: defaultConfigPath(home), hermesHome: home, explicit: false}).delegation.mode).toBe('default');
 	});
 });
 
@@ -232,6 +302,12 @@ describe('loadHermesConfig: unreadable files', () => {
 	it('a syntax error names its line', () => {
 		const [problem] = problemsOf({config: 'delegation:\n  backend: model_map\n  backend: default\n'});
 		expect(problem!.location.line).toBe(3);
+	});
+
+	it('an unresolved alias is an input error with the same fix as every other YAML file', () => {
+		const [problem] = problemsOf({config: 'delegation:\n  backend: *mode\n'});
+		expect(problem!.message).toMatch(/alias/);
+		expect(problem!.fix).toMatch(/instead of through YAML anchors and aliases/);
 	});
 
 	it('a config path that is a directory is an input error, not a crash', () => {

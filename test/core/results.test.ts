@@ -47,8 +47,29 @@ describe('buildResult', () => {
 			finished_at: '2026-01-02T03:04:06.234Z',
 			duration_ms: 1234,
 			result: 'Paris.',
+			warnings: ['route "deep": service_tier has no `hermes chat` flag and is not passed; the subagent uses what its Hermes profile configures for it'],
 			log: '/runs/r1/t01.log',
 		});
+	});
+
+	it('carries the task\'s route warnings, so one result shows what was not passed', () => {
+		const local: ModelRoute = {kind: 'model', name: 'local', description: 'd', model: 'qwen3', base_url: 'http://localhost:8080/v1'};
+		const delegation: DelegationConfig = {mode: 'model_map', modelMap: {options: [local]}, profileRoutes: {profiles: []}, source: {path: 'config.yaml', exists: true}};
+		const [task] = planBatch({tasks: [{goal: 'g', option: 'local'}], delegation, settings: {characteristics: {}, characteristicWords: {}}}).tasks;
+		const result = buildResult(task!, finished);
+		expect(result.warnings).toEqual(task!.warnings);
+		expect(result.warnings).toEqual([expect.stringMatching(/"qwen3" is passed with -m but the endpoint is not/)]);
+		expect(result.route).toMatchObject({provider: null, model: 'qwen3'});
+	});
+
+	it('leaves warnings out when the route had nothing to warn about', () => {
+		expect(Object.keys(buildResult(planned({goal: 'g', model: 'x/y'}), finished))).not.toContain('warnings');
+	});
+
+	it('does not share the plan\'s warning list: changing one result leaves the plan as it was', () => {
+		const task = planned({goal: 'g', option: 'deep'});
+		buildResult(task, finished).warnings?.push('extra');
+		expect(task.warnings).toHaveLength(1);
 	});
 
 	it.each<TaskStatus>(['failed', 'cancelled', 'timed_out'])('a %s task is not a success', status => {
@@ -80,6 +101,14 @@ describe('resultRoute: which route ran the task', () => {
 		['the parent\'s own model', {goal: 'g'}, 'default', {name: null, kind: 'parent', model: null, provider: null}],
 	])('%s', (_label, task, mode, expected) => {
 		expect(resultRoute(planned(task, mode))).toMatchObject(expected);
+	});
+});
+
+describe('resultRoute: service_tier', () => {
+	it('reports the route\'s configured tier, and the result\'s warnings say it was not passed', () => {
+		const task = planned({goal: 'g', option: 'deep'});
+		expect(resultRoute(task).service_tier).toBe('priority');
+		expect(buildResult(task, {status: 'succeeded', exitCode: 0, signal: null, startedAt: 1, finishedAt: 2, stdout: {text: '', truncated: false}, logPath: null}).warnings?.join(' ')).toMatch(/service_tier has no `hermes chat` flag and is not passed/);
 	});
 });
 

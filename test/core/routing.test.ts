@@ -109,20 +109,58 @@ describe('planBatch: what a task ends up running on', () => {
 describe('planBatch: route fields hermes chat cannot take', () => {
 	const gateway: ModelRoute = {kind: 'model', name: 'gateway', description: 'd', model: 'm', base_url: 'https://gw.example/v1', service_tier: 'flex', api_key: 'sk-SECRET-value', api_mode: 'responses', fallback_providers: ['a']};
 
-	it('produce one task warning naming each field and never the key\'s value', () => {
+	it('name each field and never the key\'s value', () => {
 		const delegation: DelegationConfig = {...model, modelMap: {options: [gateway]}};
-		const [warning, ...rest] = planOne({goal: 'x', option: 'gateway'}, delegation).warnings;
-		expect(rest).toEqual([]);
+		const warnings = planOne({goal: 'x', option: 'gateway'}, delegation).warnings;
 		for (const field of ['base_url', 'service_tier', 'fallback_providers', 'api_key', 'api_mode']) {
-			expect(warning).toContain(field);
+			expect(warnings.join('\n')).toContain(field);
 		}
 
-		expect(warning).toMatch(/^route "gateway": .* not passed/);
-		expect(warning).not.toContain('sk-SECRET-value');
+		expect(warnings.at(-1)).toMatch(/^route "gateway": service_tier, fallback_providers, api_key, api_mode have no `hermes chat` flag and are not passed/);
+		expect(warnings.join('\n')).not.toContain('sk-SECRET-value');
+	});
+
+	it('a base_url without a provider says plainly that the model goes but the endpoint does not', () => {
+		const local: ModelRoute = {kind: 'model', name: 'local', description: 'd', model: 'qwen3', base_url: 'http://localhost:8080/v1'};
+		const delegation: DelegationConfig = {...model, modelMap: {options: [local]}};
+		expect(planOne({goal: 'x', option: 'local'}, delegation).warnings).toEqual([
+			'route "local": base_url is not passed (`hermes chat` has no flag for it): the model "qwen3" is passed with -m but the endpoint is not, so the subagent asks its profile\'s provider for that model',
+		]);
+	});
+
+	it('a base_url beside a provider is one of the fields not passed', () => {
+		const proxied: ModelRoute = {kind: 'model', name: 'proxied', description: 'd', model: 'm', provider: 'openrouter', base_url: 'https://proxy.example/v1'};
+		const delegation: DelegationConfig = {...model, modelMap: {options: [proxied]}};
+		expect(planOne({goal: 'x', option: 'proxied'}, delegation).warnings).toEqual([expect.stringMatching(/^route "proxied": base_url has no `hermes chat` flag and is not passed/)]);
 	});
 
 	it('a route with only model, provider and effort gives no warning', () => {
 		expect(planOne({goal: 'x', option: 'deep'}, model).warnings).toEqual([]);
+	});
+});
+
+describe('planBatch: the characteristics table of delegate.yaml', () => {
+	const plan = (characteristics: Record<string, string>, delegation: DelegationConfig = model) => planBatch({tasks: [{goal: 'Xyzzy'}], delegation, settings: {...settings, characteristics}});
+
+	it('warns once per entry naming a route that is in neither mode\'s list', () => {
+		expect(plan({coding: 'nonexistent', quick: 'fast', research: 'researcher', creative: 'poet'}).warnings).toEqual([
+			'delegate.yaml characteristics.coding names route "nonexistent", which is not in model_map or profile_routes',
+			'delegate.yaml characteristics.creative names route "poet", which is not in model_map or profile_routes',
+		]);
+	});
+
+	it('an entry naming a route of the inactive mode is not a warning: the table serves both', () => {
+		expect(plan({coding: 'coder', quick: 'fast'}, profiles).warnings).toEqual([]);
+	});
+
+	it('says nothing when no routes are configured at all (the table cannot apply)', () => {
+		const empty: DelegationConfig = {mode: 'default', modelMap: {options: []}, profileRoutes: {profiles: []}, source: {path: 'config.yaml', exists: false}};
+		expect(plan({coding: 'deep'}, empty).warnings).toEqual([]);
+	});
+
+	it('comes before the shared-profile warnings', () => {
+		const {warnings} = planBatch({tasks: [{goal: 'a', profile: 'coder'}, {goal: 'b', profile: 'coder'}], delegation: profiles, settings: {...settings, characteristics: {coding: 'nope'}}});
+		expect(warnings).toEqual([expect.stringMatching(/^delegate\.yaml characteristics\.coding/), expect.stringMatching(/^profile "coder" is used by 2 tasks/)]);
 	});
 });
 

@@ -86,15 +86,47 @@ describe('loadSettings', () => {
 		expect(problem!.location).toMatchObject({path: settingPath, line});
 	});
 
+	it.each([
+		['concurrency: 0\n', 'must be at least 1', /how many tasks run at once/],
+		['concurrency: 2.5\n', 'must be a whole number, got 2.5', /whole number from 1 to 256/],
+		['concurrency: four\n', 'expected a number, got a string', /whole number from 1 to 256/],
+		['concurrency: 999\n', 'must be at most 256', /1 to 256/],
+		['grace: -1\n', 'must be at least 0', /between SIGTERM and SIGKILL/],
+		['theme: 5\n', 'expected a string, got a number', /theme name/],
+		['keys:\n  task.kill: []\n', 'must not be an empty list', /list of keys/],
+		['characteristics: [deep]\n', 'expected an object, got a list', /coding: deep/],
+		['grace:\n', 'expected a number, got null', /leave the setting out/],
+	])('%j is refused in our wording, with a fix', (delegate, message, fix) => {
+		const [problem, ...rest] = problemsOf(delegate);
+		expect(rest).toEqual([]);
+		expect(problem!.message).toBe(message);
+		expect(problem!.fix).toMatch(fix);
+	});
+
 	it('an unknown setting is named, with the list of known ones', () => {
 		const [problem] = problemsOf('concurrency: 2\nconcurrancy: 4\n');
 		expect(problem!.message).toBe('unknown setting concurrancy');
 		expect(problem!.location).toMatchObject({path: 'concurrancy', line: 2});
-		expect(problem!.fix).toMatch(/concurrency/);
+		expect(problem!.fix).toBe('known settings: concurrency, grace, characteristics, characteristic_words, theme, keys');
 	});
 
-	it('a syntax error is an input error naming the file', () => {
-		expect(problemsOf('keys: [a\n')[0]!.message).toMatch(/^not valid YAML/);
+	it('a syntax error is an input error naming the file, the line and the fix', () => {
+		const [problem] = problemsOf('concurrency: 2\ngrace: 1\ngrace: 2\n');
+		expect(problem!.message).toMatch(/^not valid YAML/);
+		expect(problem!.location.line).toBe(3);
+		expect(problem!.fix).toBe('fix the YAML syntax at that line');
+	});
+
+	it('an alias bomb is refused with the same fix as every other YAML file', () => {
+		const levels = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+		for (const [previous, name] of [['a', 'b'], ['b', 'c'], ['c', 'd'], ['d', 'e']]) {
+			levels.push(`${name}: &${name} [${Array.from({length: 10}, () => `*${previous}`).join(', ')}]`);
+		}
+
+		const bomb = levels.join('\n');
+		const [problem] = problemsOf(`${bomb}\n`);
+		expect(problem!.message).toBe('too many alias expansions (possible alias bomb)');
+		expect(problem!.fix).toMatch(/instead of through YAML anchors and aliases/);
 	});
 
 	it('a settings path that is a directory is an input error, not a crash', () => {

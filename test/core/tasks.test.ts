@@ -91,8 +91,8 @@ describe('parseTasks: one bad task names its index and field', () => {
 	it('an unknown field is named with the line of that field and the list of known fields', () => {
 		const error = errorOf('- goal: a\n- goal: b\n  optoin: fast\n');
 		expect(error.message).toBe('task 1: unknown field optoin');
-		expect(error.location).toMatchObject({path: '[1]', line: 3});
-		expect(error.fix).toMatch(/option/);
+		expect(error.location).toMatchObject({path: '[1].optoin', line: 3});
+		expect(error.fix).toBe('task fields are: goal, context, name, characteristic, option, profile, model, provider, timeout');
 	});
 
 	it('several unknown fields of one task are named together', () => {
@@ -119,10 +119,34 @@ describe('parseTasks: one bad task names its index and field', () => {
 	// undefined unless parsed with {reportInput: true}; so every wrong type reads as missing,
 	// with the goal's fix even for other fields.
 	it.each([
-		['a goal that is a number', '[{"goal":42}]', 'task 0: field "goal" expected string, got a number'],
-		['a timeout given as a string', '[{"goal":"x","timeout":"5"}]', 'task 0: field "timeout" expected number, got a string'],
+		['a goal that is a number', '[{"goal":42}]', 'task 0: field "goal" expected a string, got a number'],
+		['a timeout given as a string', '[{"goal":"x","timeout":"5"}]', 'task 0: field "timeout" expected a number, got a string'],
+		['a context given as a list', '[{"goal":"x","context":["a"]}]', 'task 0: field "context" expected a string, got a list'],
 	])('%s is reported as the wrong type, not as missing', (_label, text, message) => {
 		expect(errorOf(text).message).toBe(message);
+	});
+
+	it.each([
+		['[{"goal":"x","timeout":"5"}]', /number of seconds, without quotes/],
+		['[{"goal":"x","name":7}]', /"name" is text/],
+		['[{"goal":"x","provider":"p"}]', /add the "model"/],
+		['[{"goal":"  "}]', /every task needs a "goal"/],
+	])('%s comes with a fix', (text, fix) => {
+		expect(errorOf(text).fix).toMatch(fix);
+	});
+
+	it('a field left empty in YAML (null) says so and how to fix it', () => {
+		const error = errorOf('- goal: x\n  name:\n');
+		expect(error.message).toBe('task 0: field "name" expected a string, got null');
+		expect(error.location).toMatchObject({path: '[0].name', line: 2});
+		expect(error.fix).toBe('give it a value, or leave the field out');
+	});
+
+	it('an unknown field name with control characters is quoted and escaped, never printed raw', () => {
+		const error = errorOf(JSON.stringify([{goal: 'x', 'a\u001b]52;c;ZZZ\u0007\u009bb': 1}]));
+		expect(error.message).toBe('task 0: unknown field "a\\u001b]52;c;ZZZ\\u0007\\u009bb"');
+		expect(error.location.path).toBe('[0]["a\\u001b]52;c;ZZZ\\u0007\\u009bb"]');
+		expect(error.describe()).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
 	});
 });
 
@@ -131,11 +155,11 @@ describe('parseTasks: several bad tasks are reported together', () => {
 		const error = errorOf('- {}\n- goal: ok\n- goal: x\n  colour: red\n');
 		expect(error).toBeInstanceOf(InputErrors);
 		const problems = (error as InputErrors).problems;
-		expect(problems.map(problem => problem.location.path)).toEqual(['[0].goal', '[2]']);
+		expect(problems.map(problem => problem.location.path)).toEqual(['[0].goal', '[2].colour']);
 		expect(problems.map(problem => problem.location.line)).toEqual([1, 4]);
 		expect(error.describe().split('\n').filter(line => !line.startsWith('  fix:'))).toEqual([
 			'tasks.json:1: [0].goal: task 0: missing required field "goal"',
-			'tasks.json:4: [2]: task 2: unknown field colour',
+			'tasks.json:4: [2].colour: task 2: unknown field colour',
 		]);
 	});
 });
