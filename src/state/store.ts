@@ -1,12 +1,15 @@
 // The one store of the dashboard: batch state fed by the runner's events, plus the UI's own
 // state (focus, overlays). A vanilla zustand store so it is created and tested without React;
 // components read it through selectors (ui/store-context.tsx). Output is not pushed per line:
-// `syncOutput` copies the bounded tails in at a capped rate (see state/feed.ts).
+// `syncOutput` copies the bounded tails in at a capped rate (see state/feed.ts). What events
+// change is in apply-event.ts, the zoom's arithmetic in zoom.ts.
 import {createStore, type StoreApi} from 'zustand/vanilla';
-import type {BatchEvent, BatchReport, CancellingInfo, PlannedTask, RoutingMode, StopReason, TaskResult, TaskStatus} from '../core/types.js';
-import {isFinal} from '../core/types.js';
-import {finishedPatch, taskViewFromPlan, type TaskView} from './task-view.js';
-import {openZoom, scrolled, searched, withNewOutput} from './zoom.js';
+import type {BatchEvent, BatchReport, CancellingInfo, PlannedTask, RoutingMode, StopReason} from '../core/types.js';
+import {eventPatch, outputPatch} from './apply-event.js';
+import {cancelRequest, quitRequest} from './intents.js';
+import {taskViewFromPlan, type TaskView} from './task-view.js';
+import {batchWarnings} from './warnings.js';
+import {openZoom, scrolled, searched} from './zoom.js';
 
 export type {TaskView} from './task-view.js';
 
@@ -20,7 +23,17 @@ export type BatchControl = {
 
 export type ConfirmAction = 'cancel' | 'kill' | 'quit';
 export type LayoutPreference = 'auto' | 'grid' | 'list';
-export type ZoomState = {taskId: string; scrollback: string[]; totalLines: number; version: number; offsetFromBottom: number; search: {query: string; editing: boolean; matchLine: number | null}};
+export type ZoomState = {
+	taskId: string;
+	scrollback: string[];
+	/** Lines the task printed, including those the bounded buffer no longer keeps. */
+	totalLines: number;
+	version: number;
+	offsetFromBottom: number;
+	/** Scrollback lines on screen when the UI last said: what keeps the view full as output arrives. */
+	visibleLines: number;
+	search: {query: string; editing: boolean; matchLine: number | null};
+};
 
 export type BatchState = {
 	runId: string;
@@ -29,6 +42,8 @@ export type BatchState = {
 	concurrency: number;
 	graceMs: number;
 	startedAt: number;
+	/** When the runner finished the batch (batch.finished); the header's clock stops there. */
+	finishedAt: number | null;
 	now: number;
 	order: string[];
 	tasks: Record<string, TaskView>;
@@ -52,9 +67,10 @@ export type BatchActions = {
 	moveFocus(direction: 'up' | 'down' | 'left' | 'right' | 'next' | 'prev', columns: number): void;
 	toggleLayout(effective: 'grid' | 'list'): void;
 	toggleHelp(): void;
-	openZoom(): void;
+	/** `visibleLines`: scrollback lines the zoom view shows, so that it is never scrolled past full. */
+	openZoom(visibleLines: number): void;
 	closeOverlay(): void;
-	scroll(delta: number | 'top' | 'bottom'): void;
+	scroll(delta: number | 'top' | 'bottom', visibleLines: number): void;
 	startSearch(): void;
 	editSearch(query: string): void;
 	submitSearch(): void;
@@ -79,8 +95,6 @@ export type BatchStoreOptions = {
 	tailLines?: number;
 };
 
-const runningStatuses: ReadonlySet<TaskStatus> = new Set(['running', 'cancelling', 'queued']);
-
 export function createBatchStore(options: BatchStoreOptions): BatchStore {
 	const {control} = options;
 	const tailLines = options.tailLines ?? 40;
@@ -89,14 +103,6 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 	const tasks = Object.fromEntries(options.plan.tasks.map(task => [task.id, taskViewFromPlan(task)]));
 
 	return createStore<BatchState & BatchActions>()((set, get) => {
-		const updateTask = (id: string, patch: Partial<TaskView>) => {
-			const current = get().tasks[id];
-			if (current) {
-				set({tasks: {...get().tasks, [id]: {...current, ...patch}}});
-			}
-		};
-
-		const activeCount = () => Object.values(get().tasks).filter(task => runningStatuses.has(task.status)).length;
 
 		return {
 			runId: options.runId,
@@ -105,10 +111,11 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			concurrency: options.concurrency,
 			graceMs: options.graceMs,
 			startedAt,
+			finishedAt: null,
 			now: startedAt,
 			order,
 			tasks,
-			warnings: [...options.plan.warnings],
+			warnings: batchWarnings(options.plan),
 			report: null,
 			focusedId: order[0] ?? null,
 			layout: 'auto',
@@ -120,61 +127,16 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			notice: null,
 
 			applyEvent(event) {
-				switch (event.type) {
-					case 'task.started': {
-						updateTask(event.id, {status: 'running', pid: event.pid, startedAt: event.at});
-						break;
-					}
-
-					case 'task.cancelling': {
-						updateTask(event.id, {status: 'cancelling', cancelling: event.cancelling});
-						break;
-					}
-
-					case 'task.killed': {
-						const cancelling = get().tasks[event.id]?.cancelling;
-						if (cancelling) {
-							updateTask(event.id, {cancelling: {...cancelling, killSent: true, killDueAt: Math.min(cancelling.killDueAt, event.at)}});
-						}
-
-						break;
-					}
-
-					case 'task.finished': {
-						updateTask(event.id, finishedPatch(event.result, control.output(event.id)?.errorLine()));
-						get().syncOutput();
-						break;
-					}
-
-					case 'batch.finished': {
-						set({report: event.report, exitRequested: get().quitting || get().exitRequested});
-						break;
-					}
-
-					case 'batch.planned': {
-						set({runId: event.runId, runDir: event.runDir});
-						break;
-					}
+				set(eventPatch(get(), event, control));
+				if (event.type === 'task.finished') {
+					get().syncOutput();
 				}
 			},
 
 			syncOutput() {
-				const state = get();
-				let changed: Record<string, TaskView> | undefined;
-				for (const id of state.order) {
-					const view = state.tasks[id]!;
-					const output = control.output(id);
-					if (output && output.version !== view.outputVersion) {
-						changed ??= {...state.tasks};
-						changed[id] = {...view, outputVersion: output.version, tail: output.lines(tailLines), totalLines: output.totalLines};
-					}
-				}
-
-				const zoom = state.zoom;
-				const zoomOutput = zoom ? control.output(zoom.taskId) : undefined;
-				const zoomPatch = zoom && zoomOutput && zoomOutput.version !== zoom.version ? {zoom: withNewOutput(zoom, zoomOutput)} : {};
-				if (changed || 'zoom' in zoomPatch) {
-					set({...(changed ? {tasks: changed} : {}), ...zoomPatch});
+				const patch = outputPatch(get(), control, tailLines);
+				if (patch) {
+					set(patch);
 				}
 			},
 
@@ -211,10 +173,10 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 				set({help: !get().help});
 			},
 
-			openZoom() {
+			openZoom(visibleLines) {
 				const id = get().focusedId;
 				if (id) {
-					set({zoom: openZoom(id, control.output(id))});
+					set({zoom: openZoom(id, control.output(id), visibleLines)});
 				}
 			},
 
@@ -231,13 +193,11 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 				}
 			},
 
-			scroll(delta) {
+			scroll(delta, visibleLines) {
 				const zoom = get().zoom;
-				if (!zoom) {
-					return;
+				if (zoom) {
+					set({zoom: scrolled(zoom, delta, visibleLines)});
 				}
-
-				set({zoom: scrolled(zoom, delta)});
 			},
 
 			startSearch() {
@@ -273,46 +233,19 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			},
 
 			requestCancel(kill) {
-				const state = get();
-				if (state.quitting) {
-					if (kill) {
-						control.shutdown({skipGrace: true});
-					}
-
-					return;
+				const decision = cancelRequest(get(), kill);
+				if (decision === 'kill-all') {
+					control.shutdown({skipGrace: true});
+				} else if (decision) {
+					set(decision);
 				}
-
-				const id = state.zoom?.taskId ?? state.focusedId;
-				const task = id ? state.tasks[id] : undefined;
-				if (!task || !id) {
-					return;
-				}
-
-				if (isFinal(task.status)) {
-					set({notice: `${task.title} has already ${task.status.replace('_', ' ')}`});
-					return;
-				}
-
-				if (task.status === 'cancelling' && !kill) {
-					set({notice: `${task.title} is already being cancelled; K kills it now`});
-					return;
-				}
-
-				set({confirm: {action: kill ? 'kill' : 'cancel', taskId: id}, notice: null});
 			},
 
 			requestQuit() {
-				const state = get();
-				if (state.quitting) {
-					return;
+				const decision = quitRequest(get());
+				if (decision) {
+					set(decision);
 				}
-
-				if (activeCount() === 0) {
-					set({exitRequested: true});
-					return;
-				}
-
-				set({confirm: {action: 'quit', taskId: null}});
 			},
 
 			confirmYes() {

@@ -54,15 +54,18 @@ export function taskViewFromPlan(task: PlannedTask): TaskView {
 	};
 }
 
-/** A finished task: its final status, and the stderr line that says why when it did not succeed. */
-export function finishedPatch(result: TaskResult, errorLine: string | undefined): Partial<TaskView> {
+/**
+ * A finished task: its final status, and the line that says why when it did not succeed. `cancelling`
+ * is the task's kill cascade as the view last saw it (the patch clears it), `graceMs` the batch's grace.
+ */
+export function finishedPatch(result: TaskResult, errorLine: string | undefined, cancelling: CancellingInfo | null, graceMs: number): Partial<TaskView> {
 	return {
 		status: result.status,
 		exitCode: result.exit_code,
 		signal: result.signal,
 		finishedAt: result.finished_at ? Date.parse(result.finished_at) : Date.now(),
 		startedAt: result.started_at ? Date.parse(result.started_at) : null,
-		errorLine: result.status === 'failed' ? errorLine ?? firstLine(result.error) ?? null : stopDetail(result),
+		errorLine: result.status === 'failed' ? errorLine ?? firstLine(result.error) ?? null : stopDetail(result, cancelling, graceMs),
 		cancelling: null,
 	};
 }
@@ -72,17 +75,25 @@ function firstLine(text: string | undefined): string | undefined {
 }
 
 /** How a stopped task ended: what the operator needs to know is whether SIGTERM was enough. */
-function stopDetail(result: TaskResult): string | null {
+function stopDetail(result: TaskResult, cancelling: CancellingInfo | null, graceMs: number): string | null {
 	if (result.status !== 'cancelled' && result.status !== 'timed_out') {
 		return null;
 	}
 
 	if (result.started_at === null) {
-		return 'never started';
+		return 'cancelled before it started';
 	}
 
 	if (result.signal === 'SIGKILL') {
-		return 'ignored SIGTERM: killed with SIGKILL after the grace period';
+		if (!cancelling) {
+			return 'killed with SIGKILL';
+		}
+
+		// K (kill now) sets the deadline to the moment it was pressed: the process never had its
+		// grace period, so it cannot be said to have ignored SIGTERM.
+		return cancelling.killDueAt - cancelling.termSentAt < graceMs
+			? 'killed with SIGKILL (grace period skipped)'
+			: 'ignored SIGTERM: killed with SIGKILL after the grace period';
 	}
 
 	if (result.signal) {

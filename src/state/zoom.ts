@@ -1,19 +1,29 @@
 // The zoom view's state as pure functions: one task's scrollback, a scroll position counted
 // from the bottom (0 = follow new output), and a search. Kept out of the store so the
 // store stays a list of small actions.
+import {stripSgr} from '../core/sanitize.js';
 import type {ZoomState} from './store.js';
 
 type OutputSnapshot = {version: number; totalLines: number; lines(): string[]};
 
-export function openZoom(taskId: string, output: OutputSnapshot | undefined): ZoomState {
+export function openZoom(taskId: string, output: OutputSnapshot | undefined, visibleLines: number): ZoomState {
 	return {
 		taskId,
 		scrollback: output?.lines() ?? [],
 		totalLines: output?.totalLines ?? 0,
 		version: output?.version ?? -1,
 		offsetFromBottom: 0,
+		visibleLines: Math.max(1, visibleLines),
 		search: {query: '', editing: false, matchLine: null},
 	};
+}
+
+/**
+ * The furthest the view can scroll up: the first line at the top of a full view. Further would
+ * show fewer lines than fit (at the limit, one line and a blank screen).
+ */
+export function maxOffset(lineCount: number, visibleLines: number): number {
+	return Math.max(0, lineCount - Math.max(1, visibleLines));
 }
 
 /**
@@ -25,7 +35,7 @@ export function withNewOutput(zoom: ZoomState, output: OutputSnapshot): ZoomStat
 	const scrollback = output.lines();
 	const added = output.totalLines - zoom.totalLines;
 	const dropped = Math.max(0, zoom.scrollback.length + added - scrollback.length);
-	const max = Math.max(0, scrollback.length - 1);
+	const max = maxOffset(scrollback.length, zoom.visibleLines);
 	const offsetFromBottom = zoom.offsetFromBottom === 0 ? 0 : Math.min(max, zoom.offsetFromBottom + added);
 	const matchLine = zoom.search.matchLine === null ? null : zoom.search.matchLine - dropped;
 	return {
@@ -38,10 +48,11 @@ export function withNewOutput(zoom: ZoomState, output: OutputSnapshot): ZoomStat
 	};
 }
 
-export function scrolled(zoom: ZoomState, delta: number | 'top' | 'bottom'): ZoomState {
-	const max = Math.max(0, zoom.scrollback.length - 1);
+/** Scrolled by `delta` lines (positive: towards the end), with `visibleLines` on screen. */
+export function scrolled(zoom: ZoomState, delta: number | 'top' | 'bottom', visibleLines: number): ZoomState {
+	const max = maxOffset(zoom.scrollback.length, visibleLines);
 	const offset = delta === 'top' ? max : delta === 'bottom' ? 0 : Math.min(max, Math.max(0, zoom.offsetFromBottom - delta));
-	return {...zoom, offsetFromBottom: offset};
+	return {...zoom, offsetFromBottom: offset, visibleLines: Math.max(1, visibleLines)};
 }
 
 /** The next match from the current one (or from the view), or a notice saying there is none. */
@@ -53,14 +64,16 @@ export function searched(zoom: ZoomState, direction: 1 | -1): {zoom: ZoomState} 
 		return {notice: `no ${direction === -1 ? 'earlier' : 'later'} match for "${zoom.search.query}"`};
 	}
 
-	return {zoom: {...zoom, search: {...zoom.search, matchLine: match}, offsetFromBottom: Math.max(0, lines.length - 1 - match)}};
+	// The match goes to the bottom line of the view, or as low as a full view allows.
+	const offsetFromBottom = Math.min(maxOffset(lines.length, zoom.visibleLines), Math.max(0, lines.length - 1 - match));
+	return {zoom: {...zoom, search: {...zoom.search, matchLine: match}, offsetFromBottom}};
 }
 
 function findLine(lines: readonly string[], query: string, from: number, direction: 1 | -1): number {
 	const needle = query.toLowerCase();
 	for (let index = from + direction; index >= 0 && index < lines.length; index += direction) {
 		// Lines keep their SGR colours; search the visible text only.
-		if (lines[index]!.replace(/\u001B\[[\d;:]*m/g, '').toLowerCase().includes(needle)) {
+		if (stripSgr(lines[index]!).toLowerCase().includes(needle)) {
 			return index;
 		}
 	}

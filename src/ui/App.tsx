@@ -14,7 +14,8 @@ import {ListLayout} from './components/ListLayout.js';
 import {ZoomView} from './components/ZoomView.js';
 import {useKeys} from './hooks/use-keys.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
-import {formatKey, type Bindings} from './keys.js';
+import {formatKey} from './key-descriptor.js';
+import type {Bindings} from './keys.js';
 import {focusColumns, planFrame, zoomVisibleLines, type FramePlan} from './layout.js';
 import {StoreProvider, useBatch} from './store-context.js';
 import {ThemeProvider, useTheme} from './theme.js';
@@ -54,7 +55,7 @@ function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; read
 	const body = frame.tooSmall ? undefined : frame.body;
 	useKeys(bindings, {
 		focusColumns: focusColumns(body),
-		pageSize: frame.tooSmall ? 1 : zoomVisibleLines(frame.bodyHeight),
+		zoomLines: frame.tooSmall ? 1 : zoomVisibleLines(frame.bodyHeight),
 		effectiveLayout: body?.kind ?? 'list',
 	});
 
@@ -67,7 +68,7 @@ function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; read
 
 	return (
 		<Box flexDirection='column' width={frame.columns}>
-			<Header width={frame.columns}/>
+			<Header width={frame.columns} bindings={bindings}/>
 			<Box height={frame.bodyHeight} width={frame.columns} overflow='hidden'>
 				<Body frame={frame} bindings={bindings} help={ui.help} zoom={ui.zoom} empty={ui.taskCount === 0}/>
 			</Box>

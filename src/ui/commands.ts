@@ -1,6 +1,6 @@
 // From a matched command to a store action, and which commands are worth offering right now.
 // Pure (no React) so the keyboard hook stays a thin adapter and the footer agrees with it.
-import {isFinal} from '../core/types.js';
+import {isActive} from '../core/types.js';
 import type {BatchActions, BatchState} from '../state/store.js';
 import type {Command, KeyContext} from './keys.js';
 
@@ -26,8 +26,8 @@ export function keyContext(state: BatchState): KeyContext {
 export type CommandEnvironment = {
 	/** Panes per grid row (1 in the list): how far up/down moves. */
 	focusColumns: number;
-	/** Scrollback lines on screen in the zoom view: one page. */
-	pageSize: number;
+	/** Scrollback lines on screen in the zoom view: one page, and what keeps the view full. */
+	zoomLines: number;
 	/** The layout on screen, which the toggle switches away from. */
 	effectiveLayout: 'grid' | 'list';
 };
@@ -40,7 +40,7 @@ export function runCommand(command: Command, state: State, environment: CommandE
 		}
 
 		case 'task.zoom': {
-			state.openZoom();
+			state.openZoom(environment.zoomLines);
 			break;
 		}
 
@@ -51,32 +51,32 @@ export function runCommand(command: Command, state: State, environment: CommandE
 
 		// The store counts scrolling towards the end as positive.
 		case 'scroll.up': {
-			state.scroll(-1);
+			state.scroll(-1, environment.zoomLines);
 			break;
 		}
 
 		case 'scroll.down': {
-			state.scroll(1);
+			state.scroll(1, environment.zoomLines);
 			break;
 		}
 
 		case 'scroll.pageUp': {
-			state.scroll(-environment.pageSize);
+			state.scroll(-environment.zoomLines, environment.zoomLines);
 			break;
 		}
 
 		case 'scroll.pageDown': {
-			state.scroll(environment.pageSize);
+			state.scroll(environment.zoomLines, environment.zoomLines);
 			break;
 		}
 
 		case 'scroll.top': {
-			state.scroll('top');
+			state.scroll('top', environment.zoomLines);
 			break;
 		}
 
 		case 'scroll.bottom': {
-			state.scroll('bottom');
+			state.scroll('bottom', environment.zoomLines);
 			break;
 		}
 
@@ -164,7 +164,7 @@ export function isAvailable(command: Command, state: BatchState): boolean {
 		case 'task.cancel': {
 			const id = targetId(state);
 			const status = id ? state.tasks[id]?.status : undefined;
-			return !state.quitting && status !== undefined && status !== 'cancelling' && !isFinal(status);
+			return !state.quitting && status !== undefined && status !== 'cancelling' && isActive(status);
 		}
 
 		case 'task.kill': {
@@ -174,7 +174,12 @@ export function isAvailable(command: Command, state: BatchState): boolean {
 
 			const id = targetId(state);
 			const status = id ? state.tasks[id]?.status : undefined;
-			return status !== undefined && !isFinal(status);
+			return status !== undefined && isActive(status);
+		}
+
+		// q does nothing while quitting, nor in a prompt (which only y/n answer).
+		case 'app.quit': {
+			return !state.quitting && state.confirm === null;
 		}
 
 		case 'search.next': case 'search.prev': {
@@ -185,4 +190,10 @@ export function isAvailable(command: Command, state: BatchState): boolean {
 			return true;
 		}
 	}
+}
+
+/** What a command does in the current state, where the binding table's label would mislead. */
+export function stateLabel(command: Command, state: BatchState): string | undefined {
+	// While quitting, K no longer asks about one task: it kills every task still being stopped.
+	return command === 'task.kill' && state.quitting ? 'kill all now' : undefined;
 }

@@ -85,6 +85,11 @@ export function wrapWords(text: string, width: number): string[] {
 	return lines;
 }
 
+/** A task title on one line: a title may hold line breaks and runs of spaces (it is often the goal). */
+export function titleLine(title: string): string {
+	return title.replace(/\s+/g, ' ');
+}
+
 /** The first line of a text, for one-line places (titles, prompts). */
 export function oneLine(text: string): string {
 	return text.replace(/\s*\n[\s\S]*$/, '…').trim();
@@ -197,8 +202,15 @@ export function routeLabel(task: TaskView): string {
 	}
 }
 
-/** The route first (short, and what descriptions decide), then the model: a narrow pane cuts the model's tail. */
+/**
+ * The route first (short, and what descriptions decide), then the model: a narrow pane cuts the
+ * model's tail. A refused task never runs, so it has neither.
+ */
 export function routeLine(task: TaskView): string {
+	if (task.status === 'refused') {
+		return 'refused: not run';
+	}
+
 	const model = task.model ?? (task.routeKind === 'profile' ? "profile's model" : "parent's model");
 	return `${routeLabel(task)} · ${model}`;
 }

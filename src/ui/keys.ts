@@ -2,6 +2,7 @@
 // `?` help are generated from it, so a remapped key (delegate.yaml `keys:`) changes all three.
 import type {Key as InkKey} from 'ink';
 import {InputError} from '../core/errors.js';
+import {arrowGlyphs, canonical, formatKey, isTextKey, keyMatches, parseKey, specOf} from './key-descriptor.js';
 
 /** Where the keyboard is: decides which commands a key can mean. */
 export type KeyContext = 'grid' | 'zoom' | 'confirm' | 'help' | 'search';
@@ -26,6 +27,8 @@ type Entry = {
 	group?: string;
 	/** false: listed in help but not worth footer space. */
 	footer?: boolean;
+	/** Kept in a footer too narrow for every hint: with help and quit, the operator finds the rest. */
+	pinned?: boolean;
 };
 
 const everywhere: readonly KeyContext[] = ['grid', 'zoom', 'confirm', 'help', 'search'];
@@ -55,12 +58,17 @@ const table: readonly Entry[] = [
 	{command: 'confirm.yes', keys: ['y'], label: 'yes', description: 'Confirm', contexts: ['confirm']},
 	{command: 'confirm.no', keys: ['n', 'escape'], label: 'no', description: 'Back out', contexts: ['confirm']},
 	{command: 'layout.toggle', keys: ['L'], label: 'layout', description: 'Switch between the grid and the list layout', contexts: ['grid']},
-	{command: 'help.toggle', keys: ['?'], label: 'help', description: 'Show or hide this help', contexts: ['grid', 'zoom', 'help']},
-	{command: 'app.quit', keys: ['q', 'ctrl+c'], label: 'quit', description: 'Quit (asks first while tasks are still running)', contexts: everywhere},
+	{command: 'help.toggle', keys: ['?'], label: 'help', description: 'Show or hide this help', contexts: ['grid', 'zoom', 'help'], pinned: true},
+	{command: 'app.quit', keys: ['q', 'ctrl+c'], label: 'quit', description: 'Quit (asks first while tasks are still running)', contexts: everywhere, pinned: true},
 ];
 
-// Typing into the search field must reach the field: there, only keys that cannot be text act.
-const textEntryContexts: ReadonlySet<KeyContext> = new Set(['search']);
+// Where text keys act only for the context's own commands. Typing into the search field must
+// reach the field; a confirm prompt is answered with its own keys, so that a stray q or c cannot
+// replace the question with another one (ctrl+c still quits).
+const textKeysOwnedBy: Partial<Record<KeyContext, ReadonlySet<Command>>> = {
+	search: new Set(),
+	confirm: new Set(['confirm.yes', 'confirm.no']),
+};
 
 const contextNames: Readonly<Record<KeyContext, string>> = {
 	grid: 'the grid', zoom: 'the zoom view', confirm: 'a confirm prompt', help: 'the help overlay', search: 'the search field',
@@ -69,166 +77,6 @@ const contextNames: Readonly<Record<KeyContext, string>> = {
 export const commands: readonly Command[] = table.map(entry => entry.command);
 
 export type Bindings = ReadonlyMap<Command, readonly string[]>;
-
-// --- Key descriptors -------------------------------------------------------------------------
-// A descriptor is one printable character, case-sensitive ('q', 'K', '?'), or a key name, with
-// optional modifiers: 'ctrl+c', 'alt+x', 'shift+tab', 'ctrl+up'. Shift is spelled by the letter's
-// case ('K'), because that is how a terminal reports it.
-
-type KeySpec = {base: string; named: boolean; ctrl: boolean; alt: boolean; shift: boolean};
-
-const arrowGlyphs: Readonly<Record<string, string>> = {up: '↑', down: '↓', left: '←', right: '→'};
-const namedDisplay: Readonly<Record<string, string>> = {
-	...arrowGlyphs, tab: 'Tab', enter: 'Enter', escape: 'Esc', pageup: 'PgUp', pagedown: 'PgDn', home: 'Home', end: 'End', space: 'Space',
-};
-const aliases: Readonly<Record<string, string>> = {esc: 'escape', return: 'enter', pgup: 'pageup', pgdn: 'pagedown'};
-// Terminals report modifiers reliably only with these; e.g. shift+enter arrives as plain enter.
-const modifiable: ReadonlySet<string> = new Set(['up', 'down', 'left', 'right', 'pageup', 'pagedown', 'home', 'end']);
-// The terminal sends these ctrl+letters as the byte of another key, so they could never match.
-const ctrlAliases: Readonly<Record<string, string>> = {h: 'backspace', i: 'tab', j: 'enter', m: 'enter'};
-
-const grammar = 'write one character ("q", "K", "?"), or a key name (up, down, left, right, tab, enter, escape, pageup, pagedown, home, end, space), optionally after ctrl+, alt+ or shift+ (e.g. "ctrl+c", "shift+tab")';
-
-/** The parsed key, or the reason the descriptor is not one. */
-function parseKey(descriptor: string): KeySpec | string {
-	const match = /^((?:(?:ctrl|alt|meta|shift)\+)*)(.+)$/i.exec(descriptor);
-	if (!match) {
-		return `empty key; ${grammar}`;
-	}
-
-	const modifiers = (match[1] ?? '').toLowerCase();
-	let base = match[2] ?? '';
-	const spec: KeySpec = {base, named: [...base].length > 1, ctrl: modifiers.includes('ctrl+'), alt: /alt\+|meta\+/.test(modifiers), shift: modifiers.includes('shift+')};
-	if (spec.named) {
-		base = base.toLowerCase();
-		base = Object.hasOwn(aliases, base) ? aliases[base] ?? base : base;
-		if (!Object.hasOwn(namedDisplay, base)) {
-			return `unknown key "${descriptor}"; ${grammar}`;
-		}
-
-		const allowsShift = modifiable.has(base) || base === 'tab';
-		if ((spec.ctrl || spec.alt) && !modifiable.has(base)) {
-			return `terminals do not report ctrl/alt with ${base}; bind ${base} alone or another key`;
-		}
-
-		if (spec.shift && !allowsShift) {
-			return `terminals do not report shift with ${base}; bind ${base} alone or another key`;
-		}
-
-		return {...spec, base};
-	}
-
-	if (base === ' ') {
-		return 'write "space" for the space bar';
-	}
-
-	if (/[\u0000-\u001F\u007F]/.test(base)) {
-		return `${JSON.stringify(base)} is a control character; ${grammar}`;
-	}
-
-	if (spec.shift) {
-		return /[a-z]/i.test(base) ? `write "${base.toUpperCase()}" for shift+${base.toLowerCase()}` : `shift+ goes with key names only; write the character you type, e.g. "?"`;
-	}
-
-	if (spec.ctrl) {
-		if (!/^[a-z]$/i.test(base)) {
-			return `ctrl+ goes with a letter or a key name, not "${base}"`;
-		}
-
-		// Terminals cannot tell ctrl+c from ctrl+C; accept either spelling.
-		base = base.toLowerCase();
-		const other = ctrlAliases[base];
-		if (other) {
-			return `terminals send ctrl+${base} as ${other}; bind ${other} or another ctrl+letter instead`;
-		}
-	}
-
-	return {...spec, base};
-}
-
-function canonical(spec: KeySpec): string {
-	return `${spec.ctrl ? 'ctrl+' : ''}${spec.alt ? 'alt+' : ''}${spec.shift ? 'shift+' : ''}${spec.base}`;
-}
-
-const parsed = new Map<string, KeySpec>();
-
-function specOf(descriptor: string): KeySpec {
-	let spec = parsed.get(descriptor);
-	if (!spec) {
-		const result = parseKey(descriptor);
-		if (typeof result === 'string') {
-			throw new TypeError(`key "${descriptor}": ${result}`);
-		}
-
-		spec = result;
-		parsed.set(descriptor, spec);
-	}
-
-	return spec;
-}
-
-/** True for keys that type text, which a text field must receive instead of a command. */
-function isTextKey(spec: KeySpec): boolean {
-	return !spec.ctrl && !spec.alt && (!spec.named || spec.base === 'space');
-}
-
-const namedKeyDown: Readonly<Record<string, (input: string, key: InkKey) => boolean>> = {
-	up: (_, key) => key.upArrow,
-	down: (_, key) => key.downArrow,
-	left: (_, key) => key.leftArrow,
-	right: (_, key) => key.rightArrow,
-	pageup: (_, key) => key.pageUp,
-	pagedown: (_, key) => key.pageDown,
-	home: (_, key) => key.home,
-	end: (_, key) => key.end,
-	tab: (_, key) => key.tab,
-	// Ink reports '\r' as return; a bare '\n' (some terminals, piped input) only as input.
-	enter: (input, key) => key.return || input === '\n',
-	escape: (_, key) => key.escape,
-	space: input => input === ' ',
-};
-
-/** Does this keypress, as Ink's useInput reports it, match the descriptor? */
-export function keyMatches(descriptor: string, input: string, key: InkKey): boolean {
-	if (key.eventType === 'release') {
-		return false;
-	}
-
-	const spec = specOf(descriptor);
-	if (spec.ctrl !== key.ctrl) {
-		return false;
-	}
-
-	if (spec.named) {
-		// Ink marks every escape as meta, so alt cannot be told apart there.
-		const altMatches = spec.base === 'escape' || spec.alt === key.meta;
-		return altMatches && spec.shift === key.shift && (namedKeyDown[spec.base]?.(input, key) ?? false);
-	}
-
-	if (spec.alt !== key.meta) {
-		return false;
-	}
-
-	const lower = spec.base.toLowerCase();
-	if (lower === spec.base.toUpperCase()) {
-		return input === spec.base;
-	}
-
-	// Letters: legacy terminals send 'K'; the kitty protocol may send 'k' with shift held.
-	return spec.base === lower ? input === lower && !key.shift : input === spec.base || (input === lower && key.shift);
-}
-
-/** How a key is shown in the footer and help: '↑', 'PgUp', 'Esc', 'Ctrl+C'. */
-export function formatKey(descriptor: string): string {
-	const spec = parseKey(descriptor);
-	if (typeof spec === 'string') {
-		return descriptor;
-	}
-
-	const modifiers = `${spec.ctrl ? 'Ctrl+' : ''}${spec.alt ? 'Alt+' : ''}${spec.shift ? 'Shift+' : ''}`;
-	const base = spec.named ? namedDisplay[spec.base] ?? spec.base : spec.ctrl ? spec.base.toUpperCase() : spec.base;
-	return modifiers + base;
-}
 
 // --- Resolving the table with the operator's overrides ---------------------------------------
 
@@ -328,10 +176,11 @@ function entriesIn(context: KeyContext): Entry[] {
 	return table.filter(entry => entry.contexts.includes(context));
 }
 
-/** The keys of a command that can act in a context (text keys are typing in the search field). */
+/** The keys of a command that can act in a context (see textKeysOwnedBy). */
 function activeKeys(bindings: Bindings, command: Command, context: KeyContext | undefined): string[] {
 	const keys = bindings.get(command) ?? [];
-	return context && textEntryContexts.has(context) ? keys.filter(descriptor => !isTextKey(specOf(descriptor))) : [...keys];
+	const owned = context ? textKeysOwnedBy[context] : undefined;
+	return owned && !owned.has(command) ? keys.filter(descriptor => !isTextKey(specOf(descriptor))) : [...keys];
 }
 
 /** The command this keypress means in this context, if any. */
@@ -350,14 +199,21 @@ export function helpEntries(bindings: Bindings, context?: KeyContext): HelpEntry
 	});
 }
 
-export type KeyHint = {keys: string; label: string};
+export type KeyHint = {keys: string; label: string; pinned?: boolean | undefined};
+
+export type FooterOptions = {
+	/** false for commands that would do nothing now. */
+	available?: (command: Command) => boolean;
+	/** A label that says what the command does in the current state, instead of the table's. */
+	label?: (command: Command) => string | undefined;
+};
 
 /** The footer: one hint per command (or group) usable right now, showing its first key. */
-export function footerHints(bindings: Bindings, context: KeyContext, available: (command: Command) => boolean = () => true): KeyHint[] {
+export function footerHints(bindings: Bindings, context: KeyContext, options: FooterOptions = {}): KeyHint[] {
 	const hints: Array<KeyHint & {group?: string | undefined; arrows: boolean}> = [];
 	for (const entry of entriesIn(context)) {
 		const first = activeKeys(bindings, entry.command, context)[0];
-		if (entry.footer === false || first === undefined || !available(entry.command)) {
+		if (entry.footer === false || first === undefined || options.available?.(entry.command) === false) {
 			continue;
 		}
 
@@ -368,9 +224,10 @@ export function footerHints(bindings: Bindings, context: KeyContext, available: 
 			previous.keys += previous.arrows && arrows ? shown : `/${shown}`;
 			previous.arrows &&= arrows;
 		} else {
-			hints.push({keys: shown, label: entry.group ?? entry.label, group: entry.group, arrows});
+			const label = options.label?.(entry.command) ?? entry.group ?? entry.label;
+			hints.push({keys: shown, label, group: entry.group, arrows, pinned: entry.pinned});
 		}
 	}
 
-	return hints.map(({keys, label}) => ({keys, label}));
+	return hints.map(({keys, label, pinned}) => (pinned ? {keys, label, pinned} : {keys, label}));
 }

@@ -10,6 +10,11 @@ export const minTailLines = 3;
 export const minPaneHeight = paneChrome + minTailLines;
 /** Narrower panes cut the title and the route to uselessness. */
 export const minPaneWidth = 32;
+/**
+ * Wide enough for a route line with its model ("research (openrouter, medium) · deepseek/deepseek-v4-pro"
+ * and the border): the model is what the operator checks first, so panes this wide win over taller ones.
+ */
+export const routeLinePaneWidth = 56;
 // Ink treats a frame as tall as the terminal as full-screen and clears the screen before every
 // following frame; one spare line keeps updates incremental.
 const spareRows = 1;
@@ -87,27 +92,26 @@ export function planBody(width: number, height: number, taskCount: number, prefe
 	return fittingGrid(width, height, taskCount) ?? (preference === 'grid' ? pagedGrid(width, height, taskCount) : planList(width, height, taskCount));
 }
 
-/** The most useful grid in which every pane is on screen with at least `minTailLines` of output. */
+/**
+ * The most useful grid in which every pane is on screen with at least `minTailLines` of output.
+ * Among those, grids whose panes show the whole route line come first: lines of output past a
+ * few are worth less than seeing which model runs the task.
+ */
 export function fittingGrid(width: number, height: number, taskCount: number): GridPlan | undefined {
-	let best: GridPlan | undefined;
-	let bestScore = -1;
+	const grids: GridPlan[] = [];
 	const maxColumns = Math.min(taskCount, Math.max(1, Math.floor(width / minPaneWidth)));
 	for (let columns = 1; columns <= maxColumns; columns++) {
 		const totalRows = Math.ceil(taskCount / columns);
 		const paneHeight = Math.floor(height / totalRows);
-		if (paneHeight < minPaneHeight) {
-			continue;
-		}
-
-		const paneWidth = Math.floor(width / columns);
-		const score = Math.min(paneWidth, usefulWidth) * Math.min(paneHeight - paneChrome, usefulTail);
-		if (score > bestScore) {
-			bestScore = score;
-			best = {kind: 'grid', columns, paneWidth, paneHeight, visibleRows: totalRows, totalRows};
+		if (paneHeight >= minPaneHeight) {
+			grids.push({kind: 'grid', columns, paneWidth: Math.floor(width / columns), paneHeight, visibleRows: totalRows, totalRows});
 		}
 	}
 
-	return best;
+	const wide = grids.filter(grid => grid.paneWidth >= routeLinePaneWidth);
+	const score = (grid: GridPlan) => Math.min(grid.paneWidth, usefulWidth) * Math.min(grid.paneHeight - paneChrome, usefulTail);
+	// On ties the fewer, wider columns win (the earlier grid).
+	return (wide.length > 0 ? wide : grids).reduce<GridPlan | undefined>((best, grid) => (best && score(best) >= score(grid) ? best : grid), undefined);
 }
 
 /** A grid the operator asked for that cannot show every pane: as many rows as fit, paged by focus. */

@@ -36,10 +36,12 @@ export type ControlCall =
 	| {method: 'cancel'; id: string; options: {skipGrace: boolean}}
 	| {method: 'shutdown'; options: {skipGrace: boolean}};
 
-/** Records every intent the UI sends; output is whatever the test wrote. */
+/** Records every intent the UI sends; output is whatever the test wrote, bounded like the core's. */
 export class FakeControl implements BatchControl {
 	readonly calls: ControlCall[] = [];
 	private readonly outputs = new Map<string, {version: number; lines: string[]; total: number; errorLine?: string | undefined}>();
+
+	constructor(private readonly maxLines = 2000) {}
 
 	cancel(id: string, options: {skipGrace: boolean}): boolean {
 		this.calls.push({method: 'cancel', id, options});
@@ -63,7 +65,7 @@ export class FakeControl implements BatchControl {
 	/** Appends lines to a task's output, as the runner would. */
 	write(id: string, lines: readonly string[], errorLine?: string): void {
 		const current = this.outputs.get(id) ?? {version: 0, lines: [], total: 0};
-		this.outputs.set(id, {version: current.version + 1, lines: [...current.lines, ...lines], total: current.total + lines.length, errorLine: errorLine ?? current.errorLine});
+		this.outputs.set(id, {version: current.version + 1, lines: [...current.lines, ...lines].slice(-this.maxLines), total: current.total + lines.length, errorLine: errorLine ?? current.errorLine});
 	}
 }
 
@@ -76,10 +78,12 @@ export type RenderOptions = {
 	theme?: Theme;
 	bindings?: Bindings;
 	graceMs?: number;
+	/** Output lines the fake core keeps per task (the real one keeps 2000). */
+	maxOutputLines?: number;
 };
 
 export function render(options: RenderOptions = {}) {
-	const control = new FakeControl();
+	const control = new FakeControl(options.maxOutputLines);
 	const store = createBatchStore({
 		control,
 		plan: {mode: 'model_map', tasks: options.tasks ?? plannedTasks(3), warnings: options.warnings ?? []},

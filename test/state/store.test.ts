@@ -2,13 +2,13 @@
 // rate (never per line), and the operator's intents reach the core only after confirmation.
 import {afterEach, describe, expect, it, vi} from 'vitest';
 import {TaskOutput} from '../../src/core/task-output.js';
-import type {BatchEvent, TaskResult} from '../../src/core/types.js';
+import type {BatchEvent, PlannedTask, TaskResult} from '../../src/core/types.js';
 import {feedStore} from '../../src/state/feed.js';
 import {createBatchStore, type BatchControl} from '../../src/state/store.js';
-import {plannedTasks, t0} from '../helpers/render.js';
+import {plannedTask, plannedTasks, t0} from '../helpers/render.js';
 
-function setup(taskCount = 2) {
-	const outputs = new Map(plannedTasks(taskCount).map(task => [task.id, new TaskOutput({maxLines: 500})]));
+function setup(taskCount = 2, plan: {tasks: PlannedTask[]; warnings: string[]} = {tasks: plannedTasks(taskCount), warnings: []}) {
+	const outputs = new Map(plan.tasks.map(task => [task.id, new TaskOutput({maxLines: 500})]));
 	const calls: string[] = [];
 	const control: BatchControl = {
 		cancel(id, options) {
@@ -23,8 +23,7 @@ function setup(taskCount = 2) {
 			return output && {version: output.version, lines: (count?: number) => output.display.lines(count), totalLines: output.display.totalLines, errorLine: () => output.errorLine()};
 		},
 	};
-	const plan = {mode: 'model_map' as const, tasks: plannedTasks(taskCount), warnings: []};
-	const store = createBatchStore({control, plan, runId: 'run-1', runDir: '/tmp/run-1', concurrency: 2, graceMs: 5000, now: t0});
+	const store = createBatchStore({control, plan: {mode: 'model_map', ...plan}, runId: 'run-1', runDir: '/tmp/run-1', concurrency: 2, graceMs: 5000, now: t0});
 	const listeners = new Set<(event: BatchEvent) => void>();
 	const source = {
 		subscribe(listener: (event: BatchEvent) => void) {
@@ -112,6 +111,40 @@ describe('events', () => {
 		expect(store.getState().tasks['t01']).toMatchObject({status: 'cancelled', cancelling: null, errorLine: 'ignored SIGTERM: killed with SIGKILL after the grace period'});
 	});
 
+	it('K (kill now) says the grace period was skipped, not that SIGTERM was ignored', () => {
+		const {store} = setup();
+		const {applyEvent} = store.getState();
+		applyEvent({type: 'task.started', id: 't01', pid: 42, argv: [], at: t0});
+		// What the runner announces for K on a running task: SIGKILL due the moment SIGTERM went.
+		applyEvent({type: 'task.cancelling', id: 't01', cancelling: {reason: 'cancel', termSentAt: t0 + 1000, killDueAt: t0 + 1000, killSent: false}, at: t0 + 1000});
+		applyEvent({type: 'task.killed', id: 't01', at: t0 + 1001});
+		applyEvent({type: 'task.finished', id: 't01', result: {...result('t01', 'cancelled', null), signal: 'SIGKILL'}, at: t0 + 1100});
+		expect(store.getState().tasks['t01']!.errorLine).toBe('killed with SIGKILL (grace period skipped)');
+	});
+
+	it('K during the grace period cuts it short: killed early, which says so', () => {
+		const {store} = setup();
+		const {applyEvent} = store.getState();
+		applyEvent({type: 'task.started', id: 't01', pid: 42, argv: [], at: t0});
+		applyEvent({type: 'task.cancelling', id: 't01', cancelling: {reason: 'cancel', termSentAt: t0 + 1000, killDueAt: t0 + 6000, killSent: false}, at: t0 + 1000});
+		applyEvent({type: 'task.killed', id: 't01', at: t0 + 2000});
+		applyEvent({type: 'task.finished', id: 't01', result: {...result('t01', 'cancelled', null), signal: 'SIGKILL'}, at: t0 + 2100});
+		expect(store.getState().tasks['t01']!.errorLine).toBe('killed with SIGKILL (grace period skipped)');
+	});
+
+	it('a task cancelled while queued says it never started', () => {
+		const {store} = setup();
+		store.getState().applyEvent({type: 'task.finished', id: 't02', result: {...result('t02', 'cancelled', null), started_at: null, finished_at: null}, at: t0});
+		expect(store.getState().tasks['t02']).toMatchObject({status: 'cancelled', errorLine: 'cancelled before it started'});
+	});
+
+	it('the batch keeps the time it finished, so its run time stops there', () => {
+		const {store} = setup();
+		store.getState().applyEvent({type: 'batch.finished', report: {summary: '', run_id: 'run-1', run_dir: '', results_file: '', mode: 'model_map', interrupted: false, warnings: [], results: []}, at: t0 + 24_000});
+		store.getState().tick(t0 + 90_000);
+		expect(store.getState()).toMatchObject({startedAt: t0, finishedAt: t0 + 24_000});
+	});
+
 	it('a failed task shows the stderr line that matters', () => {
 		const {store, outputs} = setup();
 		store.getState().applyEvent({type: 'task.started', id: 't01', pid: 42, argv: [], at: t0});
@@ -155,8 +188,8 @@ describe('zoom', () => {
 		const {store, outputs} = setup();
 		const output = outputs.get('t01')!;
 		output.pushStdout(Buffer.from(Array.from({length: 100}, (_, i) => `old ${i}\n`).join('')));
-		store.getState().openZoom();
-		store.getState().scroll(-10); // negative: up
+		store.getState().openZoom(20);
+		store.getState().scroll(-10, 20); // negative: up
 		const before = store.getState().zoom!;
 		expect(before.offsetFromBottom).toBe(10);
 		const visibleBefore = before.scrollback[before.scrollback.length - 1 - before.offsetFromBottom];
@@ -165,10 +198,72 @@ describe('zoom', () => {
 		const after = store.getState().zoom!;
 		expect(after.scrollback[after.scrollback.length - 1 - after.offsetFromBottom]).toBe(visibleBefore);
 
-		store.getState().scroll('bottom');
+		store.getState().scroll('bottom', 20);
 		output.pushStdout(Buffer.from('newest\n'));
 		store.getState().syncOutput();
 		expect(store.getState().zoom!.offsetFromBottom).toBe(0);
 		expect(store.getState().zoom!.scrollback.at(-1)).toBe('newest');
+	});
+});
+
+describe('zoom scrolling keeps the view full', () => {
+	function zoomedOn(lineCount: number, visible: number) {
+		const {store, outputs} = setup();
+		outputs.get('t01')!.pushStdout(Buffer.from(Array.from({length: lineCount}, (_, i) => `line ${i}\n`).join('')));
+		store.getState().openZoom(visible);
+		return {store, outputs, view: () => {
+			const zoom = store.getState().zoom!;
+			const end = zoom.scrollback.length - zoom.offsetFromBottom;
+			return zoom.scrollback.slice(Math.max(0, end - visible), end);
+		}};
+	}
+
+	it('top stops at the first full page, and one step down from there moves at once', () => {
+		const {store, view} = zoomedOn(100, 10);
+		store.getState().scroll('top', 10);
+		expect(view()).toEqual(Array.from({length: 10}, (_, i) => `line ${i}`));
+		store.getState().scroll(1, 10);
+		expect(view()[0]).toBe('line 1');
+		store.getState().scroll(-1000, 10); // page up past the top
+		expect(view()).toHaveLength(10);
+		expect(view()[0]).toBe('line 0');
+	});
+
+	it('output shorter than the screen does not scroll at all', () => {
+		const {store} = zoomedOn(5, 10);
+		store.getState().scroll('top', 10);
+		expect(store.getState().zoom!.offsetFromBottom).toBe(0);
+	});
+
+	it('a search match near the start keeps a full view', () => {
+		const {store, view} = zoomedOn(100, 10);
+		store.getState().startSearch();
+		store.getState().editSearch('line 2');
+		// From the end backwards: "line 29", "line 28", ... "line 20", then "line 2".
+		store.getState().submitSearch();
+		for (let step = 0; step < 10; step++) {
+			store.getState().findNext(-1);
+		}
+
+		expect(store.getState().zoom!.search.matchLine).toBe(2);
+		expect(view()).toHaveLength(10);
+		expect(view()).toContain('line 2');
+	});
+});
+
+describe('warnings', () => {
+	it('come with the tasks\' own warnings, once each, those about running tasks first', () => {
+		const coder = {kind: 'profile' as const, name: 'coder', description: 'Writes code'};
+		const fieldWarning = 'route "fast": base_url has no `hermes chat` flag and is not passed';
+		const tasks = [
+			{...plannedTask(0), warnings: [fieldWarning]},
+			{...plannedTask(1), warnings: [fieldWarning]},
+			plannedTask(2, {decision: {route: coder}, effective: {profile: 'coder'}}),
+			plannedTask(3, {decision: {route: coder}, effective: {profile: 'coder'}}),
+		];
+		const apiKey = '/home/me/.hermes/config.yaml: delegation.backends.model_map.options[0].api_key: an API key is stored in plain text';
+		const shared = 'profile "coder" is used by 2 tasks (t03, t04): run in parallel they all write that profile\'s memory';
+		const {store} = setup(4, {tasks, warnings: [apiKey, shared]});
+		expect(store.getState().warnings).toEqual([shared, fieldWarning, apiKey]);
 	});
 });

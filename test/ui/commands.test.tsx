@@ -14,7 +14,7 @@ describe('keyContext', () => {
 		const batch = store();
 		const state = () => batch.getState();
 		expect(keyContext(state())).toBe('grid');
-		state().openZoom();
+		state().openZoom(10);
 		expect(keyContext(state())).toBe('zoom');
 		state().startSearch();
 		expect(keyContext(state())).toBe('search');
@@ -31,15 +31,15 @@ describe('fitHints', () => {
 		{keys: 'Enter', label: 'zoom'},
 		{keys: 'c', label: 'cancel'},
 		{keys: 'K', label: 'kill'},
-		{keys: '?', label: 'help'},
-		{keys: 'q', label: 'quit'},
+		{keys: '?', label: 'help', pinned: true},
+		{keys: 'q', label: 'quit', pinned: true},
 	];
 
 	test('keeps everything that fits', () => {
 		expect(fitHints(hints, 80)).toEqual(hints);
 	});
 
-	test('drops from before help and quit, so those two always stay', () => {
+	test('drops the last unpinned hint first, so help and quit always stay', () => {
 		// "↑↓←→ move  Enter zoom  ? help  q quit" is 37 columns.
 		expect(fitHints(hints, 37).map(hint => hint.label)).toEqual(['move', 'zoom', 'help', 'quit']);
 		expect(fitHints(hints, 36).map(hint => hint.label)).toEqual(['move', 'help', 'quit']);

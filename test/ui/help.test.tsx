@@ -2,7 +2,7 @@
 import {cleanup} from 'ink-testing-library';
 import {afterEach, expect, test, vi} from 'vitest';
 import {helpEntries, resolveBindings} from '../../src/ui/keys.js';
-import {plannedTasks, render} from '../helpers/render.js';
+import {plannedTask, plannedTasks, render} from '../helpers/render.js';
 
 afterEach(cleanup);
 
@@ -37,3 +37,23 @@ test('shows remapped keys, and says so when the terminal is too short for all of
 function escapeRegExp(text: string): string {
 	return text.replaceAll(/[.*+?^${}()|[\]\\]/g, String.raw`\$&`);
 }
+
+test('lists every warning of the batch, the tasks\' own included, whole', async () => {
+	const fieldWarning = 'route "fast": base_url, service_tier have no `hermes chat` flag and are not passed; the subagent uses what its Hermes profile configures for them';
+	const tasks = [{...plannedTask(0), warnings: [fieldWarning]}, {...plannedTask(1), warnings: [fieldWarning]}];
+	const batchWarnings = ['first batch warning', 'second batch warning', 'third batch warning'];
+	const {frame, stdin} = render({tasks, columns: 80, rows: 30, warnings: batchWarnings});
+	await vi.waitFor(() => {
+		expect(frame()).toContain('⚠ 4 warnings (? lists all)');
+	});
+	stdin.write('?');
+	await vi.waitFor(() => {
+		expect(frame()).toContain('Warnings (4)');
+	});
+	const text = frame().replaceAll(/\s*[│╰╭]\s*/g, ' ').replaceAll(/\s+/g, ' ');
+	for (const warning of [fieldWarning, ...batchWarnings]) {
+		expect(text).toContain(warning);
+	}
+
+	expect(text.indexOf(fieldWarning)).toBeLessThan(text.indexOf('first batch warning'));
+});

@@ -45,6 +45,25 @@ describe('focus', () => {
 		}
 	});
 
+	test('keys that arrive together in one read each act, in order', async () => {
+		// 6 tasks at 100x30 are a 3-column grid.
+		const {frame, stdin, store} = render({tasks: plannedTasks(6), columns: 100, rows: 30});
+		stdin.write('ll');
+		await vi.waitFor(() => {
+			expect(focusedPane(frame())).toBe('t03');
+		});
+		stdin.write('jh');
+		await vi.waitFor(() => {
+			expect(focusedPane(frame())).toBe('t05');
+		});
+		// `tmux send-keys k h Enter`: Enter in the same read as the letters.
+		stdin.write('kh\r');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('why: characteristic quick');
+		});
+		expect(store.getState().zoom?.taskId).toBe('t01');
+	});
+
 	test('in the list, up and down move one task', async () => {
 		const {frame, stdin, store} = render({tasks: plannedTasks(8), columns: 80, rows: 20});
 		await vi.waitFor(() => {
@@ -109,6 +128,46 @@ describe('cancel and kill ask first', () => {
 		});
 	});
 
+	test('c and y typed together cancel; in the prompt, q does nothing and only y/n are offered', async () => {
+		const {frame, stdin, control, store} = await withRunningTask();
+		stdin.write('c');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('Cancel t01');
+		});
+		expect(frame()).not.toContain('q quit');
+		expect(frame()).toMatch(/^y yes {2}n no\s*$/m);
+		stdin.write('q');
+		stdin.write('n');
+		await vi.waitFor(() => {
+			expect(frame()).not.toContain('Cancel t01');
+		});
+		expect(store.getState().confirm).toBeNull();
+		expect(control.calls).toEqual([]);
+
+		stdin.write('cy');
+		await vi.waitFor(() => {
+			expect(control.calls).toEqual([{method: 'cancel', id: 't01', options: {skipGrace: false}}]);
+		});
+	});
+
+	test('a queued task: the question says it will not be started, not which signals a process gets', async () => {
+		const {frame, stdin, control} = render({tasks: plannedTasks(2), columns: 100, rows: 24, graceMs: 30_000});
+		for (const key of ['c', 'K']) {
+			stdin.write(key);
+			await vi.waitFor(() => {
+				expect(frame()).toContain("Cancel t01 'Goal number 1'? It is still queued: it will not be started. y/n");
+			});
+			expect(frame()).not.toContain('SIGTERM');
+			expect(frame()).not.toContain('SIGKILL');
+			stdin.write('n');
+			await vi.waitFor(() => {
+				expect(frame()).not.toContain('Cancel t01');
+			});
+		}
+
+		expect(control.calls).toEqual([]);
+	});
+
 	test('a finished task cannot be cancelled, and the footer does not offer it', async () => {
 		const {frame, stdin, store, control} = await withRunningTask();
 		finishTask(store, 't01', 'succeeded', {startedAt: t0, finishedAt: t0 + 1000, exitCode: 0});
@@ -164,6 +223,9 @@ describe('quit', () => {
 			expect(frame()).toContain('quitting: stopping 2 tasks (t01, t02)… K kills now');
 		});
 		expect(control.calls).toEqual([{method: 'shutdown', options: {skipGrace: false}}]);
+		// q does nothing any more; K's hint says what it does now.
+		expect(frame()).not.toContain('q quit');
+		expect(frame()).toContain('K kill all now');
 
 		stdin.write('K');
 		await vi.waitFor(() => {

@@ -3,14 +3,13 @@ import {render} from 'ink-testing-library';
 import {createElement, useEffect} from 'react';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {InputError} from '../../src/core/errors.js';
+import {formatKey, keyMatches} from '../../src/ui/key-descriptor.js';
 import {
 	commands,
 	defaultBindings,
 	footerHints,
-	formatKey,
 	helpEntries,
 	KeyBindingError,
-	keyMatches,
 	matchCommand,
 	resolveBindings,
 	type Bindings,
@@ -170,6 +169,15 @@ describe('matchCommand with keys as Ink reports them', () => {
 		expect(await commandFor('confirm', 'c')).toBeUndefined();
 		expect(await commandFor('help', 'K')).toBeUndefined();
 	});
+
+	it('a confirm prompt is answered only by its own keys: q does nothing there, ctrl+c still quits', async () => {
+		expect(await commandFor('confirm', 'q')).toBeUndefined();
+		expect(await commandFor('confirm', 'y')).toBe('confirm.yes');
+		expect(await commandFor('confirm', terminal['ctrl+c'])).toBe('app.quit');
+		expect(helpEntries(defaultBindings, 'confirm').find(entry => entry.command === 'app.quit')?.keys).toBe('Ctrl+C');
+		// So answering with a key that quits elsewhere is no clash.
+		expect(resolveBindings({'confirm.yes': ['q']}).get('confirm.yes')).toEqual(['q']);
+	});
 });
 
 describe('keyMatches with kitty-protocol key shapes', () => {
@@ -252,21 +260,21 @@ describe('help and footer are generated from the bindings', () => {
 			{keys: 'c', label: 'cancel'},
 			{keys: 'K', label: 'kill'},
 			{keys: 'L', label: 'layout'},
-			{keys: '?', label: 'help'},
-			{keys: 'q', label: 'quit'},
+			{keys: '?', label: 'help', pinned: true},
+			{keys: 'q', label: 'quit', pinned: true},
 		]);
 	});
 
 	it('the footer leaves out what is unavailable right now', () => {
 		const finished = (command: Command) => command !== 'task.cancel' && command !== 'task.kill' && command !== 'search.next' && command !== 'search.prev';
-		const zoom = footerHints(defaultBindings, 'zoom', finished);
+		const zoom = footerHints(defaultBindings, 'zoom', {available: finished});
 		expect(zoom.map(hint => hint.label)).toEqual(['scroll', 'page', 'search', 'back', 'help', 'quit']);
 		expect(footerHints(defaultBindings, 'zoom').find(hint => hint.label === 'match')?.keys).toBe('n/N');
 	});
 
 	it('the footer follows overrides', () => {
 		const hints = footerHints(resolveBindings({'app.quit': ['x'], 'focus.up': ['w']}), 'grid');
-		expect(hints).toContainEqual({keys: 'x', label: 'quit'});
+		expect(hints).toContainEqual({keys: 'x', label: 'quit', pinned: true});
 		expect(hints[0]).toEqual({keys: 'w/↓/←/→', label: 'move'});
 	});
 

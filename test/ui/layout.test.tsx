@@ -2,7 +2,7 @@
 // the terminal makes Ink repaint the whole screen on every update), and so does its legibility.
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
-import {fittingGrid, planFrame} from '../../src/ui/layout.js';
+import {fittingGrid, minTailLines, paneChrome, planFrame} from '../../src/ui/layout.js';
 import {lineCount, plannedTask, plannedTasks, render, startTask, t0} from '../helpers/render.js';
 
 afterEach(cleanup);
@@ -44,6 +44,21 @@ describe('planFrame', () => {
 		// 2 columns of 4 rows need 4 × 7 = 28 body lines.
 		expect(fittingGrid(80, 28, 8)).toMatchObject({columns: 2, paneHeight: 7});
 		expect(fittingGrid(80, 27, 8)).toBeUndefined();
+	});
+
+	test.each([8, 10, 12])('160x48 with %i tasks: fewer, wider panes that show the model, rather than tall narrow ones', taskCount => {
+		for (const warnings of [false, true]) {
+			const frame = planFrame({columns: 160, rows: 48, taskCount, preference: 'auto', warnings, statusLine: false, confirm: 0});
+			expect(frame.tooSmall ? undefined : frame.body).toMatchObject({kind: 'grid', columns: 2, paneWidth: 80});
+			if (!frame.tooSmall && frame.body.kind === 'grid') {
+				expect(frame.body.paneHeight - paneChrome).toBeGreaterThanOrEqual(minTailLines);
+			}
+		}
+	});
+
+	test('narrow panes only when wide ones cannot all show 3 lines of output', () => {
+		// 16 tasks in 2 columns would need 8 rows of 7 lines; 4 columns of 40 fit.
+		expect(fittingGrid(160, 44, 16)).toMatchObject({columns: 4, paneWidth: 40});
 	});
 
 	test('a grid the operator forces on a small terminal pages instead of overflowing', () => {
@@ -94,6 +109,15 @@ describe('rendered frame', () => {
 		for (const line of frame().split('\n')) {
 			expect([...line].length).toBeLessThanOrEqual(columns);
 		}
+	});
+
+	test('160x48 with 8 tasks: every pane shows its whole route and model', async () => {
+		const {frame} = render({tasks: plannedTasks(8), columns: 160, rows: 48});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('t08');
+		});
+		expect(frame().match(/fast \(openrouter\) · google\/gemini-3-flash-preview/g)).toHaveLength(8);
+		expect(lineCount(frame())).toBeLessThan(48);
 	});
 
 	test('L switches between grid and list, and back', async () => {

@@ -108,6 +108,19 @@ describe('task pane', () => {
 		expect(frame()).toContain('◷ timed out 5m00s');
 	});
 
+	test('refused: no model claimed, and the whole reason in the room the pane has', async () => {
+		const reason = 'option "huge" is not one of the model routes: fast, deep, research, summarise, translate; add it to delegation.backends.model_map.options in config.yaml or pick one of those';
+		const {frame} = render({tasks: [plannedTask(0, {decision: {route: null, refused: true, reason}, effective: {model: null, provider: null}})], columns: 50, rows: 20});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('⊖ refused');
+		});
+		expect(frame()).toContain('refused: not run');
+		expect(frame()).not.toContain("parent's model");
+		expect(frame()).not.toContain('no route');
+		const text = frame().replaceAll(/\s*[│┃]\s*/g, ' ').replaceAll(/\s+/g, ' ');
+		expect(text).toContain(reason);
+	});
+
 	test('refused: the reason, without starting', async () => {
 		const {frame} = renderOne(plannedTask(0, {decision: {route: null, refused: true, reason: 'option "huge" is not one of the model routes: fast, deep'}}));
 		await vi.waitFor(() => {

@@ -32,14 +32,56 @@ describe('zoom', () => {
 		await vi.waitFor(() => {
 			expect(frame()).toContain('entry-001 detail');
 		});
-		expect(frame()).not.toContain('entry-100');
-		expect(frame()).toContain('lines 1–');
+		// A full page from the first line: 24 rows leave 16 for output.
+		expect(frame()).toContain('lines 1–16 of 100');
+		for (let line = 1; line <= 16; line++) {
+			expect(frame()).toContain(`entry-${String(line).padStart(3, '0')} detail`);
+		}
+
+		expect(frame()).not.toContain('entry-017');
 		expect(frame()).toContain('G follows the output');
+
+		// One line down from the top moves at once, not after scrolling back through phantom lines.
+		stdin.write('j');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('lines 2–17 of 100');
+		});
 
 		stdin.write('G');
 		await vi.waitFor(() => {
 			expect(frame()).toContain('entry-100 detail');
 		});
+	});
+
+	test.each([['Home', '\u001B[H'], ['PgUp', '\u001B[5~'], ['up', '\u001B[A']])('%s at the top keeps the view full', async (_name, key) => {
+		const {frame, stdin} = await zoomedOnOutput();
+		stdin.write('g');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('lines 1–16 of 100');
+		});
+		stdin.write(key);
+		stdin.write(key);
+		stdin.write('?'); // a key that changes the frame, so the two before it were handled
+		await vi.waitFor(() => {
+			expect(frame()).toContain('closes this help');
+		});
+		stdin.write('?');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('lines 1–16 of 100');
+		});
+		expect(frame()).toContain('entry-016 detail');
+	});
+
+	test('when older lines were dropped, the status line says which log file has them', async () => {
+		const view = render({tasks: plannedTasks(1), columns: 120, rows: 24, maxOutputLines: 50});
+		startTask(view.store, 't01', t0);
+		view.control.write('t01', Array.from({length: 80}, (_, index) => `entry-${index + 1}`));
+		view.store.getState().syncOutput();
+		view.stdin.write(enter);
+		await vi.waitFor(() => {
+			expect(view.frame()).toContain('lines 65–80 of 80');
+		});
+		expect(view.frame()).toContain('lines 1–30 are in /tmp/run-test/logs/t01.log');
 	});
 
 	test('up scrolls back one line', async () => {

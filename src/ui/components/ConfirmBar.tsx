@@ -2,7 +2,8 @@
 import {Box, Text} from 'ink';
 import type {BatchState} from '../../state/store.js';
 import {formatElapsed, oneLine, truncate, wrapWords} from '../format.js';
-import {formatKey, type Bindings} from '../keys.js';
+import {formatKey} from '../key-descriptor.js';
+import type {Bindings} from '../keys.js';
 import {useBatch} from '../store-context.js';
 import {useTheme} from '../theme.js';
 
@@ -76,6 +77,11 @@ export function confirmQuestion(state: BatchState): string | null {
 
 	const task = confirm.taskId ? state.tasks[confirm.taskId] : undefined;
 	const who = task ? `${task.id} '${truncate(oneLine(task.title), titleWidth)}'` : 'the task';
+	// A queued task has no process to signal (and K has no grace period to skip).
+	if (task?.status === 'queued') {
+		return `Cancel ${who}? It is still queued: it will not be started.`;
+	}
+
 	return confirm.action === 'kill'
 		? `Kill ${who} now? SIGKILL to its process group, no grace period.`
 		: `Cancel ${who}? SIGTERM to its process group, SIGKILL after ${grace}.`;

@@ -2,8 +2,9 @@
 // remapped), above them the store's notice or, while quitting, what is still being stopped.
 import {Box, Text} from 'ink';
 import {useShallow} from 'zustand/shallow';
-import {isAvailable, keyContext} from '../commands.js';
-import {footerHints, formatKey, type Bindings, type KeyHint} from '../keys.js';
+import {isAvailable, keyContext, stateLabel} from '../commands.js';
+import {formatKey} from '../key-descriptor.js';
+import {footerHints, type Bindings, type KeyHint} from '../keys.js';
 import {footerHeight} from '../layout.js';
 import {useBatch} from '../store-context.js';
 import {useTheme} from '../theme.js';
@@ -11,8 +12,10 @@ import {useTheme} from '../theme.js';
 export function Footer({width, bindings}: {readonly width: number; readonly bindings: Bindings}) {
 	const theme = useTheme();
 	// Flattened to strings so that a store update which changes no hint renders nothing.
-	const flatHints = useBatch(useShallow(state => footerHints(bindings, keyContext(state), command => isAvailable(command, state))
-		.flatMap(hint => [hint.keys, hint.label])));
+	const flatHints = useBatch(useShallow(state => footerHints(bindings, keyContext(state), {
+		available: command => isAvailable(command, state),
+		label: command => stateLabel(command, state),
+	}).flatMap(hint => [hint.keys, hint.label, hint.pinned ? 'pinned' : ''])));
 	const notice = useBatch(state => state.notice);
 	const stopping = useBatch(useShallow(state => (state.quitting
 		? state.order.filter(id => {
@@ -30,7 +33,7 @@ export function Footer({width, bindings}: {readonly width: number; readonly bind
 				<Text wrap='truncate-end' color={quitting ? theme.colors.text.warning : theme.colors.text.accent}>{statusLine}</Text>
 			)}
 			<Text wrap='truncate-end'>
-				{fitHints(pairs(flatHints), width).map((hint, index) => (
+				{fitHints(unflatten(flatHints), width).map((hint, index) => (
 					<Text key={hint.label + hint.keys}>
 						{index > 0 ? ' '.repeat(hintGap) : ''}
 						<Text bold color={theme.colors.text.accent}>{hint.keys}</Text>
@@ -53,24 +56,27 @@ function quittingLine(stopping: readonly string[], killKey: string): string {
 }
 
 const hintGap = 2;
-// Help and quit stay whatever else is dropped: with them, the operator can find everything else.
-const keptAtEnd = 2;
 
-/** The hints that fit on one line, dropping from just before help and quit first. */
+/** The hints that fit on one line, dropping the last unpinned one first (pinned: help and quit). */
 export function fitHints(hints: readonly KeyHint[], width: number): KeyHint[] {
 	const kept = [...hints];
 	const length = () => kept.reduce((sum, hint, index) => sum + (index > 0 ? hintGap : 0) + [...`${hint.keys} ${hint.label}`].length, 0);
-	while (kept.length > keptAtEnd && length() > width) {
-		kept.splice(kept.length - keptAtEnd - 1, 1);
+	while (length() > width) {
+		const last = kept.findLastIndex(hint => !hint.pinned);
+		if (last === -1) {
+			break;
+		}
+
+		kept.splice(last, 1);
 	}
 
 	return kept;
 }
 
-function pairs(flat: readonly string[]): KeyHint[] {
+function unflatten(flat: readonly string[]): KeyHint[] {
 	const hints: KeyHint[] = [];
-	for (let index = 0; index + 1 < flat.length; index += 2) {
-		hints.push({keys: flat[index]!, label: flat[index + 1]!});
+	for (let index = 0; index + 2 < flat.length; index += 3) {
+		hints.push({keys: flat[index]!, label: flat[index + 1]!, pinned: flat[index + 2] === 'pinned'});
 	}
 
 	return hints;

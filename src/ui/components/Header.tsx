@@ -3,6 +3,8 @@ import {Box, Text} from 'ink';
 import {useShallow} from 'zustand/shallow';
 import type {RoutingMode, TaskStatus} from '../../core/types.js';
 import {formatElapsed, statusLabels, statusOrder, statusSymbols} from '../format.js';
+import {formatKey} from '../key-descriptor.js';
+import type {Bindings} from '../keys.js';
 import {headerHeight} from '../layout.js';
 import {useBatch} from '../store-context.js';
 import {statusColor, useTheme} from '../theme.js';
@@ -13,7 +15,7 @@ const modeLabels: Readonly<Record<RoutingMode, string>> = {
 	default: 'parent model',
 };
 
-export function Header({width}: {readonly width: number}) {
+export function Header({width, bindings}: {readonly width: number; readonly bindings: Bindings}) {
 	const theme = useTheme();
 	const info = useBatch(useShallow(state => ({
 		runId: state.runId,
@@ -23,7 +25,7 @@ export function Header({width}: {readonly width: number}) {
 		finished: state.report !== null,
 	})));
 	// A string, so the header re-renders once a second rather than on every tick.
-	const elapsed = useBatch(state => formatElapsed(state.now - state.startedAt));
+	const elapsed = useBatch(state => formatElapsed((state.finishedAt ?? state.now) - state.startedAt));
 	const counts = useBatch(useShallow(countByStatus));
 	const warnings = useBatch(state => state.warnings);
 	const facts = [
@@ -47,11 +49,26 @@ export function Header({width}: {readonly width: number}) {
 			</Text>
 			{warnings.length > 0 && (
 				<Text wrap='truncate' color={theme.colors.text.warning}>
-					{`⚠ ${warnings.length === 1 ? '1 warning' : `${warnings.length} warnings`}: ${warnings[0]!.replace(/\s+/g, ' ')}`}
+					{warningLine(warnings, width, formatKey(bindings.get('help.toggle')?.[0] ?? '?'))}
 				</Text>
 			)}
 		</Box>
 	);
+}
+
+/**
+ * The first warning (the store puts the one that matters most first), with where to read the
+ * rest (and the end of this one, when the line cuts it).
+ */
+export function warningLine(warnings: readonly string[], width: number, helpKey: string): string {
+	const first = (warnings[0] ?? '').replace(/\s+/g, ' ');
+	const whole = `⚠ 1 warning: ${first}`;
+	if (warnings.length === 1 && [...whole].length <= width) {
+		return whole;
+	}
+
+	const count = warnings.length === 1 ? '1 warning' : `${warnings.length} warnings`;
+	return `⚠ ${count} (${helpKey} lists ${warnings.length === 1 ? 'it' : 'all'}): ${first}`;
 }
 
 function countByStatus(state: {order: readonly string[]; tasks: Readonly<Record<string, {status: TaskStatus}>>}): Partial<Record<TaskStatus, number>> {

@@ -1,7 +1,11 @@
-// Every binding, generated from the binding table (so it shows remapped keys), by where it works.
-// Flows into more columns when the terminal is short rather than growing past it.
+// Every binding, generated from the binding table (so it shows remapped keys), by where it works,
+// after every warning of the batch (the header has room for one). Flows into more columns when
+// the terminal is short rather than growing past it.
 import {Box, Text} from 'ink';
-import {formatKey, helpEntries, type Bindings, type Command, type KeyContext} from '../keys.js';
+import {wrapWords} from '../format.js';
+import {formatKey} from '../key-descriptor.js';
+import {helpEntries, type Bindings, type Command, type KeyContext} from '../keys.js';
+import {useBatch} from '../store-context.js';
 import {useTheme} from '../theme.js';
 
 const sections: ReadonlyArray<{context: KeyContext; title: string}> = [
@@ -39,10 +43,30 @@ export function helpRows(bindings: Bindings): Row[] {
 	return rows;
 }
 
+/** The warnings section: a title, then each warning word-wrapped to the width, marked where it starts. */
+export function warningRows(warnings: readonly string[], width: number): string[] {
+	if (warnings.length === 0) {
+		return [];
+	}
+
+	const lines = warnings.flatMap(warning => wrapWords(warning, width - 2).map((line, index) => `${index === 0 ? '⚠' : ' '} ${line}`));
+	return [`Warnings (${warnings.length})`, ...lines];
+}
+
 export function HelpOverlay({width, height, bindings}: {readonly width: number; readonly height: number; readonly bindings: Bindings}) {
 	const theme = useTheme();
+	const warnings = useBatch(state => state.warnings);
 	const rows = helpRows(bindings);
-	const perColumn = Math.max(1, height - chrome);
+	const allWarningLines = warningRows(warnings, width - 4);
+	// Warnings first: the keys are the same every run, the warnings are about this one. A blank line
+	// separates them from the keys; at least one line is left to say how to close the help.
+	let warningLines = allWarningLines.slice(0, Math.max(0, height - chrome - 2));
+	if (warningLines.length < allWarningLines.length) {
+		warningLines = [...warningLines.slice(0, -1), `… ${allWarningLines.length - warningLines.length + 1} more lines: enlarge the terminal`];
+	}
+
+	const warningHeight = warningLines.length === 0 ? 0 : warningLines.length + 1;
+	const perColumn = Math.max(1, height - chrome - warningHeight);
 	const fitting = Math.max(1, Math.floor((width - 4 + columnGap) / (minColumnWidth + columnGap)));
 	const needed = Math.ceil(rows.length / perColumn);
 	const columnCount = Math.min(needed, fitting);
@@ -63,7 +87,14 @@ export function HelpOverlay({width, height, bindings}: {readonly width: number; 
 
 	return (
 		<Box flexDirection='column' width={width} height={height} overflow='hidden' borderStyle='round' borderColor={theme.colors.border.focused} paddingX={1}>
-			<Text wrap='truncate-end' bold color={theme.colors.header.title}>{`Keys · ${close} closes this help`}</Text>
+			<Text wrap='truncate-end' bold color={theme.colors.header.title}>{`${warnings.length > 0 ? 'Warnings and keys' : 'Keys'} · ${close} closes this help`}</Text>
+			{warningLines.length > 0 && (
+				<Box flexDirection='column' height={warningHeight} flexShrink={0}>
+					{warningLines.map((line, index) => (
+						<Text key={index} wrap='truncate-end' bold={index === 0} color={index === 0 ? theme.colors.text.primary : theme.colors.text.warning}>{line}</Text>
+					))}
+				</Box>
+			)}
 			<Box>
 				{columns.map((column, index) => (
 					<Box key={index} flexDirection='column' width={columnWidth} marginLeft={index === 0 ? 0 : columnGap} overflow='hidden'>

@@ -2,8 +2,8 @@
 // Memoised and subscribed to its own task only, so output in one pane re-renders that pane alone.
 import {Box, Text} from 'ink';
 import {memo} from 'react';
-import {routeLine, statusBadge, statusDetail} from '../format.js';
-import {tailLinesFor} from '../layout.js';
+import {routeLine, statusBadge, statusDetail, titleLine, wrapWords} from '../format.js';
+import {paneChrome, tailLinesFor} from '../layout.js';
 import {displayLine, themeHasColour} from '../output-line.js';
 import {useBatch} from '../store-context.js';
 import {statusColor, useTheme} from '../theme.js';
@@ -34,8 +34,7 @@ export const TaskPane = memo(function TaskPane({id, width, height, focused}: Tas
 	}
 
 	const colour = statusColor(theme, task.status);
-	// The countdown and the error are worth a second line in a narrow pane; more would crowd out the output.
-	const detailLines = detail === null ? 0 : Math.min(2, Math.ceil([...detail].length / Math.max(1, width - 4)));
+	const detailLines = detail === null ? 0 : Math.min(maxDetailLines(task.status, height), wrapWords(detail, width - 4).length);
 	const tailCount = tailLinesFor(height, detailLines);
 	const tail = tailCount > 0 ? task.tail.slice(-tailCount) : [];
 	const withColour = themeHasColour(theme);
@@ -53,7 +52,7 @@ export const TaskPane = memo(function TaskPane({id, width, height, focused}: Tas
 		>
 			<Box>
 				<Box flexGrow={1} flexShrink={1}>
-					<Text wrap='truncate-end' bold={focused} color={theme.colors.text.primary}>{`${task.id} ${task.title.replace(/\s+/g, ' ')}`}</Text>
+					<Text wrap='truncate-end' bold={focused} color={theme.colors.text.primary}>{`${task.id} ${titleLine(task.title)}`}</Text>
 				</Box>
 				<Box flexShrink={0} marginLeft={1}>
 					<Text wrap='truncate' color={colour} bold={task.status === 'failed'}>{badge}</Text>
@@ -72,6 +71,14 @@ export const TaskPane = memo(function TaskPane({id, width, height, focused}: Tas
 		</Box>
 	);
 });
+
+/**
+ * The countdown and the error are worth a second line in a narrow pane; more would crowd out the
+ * output. A refused task has no output: its reason gets every line the pane has.
+ */
+function maxDetailLines(status: TaskStatus, height: number): number {
+	return status === 'refused' ? Math.max(0, height - paneChrome) : 2;
+}
 
 function detailColour(theme: Theme, status: TaskStatus): ThemeColour {
 	if (status === 'cancelling') {

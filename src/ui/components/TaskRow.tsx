@@ -1,7 +1,7 @@
 // One task on one line, for the list layout: enough to spot the one that needs attention.
 import {Box, Text} from 'ink';
 import {memo} from 'react';
-import {routeLine, statusBadge} from '../format.js';
+import {routeLine, statusBadge, titleLine} from '../format.js';
 import {useBatch} from '../store-context.js';
 import {statusColor, useTheme} from '../theme.js';
 
@@ -36,7 +36,7 @@ export const TaskRow = memo(function TaskRow({id, width, focused}: {readonly id:
 			</Box>
 			{/* Basis 0: the title takes what the fixed columns leave, however long it is. */}
 			<Box flexGrow={1} flexShrink={1} flexBasis={0}>
-				<Text wrap='truncate-end' bold={focused} color={theme.colors.text.primary}>{task.title.replace(/\s+/g, ' ')}</Text>
+				<Text wrap='truncate-end' bold={focused} color={theme.colors.text.primary}>{titleLine(task.title)}</Text>
 			</Box>
 			{routeWidth > 8 && (
 				<Box width={routeWidth + 2} flexShrink={0} paddingLeft={2}>

@@ -1,12 +1,14 @@
 // One task full-screen: its whole kept output, scrolled from the end, with a search prompt.
 import {Box, Text} from 'ink';
-import {formatKey, type Bindings} from '../keys.js';
-import {routeLine, statusBadge, statusDetail} from '../format.js';
+import {formatKey} from '../key-descriptor.js';
+import type {Bindings} from '../keys.js';
+import {routeLine, statusBadge, statusDetail, titleLine} from '../format.js';
 import {zoomVisibleLines} from '../layout.js';
 import {displayLine, plainLine, themeHasColour} from '../output-line.js';
 import {useBatch} from '../store-context.js';
 import {statusColor, useTheme} from '../theme.js';
 import type {ZoomState} from '../../state/store.js';
+import {maxOffset} from '../../state/zoom.js';
 
 export type ZoomViewProps = {readonly width: number; readonly height: number; readonly bindings: Bindings};
 
@@ -22,12 +24,15 @@ export function ZoomView({width, height, bindings}: ZoomViewProps) {
 		const view = state.zoom ? state.tasks[state.zoom.taskId] : undefined;
 		return view ? statusDetail(view, state.now) : null;
 	});
+	const runDir = useBatch(state => state.runDir);
 	if (!zoom || !task) {
 		return null;
 	}
 
 	const visible = zoomVisibleLines(height);
-	const end = Math.max(0, zoom.scrollback.length - zoom.offsetFromBottom);
+	// The store keeps the view full for the size it last knew; a taller terminal since then must not show a gap.
+	const offset = Math.min(zoom.offsetFromBottom, maxOffset(zoom.scrollback.length, visible));
+	const end = Math.max(0, zoom.scrollback.length - offset);
 	const start = Math.max(0, end - visible);
 	const lines = zoom.scrollback.slice(start, end);
 	const withColour = themeHasColour(theme);
@@ -38,14 +43,15 @@ export function ZoomView({width, height, bindings}: ZoomViewProps) {
 		<Box flexDirection='column' width={width} height={height} overflow='hidden'>
 			<Box>
 				<Box flexGrow={1} flexShrink={1}>
-					<Text wrap='truncate-end' bold color={theme.colors.text.primary}>{`${task.id} ${task.title.replace(/\s+/g, ' ')}`}</Text>
+					<Text wrap='truncate-end' bold color={theme.colors.text.primary}>{`${task.id} ${titleLine(task.title)}`}</Text>
 				</Box>
 				<Box flexShrink={0} marginLeft={1}>
 					<Text color={statusColor(theme, task.status)}>{badge}</Text>
 				</Box>
 			</Box>
 			<Text wrap='truncate-end' color={theme.colors.text.muted}>
-				{detail === null ? routeLine(task) : `${routeLine(task)} · ${detail}`}
+				{/* A refused task's detail is its reason, which the line below gives. */}
+				{detail === null || task.status === 'refused' ? routeLine(task) : `${routeLine(task)} · ${detail}`}
 			</Text>
 			{/* Why the task landed on this route: the first thing to read when routing goes wrong. */}
 			<Text wrap='truncate-end' color={theme.colors.text.muted}>{`why: ${task.reason}`}</Text>
@@ -60,12 +66,26 @@ export function ZoomView({width, height, bindings}: ZoomViewProps) {
 						: <Text key={index} wrap='truncate'>{displayLine(line, withColour)}</Text>;
 				})}
 			</Box>
-			<StatusLine zoom={zoom} start={start} end={end} bottomKey={formatKey(bindings.get('scroll.bottom')?.[0] ?? 'G')}/>
+			<StatusLine
+				zoom={zoom}
+				view={{start, end, following: offset === 0}}
+				width={width}
+				logPath={`${runDir}/logs/${zoom.taskId}.log`}
+				bottomKey={formatKey(bindings.get('scroll.bottom')?.[0] ?? 'G')}
+			/>
 		</Box>
 	);
 }
 
-function StatusLine({zoom, start, end, bottomKey}: {readonly zoom: ZoomState; readonly start: number; readonly end: number; readonly bottomKey: string}) {
+type StatusLineProps = {
+	readonly zoom: ZoomState;
+	readonly view: {start: number; end: number; following: boolean};
+	readonly width: number;
+	readonly logPath: string;
+	readonly bottomKey: string;
+};
+
+function StatusLine({zoom, view, width, logPath, bottomKey}: StatusLineProps) {
 	const theme = useTheme();
 	const {search} = zoom;
 	if (search.editing) {
@@ -76,8 +96,14 @@ function StatusLine({zoom, start, end, bottomKey}: {readonly zoom: ZoomState; re
 
 	// Line numbers count every line the task printed, including those no longer kept.
 	const firstNumber = zoom.totalLines - zoom.scrollback.length + 1;
+	const {start, end} = view;
 	const range = end > start ? `lines ${firstNumber + start}–${firstNumber + end - 1} of ${zoom.totalLines}` : `${zoom.totalLines} lines`;
-	const position = zoom.offsetFromBottom === 0 ? `${range} · following the output` : `${range} · ${bottomKey} follows the output`;
-	const match = search.query !== '' && search.matchLine !== null ? `match "${search.query}" at line ${firstNumber + search.matchLine} · ` : '';
-	return <Text wrap='truncate-end' color={theme.colors.text.muted}>{match + position}</Text>;
+	const match = search.query !== '' && search.matchLine !== null ? `match "${search.query}" at line ${firstNumber + search.matchLine}` : undefined;
+	// Only the newest lines are kept in memory; the operator must learn where the rest went.
+	const dropped = firstNumber > 1 ? `lines 1–${firstNumber - 1} are in ${logPath}` : undefined;
+	const follow = view.following ? 'following the output' : `${bottomKey} follows the output`;
+	const parts = [match, range, dropped, follow].filter(part => part !== undefined);
+	// The follow hint goes first when the line is too long: it is in the help as well, the log path is not.
+	const text = [...parts.join(' · ')].length > width && dropped ? parts.slice(0, -1).join(' · ') : parts.join(' · ');
+	return <Text wrap='truncate-end' color={theme.colors.text.muted}>{text}</Text>;
 }

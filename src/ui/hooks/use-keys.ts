@@ -5,24 +5,52 @@ import {useInput, useStdin, type Key} from 'ink';
 import {keyContext, runCommand, type CommandEnvironment} from '../commands.js';
 import {matchCommand, type Bindings} from '../keys.js';
 import {useBatchStore} from '../store-context.js';
+import type {BatchStore} from '../../state/store.js';
 
 // Control characters (and DEL) are never text; a paste may carry line breaks and tabs.
 const nonText = /[\u0000-\u001F\u007F-\u009F]/g;
+// What may arrive together as separate key presses: text, and the keys that are one byte (Enter, Tab).
+const splittable = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]+$/;
 
 export function useKeys(bindings: Bindings, environment: CommandEnvironment): void {
 	const store = useBatchStore();
 	// Without raw mode (stdin not a terminal) Ink cannot read keys and would throw.
 	const {isRawModeSupported} = useStdin();
 	useInput((input, key) => {
-		const state = store.getState();
-		const context = keyContext(state);
-		const command = matchCommand(bindings, context, input, key);
-		if (command) {
-			runCommand(command, state, environment);
-		} else if (context === 'search') {
-			editQuery(state.zoom?.search.query ?? '', input, key, state.editSearch);
+		const characters = [...input];
+		// Keys typed faster than they are read (key repeat under load, `c` then `y`, tmux send-keys)
+		// arrive as one string, which no binding matches. Outside the search field (where a string
+		// is a paste into the query) each is its own key press, in order: the first may change
+		// where the keyboard is (`/` opens the search field) for the next.
+		if (characters.length > 1 && !key.ctrl && !key.meta && splittable.test(input) && keyContext(store.getState()) !== 'search') {
+			for (const character of characters) {
+				const [characterInput, characterKey] = pressOf(key, character);
+				press(store, bindings, environment, characterInput, characterKey);
+			}
+
+			return;
 		}
+
+		press(store, bindings, environment, input, key);
 	}, {isActive: isRawModeSupported});
+}
+
+function press(store: BatchStore, bindings: Bindings, environment: CommandEnvironment, input: string, key: Key): void {
+	const state = store.getState();
+	const context = keyContext(state);
+	const command = matchCommand(bindings, context, input, key);
+	if (command) {
+		runCommand(command, state, environment);
+	} else if (context === 'search') {
+		editQuery(state.zoom?.search.query ?? '', input, key, state.editSearch);
+	}
+}
+
+/** What Ink reports for this character read alone: Enter and Tab by name, shift for capitals. */
+function pressOf(key: Key, character: string): [string, Key] {
+	const enter = character === '\r' || character === '\n';
+	const tab = character === '\t';
+	return [enter || tab ? '' : character, {...key, return: enter, tab, shift: /^[A-Z]$/.test(character)}];
 }
 
 function editQuery(query: string, input: string, key: Key, edit: (query: string) => void): void {

@@ -1,0 +1,65 @@
+// What each runner event and each output publish changes in the batch state, as pure functions
+// returning a patch; the store applies it. Events are few and apply at once; output is copied in
+// at a capped rate by `outputPatch` (see state/feed.ts).
+import type {BatchEvent} from '../core/types.js';
+import type {BatchControl, BatchState} from './store.js';
+import {finishedPatch, type TaskView} from './task-view.js';
+import {withNewOutput} from './zoom.js';
+
+function withTask(state: BatchState, id: string, patch: Partial<TaskView>): Partial<BatchState> {
+	const current = state.tasks[id];
+	return current ? {tasks: {...state.tasks, [id]: {...current, ...patch}}} : {};
+}
+
+export function eventPatch(state: BatchState, event: BatchEvent, control: BatchControl): Partial<BatchState> {
+	switch (event.type) {
+		case 'task.started': {
+			return withTask(state, event.id, {status: 'running', pid: event.pid, startedAt: event.at});
+		}
+
+		case 'task.cancelling': {
+			return withTask(state, event.id, {status: 'cancelling', cancelling: event.cancelling});
+		}
+
+		case 'task.killed': {
+			const cancelling = state.tasks[event.id]?.cancelling;
+			// A kill before the deadline means the grace period was cut short (K, or quitting with K).
+			return cancelling ? withTask(state, event.id, {cancelling: {...cancelling, killSent: true, killDueAt: Math.min(cancelling.killDueAt, event.at)}}) : {};
+		}
+
+		case 'task.finished': {
+			const cancelling = state.tasks[event.id]?.cancelling ?? null;
+			return withTask(state, event.id, finishedPatch(event.result, control.output(event.id)?.errorLine(), cancelling, state.graceMs));
+		}
+
+		case 'batch.finished': {
+			return {report: event.report, finishedAt: event.at, exitRequested: state.quitting || state.exitRequested};
+		}
+
+		case 'batch.planned': {
+			return {runId: event.runId, runDir: event.runDir};
+		}
+	}
+}
+
+/** The panes' tails and the zoom's scrollback, where the core's output moved on; undefined if nothing did. */
+export function outputPatch(state: BatchState, control: BatchControl, tailLines: number): Partial<BatchState> | undefined {
+	let changed: Record<string, TaskView> | undefined;
+	for (const id of state.order) {
+		const view = state.tasks[id]!;
+		const output = control.output(id);
+		if (output && output.version !== view.outputVersion) {
+			changed ??= {...state.tasks};
+			changed[id] = {...view, outputVersion: output.version, tail: output.lines(tailLines), totalLines: output.totalLines};
+		}
+	}
+
+	const {zoom} = state;
+	const zoomOutput = zoom ? control.output(zoom.taskId) : undefined;
+	const zoomChanged = zoom !== null && zoomOutput !== undefined && zoomOutput.version !== zoom.version;
+	if (!changed && !zoomChanged) {
+		return undefined;
+	}
+
+	return {...(changed ? {tasks: changed} : {}), ...(zoomChanged ? {zoom: withNewOutput(zoom, zoomOutput)} : {})};
+}
