@@ -12,7 +12,7 @@ export type ConfigOptions = {config?: string; json?: boolean; show?: boolean};
 export function configCommand(options: ConfigOptions, io: Pick<CommandIO, 'stdout' | 'stderr' | 'env'>): number {
 	const hermesHome = resolveHermesHome(io.env);
 	const configPath = options.config ?? defaultConfigPath(hermesHome);
-	const loaded = loadHermesConfig({configPath, hermesHome});
+	const loaded = loadHermesConfig({configPath, hermesHome, explicit: options.config !== undefined});
 	const settings = loadSettings(settingsPath(hermesHome));
 	for (const warning of loaded.warnings) {
 		io.stderr.write(`hermes-delegate: warning: ${warning}\n`);

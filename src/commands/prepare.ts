@@ -6,7 +6,7 @@ import {loadHermesConfig, defaultConfigPath, type LoadedConfig} from '../core/co
 import {createDemoHome, demoTasks, fakeAgentPath} from '../core/demo.js';
 import {InputError} from '../core/errors.js';
 import {resolveHermesHome} from '../core/hermes-home.js';
-import {resolveHermesBin} from '../core/launcher.js';
+import {requestedHermesBin, resolveHermesBin} from '../core/launcher.js';
 import {planBatch} from '../core/routing.js';
 import {loadSettings, settingsPath} from '../core/settings.js';
 import {createRunFolder, type RunFolder} from '../core/run-folder.js';
@@ -38,6 +38,9 @@ export type PreparedBatch = {
 	failFast: boolean;
 	/** The whole environment of the subagents (the demo points them at its own HERMES_HOME). */
 	env: NodeJS.ProcessEnv;
+	/** The binary as asked for (a name to find on PATH, or a path), before it is checked. */
+	requestedBin: string;
+	/** The checked, absolute binary; an InputError when it is missing or not executable. */
 	resolveBin(): string;
 };
 
@@ -56,7 +59,7 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 	const tasks = demo && taskArg === undefined
 		? demoTasks({runawayTimeoutSeconds: context.demoRunawaySeconds ?? 60})
 		: await readTasks(taskArg, context);
-	const config = loadHermesConfig({configPath: options.config ?? demo?.configPath ?? defaultConfigPath(hermesHome), hermesHome});
+	const config = loadHermesConfig({configPath: options.config ?? demo?.configPath ?? defaultConfigPath(hermesHome), hermesHome, explicit: options.config !== undefined});
 	const plan = planBatch({tasks, delegation: config.delegation, settings});
 	plan.warnings.unshift(...config.warnings);
 
@@ -87,8 +90,14 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 		timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
 		failFast: options.failFast ?? false,
 		env: demo ? {...context.env, HERMES_HOME: demo.hermesHome} : {...context.env},
+		requestedBin: demo && !options.hermesBin ? fakeAgentPath : requestedHermesBin(options.hermesBin, context.env),
 		resolveBin: () => demo && !options.hermesBin ? fakeAgentPath : resolveHermesBin(options.hermesBin, context.env),
 	};
+}
+
+/** The batch's warnings and every task's, each once: what the operator is told before the run. */
+export function batchWarnings(plan: RoutePlan): string[] {
+	return [...new Set([...plan.warnings, ...plan.tasks.flatMap(task => task.warnings)])];
 }
 
 /** The last step before processes start: the binary is checked, the run folder made. */

@@ -1,9 +1,9 @@
 // `hermes-delegate run`: headless. Plans the whole batch, runs it, prints JSON.
-import {exitCodeOf} from '../core/results.js';
+import {InputError} from '../core/errors.js';
 import {buildLaunch} from '../core/launcher.js';
-import {resultRoute} from '../core/results.js';
+import {exitCodeOf, resultRoute} from '../core/results.js';
 import type {BatchEvent} from '../core/types.js';
-import {createRunner, prepareBatch, type BatchOptions, type PrepareContext} from './prepare.js';
+import {batchWarnings, createRunner, prepareBatch, type BatchOptions, type PrepareContext, type PreparedBatch} from './prepare.js';
 import {startProgressLine} from './progress.js';
 import {onShutdownSignals} from './signals.js';
 
@@ -16,54 +16,125 @@ export type CommandIO = PrepareContext & {
 };
 
 export async function runCommand(taskArg: string | undefined, options: RunOptions, io: CommandIO): Promise<number> {
+	let onStdoutClosed: ((why: string) => void) | undefined;
+	const stdout = guardOutput(io.stdout, why => onStdoutClosed?.(why));
+	const stderr = guardOutput(io.stderr);
 	const batch = await prepareBatch(taskArg, options, {...io, demoRunawaySeconds: 8});
-	for (const warning of batch.plan.warnings) {
-		io.stderr.write(`hermes-delegate: warning: ${warning}\n`);
+	for (const warning of batchWarnings(batch.plan)) {
+		stderr.write(`hermes-delegate: warning: ${warning}\n`);
 	}
 
 	if (options.dryRun) {
-		const bin = safeBin(batch.resolveBin);
-		io.stdout.write(`${JSON.stringify({
-			mode: batch.plan.mode,
-			concurrency: batch.concurrency,
-			warnings: batch.plan.warnings,
-			tasks: batch.plan.tasks.map(task => ({
-				id: task.id,
-				name: task.spec.name ?? null,
-				goal: task.spec.goal,
-				characteristic: task.characteristic ?? null,
-				route: resultRoute(task),
-				warnings: task.warnings,
-				argv: task.decision.refused ? null : (({file, args}) => [file, ...args])(buildLaunch(task, bin)),
-			})),
-		}, null, 2)}\n`);
+		printDryRun(batch, stdout, stderr);
 		return 0;
 	}
 
 	// Headless: nobody watches, so output is only logged and kept for the result.
-	const {runner} = createRunner(batch, {display: false});
+	const {runner, folder} = createRunner(batch, {display: false});
+	// The reader went away (`run --jsonl | head -n 1`): nobody reads what the batch prints any
+	// more, so it is stopped as on Ctrl-C, and its results are still written to results.json.
+	onStdoutClosed = why => {
+		stderr.write(`hermes-delegate: stdout was closed (${why}): stopping every task; results in ${folder.resultsPath}\n`);
+		runner.shutdown();
+	};
 
 	const progress = io.stderr.isTTY && !options.jsonl ? startProgressLine(io.stderr, batch.plan.tasks.length, {color: io.color}) : undefined;
 	runner.subscribe(event => {
 		progress?.onEvent(event);
 		if (options.jsonl) {
-			io.stdout.write(`${JSON.stringify(jsonlEvent(event))}\n`);
+			stdout.write(`${JSON.stringify(jsonlEvent(event))}\n`);
 		}
 	});
-	const stopSignals = onShutdownSignals(shutdown => runner.shutdown(shutdown));
+	// After stdout closed a shutdown is already under way, so any signal means "now".
+	const stopSignals = onShutdownSignals(({skipGrace}) => runner.shutdown({skipGrace: skipGrace || stdout.closed}));
 	try {
 		const report = await runner.start();
+		onStdoutClosed = undefined;
 		progress?.stop();
 		if (!options.jsonl) {
-			io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+			stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 		}
 
-		io.stderr.write(`hermes-delegate: ${report.summary}; results in ${report.results_file}\n`);
+		stderr.write(`hermes-delegate: ${report.summary}; results in ${report.results_file}\n`);
 		return exitCodeOf(report);
 	} finally {
 		progress?.stop();
 		stopSignals();
 	}
+}
+
+type Output = {write(text: string): void; readonly closed: boolean};
+
+/**
+ * A stream whose reader may go away (EPIPE under `| head`): its first error is reported once
+ * and every later write is dropped, so it never ends the process with an unhandled 'error'.
+ */
+function guardOutput(stream: NodeJS.WriteStream, onClosed?: (why: string) => void): Output {
+	let closed = false;
+	const close = (error: NodeJS.ErrnoException) => {
+		if (!closed) {
+			closed = true;
+			onClosed?.(error.code ?? error.message);
+		}
+	};
+
+	// Never removed: the error of the very last write can arrive after the command has returned.
+	stream.on('error', close);
+	return {
+		write(text) {
+			if (closed) {
+				return;
+			}
+
+			stream.write(text);
+			// A pipe write fails at once, but 'error' comes a tick later: by then the runner could
+			// have started the next queued task. Acting now makes the stop exact.
+			if (stream.errored) {
+				close(stream.errored);
+			}
+		},
+		get closed() {
+			return closed;
+		},
+	};
+}
+
+type BinCheck = {path: string; ok: true} | {path: string; ok: false; problem: string};
+
+/** A dry run starts nothing, so a bad binary does not fail it; it is reported instead. */
+function checkBin(batch: PreparedBatch): BinCheck {
+	try {
+		return {path: batch.resolveBin(), ok: true};
+	} catch (error) {
+		if (!(error instanceof InputError)) {
+			throw error;
+		}
+
+		return {path: batch.requestedBin, ok: false, problem: error.fix ? `${error.message}; fix: ${error.fix}` : error.message};
+	}
+}
+
+function printDryRun(batch: PreparedBatch, stdout: Output, stderr: Output): void {
+	const bin = checkBin(batch);
+	if (!bin.ok) {
+		stderr.write(`hermes-delegate: warning: ${bin.problem}\n`);
+	}
+
+	stdout.write(`${JSON.stringify({
+		mode: batch.plan.mode,
+		concurrency: batch.concurrency,
+		hermes_bin: bin,
+		warnings: batch.plan.warnings,
+		tasks: batch.plan.tasks.map(task => ({
+			id: task.id,
+			name: task.spec.name ?? null,
+			goal: task.spec.goal,
+			characteristic: task.characteristic ?? null,
+			route: resultRoute(task),
+			warnings: task.warnings,
+			argv: task.decision.refused ? null : (({file, args}) => [file, ...args])(buildLaunch(task, bin.path)),
+		})),
+	}, null, 2)}\n`);
 }
 
 /** The plan event is large and internal; scripts get a compact form of it. */
@@ -73,12 +144,4 @@ function jsonlEvent(event: BatchEvent): unknown {
 	}
 
 	return event;
-}
-
-function safeBin(resolve: () => string): string {
-	try {
-		return resolve();
-	} catch {
-		return 'hermes';
-	}
 }

@@ -11,7 +11,7 @@ import {feedStore} from '../state/feed.js';
 import {createBatchStore, type BatchStore} from '../state/store.js';
 import {App} from '../ui/App.js';
 import {KeyBindingError, resolveBindings} from '../ui/keys.js';
-import {createRunner, prepareBatch, type BatchOptions} from './prepare.js';
+import {batchWarnings, createRunner, prepareBatch, type BatchOptions} from './prepare.js';
 import type {CommandIO} from './run.js';
 import {onShutdownSignals} from './signals.js';
 
@@ -53,7 +53,7 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 		}
 	}
 
-	for (const warning of batch.plan.warnings) {
+	for (const warning of batchWarnings(batch.plan)) {
 		io.stderr.write(`hermes-delegate: warning: ${warning}\n`);
 	}
 

@@ -1,10 +1,15 @@
-// The built-in demo: a temporary HERMES_HOME with a sample routing config and profiles, and a
-// batch for the bundled fake agent (which accepts `hermes chat`'s flags, so the real launcher
-// runs). Directives for the fake agent ride in each task's context, out of the titles.
-import {mkdirSync, mkdtempSync, writeFileSync} from 'node:fs';
+// The built-in demo: a HERMES_HOME in the temp folder with a sample routing config and profiles,
+// and a batch for the bundled fake agent (which accepts `hermes chat`'s flags, so the real launcher
+// runs). Directives for the fake agent ride in each task's context, out of the titles. One fixed
+// home, rewritten at each start, with only the newest runs kept: demos do not pile up in /tmp.
+import {lstatSync, mkdirSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
+import writeFileAtomic from 'write-file-atomic';
+import {InputError} from './errors.js';
+import {runsDir} from './hermes-home.js';
+import {pruneRunFolders} from './run-folder.js';
 import type {TaskSpec} from './types.js';
 
 export const fakeAgentPath = fileURLToPath(new URL('../fake-agent/hermes.js', import.meta.url));
@@ -54,17 +59,41 @@ characteristics:
 
 export type DemoHome = {hermesHome: string; configPath: string};
 
-export function createDemoHome(): DemoHome {
-	const hermesHome = mkdtempSync(path.join(tmpdir(), 'hermes-delegate-demo-'));
+/** Run folders the demo home keeps, the one about to start included. */
+export const demoRunsKept = 10;
+
+export function demoHomePath(tmp: string = tmpdir()): string {
+	return path.join(tmp, 'hermes-delegate-demo');
+}
+
+/**
+ * (Re)writes the demo home and prunes its old runs. Every file is written atomically: two demos
+ * may start at once, and neither may read the other's half-written config.
+ */
+export function createDemoHome(options: {tmp?: string} = {}): DemoHome {
+	const hermesHome = demoHomePath(options.tmp);
+	mkdirSync(hermesHome, {recursive: true, mode: 0o700});
+	assertOwnFolder(hermesHome);
 	for (const profile of ['coder', 'researcher']) {
 		mkdirSync(path.join(hermesHome, 'profiles', profile), {recursive: true});
-		writeFileSync(path.join(hermesHome, 'profiles', profile, 'config.yaml'), '# demo profile\n');
+		writeFileAtomic.sync(path.join(hermesHome, 'profiles', profile, 'config.yaml'), '# demo profile\n');
 	}
 
 	const configPath = path.join(hermesHome, 'config.yaml');
-	writeFileSync(configPath, sampleConfig);
-	writeFileSync(path.join(hermesHome, 'delegate.yaml'), sampleSettings);
+	writeFileAtomic.sync(configPath, sampleConfig);
+	writeFileAtomic.sync(path.join(hermesHome, 'delegate.yaml'), sampleSettings);
+	pruneRunFolders(runsDir(hermesHome), demoRunsKept - 1);
 	return {hermesHome, configPath};
+}
+
+// The temp folder is shared: a home someone else made (or a symlink planted there) could feed
+// the demo another config, or point the pruning at folders that are not the demo's.
+function assertOwnFolder(dir: string): void {
+	const stat = lstatSync(dir);
+	const ours = process.getuid === undefined || stat.uid === process.getuid();
+	if (stat.isSymbolicLink() || !stat.isDirectory() || !ours) {
+		throw new InputError(`the demo home ${dir} is not a folder of yours`, {}, `remove it, or point TMPDIR at another temporary folder`);
+	}
 }
 
 /** The demo batch: ordinary work, one failure, one runaway that ignores SIGTERM, one refusal. */

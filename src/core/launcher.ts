@@ -18,7 +18,7 @@ export function buildLaunch(task: PlannedTask, hermesBin: string): Launch {
 	// -p goes first: Hermes accepts it in any position, and first reads like the docs.
 	const args: string[] = route?.kind === 'profile' ? ['-p', route.name] : [];
 	// --source tool keeps these third-party runs out of the operator's own session list.
-	args.push('chat', '-q', promptOf(task), '--source', 'tool');
+	args.push('chat', ...queryArgs(promptOf(task)), '--source', 'tool');
 	if (effective.model) {
 		args.push('-m', effective.model);
 	}
@@ -34,10 +34,24 @@ export function buildLaunch(task: PlannedTask, hermesBin: string): Launch {
 	return {file: hermesBin, args};
 }
 
+/**
+ * argparse reads a separate argument starting with '-' as an option, so a prompt like
+ * "--help me fix the build" would be taken for one. Attached (`-qPROMPT`) it can only be the
+ * value of -q; otherwise the two-item form, which reads better in --dry-run.
+ */
+export function queryArgs(prompt: string): string[] {
+	return prompt.startsWith('-') ? [`-q${prompt}`] : ['-q', prompt];
+}
+
+/** What the operator asked for: --hermes-bin, else $HERMES_BIN, else `hermes` (searched on PATH). */
+export function requestedHermesBin(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+	// An empty HERMES_BIN is unset, as shells treat it.
+	return flag || env['HERMES_BIN'] || 'hermes';
+}
+
 /** --hermes-bin, else $HERMES_BIN, else `hermes` on PATH; checked before any task starts. */
 export function resolveHermesBin(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-	// An empty HERMES_BIN is unset, as shells treat it.
-	const requested = flag || env['HERMES_BIN'] || 'hermes';
+	const requested = requestedHermesBin(flag, env);
 	const origin = flag ? '--hermes-bin' : env['HERMES_BIN'] ? 'HERMES_BIN' : 'PATH';
 	if (requested.includes('/')) {
 		const resolved = path.resolve(requested);

@@ -165,8 +165,9 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
 	}
 }
 
-type ProcStat = {state: string; pgrp: number};
+type ProcStat = {state: string; pgrp: number; startTicks: number | null};
 
+/** The one parser of /proc/<pid>/stat; undefined when the process is gone or there is no /proc. */
 function readProcStat(pid: string): ProcStat | undefined {
 	let text: string;
 	try {
@@ -175,12 +176,19 @@ function readProcStat(pid: string): ProcStat | undefined {
 		return undefined; // Exited between listing and reading.
 	}
 
-	// "pid (comm) state ppid pgrp ...": comm may itself contain spaces and ')'.
+	// "pid (comm) state ppid pgrp ...": comm may itself contain spaces and ')'. The slice starts
+	// at field 3 (state), so field N of proc(5) is fields[N - 3].
 	const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
 	const state = fields[0];
 	const pgrp = Number(fields[2]);
+	const startTicks = Number(fields[19]);
 	if (state === undefined || !Number.isInteger(pgrp)) return undefined;
-	return {state, pgrp};
+	return {state, pgrp, startTicks: Number.isInteger(startTicks) ? startTicks : null};
+}
+
+/** Kernel start time (clock ticks since boot): with the pid, it names one process, never a reused pid. */
+export function processStartTicks(pid: number): number | null {
+	return readProcStat(String(pid))?.startTicks ?? null;
 }
 
 // Zombies count as dead: PID 1 in a container may never reap a reparented grandchild.

@@ -2,10 +2,13 @@
 // per task, the plan, the live process groups (so a later `gc` can find orphans of a run that
 // died), and the results. Written as things happen, so a crash loses nothing already printed.
 import {randomBytes} from 'node:crypto';
-import {appendFileSync, mkdirSync, readFileSync} from 'node:fs';
+import {appendFileSync, lstatSync, mkdirSync, readdirSync, rmSync} from 'node:fs';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import {runsDir} from './hermes-home.js';
+
+// The runner records start ticks through here; /proc is parsed in one place only.
+export {processStartTicks} from './process-group.js';
 
 export type RunFolder = {
 	runId: string;
@@ -19,6 +22,38 @@ export type RunFolder = {
 export function newRunId(now = new Date()): string {
 	const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
 	return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+const runIdPattern = /^\d{8}-\d{6}-[\da-f]{6}$/;
+
+/**
+ * Deletes all but the newest `keep` run folders in `dir` (run ids sort by time) and returns the
+ * names removed. Only real folders named like a run id are touched: no symlink is followed, no
+ * other entry removed. Best effort: a folder that cannot be removed stays.
+ */
+export function pruneRunFolders(dir: string, keep: number): string[] {
+	try {
+		if (!lstatSync(dir).isDirectory()) return [];
+	} catch {
+		return []; // No runs yet.
+	}
+
+	const runs = readdirSync(dir, {withFileTypes: true})
+		.filter(entry => entry.isDirectory() && runIdPattern.test(entry.name))
+		.map(entry => entry.name)
+		.sort()
+		.reverse();
+	const removed: string[] = [];
+	for (const name of runs.slice(Math.max(0, keep))) {
+		try {
+			rmSync(path.join(dir, name), {recursive: true, force: true});
+			removed.push(name);
+		} catch {
+			// Another demo pruning at the same moment, or a file we may not delete: leave it.
+		}
+	}
+
+	return removed;
 }
 
 export function createRunFolder(hermesHome: string, runId = newRunId()): RunFolder {
@@ -51,16 +86,4 @@ export type ProcessRecord = {
 /** Appended synchronously: the record must be on disk before the process can outlive us. */
 export function recordProcess(folder: RunFolder, record: ProcessRecord): void {
 	appendFileSync(folder.processesPath, `${JSON.stringify(record)}\n`);
-}
-
-export function processStartTicks(pid: number): number | null {
-	try {
-		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-		// Field 22 of stat; the slice starts at field 3 (state).
-		const ticks = Number(fields[19]);
-		return Number.isFinite(ticks) ? ticks : null;
-	} catch {
-		return null;
-	}
 }

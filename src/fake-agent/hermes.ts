@@ -5,7 +5,7 @@
 // as `[fake:KEY=VALUE]` directives in the query say (see directives.ts and the list below).
 // Unless a directive says otherwise, the last line on stdout is the answer.
 import {spawn} from 'node:child_process';
-import {appendFileSync} from 'node:fs';
+import {appendFileSync, existsSync} from 'node:fs';
 import {once} from 'node:events';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {parseDirectives, type Directives} from './directives.js';
@@ -20,7 +20,7 @@ const usage = `usage: hermes [-h] [-p PROFILE] chat -q QUERY [-m MODEL] [--provi
 const directivesHelp = `fake hermes: steer it with directives in QUERY, e.g. [fake:duration=1] [fake:fail]
   [fake:exit=N] [fake:steps=N] [fake:forever] [fake:ignore-term] [fake:grandchild] [fake:ready]
   [fake:lines=N] [fake:bytes=N] [fake:line-bytes=B] [fake:escapes] [fake:echo-args] [fake:stdin]
-  [fake:answer=TEXT]`;
+  [fake:answer=TEXT] [fake:until-file=PATH] (steps until PATH exists, then answers)`;
 
 type Cli = {
 	profile?: string;
@@ -53,23 +53,36 @@ const chatValueFlags: Record<string, Exclude<keyof Cli, 'quiet' | 'yolo'>> = {
 };
 const chatSwitches: Record<string, 'quiet' | 'yolo'> = {'-Q': 'quiet', '--quiet': 'quiet', '--yolo': 'yolo'};
 
+/** As argparse splits an option: `--flag=VALUE`, and a short option's value attached (`-qVALUE`, `-q=VALUE`). */
+function splitFlag(arg: string): {flag: string; attached?: string} {
+	if (arg.startsWith('--')) {
+		const equals = arg.indexOf('=');
+		return equals > 0 ? {flag: arg.slice(0, equals), attached: arg.slice(equals + 1)} : {flag: arg};
+	}
+
+	if (arg.startsWith('-') && arg.length > 2) {
+		return {flag: arg.slice(0, 2), attached: arg.slice(arg[2] === '=' ? 3 : 2)};
+	}
+
+	return {flag: arg};
+}
+
 function parseCli(argv: readonly string[]): Cli {
 	const cli: Cli = {};
 	let command: string | undefined;
 	for (let index = 0; index < argv.length; index++) {
 		const arg = argv[index]!;
-		const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
-		const flag = equals > 0 ? arg.slice(0, equals) : arg;
+		const {flag, attached} = splitFlag(arg);
 		const key = globalFlags[flag] ?? (command === undefined ? undefined : chatValueFlags[flag]);
 		if (key !== undefined) {
-			const value = equals > 0 ? arg.slice(equals + 1) : argv[++index];
-			// argparse reads a lone "-word" as another option, not as this one's value.
-			if (value === undefined || (equals < 0 && /^-[^\s]/.test(value))) {
+			const value = attached ?? argv[++index];
+			// argparse reads a separate "-word" as another option, not as this one's value.
+			if (value === undefined || (attached === undefined && /^-[^\s]/.test(value))) {
 				throw new UsageError(`argument ${flag}: expected one argument`);
 			}
 
 			cli[key] = value;
-		} else if (command !== undefined && equals < 0 && chatSwitches[flag] !== undefined) {
+		} else if (command !== undefined && attached === undefined && chatSwitches[flag] !== undefined) {
 			cli[chatSwitches[flag]] = true;
 		} else if (arg.startsWith('-') || command !== undefined) {
 			throw new UsageError(`unrecognized arguments: ${arg}`);
@@ -194,6 +207,22 @@ async function printBulk(directives: Directives): Promise<void> {
 	await write(chunk);
 }
 
+/**
+ * Steps at its usual pace for as long as `file` is missing (checked every 50 ms): a task that ends
+ * exactly when a test says so, however slow or fast the machine. SIGTERM ends it as usual.
+ */
+async function stepUntilExists(file: string, pauseMs: number, step: (index: number) => Promise<void>): Promise<void> {
+	let index = 0;
+	let nextStep = Date.now() + pauseMs;
+	while (!existsSync(file)) {
+		await sleep(50);
+		if (Date.now() >= nextStep) {
+			await step(index++);
+			nextStep += pauseMs;
+		}
+	}
+}
+
 async function main(argv: readonly string[]): Promise<number> {
 	const argvFile = process.env['FAKE_HERMES_ARGV_FILE'];
 	if (argvFile) appendFileSync(argvFile, `${JSON.stringify(argv)}\n`);
@@ -235,10 +264,19 @@ async function main(argv: readonly string[]): Promise<number> {
 		const steps = Math.max(1, Math.floor(directives.number('steps', 6)));
 		const pause = (directives.number('duration', 3) * 1000) / steps;
 		const count = directives.has('fail') ? Math.ceil(steps / 2) : steps;
-		for (let index = 0; runaway || index < count; index++) {
-			// A runaway must not spin even when told to be quick.
-			await sleep(runaway ? Math.max(pause, 100) : pause);
+		const step = async (index: number) => {
 			if (!cli.quiet) await write(`${stepLine(index, directives.goal)}\n`);
+		};
+
+		const untilFile = directives.text('until-file');
+		if (untilFile !== undefined) {
+			await stepUntilExists(untilFile, Math.max(pause, 100), step);
+		} else {
+			for (let index = 0; runaway || index < count; index++) {
+				// A runaway must not spin even when told to be quick.
+				await sleep(runaway ? Math.max(pause, 100) : pause);
+				await step(index);
+			}
 		}
 
 		if (directives.has('fail')) {

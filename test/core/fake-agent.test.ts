@@ -1,10 +1,12 @@
 // The fake agent stands in for `hermes` in the demo and in launcher tests, so its command line
 // must be as strict as Hermes's: a launcher bug must fail here the way it would fail for real.
-import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {describe, expect, it} from 'vitest';
-import {fakeAgentArgs, runFakeAgent} from '../helpers/processes.js';
+import {describe, expect, it, onTestFinished} from 'vitest';
+import {signalGroup} from '../../src/core/process-group.js';
+import {fakeAgentArgs, killStartedAgents, runFakeAgent, startFakeAgent} from '../helpers/processes.js';
+import {waitFor} from '../helpers/wait-for.js';
 
 const quick = '[fake:duration=0]';
 
@@ -17,6 +19,9 @@ describe('fake hermes command line', () => {
 		['an invalid reasoning effort', fakeAgentArgs(quick, '--reasoning', 'extreme')],
 		['an invalid profile name', ['-p', 'Bad Name!', ...fakeAgentArgs(quick)]],
 		['a flag value that is missing', fakeAgentArgs(quick, '-m')],
+		['a separate query that starts with "-"', ['chat', '-q', `--help me ${quick}`]],
+		['a value attached to a switch', fakeAgentArgs(quick, '-Qx')],
+		['a chat flag attached before chat', [`-q${quick}`, 'chat']],
 	])('rejects %s with a usage error and exit 2', async (_name, args) => {
 		const run = await runFakeAgent(args);
 
@@ -37,6 +42,21 @@ describe('fake hermes command line', () => {
 		const lines = run.stdout.split('\n');
 		expect(lines[0]).toBe(`ARGV ${JSON.stringify(args)}`);
 		expect(lines[1]).toContain('profile coder');
+	});
+
+	// argparse takes a short option's value attached (`-qVALUE`, also `-q=VALUE`); the launcher
+	// relies on it for prompts that start with "-".
+	it.each([
+		['-qVALUE', ['chat', `-q--help me fix the build [fake:echo-args] ${quick}`, '-mgoogle/gemini-3-flash-preview', '-tweb'], '--help me fix the build'],
+		['-q=VALUE', ['chat', `-q=fix the build [fake:echo-args] ${quick}`, '-m=some/model', '-t=web'], 'fix the build'],
+	])('accepts values attached to short options (%s)', async (_form, args, goal) => {
+		const run = await runFakeAgent(['-pcoder', ...args]);
+
+		expect(run.exitCode).toBe(0);
+		const lines = run.stdout.trimEnd().split('\n');
+		expect(lines[0]).toBe(`ARGV ${JSON.stringify(['-pcoder', ...args])}`);
+		expect(lines[1]).toMatch(/^fake hermes \[model (google\/gemini-3-flash-preview|some\/model), profile coder, toolsets web\]$/);
+		expect(lines.at(-1)).toBe(`Fake answer: ${goal}`);
 	});
 
 	it('names the model, provider and reasoning effort it was given', async () => {
@@ -120,6 +140,45 @@ describe('fake hermes behaviour', () => {
 		expect(run.stdout).toContain('\u001B[2J'); // clear screen
 		expect(run.stdout).toContain('\u001B[?1049h'); // alternate screen
 		expect(run.stdout).toContain('\u001B[31m'); // colour
+	});
+
+	// [fake:steps=2] alone would answer after two steps: five show it waits for the file instead.
+	const stepsUntil = (file: string) => `Wait for it [fake:until-file=${file}] [fake:steps=2] [fake:duration=0.2] [fake:answer=Done.]`;
+	const isStep = (line: string) => /^(▸|✓| {2}↳)/.test(line);
+
+	it('until-file: streams steps for as long as the file is missing, then answers and exits 0', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'fake-agent-'));
+		const file = join(dir, 'go');
+		onTestFinished(() => {
+			killStartedAgents();
+			rmSync(dir, {recursive: true, force: true});
+		});
+		const agent = await startFakeAgent(stepsUntil(file));
+		let exited = false;
+		void agent.process.exited.then(() => {
+			exited = true;
+		});
+		await waitFor(() => exited || agent.stdout.lines().filter(isStep).length >= 5, {message: 'five step lines'});
+
+		expect(exited).toBe(false);
+		expect(agent.stdout.lines().slice(1).every(isStep)).toBe(true);
+		writeFileSync(file, '');
+		const exit = await agent.process.exited;
+		await agent.process.closed;
+
+		expect(exit).toEqual({exitCode: 0, signal: null});
+		expect(agent.stdout.lines().at(-1)).toBe('Done.');
+	});
+
+	it('until-file: SIGTERM still ends it', async () => {
+		onTestFinished(killStartedAgents);
+		const agent = await startFakeAgent(stepsUntil(join(tmpdir(), 'never-created-by-anyone')));
+		await waitFor(() => agent.stdout.lines().includes('Done.') || agent.stdout.lines().filter(isStep).length >= 3, {message: 'three step lines'});
+
+		signalGroup(agent.process.pid, 'SIGTERM');
+
+		expect(await agent.process.exited).toEqual({exitCode: null, signal: 'SIGTERM'});
+		expect(agent.stdout.lines()).not.toContain('Done.');
 	});
 
 	it('reads stdin without hanging when it is /dev/null', async () => {

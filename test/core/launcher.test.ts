@@ -1,10 +1,10 @@
-import {execFileSync} from 'node:child_process';
+import {execFileSync, spawnSync} from 'node:child_process';
 import {chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {InputError} from '../../src/core/errors.js';
-import {buildLaunch, promptOf, resolveHermesBin} from '../../src/core/launcher.js';
+import {buildLaunch, promptOf, queryArgs, resolveHermesBin} from '../../src/core/launcher.js';
 import {planBatch} from '../../src/core/routing.js';
 import type {DelegationConfig, ModelRoute, PlannedTask, RoutingMode, TaskSpec} from '../../src/core/types.js';
 
@@ -83,6 +83,45 @@ describe('buildLaunch: untrusted goals', () => {
 			expect(existsSync(marker)).toBe(false);
 		} finally {
 			rmSync(dir, {recursive: true, force: true});
+		}
+	});
+});
+
+describe('buildLaunch: a prompt that starts with "-"', () => {
+	// Hermes parses with argparse, which takes a separate "-word" argument for an option.
+	it.each<[string, TaskSpec]>([
+		['a goal that looks like a long option', {goal: '--help me fix the build'}],
+		['a goal that looks like a short option', {goal: '-m gpt-5 is what I want'}],
+		['a lone dash', {goal: '-'}],
+		['a goal that starts with "-=", which must not read as -q=VALUE', {goal: '-=x'}],
+		['a dashed goal with a context', {goal: '-v', context: 'verbose'}],
+	])('%s is attached to -q as one argument', (_label, task) => {
+		const launch = planned(task, 'default');
+		expect(buildLaunch(launch, bin).args).toEqual(['chat', `-q${promptOf(launch)}`, '--source', 'tool']);
+	});
+
+	it('keeps the two-item form for any other prompt, dashes inside included', () => {
+		expect(queryArgs('fix the --help output')).toEqual(['-q', 'fix the --help output']);
+		expect(queryArgs(' -leading space')).toEqual(['-q', ' -leading space']);
+	});
+
+	const python = spawnSync('python3', ['--version']).status === 0;
+	const argparse = `
+import argparse, json, sys
+parser = argparse.ArgumentParser(prog='hermes')
+parser.add_argument('-p', '--profile')
+chat = parser.add_subparsers(dest='command').add_parser('chat')
+chat.add_argument('-q', '--query')
+chat.add_argument('-m', '--model')
+chat.add_argument('--source')
+print(json.dumps(vars(parser.parse_args(sys.argv[1:]))))`;
+
+	// The premise of the attached form, checked against argparse itself where Python is installed.
+	it.skipIf(!python)('Python\'s argparse reads each launch as the whole prompt', () => {
+		for (const goal of ['--help me fix the build', '-m x', '-', '-=x', '--query=y', 'plain']) {
+			const launch = buildLaunch(planned({goal, model: 'some/model'}, 'default'), 'unused');
+			const parsed = JSON.parse(execFileSync('python3', ['-c', argparse, ...launch.args], {encoding: 'utf8'})) as Record<string, unknown>;
+			expect(parsed).toEqual({profile: null, command: 'chat', query: goal, model: 'some/model', source: 'tool'});
 		}
 	});
 });

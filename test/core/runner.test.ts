@@ -1,11 +1,11 @@
 // The runner drives real fake-agent process groups: these tests protect the concurrency limit,
 // the kill cascade (grandchildren included), cancellation, fail-fast, timeouts, bounded memory
 // under heavy output, and what a run leaves on disk. They wait on runner events, never on time.
-import {createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs';
+import {createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {listGroupMembers, signalGroup} from '../../src/core/process-group.js';
+import {listGroupMembers, processStartTicks, signalGroup} from '../../src/core/process-group.js';
 import {planBatch} from '../../src/core/routing.js';
 import {createRunFolder, type ProcessRecord} from '../../src/core/run-folder.js';
 import {BatchRunner, type RunnerOptions} from '../../src/core/runner.js';
@@ -196,19 +196,49 @@ describe('BatchRunner kill cascade', () => {
 });
 
 describe('BatchRunner timeouts', () => {
-	it('times a task out with the batch timeout through the same cascade; a task\'s own timeout wins', async () => {
-		const harness = makeRunner([
-			task('runaway', stubborn),
-			// Takes longer than the batch timeout, so only its own timeout lets it finish.
-			task('slow but allowed', '[fake:duration=2]', {timeout: 600}),
-		], {timeoutMs: 1000});
+	// Only a timeout can end a task that runs until it is stopped, so none of these can race.
+	it('times a task out with the batch timeout through the same cascade', async () => {
+		const harness = makeRunner([task('runaway', stubborn)], {timeoutMs: 300});
 		const report = await harness.runner.start();
 
 		expect(eventsOf(harness, 't01')).toEqual(['task.started', 'task.cancelling', 'task.killed', 'task.finished']);
 		expect(harness.events.find(event => event.type === 'task.cancelling')).toMatchObject({id: 't01', cancelling: {reason: 'timeout'}});
 		expect(report.results[0]).toMatchObject({status: 'timed_out', success: false});
 		expect(listGroupMembers(startedPid(harness, 't01'))).toEqual([]);
-		expect(report.results[1]).toMatchObject({status: 'succeeded', success: true});
+	});
+
+	it('a task\'s own timeout wins over a longer batch timeout', async () => {
+		const harness = makeRunner([task('runaway', runaway, {timeout: 0.3})], {timeoutMs: 3_600_000});
+		const report = await harness.runner.start();
+
+		expect(report.results[0]).toMatchObject({status: 'timed_out', success: false});
+		expect(harness.events.find(event => event.type === 'task.cancelling')).toMatchObject({id: 't01', cancelling: {reason: 'timeout'}});
+		expect(listGroupMembers(startedPid(harness, 't01'))).toEqual([]);
+	});
+
+	it('a task\'s own timeout wins over a shorter batch timeout', async () => {
+		const home = mkdtempSync(path.join(tmpdir(), 'runner-files-'));
+		homes.push(home);
+		const go = (name: string) => path.join(home, name);
+		const harness = makeRunner([
+			task('allowed', `[fake:until-file=${go('allowed')}]`, {timeout: 3600}),
+			task('blocker', `[fake:until-file=${go('blocker')}]`, {timeout: 3600}),
+			task('runaway', runaway),
+		], {concurrency: 2, timeoutMs: 300});
+		const done = harness.runner.start();
+		// t01's timers are armed when it is announced; t03 can only start (and arm its batch timer,
+		// of the same length) after that, and equal timers fire in the order they were armed. So
+		// when t03 has timed out, a batch timer on t01 would already have fired.
+		await waitFor(() => eventsOf(harness, 't01').includes('task.started'), {message: 't01 started'});
+		writeFileSync(go('blocker'), '');
+		await waitFor(() => harness.runner.status('t03') === 'timed_out', {message: 't03 timed out by the batch timeout'});
+
+		expect(harness.runner.status('t01')).toBe('running');
+		writeFileSync(go('allowed'), '');
+		const report = await done;
+
+		expect(statuses(report.results)).toEqual(['succeeded', 'succeeded', 'timed_out']);
+		expect(eventsOf(harness, 't01')).toEqual(['task.started', 'task.finished']);
 	});
 
 	it('times a task out with its own timeout when the batch has none', async () => {
@@ -282,6 +312,14 @@ describe('BatchRunner shutdown', () => {
 		await untilReady(harness, 't01');
 		await untilReady(harness, 't02');
 		const grandchild = grandchildOf(harness, 't01');
+		// While they run: each recorded start time names that very process (a `gc` relies on it).
+		const records = readFileSync(harness.folder.processesPath, 'utf8').trim().split('\n').map(line => JSON.parse(line) as ProcessRecord);
+		for (const id of ['t01', 't02']) {
+			const pid = startedPid(harness, id);
+			const ticks = processStartTicks(pid);
+			expect(ticks).toBeTypeOf('number');
+			expect(records.find(record => record.task === id)).toMatchObject({event: 'started', pid, start_ticks: ticks});
+		}
 
 		harness.runner.shutdown();
 		const report = await done;

@@ -47,6 +47,7 @@ const cases: Record<string, Case> = {
 		args: ['run', one],
 		stderr: /profiles\[0\]\.name: profile "coder" does not exist \(no folder .*profiles\/coder\)/,
 	},
+	'a --config path that does not exist': {args: ['run', one, '--config', '{home}/typo.yaml'], stderr: /typo\.yaml: config file not found.*\n {2}fix: check the path, or leave --config out/},
 	'an active mode with no routes': {config: 'delegation:\n  backend: model_map\n', args: ['run', one], stderr: /delegation\.backends\.model_map: the active backend is model_map but it has no options/},
 	'--strict with a task naming an unknown route': {
 		config: modelRoute('          provider: openrouter\n          model: some/model\n'),
@@ -107,12 +108,40 @@ describe('bad input messages that are still wrong', () => {
 	// tasks.ts reads issue.input, which zod 4 leaves out unless asked (reportInput), so every wrong
 	// type is reported as a missing field.
 	it('says a goal of the wrong type has the wrong type, not that it is missing', async () => {
-		expect(await stderrOf(['run', '[{"goal": 42}]'])).toMatch(/task 0: field "goal" expected string, got a number/);
+		expect(await stderrOf(['run', '[{"goal": 42}]'])).toMatch(/task 0: field "goal" expected a string, got a number/);
 	});
 
 	// yaml-locate parses with prettyErrors: false, so YAMLError.linePos is never set and the line
 	// the message means to give is always dropped.
 	it('gives the line of a YAML syntax error in a tasks file', async () => {
 		expect(await stderrOf(['run', '{home}/tasks.yaml'], {'tasks.yaml': '- goal: fine\n- goal: [unclosed\n'})).toMatch(/tasks\.yaml:\d+: not valid JSON or YAML/);
+	});
+});
+
+// A dry run starts nothing, so a bad binary does not fail it: the plan says what is wrong.
+describe.concurrent('run --dry-run with a bad hermes binary', () => {
+	const binCases: Record<string, Pick<Case, 'files' | 'notExecutable' | 'args'> & {env?: NodeJS.ProcessEnv; path: string; problem: RegExp}> = {
+		'a hermes binary that does not exist': {args: ['--hermes-bin', '/nonexistent/bin/hermes'], path: '/nonexistent/bin/hermes', problem: /^the Hermes binary \/nonexistent\/bin\/hermes \(from --hermes-bin\) does not exist; fix: /},
+		'no hermes on PATH': {args: [], env: {PATH: '/nonexistent'}, path: 'hermes', problem: /^the Hermes binary "hermes" was not found on PATH; fix: .*--hermes-bin/},
+		'a hermes binary that is not executable': {files: {'hermes': '#!/bin/sh\necho never\n'}, notExecutable: 'hermes', args: ['--hermes-bin', '{home}/hermes'], path: '{home}/hermes', problem: /is not an executable file; fix: make it executable/},
+	};
+
+	it.for(Object.entries(binCases))('%s: exit 0, hermes_bin says why, a warning on stderr, nothing started', async ([, given], {expect, onTestFinished}) => {
+		const home = makeHome();
+		onTestFinished(() => home.remove());
+		for (const [file, text] of Object.entries(given.files ?? {})) home.write(file, text);
+		if (given.notExecutable) chmodSync(path.join(home.dir, given.notExecutable), 0o644);
+		const args = ['run', one, '--dry-run', ...given.args].map(arg => arg.replace('{home}', home.dir));
+
+		const run = await runCli(home, args, {noHermesBin: true, env: given.env});
+
+		expect(run.exitCode).toBe(0);
+		const plan = JSON.parse(run.stdout) as {hermes_bin: {path: string; ok: boolean; problem: string}; tasks: Array<{argv: string[]}>};
+		const binPath = given.path.replace('{home}', home.dir);
+		expect(plan.hermes_bin).toEqual({path: binPath, ok: false, problem: expect.stringMatching(given.problem)});
+		expect(plan.tasks[0]?.argv[0]).toBe(binPath);
+		expect(run.stderr.split('\n')).toContain(`hermes-delegate: warning: ${plan.hermes_bin.problem}`);
+		expect(home.agentRuns()).toEqual([]);
+		expect(home.runs()).toEqual([]);
 	});
 });

@@ -1,9 +1,9 @@
 // The dashboard in a real terminal: the built CLI runs inside tmux, is driven with key presses
 // and read off the screen, while the process table says what really happened to the agents.
-// Durations of the fake agent are generous on purpose: a loaded 2-core CI machine must still
-// get through the key presses before the "normal" tasks end. Nothing here sleeps; every wait
-// polls the screen (or the process table) for the event it needs.
-import {existsSync, mkdirSync, readdirSync, readFileSync} from 'node:fs';
+// Tasks that must still run while keys are pressed run until the test creates their file
+// ([fake:until-file]), however slow the machine. Nothing here sleeps; every wait polls the screen
+// (or the process table) for the event it needs.
+import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {listGroupMembers, signalGroup} from '../../src/core/process-group.js';
@@ -26,11 +26,12 @@ function home(): TestHome {
 }
 
 type Dashboard = {home: TestHome; screen: TmuxSession};
+type Tasks = Array<{goal: string; context?: string} & Record<string, unknown>>;
 
 /** `hermes-delegate tui TASKS` on the fake agent, in a 160×48 terminal unless told otherwise. */
-function dashboard(tasks: Array<{goal: string; context?: string} & Record<string, unknown>>, flags: string[] = [], options: TmuxOptions = {}): Dashboard {
+function dashboard(tasks: Tasks | ((test: TestHome) => Tasks), flags: string[] = [], options: TmuxOptions = {}): Dashboard {
 	const test = home();
-	const file = test.write('tasks.json', tasksJson(...tasks));
+	const file = test.write('tasks.json', tasksJson(...(typeof tasks === 'function' ? tasks(test) : tasks)));
 	const screen = terminal([process.execPath, cliPath, 'tui', file, '--hermes-bin', fakeAgentPath, ...flags], {...options, env: {HERMES_HOME: test.dir, ...options.env}});
 	return {home: test, screen};
 }
@@ -69,14 +70,17 @@ function readResults(screen: string): BatchReport {
 }
 
 const all = (...patterns: RegExp[]) => (screen: string) => patterns.every(pattern => pattern.test(screen));
+/** A task that runs until `go(test)` is written; never written, it runs until it is stopped. */
+const untilGo = (test: TestHome) => `[fake:until-file=${path.join(test.dir, 'go')}]`;
+const go = (test: TestHome) => writeFileSync(path.join(test.dir, 'go'), '');
 const header = /^hermes-delegate · run \S+ · /;
 const runaway = '[fake:forever] [fake:ignore-term] [fake:grandchild] [fake:ready]';
 
 describe('the dashboard in a real terminal', () => {
 	it('cancels a runaway from the keyboard: its whole process group dies, the other tasks run on', async () => {
-		const {home: test, screen} = dashboard([
-			{name: 'alpha-notes', goal: 'Summarise the alpha notes', context: '[fake:duration=10]'},
-			{name: 'beta-notes', goal: 'Summarise the beta notes', context: '[fake:duration=10]'},
+		const {home: test, screen} = dashboard(test => [
+			{name: 'alpha-notes', goal: 'Summarise the alpha notes', context: untilGo(test)},
+			{name: 'beta-notes', goal: 'Summarise the beta notes', context: untilGo(test)},
 			{name: 'runaway-crawler', goal: 'Crawl the whole docs site', context: runaway},
 		], ['--grace', '1']);
 
@@ -105,6 +109,7 @@ describe('the dashboard in a real terminal', () => {
 		expect(isProcessRunning(grandchild)).toBe(false);
 		expect(listGroupMembers(started(runDir, 't01').pgid)).not.toEqual([]);
 
+		go(test);
 		await screen.waitForScreen(all(/t01 alpha-notes +✓ succeeded/, /t02 beta-notes +✓ succeeded/), {timeoutMs: 30_000, message: 'the other two tasks to succeed'});
 		// The batch is over, so q leaves without asking.
 		screen.sendKeys('q');
@@ -119,20 +124,22 @@ describe('the dashboard in a real terminal', () => {
 		expect(leftovers(runDir)).toEqual({});
 	});
 
-	it('quitting while tasks run asks first, shows what it is stopping, exits 130 and leaves nothing running', async () => {
-		const {home: test, screen} = dashboard([
-			{name: 'long-report', goal: 'Write the long report', context: '[fake:duration=30]'},
+	it('quitting while tasks run asks first, shows what it is stopping, K kills now, exits 130 and leaves nothing running', async () => {
+		const {home: test, screen} = dashboard(test => [
+			{name: 'long-report', goal: 'Write the long report', context: untilGo(test)},
 			{name: 'stubborn-agent', goal: 'Keep going no matter what', context: runaway},
-		], ['--grace', '3']);
+		], ['--grace', '30']);
 
 		const first = await screen.waitForScreen(all(/t01 long-report +● running/, /t02 stubborn-agent +● running/, /grandchild pid \d+/, /READY/));
 		const grandchild = Number(/grandchild pid (\d+)/.exec(first)?.[1]);
 		screen.sendKeys('q');
-		await screen.waitForScreen(/Quit\? Stops 2 running tasks: SIGTERM to each process group, SIGKILL after 3s\. y\/n/);
+		await screen.waitForScreen(/Quit\? Stops 2 running tasks: SIGTERM to each process group, SIGKILL after 30s\. y\/n/);
 		screen.sendKeys('y');
 
-		// The stubborn one outlives SIGTERM for the grace period: long enough to be seen being stopped.
+		// The stubborn one outlives SIGTERM for the whole grace period, far longer than the test
+		// needs to see it being stopped; K then ends it at once.
 		await screen.waitForScreen(all(/^quitting: stopping \d tasks? \([^)]*t02[^)]*\)… K kills now$/m, /t02 stubborn-agent +◐ cancelling \(quitting\)/), {message: 'the quitting line and the cancelling pane'});
+		screen.sendKeys('K');
 		const exit = await screen.waitForExit();
 
 		// Quitting interrupts the batch: exitCodes.interrupted, as for Ctrl-C in `run`.
@@ -140,13 +147,14 @@ describe('the dashboard in a real terminal', () => {
 		const report = readResults(exit.screen);
 		expect(report.interrupted).toBe(true);
 		expect(report.results.map(result => result.status)).toEqual(['cancelled', 'cancelled']);
+		expect(report.results[1]?.signal).toBe('SIGKILL');
 		expect(leftovers(onlyRun(test))).toEqual({});
 		expect(isProcessRunning(grandchild)).toBe(false);
 	});
 
 	it('demo shows its header and panes, and q → y leaves a clean terminal with nothing running', async () => {
 		const test = home();
-		// The demo makes its own HERMES_HOME in the temp dir: point that into the test's home.
+		// The demo keeps its HERMES_HOME in the temp dir: point that into the test's home.
 		const tmp = path.join(test.dir, 'tmp');
 		mkdirSync(tmp);
 		cleanups.push(() => {
@@ -170,6 +178,8 @@ describe('the dashboard in a real terminal', () => {
 		expect(exit.screen).not.toMatch(/internal error/);
 		const report = readResults(exit.screen);
 		expect(report.interrupted).toBe(true);
+		// One fixed demo home, whose runs are kept (the newest ten): the printed path stays valid.
+		expect(path.dirname(report.run_dir)).toBe(path.join(tmp, 'hermes-delegate-demo', 'delegate', 'runs'));
 		// Back on the main screen with a visible cursor: the terminal is as the operator left it.
 		expect(screen.display('#{alternate_on} #{cursor_flag}')).toBe('0 1');
 		expect(leftovers(report.run_dir)).toEqual({});
@@ -203,8 +213,7 @@ describe('the dashboard in a real terminal', () => {
 	});
 
 	it('switches to the compact list when the terminal shrinks, and the frame still fits', async () => {
-		const tasks = ['one', 'two', 'three', 'four', 'five'].map(word => ({name: `task-${word}`, goal: `Do task ${word}`, context: '[fake:duration=30]'}));
-		const {home: test, screen} = dashboard(tasks, ['--concurrency', '5']);
+		const {home: test, screen} = dashboard(test => ['one', 'two', 'three', 'four', 'five'].map(word => ({name: `task-${word}`, goal: `Do task ${word}`, context: untilGo(test)})), ['--concurrency', '5']);
 
 		// Panes side by side: the grid.
 		await screen.waitForScreen(all(/t05 task-five +● running/, /[╮┓][╭┏]/), {message: 'the grid with five running tasks'});
@@ -243,18 +252,16 @@ describe('the dashboard in a real terminal', () => {
 	// Ink reads CI / CONTINUOUS_INTEGRATION when it is first imported (is-in-ci) and then draws no
 	// live frame at all; the CLI clears them for the dashboard when stdout is a terminal.
 	it('draws the live dashboard even when CI=true is in the environment', async () => {
-		const {screen} = dashboard([{name: 'short-task', goal: 'Finish soon', context: '[fake:duration=3]'}], ['--exit-when-done'], {env: {CI: 'true'}});
+		const {home: test, screen} = dashboard(test => [{name: 'short-task', goal: 'Finish when told', context: untilGo(test)}], ['--exit-when-done'], {env: {CI: 'true'}});
 
-		const seen = await screen.waitForScreen(text => /● 1 running/.test(text) || /^EXIT=\d+$/m.test(text), {message: 'a live frame or the exit'});
-		expect(seen).toMatch(/● 1 running/);
+		// The task runs until the file exists, so a live frame has all the time it needs to appear.
+		await screen.waitForScreen(/● 1 running/, {message: 'a live frame while the task runs (none at all means Ink saw CI)'});
+		go(test);
+		expect((await screen.waitForExit()).code).toBe(0);
 	});
 });
 
 function demoRuns(tmp: string): string[] {
-	return readdirSync(tmp)
-		.filter(entry => entry.startsWith('hermes-delegate-demo-'))
-		.flatMap(entry => {
-			const runs = path.join(tmp, entry, 'delegate', 'runs');
-			return existsSync(runs) ? readdirSync(runs).map(run => path.join(runs, run)) : [];
-		});
+	const runs = path.join(tmp, 'hermes-delegate-demo', 'delegate', 'runs');
+	return existsSync(runs) ? readdirSync(runs).map(run => path.join(runs, run)) : [];
 }

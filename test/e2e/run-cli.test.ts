@@ -1,13 +1,15 @@
 // The built CLI, end to end: what `run` prints and exits with, the ways tasks can be given,
-// Ctrl-C during a runaway, `config --show` keeping secrets out, and every command's --help.
-import {existsSync, readFileSync} from 'node:fs';
+// Ctrl-C during a runaway, a reader that goes away, the demo's home, `config --show` keeping
+// secrets out, and every command's --help.
+import {once} from 'node:events';
+import {existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it, onTestFinished} from 'vitest';
-import {listGroupMembers} from '../../src/core/process-group.js';
+import {listGroupMembers, signalGroup} from '../../src/core/process-group.js';
 import type {BatchReport} from '../../src/core/types.js';
-import {collect, isProcessRunning} from '../helpers/processes.js';
-import {makeHome, recordedGroups, runCli, startCli, tasksJson, type TestHome} from '../helpers/run-cli.js';
-import {waitFor} from '../helpers/wait-for.js';
+import {collect, fakeAgentPath, isProcessRunning} from '../helpers/processes.js';
+import {makeHome, recordedGroups, runCli, spawnCli, startCli, tasksJson, type TestHome} from '../helpers/run-cli.js';
+import {waitFor, waitForLine} from '../helpers/wait-for.js';
 
 const quick = '[fake:duration=0.2]';
 type OnFinished = (cleanup: () => void) => void;
@@ -85,12 +87,44 @@ describe('run', () => {
 		const run = await runCli(test, ['run', twoTasks, '--dry-run']);
 
 		expect(run.exitCode).toBe(0);
-		const plan = JSON.parse(run.stdout) as {mode: string; tasks: Array<{id: string; route: {name: string}; argv: string[]}>};
+		const plan = JSON.parse(run.stdout) as {mode: string; hermes_bin: unknown; tasks: Array<{id: string; route: {name: string}; argv: string[]}>};
 		expect(plan.mode).toBe('model_map');
 		expect(plan.tasks.map(task => [task.id, task.route.name])).toEqual([['t01', 'fast'], ['t02', 'deep']]);
 		expect(plan.tasks[1]?.argv).toEqual(expect.arrayContaining(['chat', '-q', '-m', 'claude-opus-5', '--reasoning', 'high']));
+		expect(plan.hermes_bin).toEqual({path: fakeAgentPath, ok: true});
 		expect(existsSync(test.argvFile)).toBe(false);
 		expect(test.runs()).toEqual([]);
+	});
+
+	it('runs a goal that starts with "-", which argparse would otherwise take for an option', async () => {
+		const test = home();
+		const goal = '--help me fix the build';
+		const run = await runCli(test, ['run', tasksJson({goal, context: `${quick} [fake:answer=Fixed.]`})]);
+
+		expect(run.exitCode).toBe(0);
+		const report = JSON.parse(run.stdout) as BatchReport;
+		expect(report.results[0]).toMatchObject({goal, status: 'succeeded'});
+		expect(lastLine(report.results[0]!.result)).toBe('Fixed.');
+		expect(test.agentRuns()[0]).toContain(`-q${goal}\n\nContext:\n${quick} [fake:answer=Fixed.]`);
+	});
+
+	it('prints every distinct route warning once on stderr', async () => {
+		const test = home(`delegation:
+  backend: model_map
+  backends:
+    model_map:
+      options:
+        - name: local
+          description: A local model server.
+          base_url: http://localhost:8080/v1
+          model: qwen
+`);
+		const run = await runCli(test, ['run', tasksJson({goal: 'one', option: 'local', context: quick}, {goal: 'two', option: 'local', context: quick})]);
+
+		expect(run.exitCode).toBe(0);
+		const warnings = run.stderr.split('\n').filter(line => line.startsWith('hermes-delegate: warning: '));
+		expect(warnings.filter(line => /route "local": .*base_url/.test(line))).toHaveLength(1);
+		expect(new Set(warnings).size).toBe(warnings.length);
 	});
 
 	const yamlTasks = `- goal: first from yaml\n  context: "${quick}"\n- goal: second from yaml\n  context: "${quick}"\n`;
@@ -158,6 +192,103 @@ describe('run', () => {
 		expect(grandchild).toBeGreaterThan(1);
 		expect(isProcessRunning(grandchild)).toBe(false);
 		expect(stdout.lines().at(-1)).toContain('"batch.finished"');
+	});
+});
+
+describe('run when the reader of stdout goes away (`| head -n 1`)', () => {
+	it('stops every task with the kill cascade, writes the results, leaves nothing running and exits 130', async () => {
+		const test = home();
+		const finish = path.join(test.dir, 'finish');
+		const tasks = tasksJson(
+			{goal: 'runaway', context: '[fake:ignore-term] [fake:grandchild] [fake:forever] [fake:ready]'},
+			{goal: 'finishes when told', context: `[fake:until-file=${finish}]`},
+			{goal: 'queued', context: quick},
+		);
+		const cli = spawnCli(test, ['run', tasks, '--jsonl', '-j', '2', '--grace', '0.3']);
+		onTestFinished(() => {
+			cli.kill('SIGKILL');
+		});
+		const exited = once(cli, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+		const stderr = collect(cli.stderr);
+		const planned = await waitForLine(cli.stdout, /^\{"type":"batch\.planned".*$/);
+		const runDir = (JSON.parse(planned[0]) as {run_dir: string}).run_dir;
+		const log = path.join(runDir, 'logs', 't01.log');
+		await waitFor(() => recordedGroups(runDir).length === 2 && existsSync(log) && readFileSync(log, 'utf8').includes('READY\n'), {message: 'both agents running, the runaway with its grandchild'});
+		const grandchild = Number(/grandchild pid (\d+)/.exec(readFileSync(log, 'utf8'))?.[1]);
+
+		// The reader leaves; the next event (t02 finishing) has nobody to go to.
+		cli.stdout.destroy();
+		writeFileSync(finish, '');
+		const [code, signal] = await exited;
+
+		expect({code, signal}).toEqual({code: 130, signal: null});
+		expect(stderr.text).toMatch(/hermes-delegate: stdout was closed \(EPIPE\): stopping every task/);
+		expect(stderr.text).not.toMatch(/^\s+at |Unhandled|internal error/m);
+		const report = JSON.parse(readFileSync(path.join(runDir, 'results.json'), 'utf8')) as BatchReport;
+		expect(report.interrupted).toBe(true);
+		expect(report.results.map(result => result.status)).toEqual(['cancelled', 'succeeded', 'cancelled']);
+		expect(report.results[2]?.started_at).toBeNull();
+		for (const pgid of recordedGroups(runDir)) expect(listGroupMembers(pgid)).toEqual([]);
+		expect(grandchild).toBeGreaterThan(1);
+		expect(isProcessRunning(grandchild)).toBe(false);
+	});
+});
+
+describe('run --demo', () => {
+	const runIdPattern = /^\d{8}-\d{6}-[\da-f]{6}$/;
+
+	/** A test home whose temp folder (TMPDIR) holds the demo home. */
+	function demoHome() {
+		const test = home();
+		const tmp = path.join(test.dir, 'tmp');
+		const runs = path.join(tmp, 'hermes-delegate-demo', 'delegate', 'runs');
+		mkdirSync(runs, {recursive: true});
+		onTestFinished(() => {
+			for (const run of readdirSync(runs)) {
+				for (const pgid of recordedGroups(path.join(runs, run))) signalGroup(pgid, 'SIGKILL');
+			}
+		});
+		const demo = async () => runCli(test, ['run', '--demo', tasksJson({goal: 'a demo task', context: quick})], {env: {TMPDIR: tmp}});
+		return {test, tmp, runs, demo};
+	}
+
+	it('uses one fixed home in the temp folder and keeps only its newest 10 runs', async () => {
+		const {tmp, runs, demo} = demoHome();
+		const old = Array.from({length: 12}, (_, index) => `20200101-0000${String(index).padStart(2, '0')}-abcdef`);
+		for (const run of old) {
+			mkdirSync(path.join(runs, run, 'logs'), {recursive: true});
+			writeFileSync(path.join(runs, run, 'logs', 't01.log'), 'old');
+		}
+		// Not run folders of the demo: left as they are, and never followed.
+		const outside = path.join(tmp, 'not-the-demos');
+		mkdirSync(outside);
+		writeFileSync(path.join(outside, 'precious'), 'keep');
+		symlinkSync(outside, path.join(runs, '20000101-000000-abcdef'));
+		writeFileSync(path.join(runs, 'notes.txt'), 'mine');
+
+		const run = await demo();
+
+		expect(run.exitCode).toBe(0);
+		const report = JSON.parse(run.stdout) as BatchReport;
+		expect(path.dirname(report.run_dir)).toBe(runs);
+		expect(existsSync(report.results_file)).toBe(true);
+		const folders = readdirSync(runs).filter(name => runIdPattern.test(name) && !lstatSync(path.join(runs, name)).isSymbolicLink());
+		expect(folders.sort()).toEqual([...old.slice(3), report.run_id].sort());
+		expect(readFileSync(path.join(runs, '20000101-000000-abcdef', 'precious'), 'utf8')).toBe('keep');
+		expect(readFileSync(path.join(runs, 'notes.txt'), 'utf8')).toBe('mine');
+		expect(readdirSync(tmp).sort()).toEqual(['hermes-delegate-demo', 'not-the-demos']);
+	});
+
+	it('two demos started at once both run, in the same home', async () => {
+		const {runs, demo} = demoHome();
+		const [first, second] = await Promise.all([demo(), demo()]);
+
+		for (const run of [first, second]) {
+			expect(run.exitCode).toBe(0);
+			const report = JSON.parse(run.stdout) as BatchReport;
+			expect(path.dirname(report.run_dir)).toBe(runs);
+			expect(existsSync(report.results_file)).toBe(true);
+		}
 	});
 });
 

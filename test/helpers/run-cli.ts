@@ -1,9 +1,11 @@
 // Drives the built CLI (dist/cli.js) as a user would: a throwaway HERMES_HOME with its own
 // config.yaml, the fake agent as --hermes-bin, and FAKE_HERMES_ARGV_FILE to learn whether any
 // agent was started at all.
+import {spawn, type ChildProcessByStdio} from 'node:child_process';
 import {accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
+import type {Readable} from 'node:stream';
 import {fileURLToPath} from 'node:url';
 import {execa} from 'execa';
 import {runsDir} from '../../src/core/hermes-home.js';
@@ -123,6 +125,14 @@ export function startCli(home: TestHome, args: readonly string[], options: CliOp
 		input: options.input ?? '',
 		reject: false,
 	});
+}
+
+/**
+ * Starts `hermes-delegate ARGS` on plain pipes that nothing else reads (stdin is /dev/null), for
+ * tests that close a pipe under it, as `| head` does.
+ */
+export function spawnCli(home: TestHome, args: readonly string[], options: Omit<CliOptions, 'input'> = {}): ChildProcessByStdio<null, Readable, Readable> {
+	return spawn(process.execPath, cliArgs(args, options), {env: cliEnv(home, options.env), stdio: ['ignore', 'pipe', 'pipe']});
 }
 
 /** Inline JSON for `run`: each task's directives ride in its context, as the launcher appends it. */
