@@ -1,6 +1,6 @@
 // The result format of PRODUCT.md, extended with the route, status, timings and log path.
 import {exitCodes} from './errors.js';
-import type {BatchReport, PlannedTask, ResultRoute, TaskResult, TaskStatus} from './types.js';
+import type {BatchReport, PlannedTask, ResultRoute, StopReason, TaskResult, TaskStatus} from './types.js';
 
 /**
  * Which route ran the task (PRODUCT.md: name, provider, model, reasoning effort, service tier).
@@ -88,4 +88,30 @@ export function exitCodeOf(report: Pick<BatchReport, 'interrupted' | 'results'>)
 	}
 
 	return report.results.every(result => result.success) ? exitCodes.ok : exitCodes.taskFailed;
+}
+
+/** How a stopped process's task ends: a stop we asked for decides, else its exit code. */
+export function finalStatus(stopReason: StopReason | undefined, exitCode: number | null): TaskStatus {
+	if (stopReason === 'timeout') {
+		return 'timed_out';
+	}
+
+	if (stopReason) {
+		return 'cancelled';
+	}
+
+	return exitCode === 0 ? 'succeeded' : 'failed';
+}
+
+/** The error text of a task whose stderr said nothing. */
+export function describeExit(status: TaskStatus, exitCode: number | null, signal: string | null): string {
+	if (status === 'timed_out') {
+		return 'timed out';
+	}
+
+	if (status === 'cancelled') {
+		return 'cancelled';
+	}
+
+	return signal ? `killed by ${signal}` : `exited with code ${exitCode}`;
 }

@@ -2,13 +2,13 @@
 // The runner owns every process it starts for its whole life (the kill cascade, cleanup of
 // leftover grandchildren) and announces everything as BatchEvents; `run` prints them and the
 // dashboard's store is fed by them. Nothing here knows about terminals or React.
-import {createWriteStream, type WriteStream} from 'node:fs';
 import pLimit from 'p-limit';
 import {buildLaunch} from './launcher.js';
 import {isGroupAlive, spawnInGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
-import {buildResult, refusedResult, summarize} from './results.js';
+import {buildResult, describeExit, finalStatus, refusedResult, summarize} from './results.js';
 import {processStartTicks, recordProcess, writeJsonAtomic, type RunFolder} from './run-folder.js';
 import {TaskOutput} from './task-output.js';
+import {openTaskLog, pipeWithBackpressure} from './task-log.js';
 import type {BatchEvent, BatchReport, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
 
 export type RunnerOptions = {
@@ -81,7 +81,7 @@ export class BatchRunner {
 
 		const limit = pLimit(Math.max(1, this.options.concurrency));
 		const runnable = this.plan.tasks.filter(task => !task.decision.refused);
-		await Promise.all(runnable.map(async task => limit(async () => this.runTask(task))));
+		await Promise.all(runnable.map(async task => limit(async () => this.runTask(task.id))));
 
 		const report: BatchReport = {
 			summary: summarize(this.orderedResults()),
@@ -130,6 +130,29 @@ export class BatchRunner {
 		return true;
 	}
 
+	/**
+	 * New routes for tasks of this batch (the routes editor re-plans while the batch runs):
+	 * a task that has not started takes its new plan, refused now included; running and
+	 * finished tasks keep the route they ran on. Returns the ids that changed.
+	 */
+	replan(tasks: readonly PlannedTask[]): string[] {
+		const changed: string[] = [];
+		for (const task of tasks) {
+			const entry = this.live.get(task.id);
+			if (entry?.status !== 'queued') {
+				continue;
+			}
+
+			entry.task = task;
+			changed.push(task.id);
+			if (task.decision.refused) {
+				this.finish(task.id, refusedResult(task));
+			}
+		}
+
+		return changed;
+	}
+
 	/** SIGINT/SIGTERM/SIGHUP or quitting the dashboard: nothing new starts, everything running is cascaded. */
 	shutdown(options: {skipGrace?: boolean} = {}): void {
 		this.interrupted = true;
@@ -145,8 +168,10 @@ export class BatchRunner {
 		}
 	}
 
-	private async runTask(task: PlannedTask): Promise<void> {
-		const entry = this.live.get(task.id)!;
+	private async runTask(id: string): Promise<void> {
+		const entry = this.live.get(id)!;
+		// Read at start, not when queued: replan() may have changed the route meanwhile.
+		const {task} = entry;
 		if (entry.status !== 'queued') {
 			return; // cancelled while it waited for a slot
 		}
@@ -160,9 +185,7 @@ export class BatchRunner {
 		const logPath = folder.logPath(task.id);
 		const launch = buildLaunch(task, this.options.hermesBin);
 		const output = this.outputs.get(task.id)!;
-		// A 1 MiB write buffer: with the default 16 KiB every 64 KiB pipe read would pause the task
-		// until the disk caught up, serialising read and write. Still bounded per task.
-		const log = createWriteStream(logPath, {highWaterMark: 1024 * 1024});
+		const log = openTaskLog(logPath);
 		entry.startedAt = Date.now();
 		entry.status = 'running';
 		let child: GroupProcess;
@@ -277,42 +300,4 @@ export class BatchRunner {
 			listener(event);
 		}
 	}
-}
-
-function finalStatus(stopReason: StopReason | undefined, exitCode: number | null): TaskStatus {
-	if (stopReason === 'timeout') {
-		return 'timed_out';
-	}
-
-	if (stopReason) {
-		return 'cancelled';
-	}
-
-	return exitCode === 0 ? 'succeeded' : 'failed';
-}
-
-function describeExit(status: TaskStatus, exitCode: number | null, signal: string | null): string {
-	if (status === 'timed_out') {
-		return 'timed out';
-	}
-
-	if (status === 'cancelled') {
-		return 'cancelled';
-	}
-
-	return signal ? `killed by ${signal}` : `exited with code ${exitCode}`;
-}
-
-/**
- * Everything goes to the log file; when the disk is slower than the task, the task's pipe is
- * paused instead of buffering in memory (the task then blocks on write, as under a terminal).
- */
-function pipeWithBackpressure(source: NodeJS.ReadableStream, log: WriteStream, onChunk: (chunk: Buffer) => void): void {
-	source.on('data', (chunk: Buffer) => {
-		onChunk(chunk);
-		if (!log.write(chunk)) {
-			source.pause();
-			log.once('drain', () => source.resume());
-		}
-	});
 }
