@@ -70,7 +70,7 @@ function planTask(index: number, input: PlanInput): PlannedTask {
 		throw new RangeError(`no task at index ${index}`);
 	}
 
-	const {delegation, settings} = input;
+	const {settings} = input;
 	const characteristic = spec.characteristic
 		? {value: spec.characteristic, inferred: false}
 		: withInferred(inferCharacteristic(spec.goal, settings.characteristicWords));
