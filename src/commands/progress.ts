@@ -2,6 +2,7 @@
 // Redrawn at a capped rate, never per output line, and erased before the JSON is printed.
 // The line itself is a pure function of the counts, so it is tested without a timer or a terminal.
 import type {BatchEvent, TaskStatus} from '../core/types.js';
+import {formatElapsed} from '../core/durations.js';
 
 export type ProgressCounts = {
 	total: number;
@@ -46,19 +47,6 @@ export function formatProgress(counts: ProgressCounts, format: ProgressFormat): 
 	return render(segments, Math.max(10, format.columns - 1), format.color);
 }
 
-export function formatElapsed(ms: number): string {
-	const seconds = Math.max(0, Math.floor(ms / 1000));
-	if (seconds < 60) {
-		return `${seconds}s`;
-	}
-
-	const minutes = Math.floor(seconds / 60);
-	if (minutes < 60) {
-		return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
-	}
-
-	return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
-}
 
 /** Cut by visible characters, so a colour code is never split and never counted. */
 function render(segments: readonly Segment[], width: number, color: boolean): string {

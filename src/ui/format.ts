@@ -2,6 +2,7 @@
 // and a word, so it reads the same under the no-color theme as in colour.
 import type {TaskStatus} from '../core/types.js';
 import type {TaskView} from '../state/task-view.js';
+import {formatElapsed} from '../core/durations.js';
 
 export const statusSymbols: Readonly<Record<TaskStatus, string>> = {
 	queued: '○',
@@ -28,20 +29,6 @@ export const statusLabels: Readonly<Record<TaskStatus, string>> = {
 /** Header order: what needs attention first. */
 export const statusOrder: readonly TaskStatus[] = ['running', 'cancelling', 'queued', 'failed', 'timed_out', 'cancelled', 'refused', 'succeeded'];
 
-/** "0s", "12s", "1m05s", "2h03m". */
-export function formatElapsed(ms: number): string {
-	const seconds = Math.max(0, Math.floor(ms / 1000));
-	if (seconds < 60) {
-		return `${seconds}s`;
-	}
-
-	const minutes = Math.floor(seconds / 60);
-	if (minutes < 60) {
-		return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
-	}
-
-	return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
-}
 
 /** Cuts to `width` code points, marking the cut with an ellipsis. */
 export function truncate(text: string, width: number): string {

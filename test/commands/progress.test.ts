@@ -1,7 +1,8 @@
 // The progress line `run` draws on a terminal's stderr: compact, one glyph per outcome, never
 // wider than the terminal, and without colour when colour is off.
 import {describe, expect, it} from 'vitest';
-import {countStatuses, formatElapsed, formatProgress, type ProgressCounts} from '../../src/commands/progress.js';
+import {countStatuses, formatProgress, type ProgressCounts} from '../../src/commands/progress.js';
+import {formatElapsed} from '../../src/core/durations.js';
 import type {TaskStatus} from '../../src/core/types.js';
 
 const plain = {columns: 80, color: false};

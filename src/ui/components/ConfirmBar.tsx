@@ -1,7 +1,8 @@
 // The question before anything is stopped, saying exactly what will be sent to whom.
 import {Box, Text} from 'ink';
 import type {BatchState} from '../../state/store.js';
-import {formatElapsed, oneLine, truncate, wrapWords} from '../format.js';
+import {formatElapsed} from '../../core/durations.js';
+import {oneLine, truncate, wrapWords} from '../format.js';
 import {formatKey} from '../key-descriptor.js';
 import type {Bindings} from '../keys.js';
 import {useBatch} from '../store-context.js';

@@ -2,7 +2,8 @@
 import {Box, Text} from 'ink';
 import {useShallow} from 'zustand/shallow';
 import type {RoutingMode, TaskStatus} from '../../core/types.js';
-import {formatElapsed, statusLabels, statusOrder, statusSymbols} from '../format.js';
+import {formatElapsed} from '../../core/durations.js';
+import {statusLabels, statusOrder, statusSymbols} from '../format.js';
 import {formatKey} from '../key-descriptor.js';
 import type {Bindings} from '../keys.js';
 import {headerHeight} from '../layout.js';
