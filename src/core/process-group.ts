@@ -19,6 +19,11 @@ export type GroupProcess = {
 	exited: Promise<GroupExit>;
 	/** The leader exited and all of its output was delivered through stdout/stderr. */
 	closed: Promise<void>;
+	/**
+	 * Stop reading output and close our ends of the pipes: for when the group is gone but a
+	 * process outside it (escaped with setsid) still holds them open, so `closed` never comes.
+	 */
+	detachOutput(): void;
 };
 
 export class SpawnError extends Error {
@@ -85,7 +90,14 @@ export async function spawnInGroup(
 	});
 
 	const closed = Promise.all([result, settled(stdout), settled(stderr)]).then(() => undefined);
-	return {pid: subprocess.pid!, stdout, stderr, exited, closed};
+	const detachOutput = () => {
+		for (const [source, target] of [[subprocess.stdout, stdout], [subprocess.stderr, stderr]] as const) {
+			source?.destroy();
+			if (!target.writableEnded) target.end();
+		}
+	};
+
+	return {pid: subprocess.pid!, stdout, stderr, exited, closed, detachOutput};
 }
 
 function relay(source: NodeJS.ReadableStream | null): PassThrough {

@@ -32,6 +32,8 @@ export type TaskOutcome = {
 	finishedAt: number | null;
 	stdout: {text: string; truncated: boolean};
 	errorText?: string | undefined;
+	/** What happened to this run of the task that a script should know (added to `warnings`). */
+	notes?: string[] | undefined;
 	logPath: string | null;
 };
 
@@ -53,7 +55,7 @@ export function buildResult(task: PlannedTask, outcome: TaskOutcome): TaskResult
 		...(outcome.stdout.truncated ? {result_truncated: true} : {}),
 		...(outcome.errorText === undefined ? {} : {error: outcome.errorText}),
 		// A script reading one result must see that part of the route was not applied.
-		...(task.warnings.length > 0 ? {warnings: [...task.warnings]} : {}),
+		...(task.warnings.length > 0 || outcome.notes?.length ? {warnings: [...task.warnings, ...(outcome.notes ?? [])]} : {}),
 		log: outcome.logPath,
 	};
 }

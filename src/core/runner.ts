@@ -8,7 +8,7 @@ import {isGroupAlive, spawnInGroup, startKillCascade, type Cascade, type GroupPr
 import {buildResult, describeExit, finalStatus, refusedResult, summarize} from './results.js';
 import {processStartTicks, recordProcess, writeJsonAtomic, type RunFolder} from './run-folder.js';
 import {TaskOutput} from './task-output.js';
-import {openTaskLog, pipeWithBackpressure} from './task-log.js';
+import {openTaskLog, outputEnd, pipeWithBackpressure} from './task-log.js';
 import type {BatchEvent, BatchReport, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
 
 export type RunnerOptions = {
@@ -206,8 +206,9 @@ export class BatchRunner {
 			this.startCascade(entry, pgid, false); // cancelled between spawn request and spawn
 		}
 
-		pipeWithBackpressure(child.stdout, log, chunk => output.pushStdout(chunk));
-		pipeWithBackpressure(child.stderr, log, chunk => output.pushStderr(chunk));
+		const activity = {lastChunkAt: Date.now()};
+		pipeWithBackpressure(child.stdout, log, chunk => output.pushStdout(chunk), activity);
+		pipeWithBackpressure(child.stderr, log, chunk => output.pushStderr(chunk), activity);
 
 		const timeoutMs = task.spec.timeout === undefined ? this.options.timeoutMs : task.spec.timeout * 1000;
 		const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
@@ -225,7 +226,14 @@ export class BatchRunner {
 			this.startCascade(entry, pgid, false, {quiet: true});
 		}
 
-		await Promise.all([child.closed, entry.cascade?.done]);
+		await entry.cascade?.done;
+		const notes: string[] = [];
+		if (await outputEnd(child.closed, activity, log) === 'held') {
+			child.detachOutput();
+			await child.closed;
+			notes.push('its process group ended but its output pipe stayed open: a process that left the group (setsid) still holds it and may still be running; output after that point is not in the log');
+		}
+
 		output.end();
 		await new Promise<void>(resolve => {
 			log.end(resolve);
@@ -235,7 +243,7 @@ export class BatchRunner {
 		const status = finalStatus(entry.stopReason, exit.exitCode);
 		const finishedAt = Date.now();
 		const errorText = status === 'succeeded' ? undefined : output.errorText() || describeExit(status, exit.exitCode, exit.signal);
-		this.finish(task.id, buildResult(task, {status, exitCode: exit.exitCode, signal: exit.signal, startedAt: entry.startedAt, finishedAt, stdout: output.result(), errorText, logPath}));
+		this.finish(task.id, buildResult(task, {status, exitCode: exit.exitCode, signal: exit.signal, startedAt: entry.startedAt, finishedAt, stdout: output.result(), errorText, notes, logPath}));
 		this.maybeFailFast(task.id, status);
 	}
 

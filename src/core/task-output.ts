@@ -73,7 +73,9 @@ export class MergedLines {
 		// Only the wanted lines are split out: panes ask for a few dozen lines many times a second.
 		const result = this.complete.last(fromComplete);
 		result.push(...partials.slice(partials.length - (wanted - fromComplete)));
-		return result;
+		// These lines leave the core for the screen, where Ink caches every string it draws:
+		// a line that is a slice of a 64 KiB output block would keep that whole block alive.
+		return result.map(detached);
 	}
 }
 
@@ -139,4 +141,10 @@ export class TaskOutput {
 	errorLine(): string | undefined {
 		return this.keepDisplay ? this.stderr.lastLine() : this.errorText().split('\n').findLast(line => line.trim() !== '');
 	}
+}
+
+/** A copy of `line` that shares no memory with the (possibly huge) string it was cut from. */
+export function detached(line: string): string {
+	// Concatenation flattens into a new string of the line's own size; the slice then points into it.
+	return (` ${line}`).slice(1);
 }

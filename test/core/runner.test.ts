@@ -251,6 +251,26 @@ describe('BatchRunner timeouts', () => {
 	});
 });
 
+describe('BatchRunner and processes that leave the group', () => {
+	it('does not hang when a process that escaped the group (setsid) holds the output pipe open', async () => {
+		const home = mkdtempSync(path.join(tmpdir(), 'runner-files-'));
+		homes.push(home);
+		const agent = path.join(home, 'escaping-agent.sh');
+		// The escapee inherits stdout and keeps it open; the agent itself answers and exits.
+		writeFileSync(agent, '#!/bin/sh\nsetsid sleep 60 &\necho "escapee $!"\necho answer\n', {mode: 0o755});
+		const harness = makeRunner([task('escape', '')], {hermesBin: agent});
+		const report = await harness.runner.start();
+		const escapee = Number(/escapee (\d+)/.exec(report.results[0]!.result)?.[1]);
+		try {
+			expect(report.results[0]).toMatchObject({status: 'succeeded', exit_code: 0});
+			expect(report.results[0]!.result).toContain('answer');
+			expect(report.results[0]!.warnings?.join(' ')).toMatch(/output pipe stayed open: a process that left the group \(setsid\)/);
+		} finally {
+			if (escapee > 0) process.kill(escapee, 'SIGKILL');
+		}
+	});
+});
+
 describe('BatchRunner replan', () => {
 	it('a queued task takes its new route; a running one keeps the route it started on', async () => {
 		const home = mkdtempSync(path.join(tmpdir(), 'runner-files-'));
