@@ -17,12 +17,19 @@ export function themeHasColour(theme: Theme): boolean {
 	return result;
 }
 
+// Characters whose width Ink and terminals disagree on, which would push pane borders out of
+// line: unassigned and private-use code points show as U+FFFD; format characters (soft hyphen,
+// bidi controls, variation selector 16; not the zero-width joiner of emoji) are dropped.
+const unassignedOrPrivate = /[\p{Cn}\p{Co}]/gu;
+const formatCharacters = /[\p{Cf}\uFE0F](?<!\u200D)/gu;
+
 /** Never empty: an empty Text takes no line in Ink, which would shift every line below it up. */
 export function displayLine(line: string, colour: boolean): string {
 	// A tab's width depends on the terminal's tab stops, which Ink cannot measure.
 	const text = colour ? line : stripSgr(line);
 	const expanded = text.includes('\t') ? text.replaceAll('\t', ' '.repeat(tabWidth)) : text;
-	return expanded === '' ? ' ' : expanded;
+	const steady = /[^\u0000-\u00AC]/.test(expanded) ? expanded.replace(unassignedOrPrivate, '\uFFFD').replace(formatCharacters, '') : expanded;
+	return steady === '' ? ' ' : steady;
 }
 
 /** The visible text of a line, for highlighting it as a whole. */

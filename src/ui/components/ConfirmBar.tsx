@@ -69,7 +69,7 @@ export function confirmQuestion(state: BatchState): string | null {
 
 		const skipped = queued === 0 ? '' : `${queued} queued ${queued === 1 ? 'task' : 'tasks'} will not start`;
 		if (running === 0) {
-			return `Quit? ${skipped}.`;
+			return skipped ? `Quit? ${skipped}.` : 'Quit? Nothing is running any more.';
 		}
 
 		const stopped = `Stops ${running} running ${running === 1 ? 'task' : 'tasks'}: SIGTERM to each process group, SIGKILL after ${grace}`;
