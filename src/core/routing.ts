@@ -1,8 +1,8 @@
 // The routing plan: every task gets a route and a recorded reason before any process
 // starts. Pure: the same inputs give the same plan, and it can be recomputed for any
-// subset of tasks (the routes editor re-plans tasks that have not started yet).
+// subset of tasks (`indexes`), which the live routes editor of the roadmap will need.
 import {inferCharacteristic, words} from './characteristics.js';
-import type {DelegateSettings, DelegationConfig, ModelRoute, PlannedTask, ProfileRoute, Route, RouteDecision, RoutePlan, TaskSpec} from './types.js';
+import type {DelegateSettings, DelegationConfig, ModelRoute, PlannedTask, Route, RouteDecision, RoutePlan, TaskSpec} from './types.js';
 
 export type PlanInput = {
 	tasks: readonly TaskSpec[];
@@ -247,8 +247,4 @@ function sharedProfileWarnings(tasks: readonly PlannedTask[]): string[] {
 	return [...byProfile.entries()]
 		.filter(([, ids]) => ids.length > 1)
 		.map(([profile, ids]) => `profile "${profile}" is used by ${ids.length} tasks (${ids.join(', ')}): run in parallel they all write that profile's memory`);
-}
-
-export function isProfileRoute(route: Route | null): route is ProfileRoute {
-	return route?.kind === 'profile';
 }

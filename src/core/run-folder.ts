@@ -4,6 +4,7 @@
 import {randomBytes} from 'node:crypto';
 import {appendFileSync, lstatSync, mkdirSync, readdirSync, rmSync} from 'node:fs';
 import path from 'node:path';
+import type {RoutePlan} from './types.js';
 import writeFileAtomic from 'write-file-atomic';
 import {runsDir} from './hermes-home.js';
 
@@ -58,7 +59,8 @@ export function pruneRunFolders(dir: string, keep: number): string[] {
 
 export function createRunFolder(hermesHome: string, runId = newRunId()): RunFolder {
 	const dir = path.join(runsDir(hermesHome), runId);
-	mkdirSync(path.join(dir, 'logs'), {recursive: true});
+	// Private: logs and results hold whatever the subagents printed.
+	mkdirSync(path.join(dir, 'logs'), {recursive: true, mode: 0o700});
 	return {
 		runId,
 		dir,
@@ -86,4 +88,9 @@ export type ProcessRecord = {
 /** Appended synchronously: the record must be on disk before the process can outlive us. */
 export function recordProcess(folder: RunFolder, record: ProcessRecord): void {
 	appendFileSync(folder.processesPath, `${JSON.stringify(record)}\n`);
+}
+
+/** The plan as written to plan.json: an api_key from config.yaml is never written anywhere. */
+export function planOnDisk(plan: RoutePlan): RoutePlan {
+	return JSON.parse(JSON.stringify(plan, (key, value: unknown) => (key === 'api_key' && value !== undefined ? '<set in config.yaml; not written here>' : value))) as RoutePlan;
 }

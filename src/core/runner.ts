@@ -9,6 +9,7 @@ import {buildResult, describeExit, finalStatus, refusedResult, summarize} from '
 import {processStartTicks, recordProcess, writeJsonAtomic, type RunFolder} from './run-folder.js';
 import {TaskOutput} from './task-output.js';
 import {openTaskLog, outputEnd, pipeWithBackpressure} from './task-log.js';
+import {planOnDisk} from './run-folder.js';
 import type {BatchEvent, BatchReport, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
 
 export type RunnerOptions = {
@@ -71,7 +72,7 @@ export class BatchRunner {
 
 	async start(): Promise<BatchReport> {
 		const {folder} = this.options;
-		await writeJsonAtomic(folder.planPath, this.plan);
+		await writeJsonAtomic(folder.planPath, planOnDisk(this.plan));
 		this.emit({type: 'batch.planned', runId: folder.runId, runDir: folder.dir, plan: this.plan, at: Date.now()});
 		for (const task of this.plan.tasks) {
 			if (task.decision.refused) {
@@ -131,7 +132,7 @@ export class BatchRunner {
 	}
 
 	/**
-	 * New routes for tasks of this batch (the routes editor re-plans while the batch runs):
+	 * New routes for tasks of this batch, for the live routes editor of the roadmap (not built yet):
 	 * a task that has not started takes its new plan, refused now included; running and
 	 * finished tasks keep the route they ran on. Returns the ids that changed.
 	 */

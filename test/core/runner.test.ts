@@ -366,6 +366,25 @@ describe('BatchRunner results and run folder', () => {
 	});
 });
 
+describe('BatchRunner secrets and permissions', () => {
+	it('never writes a route\'s api_key into the run folder, which only its owner can read', async () => {
+		const home = mkdtempSync(path.join(tmpdir(), 'runner-test-'));
+		homes.push(home);
+		const secret = 'sk-SECRET-do-not-write';
+		const delegation: DelegationConfig = {...modelMap, modelMap: {options: [{...modelMap.modelMap.options[0]!, api_key: secret}], default: 'fast'}};
+		const plan = planBatch({tasks: [task('look up', quick)], delegation, settings: defaultSettings});
+		const folder = createRunFolder(home);
+		const report = await new BatchRunner(plan, {hermesBin: fakeAgentPath, folder, concurrency: 1, graceMs: 300}).start();
+
+		expect(report.results[0]!.status).toBe('succeeded');
+		for (const file of [folder.planPath, folder.resultsPath]) {
+			expect(readFileSync(file, 'utf8')).not.toContain(secret);
+		}
+
+		expect(statSync(folder.dir).mode & 0o077).toBe(0);
+	});
+});
+
 describe('BatchRunner shutdown', () => {
 	it('cascades every running group, cancels the queued tasks and reports the run as interrupted', async () => {
 		const harness = makeRunner([task('stubborn', stubborn), task('plain', runaway), task('queued one', quick), task('queued two', quick)], {concurrency: 2});
