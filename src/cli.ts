@@ -8,6 +8,7 @@ import {readAll} from './commands/prepare.js';
 import {runCommand, type CommandIO, type RunOptions} from './commands/run.js';
 import type {TuiOptions} from './commands/tui.js';
 import {exitCodes, InputError} from './core/errors.js';
+import {killUnfinishedGroupsNow} from './core/process-group.js';
 
 const noColor = process.env['NO_COLOR'] !== undefined && process.env['NO_COLOR'] !== '';
 
@@ -117,6 +118,15 @@ function report(error: unknown): number {
 	process.stderr.write(`hermes-delegate: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
 	return exitCodes.taskFailed;
 }
+
+// Last line of defence: whatever ends this process (an error nobody expected included), no
+// subagent group it started may outlive it. On a normal exit every group is already gone.
+process.on('exit', () => {
+	const killed = killUnfinishedGroupsNow();
+	if (killed.length > 0) {
+		process.stderr.write(`hermes-delegate: exiting with ${killed.length} subagent process group(s) still alive; sent SIGKILL to ${killed.join(', ')}\n`);
+	}
+});
 
 await main();
 // Ink, timers or a stuck stdin must never keep a finished command alive.

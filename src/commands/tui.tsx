@@ -36,6 +36,15 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 	// The alternate screen keeps the operator's scrollback intact and gives the frame a fixed canvas.
 	io.stdout.write('\u001B[?1049h\u001B[H');
 	const keyboard = keyboardStream(io.stdin);
+	// The terminal went away (window closed, ssh dropped): Ink's next write fails with EIO. As for
+	// SIGHUP, every task gets the cascade and the results are written; nothing may crash here.
+	const terminalGone = () => {
+		store.setState({quitting: true});
+		runner.shutdown({skipGrace: false});
+	};
+
+	io.stdout.on('error', terminalGone);
+	keyboard.on('error', terminalGone);
 	const app = render(<App store={store} theme={theme} bindings={bindings}/>, {stdout: io.stdout, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 20});
 	const finished = runner.start();
 	let report;

@@ -325,3 +325,24 @@ export function startKillCascade(pgid: number, options: CascadeOptions): Cascade
 		done: run(),
 	};
 }
+
+// Every group we started and have not yet seen empty. If hermes-delegate itself dies on an
+// error nobody expected, the last thing it does is SIGKILL these (see cli.ts), so a subagent
+// that ignores SIGTERM never outlives us. A group is forgotten once empty, so a recycled pgid
+// of some unrelated process is never signalled.
+const unfinishedGroups = new Set<number>();
+
+export function rememberGroup(pgid: number): void {
+	unfinishedGroups.add(pgid);
+}
+
+export function forgetGroup(pgid: number): void {
+	unfinishedGroups.delete(pgid);
+}
+
+/** Synchronous, for `process.on('exit')`: SIGKILL to every group still unfinished. */
+export function killUnfinishedGroupsNow(): number[] {
+	const killed = [...unfinishedGroups].filter(pgid => signalGroup(pgid, 'SIGKILL'));
+	unfinishedGroups.clear();
+	return killed;
+}

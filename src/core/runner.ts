@@ -4,7 +4,7 @@
 // dashboard's store is fed by them. Nothing here knows about terminals or React.
 import pLimit from 'p-limit';
 import {buildLaunch} from './launcher.js';
-import {isGroupAlive, spawnInGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
+import {forgetGroup, isGroupAlive, rememberGroup, spawnInGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
 import {buildResult, describeExit, finalStatus, refusedResult, summarize} from './results.js';
 import {processStartTicks, recordProcess, writeJsonAtomic, type RunFolder} from './run-folder.js';
 import {TaskOutput} from './task-output.js';
@@ -201,6 +201,7 @@ export class BatchRunner {
 
 		entry.process = child;
 		const pgid = child.pid;
+		rememberGroup(pgid);
 		recordProcess(folder, {event: 'started', task: task.id, pid: child.pid, pgid, start_ticks: processStartTicks(child.pid), at: new Date().toISOString()});
 		this.emit({type: 'task.started', id: task.id, pid: child.pid, argv: [launch.file, ...launch.args], at: entry.startedAt});
 		if (entry.stopReason) {
@@ -228,6 +229,7 @@ export class BatchRunner {
 		}
 
 		await entry.cascade?.done;
+		forgetGroup(pgid); // empty now: its id may be recycled by anything
 		const notes: string[] = [];
 		if (await outputEnd(child.closed, activity, log) === 'held') {
 			child.detachOutput();

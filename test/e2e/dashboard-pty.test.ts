@@ -12,6 +12,7 @@ import type {BatchReport} from '../../src/core/types.js';
 import {fakeAgentPath, isProcessRunning} from '../helpers/processes.js';
 import {cliPath, makeHome, recordedGroups, tasksJson, type TestHome} from '../helpers/run-cli.js';
 import {colourCodes, startTmux, type TmuxOptions, type TmuxSession} from '../helpers/tmux.js';
+import {waitFor} from '../helpers/wait-for.js';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -258,6 +259,24 @@ describe('the dashboard in a real terminal', () => {
 		await screen.waitForScreen(/● 1 running/, {message: 'a live frame while the task runs (none at all means Ink saw CI)'});
 		go(test);
 		expect((await screen.waitForExit()).code).toBe(0);
+	});
+});
+
+describe('closing the terminal', () => {
+	it('stops every task with the cascade, writes the results and leaves nothing running', async () => {
+		const {home: test, screen} = dashboard([
+			{name: 'runaway', goal: 'Never stop', context: '[fake:forever] [fake:ignore-term] [fake:grandchild] [fake:ready]'},
+		], ['--grace', '1']);
+		await screen.waitForScreen(/grandchild pid \d+/, {message: 'the runaway forked its grandchild'});
+		const runDir = onlyRun(test);
+		const grandchild = Number(/grandchild pid (\d+)/.exec(screen.capture())![1]);
+
+		screen.kill(); // the terminal goes away: SIGHUP, then every write to it fails
+		await waitFor(() => existsSync(path.join(runDir, 'results.json')), {timeoutMs: 30_000, message: 'results.json written after the terminal closed'});
+		const report = JSON.parse(readFileSync(path.join(runDir, 'results.json'), 'utf8')) as BatchReport;
+		expect(report.interrupted).toBe(true);
+		expect(report.results[0]!.status).toBe('cancelled');
+		await waitFor(() => Object.keys(leftovers(runDir)).length === 0 && !isProcessRunning(grandchild), {timeoutMs: 30_000, message: 'no process of the batch left'});
 	});
 });
 
