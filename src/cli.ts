@@ -116,7 +116,7 @@ function report(error: unknown): number {
 	}
 
 	process.stderr.write(`hermes-delegate: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
-	return exitCodes.taskFailed;
+	return exitCodes.internalError;
 }
 
 // Last line of defence: whatever ends this process (an error nobody expected included), no

@@ -4,6 +4,8 @@
 export const exitCodes = {
 	ok: 0,
 	taskFailed: 1,
+	/** A bug of hermes-delegate itself (EX_SOFTWARE), so scripts can tell it from a failed task. */
+	internalError: 70,
 	usage: 2,
 	interrupted: 130,
 } as const;

@@ -106,13 +106,14 @@ export function finalStatus(stopReason: StopReason | undefined, exitCode: number
 }
 
 /** The error text of a task whose stderr said nothing. */
-export function describeExit(status: TaskStatus, exitCode: number | null, signal: string | null): string {
+export function describeExit(status: TaskStatus, exitCode: number | null, signal: string | null, stopReason?: StopReason): string {
 	if (status === 'timed_out') {
 		return 'timed out';
 	}
 
 	if (status === 'cancelled') {
-		return 'cancelled';
+		const why = {cancel: 'by the operator', 'fail-fast': 'by --fail-fast after another task failed', shutdown: 'because hermes-delegate was stopped', timeout: 'by its timeout'};
+		return `cancelled ${why[stopReason ?? 'cancel']}`;
 	}
 
 	return signal ? `killed by ${signal}` : `exited with code ${exitCode}`;

@@ -96,19 +96,25 @@ function decide(spec: TaskSpec, characteristic: string | undefined, inferredFrom
 	const override = spec.model ? {model: spec.model, provider: spec.provider} : undefined;
 	const explicitNote = override ? `explicit model ${override.model}` : undefined;
 
+	// A route the task names must exist, explicit model or not: a typo in a route name is refused
+	// the same way in every mode rather than silently ignored.
+	const named = namedRoute(spec, delegation, routes);
+	if (named?.refused) {
+		return named;
+	}
+
 	// 1. An explicit model wins outright in model_map and default modes. Under profile routes the
 	// task still runs as a profile (its memory and tools) with the model overridden on top.
 	if (override && delegation.mode !== 'profile_routes') {
-		const named = spec.option ?? spec.profile;
-		return {route: null, modelOverride: override, refused: false, reason: named ? `${explicitNote} (wins over the named route "${named}")` : `${explicitNote} (task.model)`};
+		const routeName = spec.option ?? spec.profile;
+		return {route: null, modelOverride: override, refused: false, reason: routeName ? `${explicitNote} (wins over the named route "${routeName}")` : `${explicitNote} (task.model)`};
 	}
 
 	const withOverride = (decision: RouteDecision): RouteDecision => override && !decision.refused
 		? {...decision, modelOverride: override, reason: `${decision.reason}; ${explicitNote} overrides the profile's model`}
 		: decision;
 
-	// 2. A named route must be in the active mode's list; otherwise this task alone is refused.
-	const named = namedRoute(spec, delegation, routes);
+	// 2. A named route (checked above: it is in the active mode's list).
 	if (named) {
 		return withOverride(named);
 	}

@@ -245,7 +245,7 @@ export class BatchRunner {
 
 		const status = finalStatus(entry.stopReason, exit.exitCode);
 		const finishedAt = Date.now();
-		const errorText = status === 'succeeded' ? undefined : output.errorText() || describeExit(status, exit.exitCode, exit.signal);
+		const errorText = status === 'succeeded' ? undefined : output.errorText() || describeExit(status, exit.exitCode, exit.signal, entry.stopReason);
 		this.finish(task.id, buildResult(task, {status, exitCode: exit.exitCode, signal: exit.signal, startedAt: entry.startedAt, finishedAt, stdout: output.result(), errorText, notes, logPath}));
 		this.maybeFailFast(task.id, status);
 	}

@@ -56,7 +56,7 @@ export function loadSettings(file: string): DelegateSettings {
 		concurrency: value.concurrency ?? defaultSettings.concurrency,
 		graceSeconds: value.grace ?? defaultSettings.graceSeconds,
 		characteristics: value.characteristics ?? {},
-		// Configured words extend the built-in table per characteristic rather than replacing it all.
+		// A characteristic listed here gets exactly these words; the others keep their built-in lists.
 		characteristicWords: {...structuredClone(defaultSettings.characteristicWords), ...value.characteristic_words},
 		theme: value.theme,
 		keys: value.keys ?? {},

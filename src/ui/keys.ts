@@ -126,6 +126,12 @@ export function resolveBindings(overrides: Readonly<Record<string, readonly stri
 			}
 		}
 
+		// Ctrl+C always quits: with the terminal in raw mode it is the operator's only way out
+		// that does not depend on remembering a remapped key.
+		if (name === 'app.quit' && !resolved.includes('ctrl+c')) {
+			resolved.push('ctrl+c');
+		}
+
 		bindings.set(name, resolved);
 	}
 

@@ -43,7 +43,7 @@ const builtIn = config('default');
 const precedence: Row[] = [
 	// 1. explicit model
 	['explicit model beats a named option', model, {goal: 'Implement X', option: 'deep', model: 'x/y', provider: 'p'}, {name: null, kind: 'explicit', refused: false, reason: /^explicit model x\/y \(wins over the named route "deep"\)$/}],
-	['explicit model beats an unknown option instead of refusing', model, {goal: 'x', option: 'turbo', model: 'x/y'}, {name: null, kind: 'explicit', refused: false, reason: /wins over the named route "turbo"/}],
+	['an unknown option is refused even with an explicit model (a typo is not ignored)', model, {goal: 'x', option: 'turbo', model: 'x/y'}, {name: null, kind: 'parent', refused: true, reason: /^option "turbo" is not in model_map/}],
 	['explicit model alone', model, {goal: 'Fix it', model: 'x/y'}, {name: null, kind: 'explicit', refused: false, reason: /^explicit model x\/y \(task\.model\)$/}],
 	['explicit model in the default mode', builtIn, {goal: 'x', model: 'x/y'}, {name: null, kind: 'explicit', refused: false, reason: /task\.model/}],
 	['explicit model under profile_routes still runs as the named profile', profiles, {goal: 'x', profile: 'researcher', model: 'x/y'}, {name: 'researcher', kind: 'profile', refused: false, reason: /^named by task\.profile; explicit model x\/y overrides the profile's model$/}],

@@ -195,7 +195,7 @@ describe('keyMatches with kitty-protocol key shapes', () => {
 describe('overrides from delegate.yaml', () => {
 	it('replace the defaults for that command only', async () => {
 		const bindings = resolveBindings({'app.quit': ['x', 'ctrl+q'], 'focus.up': ['w']});
-		expect(bindings.get('app.quit')).toEqual(['x', 'ctrl+q']);
+		expect(bindings.get('app.quit')).toEqual(['x', 'ctrl+q', 'ctrl+c']);
 		expect(await commandFor('grid', 'q', bindings)).toBeUndefined();
 		expect(await commandFor('grid', 'x', bindings)).toBe('app.quit');
 		expect(await commandFor('grid', '\u0011', bindings)).toBe('app.quit');
@@ -242,7 +242,7 @@ describe('help and footer are generated from the bindings', () => {
 		const entry = (bindings: Bindings, command: Command) => helpEntries(bindings, 'zoom').find(item => item.command === command);
 		expect(entry(defaultBindings, 'scroll.up')?.keys).toBe('↑ k');
 		expect(entry(defaultBindings, 'app.quit')?.keys).toBe('q Ctrl+C');
-		expect(entry(resolveBindings({'app.quit': ['x']}), 'app.quit')?.keys).toBe('x');
+		expect(entry(resolveBindings({'app.quit': ['x']}), 'app.quit')?.keys).toBe('x Ctrl+C');
 	});
 
 	it('help for a context lists only commands that work there', () => {
@@ -281,5 +281,11 @@ describe('help and footer are generated from the bindings', () => {
 	it('formats keys for people', () => {
 		expect(['up', 'pageup', 'pagedown', 'escape', 'ctrl+c', 'shift+tab', 'K', 'enter', 'alt+x'].map(formatKey))
 			.toEqual(['↑', 'PgUp', 'PgDn', 'Esc', 'Ctrl+C', 'Shift+Tab', 'K', 'Enter', 'Alt+x']);
+	});
+});
+
+describe('ctrl+c', () => {
+	it('still quits when app.quit is remapped without it', () => {
+		expect(resolveBindings({'app.quit': ['Q']}).get('app.quit')).toEqual(['Q', 'ctrl+c']);
 	});
 });
