@@ -147,6 +147,42 @@ export function pageStart(index: number, pageSize: number): number {
 	return pageSize <= 0 ? 0 : Math.floor(Math.max(0, index) / pageSize) * pageSize;
 }
 
+export type ListWindow = {first: number; count: number; above: number; below: number};
+
+/**
+ * Which task rows the list shows around the focused one, in `height` lines: pages that stay put
+ * while focus moves inside them, each line beyond the tasks shown saying how many are hidden
+ * ("↑ 3 more"), and the last page pulled back so the list stays full rather than showing two
+ * tasks and blank lines.
+ */
+export function listWindow(index: number, total: number, height: number): ListWindow {
+	if (total <= height) {
+		return {first: 0, count: total, above: 0, below: 0};
+	}
+
+	// Too short for markers and at least one task between them: plain pages.
+	if (height < 3) {
+		const first = Math.min(pageStart(index, height), total - height);
+		return {first, count: height, above: first, below: total - first - height};
+	}
+
+	const shownFrom = (first: number) => {
+		const room = height - (first > 0 ? 1 : 0);
+		return total - first <= room ? total - first : room - 1;
+	};
+
+	const focus = Math.min(Math.max(0, index), total - 1);
+	let first = 0;
+	while (focus >= first + shownFrom(first)) {
+		first += shownFrom(first);
+	}
+
+	// A short last page: back up until the top marker and the last tasks fill the list.
+	first = Math.min(first, total - (height - 1));
+	const count = shownFrom(first);
+	return {first, count, above: first, below: total - first - count};
+}
+
 /** The zoom view's lines around its scrollback: title, route, why it got that route, and the search / position line. */
 export const zoomChrome = 4;
 

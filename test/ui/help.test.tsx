@@ -24,14 +24,54 @@ test('? lists every binding with its keys; Esc closes it', async () => {
 	});
 });
 
-test('shows remapped keys, and says so when the terminal is too short for all of them', async () => {
+test('shows remapped keys, and says how many lines are below when the terminal is short', async () => {
 	const {frame, stdin} = render({tasks: plannedTasks(3), columns: 80, rows: 16, bindings: resolveBindings({'layout.toggle': ['v']})});
 	stdin.write('?');
 	await vi.waitFor(() => {
 		expect(frame()).toContain('closes this help');
 	});
-	expect(frame()).toMatch(/v +Switch between the grid/);
-	expect(frame()).toMatch(/… \d+ more: enlarge the terminal/);
+	expect(frame()).toMatch(/↓ \d+ more · ↓\/PgDn scrolls/);
+	stdin.write('\u001B[6~');
+	await vi.waitFor(() => {
+		expect(frame()).toMatch(/v +Switch between the grid/);
+	});
+});
+
+test('at 80x24 with warnings the help scrolls to every binding, and scrolling leaves the zoom view alone', async () => {
+	const warnings = ['first batch warning', 'second batch warning', 'third batch warning', 'a fourth warning that is long enough to wrap onto a second line of the help overlay at eighty columns'];
+	const {frame, stdin, store} = render({tasks: plannedTasks(3), columns: 80, rows: 24, warnings});
+	stdin.write('\r');
+	await vi.waitFor(() => {
+		expect(store.getState().zoom).not.toBeNull();
+	});
+	const zoomBefore = store.getState().zoom;
+	stdin.write('?');
+	await vi.waitFor(() => {
+		expect(frame()).toContain('closes this help');
+	});
+	const seen = [frame()];
+	expect(frame()).toMatch(/↓ \d+ more/);
+	for (let page = 0; page < 10 && /↓ \d+ more/.test(seen.at(-1)!); page++) {
+		const before = frame();
+		stdin.write('\u001B[6~');
+		await vi.waitFor(() => {
+			expect(frame()).not.toBe(before);
+		});
+		seen.push(frame());
+	}
+
+	expect(seen.at(-1)).toMatch(/↑ \d+ more/);
+	expect(seen.at(-1)).not.toMatch(/↓ \d+ more/);
+	const all = seen.join('\n');
+	for (const entry of helpEntries(resolveBindings({}))) {
+		expect(all).toMatch(new RegExp(`${escapeRegExp(entry.keys)} +${escapeRegExp(entry.description.slice(0, 20))}`));
+	}
+
+	expect(store.getState().zoom).toEqual(zoomBefore);
+	stdin.write('k');
+	await vi.waitFor(() => {
+		expect(frame()).toMatch(/↓ \d+ more/);
+	});
 });
 
 function escapeRegExp(text: string): string {

@@ -2,7 +2,7 @@
 // the terminal makes Ink repaint the whole screen on every update), and so does its legibility.
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
-import {fittingGrid, minTailLines, paneChrome, planFrame} from '../../src/ui/layout.js';
+import {fittingGrid, listWindow, minTailLines, paneChrome, planFrame} from '../../src/ui/layout.js';
 import {lineCount, plannedTask, plannedTasks, render, startTask, t0} from '../helpers/render.js';
 
 afterEach(cleanup);
@@ -67,6 +67,30 @@ describe('planFrame', () => {
 	});
 });
 
+describe('list window', () => {
+	test('pages stay put inside, and the last one backs up to stay full', () => {
+		expect(listWindow(12, 30, 10)).toEqual({first: 9, count: 8, above: 9, below: 13});
+		expect(listWindow(16, 30, 10)).toEqual({first: 9, count: 8, above: 9, below: 13});
+		expect(listWindow(26, 30, 10)).toEqual({first: 21, count: 9, above: 21, below: 0});
+	});
+
+	test('the focused task is always shown, and tasks plus markers fill the height exactly', () => {
+		for (const height of [1, 2, 3, 5, 10]) {
+			for (const total of [height + 1, height + 2, 3 * height + 1]) {
+				for (let index = 0; index < total; index++) {
+					const window = listWindow(index, total, height);
+					const where = `${index} of ${total} in ${height}`;
+					expect(index, where).toBeGreaterThanOrEqual(window.first);
+					expect(index, where).toBeLessThan(window.first + window.count);
+					expect(window.above + window.count + window.below, where).toBe(total);
+					const markers = height < 3 ? 0 : Number(window.above > 0) + Number(window.below > 0);
+					expect(window.count + markers, where).toBe(height);
+				}
+			}
+		}
+	});
+});
+
 describe('rendered frame', () => {
 	test('80x20 with 8 tasks: the list, a line per task, and the focused task in a pane', async () => {
 		// A long title must not push the id and status off the row.
@@ -118,6 +142,39 @@ describe('rendered frame', () => {
 		});
 		expect(frame().match(/fast \(openrouter\) · google\/gemini-3-flash-preview/g)).toHaveLength(8);
 		expect(lineCount(frame())).toBeLessThan(48);
+	});
+
+	test('80x24 with 12 tasks: the list says how many tasks are hidden and stays full at the end', async () => {
+		const {frame, stdin} = render({tasks: plannedTasks(12), columns: 80, rows: 24});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('› t01');
+		});
+		expect(frame()).toMatch(/^ +↓ 3 more$/m);
+		expect(frame()).not.toMatch(/↑ \d+ more/);
+		stdin.write('j'.repeat(11));
+		await vi.waitFor(() => {
+			expect(frame()).toContain('› t12');
+		});
+		expect(frame()).toMatch(/^ +↑ 3 more$/m);
+		expect(frame()).not.toMatch(/↓ \d+ more/);
+		for (const id of ['t04', 't05', 't06', 't07', 't08', 't09', 't10', 't11']) {
+			expect(frame()).toMatch(new RegExp(`^  ${id} `, 'm'));
+		}
+
+		expect(frame()).not.toMatch(/^  t03 /m);
+	});
+
+	test('a refused row\'s route text starts in the same column as the other rows\' routes', async () => {
+		const refused = plannedTask(7, {decision: {route: null, refused: true, reason: 'no such route'}, effective: {model: null, provider: null}});
+		const {frame} = render({tasks: [...plannedTasks(7), refused], columns: 80, rows: 20});
+		await vi.waitFor(() => {
+			expect(frame()).toMatch(/^ {2}t08 /m);
+		});
+		const lines = frame().split('\n');
+		const routed = lines.find(line => /^[› ] t01 /.test(line))!;
+		const refusedLine = lines.find(line => /^[› ] t08 /.test(line))!;
+		expect(refusedLine.indexOf('refused: not run')).toBeGreaterThan(0);
+		expect(refusedLine.indexOf('refused: not run')).toBe(routed.indexOf('fast (openrouter)'));
 	});
 
 	test('L switches between grid and list, and back', async () => {

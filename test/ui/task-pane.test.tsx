@@ -96,6 +96,19 @@ describe('task pane', () => {
 		expect(frame()).toContain('ValueError: no API key for openrouter');
 	});
 
+	test('failed: an error line the output tail already shows is not repeated above it', async () => {
+		const {frame, store, control} = renderOne();
+		startTask(store, 't01', t0);
+		control.write('t01', ['working', 'Traceback (most recent call last):', 'ValueError: no API key for openrouter'], 'ValueError: no API key for openrouter');
+		store.getState().syncOutput();
+		finishTask(store, 't01', 'failed', {startedAt: t0, finishedAt: t0 + (12 * second), exitCode: 1});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('✗ failed exit 1 · 12s');
+		});
+		expect(frame().match(/ValueError: no API key for openrouter/g)).toHaveLength(1);
+		expect(frame()).toMatch(/┃ exit 1 +┃\n┃ working/);
+	});
+
 	test('cancelled and timed out say so', async () => {
 		const {frame, store} = render({tasks: [plannedTask(0), plannedTask(1)], columns: 100, rows: 24});
 		startTask(store, 't01', t0);

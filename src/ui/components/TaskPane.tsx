@@ -4,7 +4,7 @@ import {Box, Text} from 'ink';
 import {memo} from 'react';
 import {routeLine, statusBadge, statusDetail, titleLine, wrapWords} from '../format.js';
 import {paneChrome, tailLinesFor} from '../layout.js';
-import {displayLine, themeHasColour} from '../output-line.js';
+import {displayLine, plainLine, themeHasColour} from '../output-line.js';
 import {useBatch} from '../store-context.js';
 import {statusColor, useTheme} from '../theme.js';
 import type {Theme, ThemeColour} from '../../core/themes.js';
@@ -25,7 +25,7 @@ export const TaskPane = memo(function TaskPane({id, width, height, focused}: Tas
 		const view = state.tasks[id];
 		return view ? statusBadge(view, state.now) : '';
 	});
-	const detail = useBatch(state => {
+	const fullDetail = useBatch(state => {
 		const view = state.tasks[id];
 		return view ? statusDetail(view, state.now) : null;
 	});
@@ -34,7 +34,15 @@ export const TaskPane = memo(function TaskPane({id, width, height, focused}: Tas
 	}
 
 	const colour = statusColor(theme, task.status);
-	const detailLines = detail === null ? 0 : Math.min(maxDetailLines(task.status, height), wrapWords(detail, width - 4).length);
+	const linesOf = (text: string | null) => (text === null ? 0 : Math.min(maxDetailLines(task.status, height), wrapWords(text, width - 4).length));
+	const fullTailCount = tailLinesFor(height, linesOf(fullDetail));
+	const fullTail = fullTailCount > 0 ? task.tail.slice(-fullTailCount) : [];
+	// The error line is usually the last stderr line: when the tail already shows it, the detail
+	// says only how the process ended instead of repeating it. Its one line frees tail lines at
+	// the top, so the error line stays in view.
+	const repeated = task.status === 'failed' && fullDetail !== null && fullDetail !== '' && fullTail.some(line => plainLine(line).includes(fullDetail));
+	const detail = repeated ? exitDetail(task.exitCode, task.signal) : fullDetail;
+	const detailLines = linesOf(detail);
 	const tailCount = tailLinesFor(height, detailLines);
 	const tail = tailCount > 0 ? task.tail.slice(-tailCount) : [];
 	const withColour = themeHasColour(theme);
@@ -78,6 +86,14 @@ export const TaskPane = memo(function TaskPane({id, width, height, focused}: Tas
  */
 function maxDetailLines(status: TaskStatus, height: number): number {
 	return status === 'refused' ? Math.max(0, height - paneChrome) : 2;
+}
+
+function exitDetail(exitCode: number | null, signal: string | null): string | null {
+	if (exitCode !== null) {
+		return `exit ${exitCode}`;
+	}
+
+	return signal;
 }
 
 function detailColour(theme: Theme, status: TaskStatus): ThemeColour {

@@ -9,7 +9,16 @@ import {statusColor, useTheme} from '../theme.js';
 // shown whole in the focused pane below. A fixed width keeps the titles in one column.
 const badgeWidth = 22;
 
-export const TaskRow = memo(function TaskRow({id, width, focused}: {readonly id: string; readonly width: number; readonly focused: boolean}) {
+/**
+ * The width of the route column shared by the rows in `routes`: the longest route, but at most
+ * two fifths of what the id and the badge leave (the title gets the room); 0 when too narrow to help.
+ */
+export function routeColumnWidth(routes: readonly string[], width: number): number {
+	const routeWidth = Math.min(Math.max(0, ...routes.map(route => [...route].length)), Math.floor((width - 6 - badgeWidth) * 0.4));
+	return routeWidth > 8 ? routeWidth : 0;
+}
+
+export const TaskRow = memo(function TaskRow({id, width, focused, routeWidth}: {readonly id: string; readonly width: number; readonly focused: boolean; readonly routeWidth: number}) {
 	const theme = useTheme();
 	const task = useBatch(state => state.tasks[id]);
 	const badge = useBatch(state => {
@@ -20,9 +29,7 @@ export const TaskRow = memo(function TaskRow({id, width, focused}: {readonly id:
 		return null;
 	}
 
-	// The title gets the room; the route keeps at most two fifths of what is left.
 	const route = routeLine(task);
-	const routeWidth = Math.min([...route].length, Math.floor((width - 6 - badgeWidth) * 0.4));
 
 	return (
 		<Box width={width} height={1} overflow='hidden'>
@@ -38,7 +45,7 @@ export const TaskRow = memo(function TaskRow({id, width, focused}: {readonly id:
 			<Box flexGrow={1} flexShrink={1} flexBasis={0}>
 				<Text wrap='truncate-end' bold={focused} color={theme.colors.text.primary}>{titleLine(task.title)}</Text>
 			</Box>
-			{routeWidth > 8 && (
+			{routeWidth > 0 && (
 				<Box width={routeWidth + 2} flexShrink={0} paddingLeft={2}>
 					<Text wrap='truncate-end' color={theme.colors.text.muted}>{route}</Text>
 				</Box>

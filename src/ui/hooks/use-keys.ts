@@ -39,6 +39,11 @@ function press(store: BatchStore, bindings: Bindings, environment: CommandEnviro
 	const state = store.getState();
 	const context = keyContext(state);
 	const command = matchCommand(bindings, context, input, key);
+	// The help overlay scrolls itself (its offset is its own); the zoom view under it stays put.
+	if (context === 'help' && command?.startsWith('scroll.')) {
+		return;
+	}
+
 	if (command) {
 		runCommand(command, state, environment);
 	} else if (context === 'search') {
