@@ -95,10 +95,6 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 	};
 }
 
-/** The batch's warnings and every task's, each once: what the operator is told before the run. */
-export function batchWarnings(plan: RoutePlan): string[] {
-	return [...new Set([...plan.warnings, ...plan.tasks.flatMap(task => task.warnings)])];
-}
 
 /** The last step before processes start: the binary is checked, the run folder made. */
 export function createRunner(batch: PreparedBatch, options: {display: boolean}): {runner: BatchRunner; folder: RunFolder} {

@@ -3,9 +3,10 @@ import {InputError} from '../core/errors.js';
 import {buildLaunch} from '../core/launcher.js';
 import {exitCodeOf, resultRoute} from '../core/results.js';
 import type {BatchEvent} from '../core/types.js';
-import {batchWarnings, createRunner, prepareBatch, type BatchOptions, type PrepareContext, type PreparedBatch} from './prepare.js';
+import {createRunner, prepareBatch, type BatchOptions, type PrepareContext, type PreparedBatch} from './prepare.js';
 import {startProgressLine} from './progress.js';
 import {onShutdownSignals} from './signals.js';
+import {allWarnings} from '../core/routing.js';
 
 export type RunOptions = BatchOptions & {dryRun?: boolean; jsonl?: boolean};
 
@@ -20,7 +21,7 @@ export async function runCommand(taskArg: string | undefined, options: RunOption
 	const stdout = guardOutput(io.stdout, why => onStdoutClosed?.(why));
 	const stderr = guardOutput(io.stderr);
 	const batch = await prepareBatch(taskArg, options, {...io, demoRunawaySeconds: 8});
-	for (const warning of batchWarnings(batch.plan)) {
+	for (const warning of allWarnings(batch.plan)) {
 		stderr.write(`hermes-delegate: warning: ${warning}\n`);
 	}
 

@@ -11,9 +11,10 @@ import {feedStore} from '../state/feed.js';
 import {createBatchStore, type BatchStore} from '../state/store.js';
 import {App} from '../ui/App.js';
 import {KeyBindingError, resolveBindings} from '../ui/keys.js';
-import {batchWarnings, createRunner, prepareBatch, type BatchOptions} from './prepare.js';
+import {createRunner, prepareBatch, type BatchOptions} from './prepare.js';
 import type {CommandIO} from './run.js';
 import {onShutdownSignals} from './signals.js';
+import {allWarnings} from '../core/routing.js';
 
 export type TuiOptions = BatchOptions & {theme?: string; exitWhenDone?: boolean};
 
@@ -62,7 +63,7 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 		}
 	}
 
-	for (const warning of batchWarnings(batch.plan)) {
+	for (const warning of allWarnings(batch.plan)) {
 		io.stderr.write(`hermes-delegate: warning: ${warning}\n`);
 	}
 

@@ -136,26 +136,6 @@ export class OutputTail {
 	}
 
 	/**
-	 * Index into `lines()` of the first line at or after `fromIndex` (before it, for direction
-	 * -1) whose text without SGR contains `query`, ignoring case; -1 when none. No wrap-around.
-	 */
-	search(query: string, fromIndex?: number, direction: 1 | -1 = 1): number {
-		const needle = query.toLowerCase();
-		const all = this.lines();
-		if (needle === '' || all.length === 0) {
-			return -1;
-		}
-		let i = fromIndex ?? (direction === 1 ? 0 : all.length - 1);
-		i = direction === 1 ? Math.max(0, i) : Math.min(all.length - 1, i);
-		for (; i >= 0 && i < all.length; i += direction) {
-			if (stripSgr(all[i] ?? '').toLowerCase().includes(needle)) {
-				return i;
-			}
-		}
-		return -1;
-	}
-
-	/**
 	 * Splits `clean` into runs of plain complete lines, committed as blocks, and the lines
 	 * between them that need the per-line path. A line is plain when it fits maxLineLength and
 	 * has no '\r' other than that of a '\r\n' ending; the first line also takes in the

@@ -241,7 +241,8 @@ export function unsupportedFieldWarnings(route: ModelRoute): string[] {
 	return warnings;
 }
 
-function sharedProfileWarnings(tasks: readonly PlannedTask[]): string[] {
+/** Profiles that two or more tasks of the batch will run as, with those tasks' ids. */
+export function sharedProfiles(tasks: readonly PlannedTask[]): Map<string, string[]> {
 	const byProfile = new Map<string, string[]>();
 	for (const task of tasks) {
 		const route = task.decision.route;
@@ -250,7 +251,14 @@ function sharedProfileWarnings(tasks: readonly PlannedTask[]): string[] {
 		}
 	}
 
-	return [...byProfile.entries()]
-		.filter(([, ids]) => ids.length > 1)
-		.map(([profile, ids]) => `profile "${profile}" is used by ${ids.length} tasks (${ids.join(', ')}): run in parallel they all write that profile's memory`);
+	return new Map([...byProfile].filter(([, ids]) => ids.length > 1));
+}
+
+function sharedProfileWarnings(tasks: readonly PlannedTask[]): string[] {
+	return [...sharedProfiles(tasks)].map(([profile, ids]) => `profile "${profile}" is used by ${ids.length} tasks (${ids.join(', ')}): run in parallel they all write that profile's memory`);
+}
+
+/** The batch's warnings and every task's, each once: what the operator and the results are told. */
+export function allWarnings(plan: {tasks: readonly PlannedTask[]; warnings: readonly string[]}): string[] {
+	return [...new Set([...plan.warnings, ...plan.tasks.flatMap(task => task.warnings)])];
 }

@@ -9,7 +9,6 @@ import writeFileAtomic from 'write-file-atomic';
 import {runsDir} from './hermes-home.js';
 
 // The runner records start ticks through here; /proc is parsed in one place only.
-export {processStartTicks} from './process-group.js';
 
 export type RunFolder = {
 	runId: string;

@@ -4,13 +4,14 @@
 // dashboard's store is fed by them. Nothing here knows about terminals or React.
 import pLimit from 'p-limit';
 import {buildLaunch} from './launcher.js';
-import {forgetGroup, isGroupAlive, rememberGroup, spawnInGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
+import {forgetGroup, isGroupAlive, processStartTicks, rememberGroup, spawnInGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
 import {buildResult, describeExit, finalStatus, refusedResult, summarize} from './results.js';
-import {processStartTicks, recordProcess, writeJsonAtomic, type RunFolder} from './run-folder.js';
+import {recordProcess, writeJsonAtomic, type RunFolder} from './run-folder.js';
 import {TaskOutput} from './task-output.js';
 import {openTaskLog, outputEnd, pipeWithBackpressure} from './task-log.js';
 import {planOnDisk} from './run-folder.js';
 import type {BatchEvent, BatchReport, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
+import {allWarnings} from './routing.js';
 
 export type RunnerOptions = {
 	hermesBin: string;
@@ -91,7 +92,7 @@ export class BatchRunner {
 			results_file: folder.resultsPath,
 			mode: this.plan.mode,
 			interrupted: this.interrupted,
-			warnings: [...this.plan.warnings, ...new Set(this.plan.tasks.flatMap(task => task.warnings))],
+			warnings: allWarnings(this.plan),
 			results: this.orderedResults(),
 		};
 		await writeJsonAtomic(folder.resultsPath, report);

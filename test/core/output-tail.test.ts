@@ -173,7 +173,7 @@ describe('OutputTail version and end', () => {
 	});
 });
 
-describe('OutputTail lastLine and search', () => {
+describe('OutputTail lastLine', () => {
 	it('lastLine skips lines that are empty once SGR is stripped', () => {
 		const tail = tailOf(`first\n${E}[31mlast${E}[0m\n\n   \n${E}[0m\n`);
 		expect(tail.lastLine()).toBe(`${E}[31mlast${E}[0m`);
@@ -185,23 +185,6 @@ describe('OutputTail lastLine and search', () => {
 
 	it('lastLine is undefined for an empty tail', () => {
 		expect(new OutputTail().lastLine()).toBeUndefined();
-	});
-
-	it('search finds matches case-insensitively in both directions', () => {
-		const tail = tailOf(`Alpha\nbeta\n${E}[1mGAMMA${E}[0m\nalphabet`);
-		expect(tail.search('alpha')).toBe(0);
-		expect(tail.search('alpha', 1)).toBe(3);
-		expect(tail.search('ALPHA', 3, -1)).toBe(3);
-		expect(tail.search('alpha', 2, -1)).toBe(0);
-		expect(tail.search('gamma')).toBe(2);
-		expect(tail.search('alpha', 99, -1)).toBe(3);
-		expect(tail.search('beta', 2)).toBe(-1);
-	});
-
-	it('search does not match the text of SGR sequences', () => {
-		const tail = tailOf(`${E}[1mbold${E}[0m\n`);
-		expect(tail.search('1m')).toBe(-1);
-		expect(tail.search('')).toBe(-1);
 	});
 });
 
