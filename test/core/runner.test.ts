@@ -259,8 +259,17 @@ describe('BatchRunner and processes that leave the group', () => {
 		const home = mkdtempSync(path.join(tmpdir(), 'runner-files-'));
 		homes.push(home);
 		const agent = path.join(home, 'escaping-agent.sh');
-		// The escapee inherits stdout and keeps it open; the agent itself answers and exits.
-		writeFileSync(agent, '#!/bin/sh\nsetsid sleep 60 &\necho "escapee $!"\necho answer\n', {mode: 0o755});
+		// The escapee inherits stdout and keeps it open; the agent itself answers and exits, but only
+		// once the escapee has left the group: exiting earlier lets the runner's clean-up of the group
+		// kill it before it escapes (which is what happened under load on CI).
+		const escaped = path.join(home, 'escaped');
+		writeFileSync(agent, [
+			'#!/bin/sh',
+			`setsid sh -c 'echo "escapee $$"; : > "${escaped}"; exec sleep 60' &`,
+			`while [ ! -e "${escaped}" ]; do sleep 0.01; done`,
+			'echo answer',
+			'',
+		].join('\n'), {mode: 0o755});
 		const harness = makeRunner([task('escape', '')], {hermesBin: agent});
 		const report = await harness.runner.start();
 		const escapee = Number(/escapee (\d+)/.exec(report.results[0]!.result)?.[1]);
