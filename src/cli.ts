@@ -9,6 +9,7 @@ import {runCommand, type CommandIO, type RunOptions} from './commands/run.js';
 import type {TuiOptions} from './commands/tui.js';
 import {exitCodes, InputError} from './core/errors.js';
 import {killUnfinishedGroupsNow} from './core/process-group.js';
+import {packageJsonPath} from './package-files.js';
 
 const noColor = process.env['NO_COLOR'] !== undefined && process.env['NO_COLOR'] !== '';
 
@@ -92,7 +93,7 @@ export function buildProgram(): Command {
 }
 
 function packageVersion(): string {
-	const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {version: string};
+	const packageJson = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as {version: string};
 	return packageJson.version;
 }
 

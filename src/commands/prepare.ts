@@ -3,7 +3,7 @@
 // and nothing has been started.
 import {readFileSync} from 'node:fs';
 import {loadHermesConfig, defaultConfigPath, type LoadedConfig} from '../core/config.js';
-import {createDemoHome, demoTasks, fakeAgentPath} from '../core/demo.js';
+import {createDemoHome, demoTasks} from '../core/demo.js';
 import {InputError} from '../core/errors.js';
 import {resolveHermesHome} from '../core/hermes-home.js';
 import {requestedHermesBin, resolveHermesBin} from '../core/launcher.js';
@@ -12,6 +12,7 @@ import {loadSettings, settingsPath} from '../core/settings.js';
 import {createRunFolder, type RunFolder} from '../core/run-folder.js';
 import {BatchRunner} from '../core/runner.js';
 import {parseTasks} from '../core/tasks.js';
+import {fakeAgentPath} from '../package-files.js';
 import type {DelegateSettings, RoutePlan, TaskSpec} from '../core/types.js';
 
 export type BatchOptions = {

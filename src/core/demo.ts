@@ -5,14 +5,11 @@
 import {lstatSync, mkdirSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {fileURLToPath} from 'node:url';
 import writeFileAtomic from 'write-file-atomic';
 import {InputError} from './errors.js';
 import {runsDir} from './hermes-home.js';
 import {pruneRunFolders} from './run-folder.js';
 import type {TaskSpec} from './types.js';
-
-export const fakeAgentPath = fileURLToPath(new URL('../fake-agent/hermes.js', import.meta.url));
 
 const sampleConfig = `# Sample Hermes config written by \`hermes-delegate demo\`.
 model:

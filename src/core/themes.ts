@@ -2,14 +2,12 @@
 // theme file is reported with its file and token instead of silently rendering uncoloured.
 import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
-import {fileURLToPath} from 'node:url';
 import {z} from 'zod';
+import {themesDir} from '../package-files.js';
 import {InputError} from './errors.js';
 import type {TaskStatus} from './types.js';
 import {formatPath} from './yaml-locate.js';
 
-// Relative to this module, so it resolves from src/core (tests) and dist/core (the package) alike.
-const themesDir = fileURLToPath(new URL('../../themes/', import.meta.url));
 const defaultThemeName = 'dark';
 const noColorThemeName = 'no-color';
 
