@@ -36,3 +36,25 @@ export function displayLine(line: string, colour: boolean): string {
 export function plainLine(line: string): string {
 	return displayLine(stripSgr(line), false);
 }
+
+export type LinePart = {readonly text: string; readonly match: boolean};
+
+/**
+ * The visible text of a line cut where a search query occurs, case-insensitively, for marking
+ * every match on screen (the zoom's search jumps between them; the others should still show).
+ */
+export function matchParts(line: string, query: string): LinePart[] {
+	const text = plainLine(line);
+	if (query === '') return [{text, match: false}];
+	const pattern = new RegExp(query.replaceAll(/[$()*+.?[\\\]^{|}]/g, '\\$&'), 'giu');
+	const parts: LinePart[] = [];
+	let last = 0;
+	for (const found of text.matchAll(pattern)) {
+		if (found.index > last) parts.push({text: text.slice(last, found.index), match: false});
+		parts.push({text: found[0], match: true});
+		last = found.index + found[0].length;
+	}
+
+	if (last < text.length) parts.push({text: text.slice(last), match: false});
+	return parts;
+}

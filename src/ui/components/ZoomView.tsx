@@ -4,7 +4,7 @@ import {formatKey} from '../key-descriptor.js';
 import type {Bindings} from '../keys.js';
 import {routeLine, statusBadge, statusDetail, titleLine} from '../format.js';
 import {zoomVisibleLines} from '../layout.js';
-import {displayLine, plainLine, themeHasColour} from '../output-line.js';
+import {displayLine, matchParts, plainLine, themeHasColour} from '../output-line.js';
 import {useBatch} from '../store-context.js';
 import {statusColor, useTheme} from '../theme.js';
 import type {ZoomState} from '../../state/store.js';
@@ -38,6 +38,9 @@ export function ZoomView({width, height, bindings}: ZoomViewProps) {
 	const withColour = themeHasColour(theme);
 	const current = zoom.search.matchLine;
 	const highlight = theme.colors.search.current;
+	const otherMatch = theme.colors.search.match;
+	// While the query is being typed it is not a search yet: nothing is marked until Enter.
+	const query = zoom.search.editing ? '' : zoom.search.query;
 
 	return (
 		<Box flexDirection='column' width={width} height={height} overflow='hidden'>
@@ -59,11 +62,25 @@ export function ZoomView({width, height, bindings}: ZoomViewProps) {
 				{lines.length === 0 && <Text color={theme.colors.text.muted}>(no output yet)</Text>}
 				{lines.map((line, offset) => {
 					const index = start + offset;
-					return index === current
-						// The match is shown as plain text on one background (inverse without colour),
-						// so the line's own colours cannot hide it.
-						? <Text key={index} wrap='truncate' backgroundColor={highlight} inverse={highlight === undefined} bold>{plainLine(line)}</Text>
-						: <Text key={index} wrap='truncate'>{displayLine(line, withColour)}</Text>;
+					if (index === current) {
+						// The current match is shown as plain text on one background (inverse without
+						// colour), so the line's own colours cannot hide it.
+						return <Text key={index} wrap='truncate' backgroundColor={highlight} inverse={highlight === undefined} bold>{plainLine(line)}</Text>;
+					}
+
+					const parts = query === '' ? undefined : matchParts(line, query);
+					if (parts === undefined || !parts.some(part => part.match)) {
+						return <Text key={index} wrap='truncate'>{displayLine(line, withColour)}</Text>;
+					}
+
+					// Other matches: only the matched text is marked, on a plain line for the same reason.
+					return (
+						<Text key={index} wrap='truncate'>
+							{parts.map((part, at) => (part.match
+								? <Text key={at} color={otherMatch} inverse={otherMatch === undefined} bold underline>{part.text}</Text>
+								: part.text))}
+						</Text>
+					);
 				})}
 			</Box>
 			<StatusLine
