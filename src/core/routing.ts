@@ -254,7 +254,8 @@ export function sharedProfiles(tasks: readonly PlannedTask[]): Map<string, strin
 	return new Map([...byProfile].filter(([, ids]) => ids.length > 1));
 }
 
-function sharedProfileWarnings(tasks: readonly PlannedTask[]): string[] {
+/** One warning per profile that two or more tasks share; planBatch puts them in the plan's warnings. */
+export function sharedProfileWarnings(tasks: readonly PlannedTask[]): string[] {
 	return [...sharedProfiles(tasks)].map(([profile, ids]) => `profile "${profile}" is used by ${ids.length} tasks (${ids.join(', ')}): run in parallel they all write that profile's memory`);
 }
 
