@@ -1,26 +1,56 @@
-// Builds dist/ by bundling src/ with rolldown (the bundler under Vite 8). One bundle instead of
-// ~60 of our modules and the hundreds inside execa, zod and yaml halves the CLI's start time
-// (~175 → ~95 ms here), which every `run` and every test of the CLI pays. Type checking is tsc's
-// job (`npm run typecheck`); this only transforms.
+// Builds dist/ by bundling src/ and its dependencies with rolldown (the bundler under Vite 8).
+// - Start time: one bundle instead of ~60 of our modules and the hundreds inside execa, zod, yaml
+//   and Ink halves the CLI's start (~175 → ~95 ms here), which every `run` pays.
+// - Ink's unbounded text caches are bounded in the bundle itself (scripts/patch-ink.mjs), so the
+//   dashboard does not depend on an install script having run.
+// - React is built for production (NODE_ENV), as the dashboard should run: not its dev checks.
+// Type checking is tsc's job (`npm run typecheck`, and `npm run build` runs it first).
 //
-// Two entries, as before: the CLI and the fake `hermes` (run directly by the demo and the tests).
-// Some packages stay outside the bundle, loaded from node_modules as before: Ink, patched there by
-// scripts/patch-ink.mjs; React, of which one copy must serve Ink and our components alike; and
-// write-file-atomic, CommonJS that reads its own __filename, which an ES module bundle lacks.
-import {chmodSync, renameSync, rmSync} from 'node:fs';
+// Two entries: the CLI and the fake `hermes` (run directly by the demo and the tests).
+// Left outside the bundle: write-file-atomic, CommonJS that reads its own __filename (an ES module
+// bundle has none), and react-devtools-core, which Ink imports only when DEV=true and we do not ship.
+import {chmodSync, readFileSync, renameSync, rmSync} from 'node:fs';
+import path from 'node:path';
 import {rolldown} from 'rolldown';
+import {patchedFiles, patchInkSource} from './patch-ink.mjs';
 
 // Built beside dist/ and swapped in at the end: a failed build leaves the previous dist/ whole,
 // and a CLI started meanwhile (a test, a demo) never finds it half-written.
 const outDir = 'dist.new';
-const external = [/^node:/, /^ink(\/|$)/, /^react(\/|$)/, /^write-file-atomic$/];
+
+/** Applies the cache bounds to Ink's files as they enter the bundle; fails the build if it cannot. */
+function boundInkCaches() {
+	const patched = new Set();
+	return {
+		name: 'bound-ink-caches',
+		load(id) {
+			const match = /[\\/]node_modules[\\/]ink[\\/]build[\\/]([^\\/]+)$/.exec(id);
+			if (!match || !patchedFiles.includes(match[1])) return null;
+			const text = patchInkSource(match[1], readFileSync(id, 'utf8'));
+			if (text === undefined) {
+				this.error(`ink/build/${match[1]} differs from the Ink the cache bounds were written for (scripts/patch-ink.mjs): update the edits for this Ink version`);
+			}
+
+			patched.add(match[1]);
+			return text;
+		},
+		buildEnd() {
+			const missing = patchedFiles.filter(file => !patched.has(file));
+			if (missing.length > 0) {
+				this.error(`ink/build/${missing.join(', ')} never entered the bundle: Ink was restructured; update scripts/patch-ink.mjs`);
+			}
+		},
+	};
+}
 
 rmSync(outDir, {recursive: true, force: true});
 const bundle = await rolldown({
 	input: {'cli': 'src/cli.ts', 'fake-agent/hermes': 'src/fake-agent/hermes.ts'},
 	platform: 'node',
-	external,
+	external: [/^node:/, /^write-file-atomic$/, 'react-devtools-core'],
 	tsconfig: 'tsconfig.json',
+	transform: {define: {'process.env.NODE_ENV': '"production"'}},
+	plugins: [boundInkCaches()],
 	logLevel: 'warn',
 });
 await bundle.write({
@@ -34,8 +64,8 @@ await bundle.close();
 
 // Both entries are executed directly (the fake agent stands in for `hermes`, which is always
 // exec'd, never `node hermes.js`), and bundlers do not set the executable bit.
-for (const file of [`${outDir}/cli.js`, `${outDir}/fake-agent/hermes.js`]) {
-	chmodSync(file, 0o755);
+for (const file of ['cli.js', 'fake-agent/hermes.js']) {
+	chmodSync(path.join(outDir, file), 0o755);
 }
 
 rmSync('dist.old', {recursive: true, force: true});

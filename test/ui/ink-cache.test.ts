@@ -1,9 +1,10 @@
-// Ink 6 caches every string it measures or wraps; scripts/patch-ink.mjs (run after install)
-// bounds those caches. Without it a dashboard showing endless fresh output grows without limit.
-import {readFileSync} from 'node:fs';
+// Ink 6 caches every string it measures or wraps; scripts/patch-ink.mjs bounds those caches, in
+// node_modules (`prepare`, for everything that runs src/) and in the Ink bundled into dist/ (the
+// build). Without it a dashboard showing endless fresh output grows without limit.
+import {readdirSync, readFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import path from 'node:path';
-import {pathToFileURL} from 'node:url';
+import {fileURLToPath, pathToFileURL} from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import {describe, expect, it} from 'vitest';
@@ -24,8 +25,18 @@ async function inkModule<T>(file: string): Promise<T> {
 	return module.default;
 }
 
+const distDir = fileURLToPath(new URL('../../dist/', import.meta.url));
+
 describe('Ink text caches', () => {
-	it('are patched after install', () => {
+	it('are bounded in the Ink bundled into dist/, which is what users run', () => {
+		const bundled = readdirSync(distDir).filter(file => file.endsWith('.js')).map(file => readFileSync(path.join(distDir, file), 'utf8')).join('\n');
+		// The bundler drops the marker comment and may print 4000 as 4e3; the bound itself stays.
+		const limit = '(?:4000|4e3)';
+		expect(bundled).toMatch(new RegExp(`if \\(cache(?:\\$\\d+)?\\.size >= ${limit}\\) cache(?:\\$\\d+)?\\.clear\\(\\)`));
+		expect(bundled).toMatch(new RegExp(`if \\(\\+\\+cacheSize > ${limit}\\)`));
+	});
+
+	it('are patched in node_modules after install', () => {
 		for (const file of ['measure-text.js', 'wrap-text.js']) {
 			expect(readFileSync(path.join(inkBuild, file), 'utf8')).toContain('hermes-delegate: bounded cache');
 		}
