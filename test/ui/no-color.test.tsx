@@ -1,27 +1,12 @@
 // NO_COLOR: no colour codes anywhere in the frame, including colours from the agents' output,
 // while status, focus and the match stay distinguishable by symbol, word and border.
-import {afterAll, afterEach, expect, test, vi} from 'vitest';
-
-// Chalk decides on colour once, at import, from the environment; a test run has no TTY, so
-// without this every theme would render colourless and the assertions below could not fail.
-const previous = vi.hoisted(() => {
-	const value = process.env['FORCE_COLOR'];
-	process.env['FORCE_COLOR'] = '3';
-	return value;
-});
-
+import '../helpers/force-color.js';
+import {afterEach, expect, test, vi} from 'vitest';
 import {cleanup} from 'ink-testing-library';
 import {loadTheme} from '../../src/core/themes.js';
 import {finishTask, plannedTasks, render, startTask, t0} from '../helpers/render.js';
 
 afterEach(cleanup);
-afterAll(() => {
-	if (previous === undefined) {
-		delete process.env['FORCE_COLOR'];
-	} else {
-		process.env['FORCE_COLOR'] = previous;
-	}
-});
 
 /** SGR parameters that set or reset a foreground or background colour. */
 function colourCodes(frame: string): string[] {

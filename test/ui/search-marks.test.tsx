@@ -1,27 +1,12 @@
 // The zoom's search marks every match on screen, not only the one it jumped to, in the theme's
 // search.match colour, or in inverse video under the no-color theme.
-import {afterAll, afterEach, describe, expect, test, vi} from 'vitest';
-
-// Chalk decides on colour once, at import, from the environment; a test run has no TTY, so
-// without this nothing would be styled and the assertions below could not fail.
-const previous = vi.hoisted(() => {
-	const value = process.env['FORCE_COLOR'];
-	process.env['FORCE_COLOR'] = '3';
-	return value;
-});
-
+import '../helpers/force-color.js';
+import {afterEach, describe, expect, test, vi} from 'vitest';
 import {cleanup} from 'ink-testing-library';
 import {loadTheme, type Theme} from '../../src/core/themes.js';
 import {plannedTasks, render, startTask, stripAnsi, t0} from '../helpers/render.js';
 
 afterEach(cleanup);
-afterAll(() => {
-	if (previous === undefined) {
-		delete process.env['FORCE_COLOR'];
-	} else {
-		process.env['FORCE_COLOR'] = previous;
-	}
-});
 
 const enter = '\r';
 const underline = '\u001B[4m';
