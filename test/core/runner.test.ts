@@ -175,13 +175,22 @@ describe('BatchRunner kill cascade', () => {
 	});
 
 	it('fail-fast: the first failure cancels the running siblings and the queued ones', async () => {
+		const home = mkdtempSync(path.join(tmpdir(), 'runner-files-'));
+		homes.push(home);
+		const fail = path.join(home, 'fail');
 		const harness = makeRunner([
 			task('long one', runaway),
 			task('long two', runaway),
-			task('will fail', '[fake:duration=0.5] [fake:fail]'),
+			// Fails once both siblings run: failing earlier could cancel a sibling still starting up,
+			// before its agent had recorded that it ran.
+			task('will fail', `[fake:until-file=${fail}] [fake:fail]`),
 			task('queued', quick),
 		], {concurrency: 3, failFast: true});
-		const report = await harness.runner.start();
+		const done = harness.runner.start();
+		await untilReady(harness, 't01');
+		await untilReady(harness, 't02');
+		writeFileSync(fail, '');
+		const report = await done;
 
 		expect(statuses(report.results)).toEqual(['cancelled', 'cancelled', 'failed', 'cancelled']);
 		expect(report.results[2]?.error).toContain('429');
@@ -201,7 +210,20 @@ describe('BatchRunner kill cascade', () => {
 describe('BatchRunner timeouts', () => {
 	// Only a timeout can end a task that runs until it is stopped, so none of these can race.
 	it('times a task out with the batch timeout through the same cascade', async () => {
-		const harness = makeRunner([task('runaway', stubborn)], {timeoutMs: 300});
+		// The timer starts at spawn, so the group must ignore SIGTERM from its first command: the fake
+		// agent (node) installs its handler, and its grandchild, only after a start-up that took longer
+		// than the timeout on a loaded machine, and SIGTERM then ended the task with no SIGKILL needed.
+		const home = mkdtempSync(path.join(tmpdir(), 'runner-files-'));
+		homes.push(home);
+		const agent = path.join(home, 'stubborn-agent.sh');
+		writeFileSync(agent, [
+			'#!/bin/sh',
+			'trap \'\' TERM', // inherited, still ignored, by the grandchild
+			'sleep 600 &',
+			'wait',
+			'',
+		].join('\n'), {mode: 0o755});
+		const harness = makeRunner([task('runaway', '')], {timeoutMs: 300, hermesBin: agent});
 		const report = await harness.runner.start();
 
 		expect(eventsOf(harness, 't01')).toEqual(['task.started', 'task.cancelling', 'task.killed', 'task.finished']);
