@@ -168,7 +168,7 @@ describe('the dashboard in a real terminal', () => {
 		expect(shown.split('\n')[0]).toMatch(header);
 		expect(shown).toMatch(/q quit/);
 		// The same frame in colour: the control for the NO_COLOR test below.
-		expect(colourCodes(screen.capture({escapes: true}))).not.toEqual([]);
+		expect(colourCodes(await screen.settled({escapes: true}))).not.toEqual([]);
 
 		screen.sendKeys('q');
 		await screen.waitForScreen(/Quit\? Stops \d running tasks?: SIGTERM to each process group, SIGKILL after 5s/);
@@ -207,7 +207,7 @@ describe('the dashboard in a real terminal', () => {
 		expect(screen.display('#{pane_title}')).toBe(probe);
 		expect(screen.display('#{alternate_on} #{mouse_standard_flag}#{mouse_button_flag}#{mouse_any_flag}')).toBe('1 000');
 		// SGR colour is the one thing subagent output may keep.
-		expect(colourCodes(screen.capture({escapes: true}))).toEqual(expect.arrayContaining(['\u001B[31m', '\u001B[38;5;208m']));
+		expect(colourCodes(await screen.settled({escapes: true}))).toEqual(expect.arrayContaining(['\u001B[31m', '\u001B[38;5;208m']));
 
 		screen.sendKeys('q');
 		expect((await screen.waitForExit()).code).toBe(0);
@@ -243,8 +243,8 @@ describe('the dashboard in a real terminal', () => {
 		], [], {env: {NO_COLOR: '1'}});
 
 		await screen.waitForScreen(all(/t01 hostile-output +✓ succeeded/, /t02 flaky-provider +✗ failed exit 1/, /coloured output is fine: red orange truecolor/), {message: 'both tasks to end'});
-		expect(screen.capture().split('\n')[0]).toMatch(header);
-		expect(colourCodes(screen.capture({escapes: true}))).toEqual([]);
+		expect((await screen.settled()).split('\n')[0]).toMatch(header);
+		expect(colourCodes(await screen.settled({escapes: true}))).toEqual([]);
 
 		screen.sendKeys('q');
 		expect((await screen.waitForExit()).code).toBe(1);
@@ -267,9 +267,10 @@ describe('closing the terminal', () => {
 		const {home: test, screen} = dashboard([
 			{name: 'runaway', goal: 'Never stop', context: '[fake:forever] [fake:ignore-term] [fake:grandchild] [fake:ready]'},
 		], ['--grace', '1']);
-		await screen.waitForScreen(/grandchild pid \d+/, {message: 'the runaway forked its grandchild'});
+		// READY is printed after the grandchild's pid, so that line is drawn whole.
+		const ready = await screen.waitForScreen(all(/grandchild pid \d+/, /READY/), {message: 'the runaway forked its grandchild'});
 		const runDir = onlyRun(test);
-		const grandchild = Number(/grandchild pid (\d+)/.exec(screen.capture())![1]);
+		const grandchild = Number(/grandchild pid (\d+)/.exec(ready)![1]);
 
 		screen.kill(); // the terminal goes away: SIGHUP, then every write to it fails
 		await waitFor(() => existsSync(path.join(runDir, 'results.json')), {timeoutMs: 30_000, message: 'results.json written after the terminal closed'});

@@ -28,9 +28,11 @@ export type TmuxSession = {
 	readonly socket: string;
 	/** The visible screen (the alternate screen while a full-screen app is on it). */
 	capture(options?: CaptureOptions): string;
+	/** The screen once two captures in a row agree: never a frame tmux is part-way through drawing. */
+	settled(options?: CaptureOptions): Promise<string>;
 	/** tmux key names or characters: 'q', 'Tab', 'Enter', 'Escape', 'Up'. */
 	sendKeys(...keys: string[]): void;
-	/** Polls the screen until it matches; resolves with that screen, fails showing the last one. */
+	/** Polls the screen until it matches, settled (see settled()); resolves with it, fails showing the last one. */
 	waitForScreen(match: ScreenMatch, options?: WaitOptions): Promise<string>;
 	/** The command's exit code, once the shell has printed `EXIT=<code>` after it. */
 	waitForExit(options?: WaitOptions): Promise<{code: number; screen: string}>;
@@ -87,6 +89,23 @@ export function startTmux(argv: readonly string[], options: TmuxOptions = {}): T
 	// kill-server leaves its socket file behind; kill() removes it.
 	const socketPath = tmux('display-message', '-p', '-t', target, '#{socket_path}').trim();
 	let alive = true;
+	// tmux parses a frame in chunks and may answer a capture between two of them, showing the top
+	// of the new frame above a blank rest: a screen is whole once two captures in a row agree.
+	const settle = async (match: (screen: string) => boolean, capture: CaptureOptions, {timeoutMs = 20_000, message}: WaitOptions): Promise<string> => {
+		const deadline = Date.now() + timeoutMs;
+		let previous: string | undefined;
+		for (;;) {
+			const screen = session.capture(capture);
+			if (screen === previous && match(screen)) return screen;
+			if (Date.now() > deadline) {
+				throw new Error(`timed out after ${timeoutMs} ms waiting for ${message}; the screen was:\n${screen.trimEnd()}`);
+			}
+
+			previous = screen;
+			await new Promise(resolve => setTimeout(resolve, 50));
+		}
+	};
+
 	const session: TmuxSession = {
 		socket,
 		capture({escapes = false, joined = false} = {}) {
@@ -95,19 +114,11 @@ export function startTmux(argv: readonly string[], options: TmuxOptions = {}): T
 		sendKeys(...keys) {
 			tmux('send-keys', '-t', target, ...keys);
 		},
-		async waitForScreen(match, {timeoutMs = 20_000, message} = {}) {
-			const test = typeof match === 'function' ? match : (screen: string) => match.test(screen);
-			const deadline = Date.now() + timeoutMs;
-			let screen = '';
-			for (;;) {
-				screen = session.capture();
-				if (test(screen)) return screen;
-				if (Date.now() > deadline) {
-					throw new Error(`timed out after ${timeoutMs} ms waiting for ${message ?? String(match)}; the screen was:\n${screen.trimEnd()}`);
-				}
-
-				await new Promise(resolve => setTimeout(resolve, 50));
-			}
+		async settled(options = {}) {
+			return settle(() => true, options, {message: 'two captures in a row to agree'});
+		},
+		async waitForScreen(match, options = {}) {
+			return settle(typeof match === 'function' ? match : (screen: string) => match.test(screen), {}, {...options, message: options.message ?? String(match)});
 		},
 		async waitForExit(options = {}) {
 			await session.waitForScreen(/^EXIT=\d+$/m, {message: 'the command to exit (EXIT=<code>)', ...options});
