@@ -1,7 +1,13 @@
+import {afterEach, vi} from 'vitest';
+
+// vi.waitFor gives up after 1 s unless told otherwise. A frame React has deferred to the next
+// turn of the event loop loses that race when a loaded machine stalls this worker for a second,
+// so UI tests wait as long as helpers/wait-for.ts does: a safety net, never what is asserted.
+const waitFor = vi.waitFor.bind(vi);
+vi.waitFor = (callback, options) => waitFor(callback, typeof options === 'number' ? options : {timeout: 15_000, ...options});
+
 // Fail any test that triggers a React act(...) warning: such a warning means a test
 // observed a frame React had not finished, so its assertion is not trustworthy.
-import {afterEach} from 'vitest';
-
 const original = console.error;
 let actWarnings: string[] = [];
 
