@@ -1,7 +1,7 @@
 // The zoom view's state as pure functions: one task's scrollback, a scroll position counted
 // from the bottom (0 = follow new output), and a search. Kept out of the store so the
 // store stays a list of small actions.
-import {stripSgr} from '../core/sanitize.js';
+import {lineMatches, searchPattern} from '../core/visible-text.js';
 import type {ZoomState} from './store.js';
 
 type OutputSnapshot = {version: number; totalLines: number; lines(): string[]};
@@ -70,10 +70,10 @@ export function searched(zoom: ZoomState, direction: 1 | -1): {zoom: ZoomState} 
 }
 
 function findLine(lines: readonly string[], query: string, from: number, direction: 1 | -1): number {
-	const needle = query.toLowerCase();
+	const pattern = searchPattern(query);
 	for (let index = from + direction; index >= 0 && index < lines.length; index += direction) {
-		// Lines keep their SGR colours; search the visible text only.
-		if (stripSgr(lines[index]!).toLowerCase().includes(needle)) {
+		// The text as shown, as the zoom marks it: what is marked is what n/N finds.
+		if (lineMatches(lines[index]!, pattern)) {
 			return index;
 		}
 	}

@@ -1,6 +1,6 @@
 // Output lines must take exactly the width Ink computes for them, or pane borders drift.
 import {describe, expect, it} from 'vitest';
-import {displayLine, matchParts} from '../../src/ui/output-line.js';
+import {displayLine} from '../../src/ui/output-line.js';
 
 describe('displayLine', () => {
 	it.each([
@@ -20,27 +20,5 @@ describe('displayLine', () => {
 	it('drops colours only when the theme has none', () => {
 		expect(displayLine('\u001B[31mred\u001B[0m', true)).toBe('\u001B[31mred\u001B[0m');
 		expect(displayLine('\u001B[31mred\u001B[0m', false)).toBe('red');
-	});
-});
-
-describe('matchParts', () => {
-	const marked = (line: string, query: string) => matchParts(line, query).map(part => (part.match ? `[${part.text}]` : part.text)).join('');
-
-	it('marks every occurrence, whatever its case, keeping the line\'s own spelling', () => {
-		expect(marked('Error: error in ERROR handler', 'error')).toBe('[Error]: [error] in [ERROR] handler');
-	});
-
-	it('matches the visible text: colour codes neither hide nor split a match', () => {
-		expect(marked('\u001B[31mfa\u001B[0miled twice', 'failed')).toBe('[failed] twice');
-	});
-
-	it('takes the query literally, regular-expression characters included', () => {
-		expect(marked('cost (est.) $3.50, not 3x50', '$3.5')).toBe('cost (est.) [$3.5]0, not 3x50');
-		expect(marked('a+b a.b', 'a.b')).toBe('a+b [a.b]');
-	});
-
-	it('gives the whole line, unmarked, when nothing matches or the query is empty', () => {
-		expect(matchParts('nothing here', 'zzz')).toEqual([{text: 'nothing here', match: false}]);
-		expect(matchParts('nothing here', '')).toEqual([{text: 'nothing here', match: false}]);
 	});
 });

@@ -1,5 +1,5 @@
 // The zoom's search marks every match on screen, not only the one it jumped to, in the theme's
-// search.match colour, or in inverse video under the no-color theme.
+// search.match background, or in inverse video under the no-color theme.
 import '../helpers/force-color.js';
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {cleanup} from 'ink-testing-library';
@@ -15,7 +15,7 @@ const underline = '\u001B[4m';
 async function searchedFor(query: string, theme: Theme) {
 	const view = render({tasks: plannedTasks(2), columns: 100, rows: 24, theme});
 	startTask(view.store, 't01', t0);
-	view.control.write('t01', Array.from({length: 100}, (_, index) => `entry-${String(index + 1).padStart(3, '0')} \u001B[33mdetail\u001B[0m`));
+	view.control.write('t01', Array.from({length: 100}, (_, index) => `entry-${String(index + 1).padStart(3, '0')} \u001B[32mdetail\u001B[0m`));
 	view.store.getState().syncOutput();
 	view.stdin.write(enter);
 	await vi.waitFor(() => {
@@ -46,10 +46,10 @@ describe('search marks', () => {
 			expect(view.frame()).toContain('match "ENTRY-01" at line 16');
 		});
 		const frame = view.lastFrame();
-		// entry-010 … entry-015 match too, and are marked in yellow (the dark theme's search.match).
+		// entry-010 … entry-015 match too, and are marked on blue (the dark theme's search.match).
 		for (const entry of ['entry-010', 'entry-012', 'entry-015']) {
 			expect(row(frame, entry)).toMatch(/\u001B\[4m(?:\u001B\[[\d;]+m)*entry-01/);
-			expect(row(frame, entry)).toContain('\u001B[33m');
+			expect(row(frame, entry)).toContain('\u001B[44m');
 		}
 
 		// The rest of a marked line is not: the mark covers the match only.

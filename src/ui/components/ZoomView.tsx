@@ -4,9 +4,10 @@ import {formatKey} from '../key-descriptor.js';
 import type {Bindings} from '../keys.js';
 import {routeLine, statusBadge, statusDetail, titleLine} from '../format.js';
 import {zoomVisibleLines} from '../layout.js';
-import {displayLine, matchParts, plainLine, themeHasColour} from '../output-line.js';
+import {displayLine, plainLine, themeHasColour} from '../output-line.js';
 import {useBatch} from '../store-context.js';
 import {statusColor, useTheme} from '../theme.js';
+import {matchParts, searchPattern} from '../../core/visible-text.js';
 import type {ZoomState} from '../../state/store.js';
 import {maxOffset} from '../../state/zoom.js';
 
@@ -40,7 +41,7 @@ export function ZoomView({width, height, bindings}: ZoomViewProps) {
 	const highlight = theme.colors.search.current;
 	const otherMatch = theme.colors.search.match;
 	// While the query is being typed it is not a search yet: nothing is marked until Enter.
-	const query = zoom.search.editing ? '' : zoom.search.query;
+	const pattern = zoom.search.editing || zoom.search.query === '' ? undefined : searchPattern(zoom.search.query);
 
 	return (
 		<Box flexDirection='column' width={width} height={height} overflow='hidden'>
@@ -68,16 +69,17 @@ export function ZoomView({width, height, bindings}: ZoomViewProps) {
 						return <Text key={index} wrap='truncate' backgroundColor={highlight} inverse={highlight === undefined} bold>{plainLine(line)}</Text>;
 					}
 
-					const parts = query === '' ? undefined : matchParts(line, query);
+					const parts = pattern === undefined ? undefined : matchParts(line, pattern);
 					if (parts === undefined || !parts.some(part => part.match)) {
 						return <Text key={index} wrap='truncate'>{displayLine(line, withColour)}</Text>;
 					}
 
-					// Other matches: only the matched text is marked, on a plain line for the same reason.
+					// Other matches: only the matched text is marked (on the theme's search.match
+					// background), on a plain line for the same reason.
 					return (
 						<Text key={index} wrap='truncate'>
 							{parts.map((part, at) => (part.match
-								? <Text key={at} color={otherMatch} inverse={otherMatch === undefined} bold underline>{part.text}</Text>
+								? <Text key={at} backgroundColor={otherMatch} inverse={otherMatch === undefined} bold underline>{part.text}</Text>
 								: part.text))}
 						</Text>
 					);

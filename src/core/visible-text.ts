@@ -1,0 +1,53 @@
+// An output line's text as the operator sees it on screen. The display (src/ui) draws it and the
+// zoom's search (src/state) looks in it, so both must agree: a match that is marked on screen is
+// one that n/N can jump to, and the other way round.
+import {stripSgr} from './sanitize.js';
+
+const tabWidth = 4;
+
+// Characters whose width Ink and terminals disagree on, which would push pane borders out of
+// line: unassigned and private-use code points show as U+FFFD; format characters (soft hyphen,
+// bidi controls, zero-width space, variation selector 16; not the zero-width joiner of emoji)
+// are dropped.
+const unassignedOrPrivate = /[\p{Cn}\p{Co}]/gu;
+const formatCharacters = /[\p{Cf}\uFE0F](?<!\u200D)/gu;
+
+/** Tabs expanded and unsteady characters replaced or dropped; SGR sequences, if any, are kept. */
+export function screenText(line: string): string {
+	// A tab's width depends on the terminal's tab stops, which Ink cannot measure.
+	const expanded = line.includes('\t') ? line.replaceAll('\t', ' '.repeat(tabWidth)) : line;
+	return /[^\u0000-\u00AC]/.test(expanded) ? expanded.replace(unassignedOrPrivate, '\uFFFD').replace(formatCharacters, '') : expanded;
+}
+
+/** What the operator reads: the screen text without its styling. */
+export function visibleText(line: string): string {
+	return screenText(stripSgr(line));
+}
+
+/** A search query as a pattern: literal text, any case. */
+export function searchPattern(query: string): RegExp {
+	return new RegExp(query.replaceAll(/[$()*+.?[\\\]^{|}]/g, '\\$&'), 'giu');
+}
+
+export function lineMatches(line: string, pattern: RegExp): boolean {
+	// search() ignores the pattern's lastIndex, which a global pattern would otherwise carry over.
+	return visibleText(line).search(pattern) !== -1;
+}
+
+export type TextPart = {readonly text: string; readonly match: boolean};
+
+/** The visible text cut where the pattern matches, for marking every match on screen. */
+export function matchParts(line: string, pattern: RegExp): TextPart[] {
+	const text = visibleText(line);
+	const parts: TextPart[] = [];
+	let last = 0;
+	for (const found of text.matchAll(pattern)) {
+		if (found[0] === '') continue;
+		if (found.index > last) parts.push({text: text.slice(last, found.index), match: false});
+		parts.push({text: found[0], match: true});
+		last = found.index + found[0].length;
+	}
+
+	if (last < text.length) parts.push({text: text.slice(last), match: false});
+	return parts.length === 0 ? [{text, match: false}] : parts;
+}

@@ -1,0 +1,46 @@
+// The zoom marks matches in the text as shown, and n/N look for them in the same text: the two
+// must agree, or a marked line is skipped (or a line is found with nothing marked on it).
+import {describe, expect, it} from 'vitest';
+import {lineMatches, matchParts, searchPattern} from '../../src/core/visible-text.js';
+
+const marked = (line: string, query: string) => matchParts(line, searchPattern(query)).map(part => (part.match ? `[${part.text}]` : part.text)).join('');
+
+describe('matchParts', () => {
+	it('marks every occurrence, whatever its case, keeping the line\'s own spelling', () => {
+		expect(marked('Error: error in ERROR handler', 'error')).toBe('[Error]: [error] in [ERROR] handler');
+	});
+
+	it('matches the visible text: colour codes neither hide nor split a match', () => {
+		expect(marked('\u001B[31mfa\u001B[0miled twice', 'failed')).toBe('[failed] twice');
+	});
+
+	it('takes the query literally, regular-expression characters included', () => {
+		expect(marked('cost (est.) $3.50, not 3x50', '$3.5')).toBe('cost (est.) [$3.5]0, not 3x50');
+		expect(marked('a+b a.b', 'a.b')).toBe('a+b [a.b]');
+		expect(marked('path\\to [x] {y} ^z| /w/', '\\to [x] {y} ^z| /')).toBe('path[\\to [x] {y} ^z| /]w/');
+	});
+
+	it('gives the whole line, unmarked, when nothing matches', () => {
+		expect(matchParts('nothing here', searchPattern('zzz'))).toEqual([{text: 'nothing here', match: false}]);
+	});
+});
+
+describe('search and marks agree', () => {
+	it.each([
+		['a soft hyphen inside the word (dropped on screen)', 'fa\u00ADiled', 'failed', true],
+		['a zero-width space inside the word (dropped on screen)', 'fai\u200Bled', 'failed', true],
+		['a tab (shown as spaces)', 'key:\tvalue', 'key:    value', true],
+		['colour inside the word', 'fa\u001B[1miled', 'failed', true],
+		['a long s, which folds to s', '\u017Ftep', 'step', true],
+		['no match at all', 'all good', 'failed', false],
+	])('%s', (_name, line, query, expected) => {
+		const pattern = searchPattern(query);
+		expect(lineMatches(line, pattern)).toBe(expected);
+		expect(matchParts(line, pattern).some(part => part.match)).toBe(expected);
+	});
+
+	it('a pattern can be used again and again: no state carried from one line to the next', () => {
+		const pattern = searchPattern('x');
+		expect(['x', 'x', 'ax', 'x'].map(line => lineMatches(line, pattern))).toEqual([true, true, true, true]);
+	});
+});
