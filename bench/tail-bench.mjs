@@ -1,16 +1,39 @@
 // Display-tail cost under a flood (numbers, not a test): 16 tasks × 100k lines of ~80
 // characters, pushed in 64 KiB chunks as a pipe would deliver them. Compares OutputTail and
 // TaskOutput (stdout + stderr merged) with the floor: decoding and sanitising alone.
-// Run after building: `npx tsc -p tsconfig.build.json && node bench/tail-bench.mjs`.
+// Run: `node bench/tail-bench.mjs` (it bundles the three modules it measures from src/ itself).
 //
 // Each case runs in a fresh process and reports its first run as well as its best: a real
 // flood is one cold run, and V8 needs several runs to reach its optimised steady state.
 import {execFileSync} from 'node:child_process';
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
 import {StringDecoder} from 'node:string_decoder';
-import {fileURLToPath} from 'node:url';
-import {OutputTail} from '../dist/core/output-tail.js';
-import {TaskOutput} from '../dist/core/task-output.js';
-import {TerminalSanitizer} from '../dist/core/sanitize.js';
+import {fileURLToPath, pathToFileURL} from 'node:url';
+import {rolldown} from 'rolldown';
+
+// dist/ is one bundle with no per-module files: bundle the measured modules once, into a folder
+// the per-case processes below are handed.
+const root = fileURLToPath(new URL('../', import.meta.url));
+let modulesDir = process.env.TAIL_BENCH_MODULES;
+if (modulesDir === undefined) {
+	modulesDir = mkdtempSync(path.join(tmpdir(), 'tail-bench-'));
+	process.on('exit', () => rmSync(modulesDir, {recursive: true, force: true}));
+	const bundle = await rolldown({
+		input: {'output-tail': 'src/core/output-tail.ts', 'task-output': 'src/core/task-output.ts', 'sanitize': 'src/core/sanitize.ts'},
+		cwd: root,
+		platform: 'node',
+		logLevel: 'warn',
+	});
+	await bundle.write({dir: modulesDir, format: 'esm'});
+	await bundle.close();
+}
+
+const load = async file => import(pathToFileURL(path.join(modulesDir, file)).href);
+const {OutputTail} = await load('output-tail.js');
+const {TaskOutput} = await load('task-output.js');
+const {TerminalSanitizer} = await load('sanitize.js');
 
 const totalLines = 1_600_000;
 const repeats = Number(process.env.BENCH_REPEATS ?? 5);
@@ -109,6 +132,6 @@ if (only === undefined) {
 	console.log(`${chunks} chunks of ${chunkSize} bytes (${((chunks * chunkSize) / 1e6).toFixed(0)} MB), ${repeats} runs per case`);
 	console.log(`${'case'.padEnd(30)} ${'first'.padStart(9)} ${'best'.padStart(9)}`);
 	for (const name of cases) {
-		process.stdout.write(execFileSync(process.execPath, [fileURLToPath(import.meta.url), name], {encoding: 'utf8'}));
+		process.stdout.write(execFileSync(process.execPath, [fileURLToPath(import.meta.url), name], {encoding: 'utf8', env: {...process.env, TAIL_BENCH_MODULES: modulesDir}}));
 	}
 }

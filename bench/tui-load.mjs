@@ -341,7 +341,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 process.on('exit', cleanup);
 
 if (!existsSync(cli)) {
-	console.error(`no ${cli}: build first (npx tsc -p tsconfig.build.json && node scripts/postbuild.mjs)`);
+	console.error(`no ${cli}: build first (npm run build)`);
 	process.exit(2);
 }
 

@@ -52,10 +52,16 @@ const bundle = await rolldown({
 	transform: {define: {'process.env.NODE_ENV': '"production"'}},
 	plugins: [boundInkCaches()],
 	logLevel: 'warn',
+	// An import rolldown cannot resolve would be left as a bare import of a package the installed
+	// tool does not have (all but write-file-atomic are development dependencies): fail instead.
+	onLog(level, log, handler) {
+		handler(log.code === 'UNRESOLVED_IMPORT' ? 'error' : level, log);
+	},
 });
 await bundle.write({
 	dir: outDir,
 	format: 'esm',
+	// For working on the code (node --enable-source-maps); package.json leaves them out of the package.
 	sourcemap: true,
 	// src/package-files.ts finds the package root one folder up: shared chunks must sit in dist/.
 	chunkFileNames: 'shared-[hash].js',

@@ -10,8 +10,7 @@ function locateFakeAgent(): string {
 		accessSync(path, constants.X_OK);
 	} catch {
 		throw new Error(
-			`The fake agent ${path} is missing or not executable. Build first: ` +
-				'npx tsc -p tsconfig.build.json && node scripts/postbuild.mjs',
+			`The fake agent ${path} is missing or not executable. Build first: npm run build`,
 		);
 	}
 

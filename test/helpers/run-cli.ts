@@ -18,7 +18,7 @@ function locateCli(): string {
 	try {
 		accessSync(file, constants.R_OK);
 	} catch {
-		throw new Error(`The CLI ${file} is missing. Build first: npx tsc -p tsconfig.build.json && node scripts/postbuild.mjs`);
+		throw new Error(`The CLI ${file} is missing. Build first: npm run build`);
 	}
 
 	return file;
