@@ -36,16 +36,38 @@ export function lineMatches(line: string, pattern: RegExp): boolean {
 
 export type TextPart = {readonly text: string; readonly match: boolean};
 
-/** The visible text cut where the pattern matches, for marking every match on screen. */
+const graphemes = new Intl.Segmenter(undefined, {granularity: 'grapheme'});
+
+/** Where the text's user-perceived characters start (and its end): a mark never cuts one. */
+function graphemeStarts(text: string): number[] {
+	return [...Array.from(graphemes.segment(text), segment => segment.index), text.length];
+}
+
+/**
+ * The visible text cut where the pattern matches, for marking every match on screen. A match is
+ * widened to whole characters as the terminal draws them (an emoji sequence, a letter with its
+ * accent): cut apart and styled separately, a terminal may draw them at another width than Ink
+ * measured.
+ */
 export function matchParts(line: string, pattern: RegExp): TextPart[] {
 	const text = visibleText(line);
+	const starts = /[^\u0000-\u007F]/.test(text) ? graphemeStarts(text) : undefined;
 	const parts: TextPart[] = [];
 	let last = 0;
 	for (const found of text.matchAll(pattern)) {
 		if (found[0] === '') continue;
-		if (found.index > last) parts.push({text: text.slice(last, found.index), match: false});
-		parts.push({text: found[0], match: true});
-		last = found.index + found[0].length;
+		let start = found.index;
+		let end = found.index + found[0].length;
+		if (starts !== undefined) {
+			start = starts.findLast(boundary => boundary <= start) ?? 0;
+			end = starts.find(boundary => boundary >= end) ?? text.length;
+		}
+
+		start = Math.max(start, last);
+		if (end <= start) continue;
+		if (start > last) parts.push({text: text.slice(last, start), match: false});
+		parts.push({text: text.slice(start, end), match: true});
+		last = end;
 	}
 
 	if (last < text.length) parts.push({text: text.slice(last), match: false});

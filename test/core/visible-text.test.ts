@@ -44,3 +44,18 @@ describe('search and marks agree', () => {
 		expect(['x', 'x', 'ax', 'x'].map(line => lineMatches(line, pattern))).toEqual([true, true, true, true]);
 	});
 });
+
+describe('marks never cut a character as the terminal draws it', () => {
+	it('a match inside an emoji sequence marks the whole sequence', () => {
+		const family = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}';
+		expect(marked(`team ${family} ok`, '\u{1F469}')).toBe(`team [${family}] ok`);
+	});
+
+	it('a letter with a combining accent is marked with its accent', () => {
+		expect(marked('cafe\u0301 open', 'cafe')).toBe('[cafe\u0301] open');
+	});
+
+	it('neighbouring matches widened onto one character are marked once', () => {
+		expect(marked('e\u0301e\u0301', 'e')).toBe('[e\u0301][e\u0301]');
+	});
+});
