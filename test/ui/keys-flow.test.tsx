@@ -64,6 +64,26 @@ describe('focus', () => {
 		expect(store.getState().zoom?.taskId).toBe('t01');
 	});
 
+	test('Esc and a key typed right after it (one sequence, as for Alt+key) act as Esc, then the key', async () => {
+		const {frame, stdin, store} = render({tasks: plannedTasks(6), columns: 100, rows: 30});
+		startTask(store, 't02', t0);
+		stdin.write(keys.enter);
+		await vi.waitFor(() => {
+			expect(store.getState().zoom?.taskId).toBe('t01');
+		});
+		// Out of the zoom, then one step right in the grid.
+		stdin.write(`${keys.escape}l`);
+		await vi.waitFor(() => {
+			expect(focusedPane(frame())).toBe('t02');
+		});
+		expect(store.getState().zoom).toBeNull();
+		// A capital keeps its shift: K (kill) asks about the focused task.
+		stdin.write(`${keys.escape}K`);
+		await vi.waitFor(() => {
+			expect(frame()).toContain("Kill t02 'Goal number 2' now?");
+		});
+	});
+
 	test('in the list, up and down move one task', async () => {
 		const {frame, stdin, store} = render({tasks: plannedTasks(8), columns: 80, rows: 20});
 		await vi.waitFor(() => {

@@ -46,9 +46,18 @@ function press(store: BatchStore, bindings: Bindings, environment: CommandEnviro
 
 	if (command) {
 		runCommand(command, state, environment);
+	} else if (isEscapeThenKey(input, key)) {
+		// Esc and a key pressed right after it reach us as one sequence, which terminals also use
+		// for Alt+key: with no binding for that Alt+key, the operator meant Esc, then the key.
+		press(store, bindings, environment, '', {...key, escape: true, meta: true});
+		press(store, bindings, environment, input, {...key, meta: false, shift: /^[A-Z]$/.test(input)});
 	} else if (context === 'search') {
 		editQuery(state.zoom?.search.query ?? '', input, key, state.editSearch);
 	}
+}
+
+function isEscapeThenKey(input: string, key: Key): boolean {
+	return key.meta && !key.escape && !key.ctrl && [...input].length === 1 && !/[\u0000-\u001F\u007F-\u009F]/.test(input);
 }
 
 /** What Ink reports for this character read alone: Enter and Tab by name, shift for capitals. */
