@@ -33,11 +33,14 @@ export function pipeWithBackpressure(source: NodeJS.ReadableStream, log: WriteSt
 }
 
 /**
- * Called once the task's process group is empty. Its pipes normally close at once; if they
- * stay open with no output for `quietMs` and nothing waiting on the disk, a process outside
- * the group holds them ('held'), and waiting longer would hang the batch forever.
+ * Called once the task's process group is empty. Its pipes normally close at once: nothing in the
+ * group is left to hold them. If they stay open, a process outside the group holds them ('held'),
+ * and waiting for it would hang the batch for as long as it lives. Quiet pipes are given up after
+ * `quietMs` without output (and nothing waiting on the disk); a process that keeps printing (a
+ * dev server left behind) after `limitMs` at the most. What was read by then is in the log.
  */
-export async function outputEnd(closed: Promise<void>, activity: OutputActivity, log: WriteStream, quietMs = 1000): Promise<'closed' | 'held'> {
+export async function outputEnd(closed: Promise<void>, activity: OutputActivity, log: WriteStream, {quietMs = 1000, limitMs = 2000} = {}): Promise<'closed' | 'held'> {
+	const startedAt = Date.now();
 	let done = false;
 	void closed.then(() => {
 		done = true;
@@ -48,7 +51,8 @@ export async function outputEnd(closed: Promise<void>, activity: OutputActivity,
 			return 'closed';
 		}
 
-		if (Date.now() - activity.lastChunkAt >= quietMs && log.writableLength === 0) {
+		const now = Date.now();
+		if ((now - activity.lastChunkAt >= quietMs && log.writableLength === 0) || now - startedAt >= limitMs) {
 			return 'held';
 		}
 	}
