@@ -147,7 +147,8 @@ export function pageStart(index: number, pageSize: number): number {
 	return pageSize <= 0 ? 0 : Math.floor(Math.max(0, index) / pageSize) * pageSize;
 }
 
-export type ListWindow = {first: number; count: number; above: number; below: number};
+/** `markers`: whether "↑ N more" / "↓ N more" lines are part of the height (not below 3 lines). */
+export type ListWindow = {first: number; count: number; above: number; below: number; markers: boolean};
 
 /**
  * Which task rows the list shows around the focused one, in `height` lines: pages that stay put
@@ -157,13 +158,13 @@ export type ListWindow = {first: number; count: number; above: number; below: nu
  */
 export function listWindow(index: number, total: number, height: number): ListWindow {
 	if (total <= height) {
-		return {first: 0, count: total, above: 0, below: 0};
+		return {first: 0, count: total, above: 0, below: 0, markers: false};
 	}
 
 	// Too short for markers and at least one task between them: plain pages.
 	if (height < 3) {
 		const first = Math.min(pageStart(index, height), total - height);
-		return {first, count: height, above: first, below: total - first - height};
+		return {first, count: height, above: first, below: total - first - height, markers: false};
 	}
 
 	const shownFrom = (first: number) => {
@@ -180,7 +181,7 @@ export function listWindow(index: number, total: number, height: number): ListWi
 	// A short last page: back up until the top marker and the last tasks fill the list.
 	first = Math.min(first, total - (height - 1));
 	const count = shownFrom(first);
-	return {first, count, above: first, below: total - first - count};
+	return {first, count, above: first, below: total - first - count, markers: true};
 }
 
 /** The zoom view's lines around its scrollback: title, route, why it got that route, and the search / position line. */

@@ -69,9 +69,9 @@ describe('planFrame', () => {
 
 describe('list window', () => {
 	test('pages stay put inside, and the last one backs up to stay full', () => {
-		expect(listWindow(12, 30, 10)).toEqual({first: 9, count: 8, above: 9, below: 13});
-		expect(listWindow(16, 30, 10)).toEqual({first: 9, count: 8, above: 9, below: 13});
-		expect(listWindow(26, 30, 10)).toEqual({first: 21, count: 9, above: 21, below: 0});
+		expect(listWindow(12, 30, 10)).toEqual({first: 9, count: 8, above: 9, below: 13, markers: true});
+		expect(listWindow(16, 30, 10)).toEqual({first: 9, count: 8, above: 9, below: 13, markers: true});
+		expect(listWindow(26, 30, 10)).toEqual({first: 21, count: 9, above: 21, below: 0, markers: true});
 	});
 
 	test('the focused task is always shown, and tasks plus markers fill the height exactly', () => {
@@ -83,7 +83,8 @@ describe('list window', () => {
 					expect(index, where).toBeGreaterThanOrEqual(window.first);
 					expect(index, where).toBeLessThan(window.first + window.count);
 					expect(window.above + window.count + window.below, where).toBe(total);
-					const markers = height < 3 ? 0 : Number(window.above > 0) + Number(window.below > 0);
+					expect(window.markers, where).toBe(height >= 3);
+					const markers = window.markers ? Number(window.above > 0) + Number(window.below > 0) : 0;
 					expect(window.count + markers, where).toBe(height);
 				}
 			}
@@ -92,6 +93,26 @@ describe('list window', () => {
 });
 
 describe('rendered frame', () => {
+	test('a list too short for "more" lines draws none, so they never cover the focused task', async () => {
+		const {frame, stdin, store} = render({tasks: plannedTasks(35), columns: 80, rows: 12});
+		for (let press = 0; press < 8; press++) {
+			stdin.write('j');
+		}
+
+		await vi.waitFor(() => {
+			expect(store.getState().focusedId).toBe('t09');
+		});
+		const plan = planFrame({columns: 80, rows: 12, taskCount: 35, preference: 'auto', warnings: false, statusLine: false, confirm: 0});
+		// The case this is about: the list has room for fewer than 3 lines.
+		expect(plan.tooSmall ? undefined : plan.body).toMatchObject({kind: 'list'});
+		expect(plan.tooSmall || plan.body.kind !== 'list' ? 0 : plan.body.listHeight).toBeLessThan(3);
+		await vi.waitFor(() => {
+			expect(frame()).toMatch(/t09 Goal number 9/);
+		});
+		expect(frame()).not.toMatch(/more/);
+		expect(lineCount(frame())).toBeLessThanOrEqual(12);
+	});
+
 	test('80x20 with 8 tasks: the list, a line per task, and the focused task in a pane', async () => {
 		// A long title must not push the id and status off the row.
 		const tasks = [plannedTask(0, {spec: {goal: `Refactor ${'the parser module '.repeat(10)}`}}), ...plannedTasks(8).slice(1)];

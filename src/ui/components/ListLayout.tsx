@@ -26,9 +26,9 @@ export function ListLayout({plan}: {readonly plan: ListPlan}) {
 	return (
 		<Box flexDirection='column'>
 			<Box flexDirection='column' height={plan.listHeight}>
-				{shown.above > 0 && <Text wrap='truncate-end' color={theme.colors.text.muted}>{`  ↑ ${shown.above} more`}</Text>}
+				{shown.markers && shown.above > 0 && <Text wrap='truncate-end' color={theme.colors.text.muted}>{`  ↑ ${shown.above} more`}</Text>}
 				{visible.map(id => <TaskRow key={id} id={id} width={plan.width} focused={id === focusedId} routeWidth={routeWidth}/>)}
-				{shown.below > 0 && <Text wrap='truncate-end' color={theme.colors.text.muted}>{`  ↓ ${shown.below} more`}</Text>}
+				{shown.markers && shown.below > 0 && <Text wrap='truncate-end' color={theme.colors.text.muted}>{`  ↓ ${shown.below} more`}</Text>}
 			</Box>
 			{plan.paneHeight > 0 && focusedId !== null && (
 				<TaskPane id={focusedId} width={plan.width} height={plan.paneHeight} focused/>
