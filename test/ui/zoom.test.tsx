@@ -118,6 +118,23 @@ describe('zoom', () => {
 		expect(store.getState().confirm).toBeNull();
 	});
 
+	test('a query and Enter that arrive together (typed fast, or pasted) search; keys after Enter act', async () => {
+		const {frame, stdin, store} = await zoomedOnOutput();
+		stdin.write('/');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('/▏');
+		});
+		stdin.write('entry-012\rg');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('match "entry-012" at line 12');
+		});
+		expect(store.getState().zoom?.search.editing).toBe(false);
+		// The g after Enter was a key again: to the top.
+		await vi.waitFor(() => {
+			expect(frame()).toContain('entry-001 detail');
+		});
+	});
+
 	test('Esc stops searching, then closes the zoom', async () => {
 		const {frame, stdin} = await zoomedOnOutput();
 		stdin.write('/');

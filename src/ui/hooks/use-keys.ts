@@ -17,12 +17,18 @@ export function useKeys(bindings: Bindings, environment: CommandEnvironment): vo
 	// Without raw mode (stdin not a terminal) Ink cannot read keys and would throw.
 	const {isRawModeSupported} = useStdin();
 	useInput((input, key) => {
-		const characters = [...input];
+		handle(store, bindings, environment, input, key);
+	}, {isActive: isRawModeSupported});
+}
+
+function handle(store: BatchStore, bindings: Bindings, environment: CommandEnvironment, input: string, key: Key): void {
+	const characters = [...input];
+	if (characters.length > 1 && !key.ctrl && !key.meta && splittable.test(input)) {
 		// Keys typed faster than they are read (key repeat under load, `c` then `y`, tmux send-keys)
-		// arrive as one string, which no binding matches. Outside the search field (where a string
-		// is a paste into the query) each is its own key press, in order: the first may change
-		// where the keyboard is (`/` opens the search field) for the next.
-		if (characters.length > 1 && !key.ctrl && !key.meta && splittable.test(input) && keyContext(store.getState()) !== 'search') {
+		// arrive as one string, which no binding matches. Outside the search field each is its own
+		// key press, in order: the first may change where the keyboard is (`/` opens the search
+		// field) for the next.
+		if (keyContext(store.getState()) !== 'search') {
 			for (const character of characters) {
 				const [characterInput, characterKey] = pressOf(key, character);
 				press(store, bindings, environment, characterInput, characterKey);
@@ -31,8 +37,26 @@ export function useKeys(bindings: Bindings, environment: CommandEnvironment): vo
 			return;
 		}
 
-		press(store, bindings, environment, input, key);
-	}, {isActive: isRawModeSupported});
+		// In the search field a string is text (typed fast, or pasted) up to a line break, which is
+		// Enter; what follows it is keys again, wherever Enter has taken the keyboard.
+		const lineBreak = input.search(/[\r\n]/);
+		if (lineBreak !== -1) {
+			if (lineBreak > 0) {
+				press(store, bindings, environment, input.slice(0, lineBreak), {...key, return: false});
+			}
+
+			const [enterInput, enterKey] = pressOf(key, '\r');
+			press(store, bindings, environment, enterInput, enterKey);
+			const rest = input.slice(lineBreak + 1);
+			if (rest !== '') {
+				handle(store, bindings, environment, rest, {...key, return: false});
+			}
+
+			return;
+		}
+	}
+
+	press(store, bindings, environment, input, key);
 }
 
 function press(store: BatchStore, bindings: Bindings, environment: CommandEnvironment, input: string, key: Key): void {
