@@ -242,6 +242,19 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			},
 
 			requestQuit() {
+				// Asked again, as a second Ctrl+C or a second signal to `run` would be: at the question
+				// it is the answer (only Ctrl+C reaches it there: the prompt owns the text keys), and
+				// while quitting it skips what is left of the grace period.
+				if (get().confirm?.action === 'quit') {
+					get().confirmYes();
+					return;
+				}
+
+				if (get().quitting) {
+					get().requestCancel(true);
+					return;
+				}
+
 				const decision = quitRequest(get());
 				if (decision) {
 					set(decision);

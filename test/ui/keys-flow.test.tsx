@@ -243,7 +243,7 @@ describe('quit', () => {
 			expect(frame()).toContain('quitting: stopping 2 tasks (t01, t02)… K kills now');
 		});
 		expect(control.calls).toEqual([{method: 'shutdown', options: {skipGrace: false}}]);
-		// q does nothing any more; K's hint says what it does now.
+		// q is no longer offered; K's hint says what it does now.
 		expect(frame()).not.toContain('q quit');
 		expect(frame()).toContain('K kill all now');
 
@@ -251,6 +251,42 @@ describe('quit', () => {
 		await vi.waitFor(() => {
 			expect(control.calls).toEqual([{method: 'shutdown', options: {skipGrace: false}}, {method: 'shutdown', options: {skipGrace: true}}]);
 		});
+	});
+
+	test('Ctrl+C escalates: it asks, then again is yes, then again kills what is left now', async () => {
+		const {frame, stdin, store, control} = render({tasks: plannedTasks(2), columns: 100, rows: 24});
+		startTask(store, 't01', t0);
+		const ctrlC = '\u0003';
+		stdin.write(ctrlC);
+		await vi.waitFor(() => {
+			expect(frame()).toContain('Quit?');
+		});
+		expect(control.calls).toEqual([]);
+
+		stdin.write(ctrlC);
+		await vi.waitFor(() => {
+			expect(frame()).toContain('quitting: stopping 1 task (t01)');
+		});
+		expect(control.calls).toEqual([{method: 'shutdown', options: {skipGrace: false}}]);
+
+		stdin.write(ctrlC);
+		await vi.waitFor(() => {
+			expect(control.calls).toEqual([{method: 'shutdown', options: {skipGrace: false}}, {method: 'shutdown', options: {skipGrace: true}}]);
+		});
+	});
+
+	test('Ctrl+C at a cancel question asks about quitting instead: it never answers yes to another question', async () => {
+		const {frame, stdin, store, control} = render({tasks: plannedTasks(2), columns: 100, rows: 24});
+		startTask(store, 't01', t0);
+		stdin.write('c');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('Cancel t01');
+		});
+		stdin.write('\u0003');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('Quit?');
+		});
+		expect(control.calls).toEqual([]);
 	});
 
 	test('n keeps the batch running', async () => {
