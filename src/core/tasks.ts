@@ -6,11 +6,15 @@ import type {TaskSpec} from './types.js';
 import {formatPath, lineOf, readYamlText, type LocatedDocument} from './yaml-locate.js';
 import {describeIssue, describeValue, parseWorded} from './zod-messages.js';
 
-const nonEmpty = z.string().trim().min(1, 'must not be empty');
+// Every text field can end up in a subagent's argv, and no argument can carry a NUL byte: refused
+// here, with the others, rather than failing that one task at spawn time.
+const noNul = 'contains a NUL character (\\u0000), which no command-line argument can carry';
+const text = z.string().refine(value => !value.includes('\0'), noNul);
+const nonEmpty = text.trim().min(1, 'must not be empty');
 
 const taskSchema = z.strictObject({
 	goal: nonEmpty,
-	context: z.string().optional(),
+	context: text.optional(),
 	name: nonEmpty.optional(),
 	characteristic: nonEmpty.optional(),
 	option: nonEmpty.optional(),
@@ -92,7 +96,9 @@ function issueToError(issue: z.core.$ZodIssue, index: number, source: TaskSource
 		return new InputError(`task ${index}: ${problem.message}`, location, problem.fix);
 	}
 
-	const fix = problem.fix ?? fieldFixes[field] ?? `"${field}" is text: give it a value in quotes, or leave it out`;
+	const fix = issue.message === noNul
+		? `remove the NUL character from "${field}"`
+		: problem.fix ?? fieldFixes[field] ?? `"${field}" is text: give it a value in quotes, or leave it out`;
 	return new InputError(problem.kind === 'missing' ? `task ${index}: ${problem.message}` : `task ${index}: field "${field}" ${problem.message}`, location, fix);
 }
 

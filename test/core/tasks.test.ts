@@ -103,6 +103,14 @@ describe('parseTasks: one bad task names its index and field', () => {
 		expect(errorOf('[{"goal":"   "}]').message).toBe('task 0: field "goal" must not be empty');
 	});
 
+	it.each(['goal', 'context', 'name', 'model'])('a NUL character in "%s" is refused up front: no argument can carry it', field => {
+		const task = {goal: 'fine', [field]: 'before\u0000after'};
+		const error = errorOf(JSON.stringify([task]));
+		expect(error.message).toBe(`task 0: field "${field}" contains a NUL character (\\u0000), which no command-line argument can carry`);
+		expect(error.fix).toBe(`remove the NUL character from "${field}"`);
+		expect(error.location.path).toBe(`[0].${field}`);
+	});
+
 	it('a non-positive timeout is refused with its unit', () => {
 		const error = errorOf('[{"goal":"x","timeout":0}]');
 		expect(error.message).toBe('task 0: field "timeout" must be a positive number of seconds');
