@@ -7,6 +7,7 @@ import {createRunner, prepareBatch, type BatchOptions, type PrepareContext, type
 import {startProgressLine} from './progress.js';
 import {onShutdownSignals} from './signals.js';
 import {allWarnings} from '../core/routing.js';
+import {terminalSafe} from '../core/visible-text.js';
 
 export type RunOptions = BatchOptions & {dryRun?: boolean; jsonl?: boolean};
 
@@ -22,7 +23,7 @@ export async function runCommand(taskArg: string | undefined, options: RunOption
 	const stderr = guardOutput(io.stderr);
 	const batch = await prepareBatch(taskArg, options, {...io, demoRunawaySeconds: 8});
 	for (const warning of allWarnings(batch.plan)) {
-		stderr.write(`hermes-delegate: warning: ${warning}\n`);
+		stderr.write(`hermes-delegate: warning: ${terminalSafe(warning)}\n`);
 	}
 
 	if (options.dryRun) {

@@ -15,6 +15,7 @@ import {createRunner, prepareBatch, type BatchOptions} from './prepare.js';
 import type {CommandIO} from './run.js';
 import {onShutdownSignals} from './signals.js';
 import {allWarnings} from '../core/routing.js';
+import {terminalSafe} from '../core/visible-text.js';
 
 export type TuiOptions = BatchOptions & {theme?: string; exitWhenDone?: boolean};
 
@@ -64,7 +65,7 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 	}
 
 	for (const warning of allWarnings(batch.plan)) {
-		io.stderr.write(`hermes-delegate: warning: ${warning}\n`);
+		io.stderr.write(`hermes-delegate: warning: ${terminalSafe(warning)}\n`);
 	}
 
 	io.stdout.write(`${report.summary}\nresults: ${report.results_file}\n`);

@@ -1,7 +1,7 @@
 // An output line's text as the operator sees it on screen. The display (src/ui) draws it and the
 // zoom's search (src/state) looks in it, so both must agree: a match that is marked on screen is
 // one that n/N can jump to, and the other way round.
-import {stripSgr} from './sanitize.js';
+import {sanitizeLine, stripSgr} from './sanitize.js';
 
 const tabWidth = 4;
 
@@ -22,6 +22,16 @@ export function screenText(line: string): string {
 /** What the operator reads: the screen text without its styling. */
 export function visibleText(line: string): string {
 	return screenText(stripSgr(line));
+}
+
+/**
+ * Text from task files and configs (a goal, a route name, a reason quoting them, an error) made
+ * safe for a terminal: no escape sequence or control character, not even colour. It is as
+ * untrusted as what a subagent prints.
+ */
+export function terminalSafe(text: string): string {
+	// Line breaks stay (a detail may have several lines); a carriage return would move the cursor.
+	return visibleText(sanitizeLine(text)).replaceAll('\r', '');
 }
 
 /** A search query as a pattern: literal text, any case. */

@@ -1,5 +1,6 @@
 // What a pane shows about one task. Plain data, derived from the plan and then the events.
 import type {CancellingInfo, PlannedTask, TaskResult, TaskStatus} from '../core/types.js';
+import {terminalSafe} from '../core/visible-text.js';
 
 export type TaskView = {
 	id: string;
@@ -26,27 +27,29 @@ export type TaskView = {
 	outputVersion: number;
 };
 
+// Every text below comes from a task file or a config: sanitised once, here, as subagent output is.
 export function taskViewFromPlan(task: PlannedTask): TaskView {
 	const {decision, effective} = task;
+	const safe = (text: string | null | undefined) => (text === null || text === undefined ? null : terminalSafe(text));
 	return {
 		id: task.id,
 		index: task.index,
-		title: task.spec.name ?? task.spec.goal,
-		goal: task.spec.goal,
+		title: terminalSafe(task.spec.name ?? task.spec.goal),
+		goal: terminalSafe(task.spec.goal),
 		status: decision.refused ? 'refused' : 'queued',
-		routeName: decision.route?.name ?? null,
+		routeName: safe(decision.route?.name),
 		routeKind: decision.route?.kind ?? (decision.modelOverride ? 'explicit' : 'parent'),
-		model: effective.model,
-		provider: effective.provider,
-		reasoningEffort: effective.reasoning_effort,
-		profile: effective.profile,
-		reason: decision.reason,
+		model: safe(effective.model),
+		provider: safe(effective.provider),
+		reasoningEffort: safe(effective.reasoning_effort),
+		profile: safe(effective.profile),
+		reason: terminalSafe(decision.reason),
 		pid: null,
 		startedAt: null,
 		finishedAt: null,
 		exitCode: null,
 		signal: null,
-		errorLine: decision.refused ? decision.reason : null,
+		errorLine: decision.refused ? terminalSafe(decision.reason) : null,
 		cancelling: null,
 		tail: [],
 		totalLines: 0,
@@ -65,9 +68,13 @@ export function finishedPatch(result: TaskResult, errorLine: string | undefined,
 		signal: result.signal,
 		finishedAt: result.finished_at ? Date.parse(result.finished_at) : Date.now(),
 		startedAt: result.started_at ? Date.parse(result.started_at) : null,
-		errorLine: result.status === 'failed' ? errorLine ?? firstLine(result.error) ?? null : stopDetail(result, cancelling, graceMs),
+		errorLine: safeOrNull(result.status === 'failed' ? errorLine ?? firstLine(result.error) ?? null : stopDetail(result, cancelling, graceMs)),
 		cancelling: null,
 	};
+}
+
+function safeOrNull(text: string | null): string | null {
+	return text === null ? null : terminalSafe(text);
 }
 
 function firstLine(text: string | undefined): string | undefined {

@@ -4,12 +4,14 @@
 // the configuration file (a plain-text api_key).
 import {allWarnings, sharedProfileWarnings} from '../core/routing.js';
 import type {PlannedTask} from '../core/types.js';
+import {terminalSafe} from '../core/visible-text.js';
 
 export function batchWarnings(plan: {tasks: readonly PlannedTask[]; warnings: readonly string[]}): string[] {
 	// The same strings the planner made, recognised whole, never by matching words in their text.
 	const sharedProfile = new Set(sharedProfileWarnings(plan.tasks));
 	const taskWarnings = new Set(plan.tasks.flatMap(task => task.warnings));
 	const rank = (warning: string) => (sharedProfile.has(warning) ? 0 : taskWarnings.has(warning) ? 1 : 2);
-	// Array.sort is stable: within a rank, the planner's order stays.
-	return allWarnings(plan).sort((a, b) => rank(a) - rank(b));
+	// Array.sort is stable: within a rank, the planner's order stays. They quote task files and
+	// configs, so they reach the screen sanitised.
+	return allWarnings(plan).sort((a, b) => rank(a) - rank(b)).map(warning => terminalSafe(warning));
 }

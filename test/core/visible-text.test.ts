@@ -1,7 +1,7 @@
 // The zoom marks matches in the text as shown, and n/N look for them in the same text: the two
 // must agree, or a marked line is skipped (or a line is found with nothing marked on it).
 import {describe, expect, it} from 'vitest';
-import {lineMatches, matchParts, searchPattern} from '../../src/core/visible-text.js';
+import {lineMatches, matchParts, searchPattern, terminalSafe} from '../../src/core/visible-text.js';
 
 const marked = (line: string, query: string) => matchParts(line, searchPattern(query)).map(part => (part.match ? `[${part.text}]` : part.text)).join('');
 
@@ -57,5 +57,16 @@ describe('marks never cut a character as the terminal draws it', () => {
 
 	it('neighbouring matches widened onto one character are marked once', () => {
 		expect(marked('e\u0301e\u0301', 'e')).toBe('[e\u0301][e\u0301]');
+	});
+});
+
+describe('terminalSafe', () => {
+	it('lets no escape sequence, control character or bidi override of a task file or config through', () => {
+		const hostile = 'goal\u001B]52;c;Y2xpcGJvYXJk\u0007 \u001B]2;title\u001B\\ \u001B[2J\u001B[31mred\u001B[0m \u009B1m \u202Eevil\r x\u0007';
+		expect(terminalSafe(hostile)).toBe('goal  red  evil x');
+	});
+
+	it('keeps the text, its line breaks and its tabs (as spaces)', () => {
+		expect(terminalSafe('first line\nsecond\tcolumn')).toBe('first line\nsecond    column');
 	});
 });
