@@ -189,7 +189,8 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 				} else if (state.zoom?.search.editing) {
 					set({zoom: {...state.zoom, search: {...state.zoom.search, editing: false}}});
 				} else if (state.zoom) {
-					set({zoom: null});
+					// A search's "no match" belongs to the zoom: it must not linger under the grid.
+					set({zoom: null, notice: null});
 				}
 			},
 
@@ -203,7 +204,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			startSearch() {
 				const zoom = get().zoom;
 				if (zoom) {
-					set({zoom: {...zoom, search: {query: '', editing: true, matchLine: null}}});
+					set({zoom: {...zoom, search: {query: '', editing: true, matchLine: null}}, notice: null});
 				}
 			},
 

@@ -249,6 +249,24 @@ describe('zoom scrolling keeps the view full', () => {
 		expect(view()).toHaveLength(10);
 		expect(view()).toContain('line 2');
 	});
+
+	it('a "no match" notice goes with the zoom, and with the next search', () => {
+		const {store} = zoomedOn(100, 10);
+		store.getState().startSearch();
+		store.getState().editSearch('nowhere');
+		store.getState().submitSearch();
+		expect(store.getState().notice).toMatch(/no .* match for "nowhere"/);
+
+		store.getState().startSearch();
+		expect(store.getState().notice).toBeNull();
+		store.getState().editSearch('nowhere');
+		store.getState().submitSearch();
+		expect(store.getState().notice).not.toBeNull();
+
+		store.getState().closeOverlay(); // the zoom
+		expect(store.getState().zoom).toBeNull();
+		expect(store.getState().notice).toBeNull();
+	});
 });
 
 describe('warnings', () => {
