@@ -37,6 +37,19 @@ test('shows remapped keys, and says how many lines are below when the terminal i
 	});
 });
 
+test('down keys that arrive together each scroll one line', async () => {
+	const {frame, stdin} = render({tasks: plannedTasks(3), columns: 80, rows: 16});
+	stdin.write('?');
+	await vi.waitFor(() => {
+		expect(frame()).toMatch(/↓ \d+ more/);
+	});
+	expect(Number(/↓ (\d+) more/.exec(frame())![1])).toBeGreaterThan(3);
+	stdin.write('\u001B[B\u001B[B\u001B[B');
+	await vi.waitFor(() => {
+		expect(frame()).toContain('↑ 3 more');
+	});
+});
+
 test('at 80x24 with warnings the help scrolls to every binding, and scrolling leaves the zoom view alone', async () => {
 	const warnings = ['first batch warning', 'second batch warning', 'third batch warning', 'a fourth warning that is long enough to wrap onto a second line of the help overlay at eighty columns'];
 	const {frame, stdin, store} = render({tasks: plannedTasks(3), columns: 80, rows: 24, warnings});

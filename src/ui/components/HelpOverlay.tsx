@@ -132,7 +132,12 @@ export function HelpOverlay({width, height, bindings}: {readonly width: number; 
 		const command = matchCommand(bindings, 'help', input, key);
 		const delta = command === undefined ? undefined : step[command];
 		if (delta !== undefined) {
-			setOffset(Math.min(view.maxOffset, Math.max(0, view.start + (delta > 0 ? Math.max(1, delta) : Math.min(-1, delta)))));
+			// From the previous offset, not this render's: keys that arrive together are all handled
+			// before the next render, and each must move on from where the one before it left off.
+			setOffset(previous => {
+				const from = helpWindow(lines.length, visible, previous);
+				return Math.min(from.maxOffset, Math.max(0, from.start + (delta > 0 ? Math.max(1, delta) : Math.min(-1, delta))));
+			});
 		}
 	}, {isActive: isRawModeSupported});
 
