@@ -96,7 +96,7 @@ describe('task pane', () => {
 		expect(frame()).toContain('ValueError: no API key for openrouter');
 	});
 
-	test('failed: an error line the output tail already shows is not repeated above it', async () => {
+	test('failed: an error line the output tail already shows is shown once, whole, above the tail', async () => {
 		const {frame, store, control} = renderOne();
 		startTask(store, 't01', t0);
 		control.write('t01', ['working', 'Traceback (most recent call last):', 'ValueError: no API key for openrouter'], 'ValueError: no API key for openrouter');
@@ -106,7 +106,22 @@ describe('task pane', () => {
 			expect(frame()).toContain('✗ failed exit 1 · 12s');
 		});
 		expect(frame().match(/ValueError: no API key for openrouter/g)).toHaveLength(1);
-		expect(frame()).toMatch(/┃ exit 1 +┃\n┃ working/);
+		expect(frame()).toMatch(/┃ ValueError: no API key for openrouter +┃\n┃ working/);
+	});
+
+	test('failed: a long error line the tail shows cut is shown whole, wrapped, as the detail', async () => {
+		const {frame, store, control} = renderOne();
+		const error = `Error: provider returned 429 Too Many Requests for google/gemini-3-flash-preview ${'(retry after 30s) '.repeat(3)}`.trim();
+		startTask(store, 't01', t0);
+		control.write('t01', ['working', error], error);
+		store.getState().syncOutput();
+		finishTask(store, 't01', 'failed', {startedAt: t0, finishedAt: t0 + (12 * second), exitCode: 1});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('✗ failed exit 1 · 12s');
+		});
+		const text = frame().split('\n').map(line => line.replace(/^[┃│]\s?/, '').replace(/\s*[┃│]$/, '')).join(' ').replaceAll(/\s+/g, ' ');
+		expect(text).toContain(error);
+		expect(frame()).not.toContain('…');
 	});
 
 	test('cancelled and timed out say so', async () => {

@@ -37,14 +37,14 @@ export const TaskPane = memo(function TaskPane({id, width, height, focused}: Tas
 	const linesOf = (text: string | null) => (text === null ? 0 : Math.min(maxDetailLines(task.status, height), wrapWords(text, width - 4).length));
 	const fullTailCount = tailLinesFor(height, linesOf(fullDetail));
 	const fullTail = fullTailCount > 0 ? task.tail.slice(-fullTailCount) : [];
-	// The error line is usually the last stderr line: when the tail already shows it, the detail
-	// says only how the process ended instead of repeating it. Its one line frees tail lines at
-	// the top, so the error line stays in view.
+	// The error line is usually the last stderr line. Shown whole (wrapped) as the detail, it is left
+	// out of the tail rather than shown twice, once cut at the pane's width.
 	const repeated = task.status === 'failed' && fullDetail !== null && fullDetail !== '' && fullTail.some(line => plainLine(line).includes(fullDetail));
-	const detail = repeated ? exitDetail(task.exitCode, task.signal) : fullDetail;
+	const detail = fullDetail;
 	const detailLines = linesOf(detail);
 	const tailCount = tailLinesFor(height, detailLines);
-	const tail = tailCount > 0 ? task.tail.slice(-tailCount) : [];
+	const tailSource = repeated ? task.tail.filter(line => !plainLine(line).includes(fullDetail)) : task.tail;
+	const tail = tailCount > 0 ? tailSource.slice(-tailCount) : [];
 	const withColour = themeHasColour(theme);
 
 	return (
@@ -86,14 +86,6 @@ export const TaskPane = memo(function TaskPane({id, width, height, focused}: Tas
  */
 function maxDetailLines(status: TaskStatus, height: number): number {
 	return status === 'refused' ? Math.max(0, height - paneChrome) : 2;
-}
-
-function exitDetail(exitCode: number | null, signal: string | null): string | null {
-	if (exitCode !== null) {
-		return `exit ${exitCode}`;
-	}
-
-	return signal;
 }
 
 function detailColour(theme: Theme, status: TaskStatus): ThemeColour {
