@@ -74,7 +74,7 @@ const all = (...patterns: RegExp[]) => (screen: string) => patterns.every(patter
 /** A task that runs until `go(test)` is written; never written, it runs until it is stopped. */
 const untilGo = (test: TestHome) => `[fake:until-file=${path.join(test.dir, 'go')}]`;
 const go = (test: TestHome) => writeFileSync(path.join(test.dir, 'go'), '');
-const header = /^hermes-delegate · run \S+ · /;
+const header = /^hermes-delegate · (?:finished after )?\d[\dhms]* · /;
 const runaway = '[fake:forever] [fake:ignore-term] [fake:grandchild] [fake:ready]';
 
 describe('the dashboard in a real terminal', () => {
@@ -164,7 +164,7 @@ describe('the dashboard in a real terminal', () => {
 		const screen = terminal([process.execPath, cliPath, 'demo'], {env: {TMPDIR: tmp}});
 
 		const names = ['capital-lookup', 'fix-flaky-test', 'survey-vector-dbs', 'changelog-summary', 'flaky-provider', 'runaway-crawler', 'explain-design', 'turbo-route'];
-		const shown = await screen.waitForScreen(all(header, /· model routes · concurrency 3 · /, ...names.map((name, index) => new RegExp(`t0${index + 1} ${name}`)), /● running/, /t08 turbo-route +⊖ refused/), {message: 'the demo header and all eight panes'});
+		const shown = await screen.waitForScreen(all(header, /· model routes · concurrency 3 · run \S+/, ...names.map((name, index) => new RegExp(`t0${index + 1} ${name}`)), /● running/, /t08 turbo-route +⊖ refused/), {message: 'the demo header and all eight panes'});
 		expect(shown.split('\n')[0]).toMatch(header);
 		expect(shown).toMatch(/q quit/);
 		// The same frame in colour: the control for the NO_COLOR test below.

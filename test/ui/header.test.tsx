@@ -11,7 +11,7 @@ describe('header', () => {
 		startTask(store, 't01', t0);
 		store.getState().tick(t0 + 20_000);
 		await vi.waitFor(() => {
-			expect(frame()).toContain('concurrency 4 · 20s');
+			expect(frame()).toContain('hermes-delegate · 20s · model routes · concurrency 4 · run run-test');
 		});
 		finishBatch(store, t0 + 24_000);
 		store.getState().tick(t0 + 95_000);
@@ -23,6 +23,15 @@ describe('header', () => {
 			expect(store.getState().now).toBe(t0 + 200_000);
 		});
 		expect(frame()).toContain('finished after 24s');
+	});
+
+	test('at 80 columns the run time is still shown; the run id is what gets cut', async () => {
+		const {frame, store} = render({tasks: plannedTasks(1), columns: 60});
+		startTask(store, 't01', t0);
+		store.getState().tick(t0 + 65_000);
+		await vi.waitFor(() => {
+			expect(frame().split('\n')[0]).toMatch(/^hermes-delegate · 1m05s · model routes · concurrency 4/);
+		});
 	});
 
 	test('the shared-profile warning comes first, with the count and where the rest are', async () => {

@@ -29,11 +29,12 @@ export function Header({width, bindings}: {readonly width: number; readonly bind
 	const elapsed = useBatch(state => formatElapsed((state.finishedAt ?? state.now) - state.startedAt));
 	const counts = useBatch(useShallow(countByStatus));
 	const warnings = useBatch(state => state.warnings);
+	// Most watched first: a narrow terminal cuts the end of the line, so the run id goes last.
 	const facts = [
-		info.runId ? `run ${info.runId}` : undefined,
+		info.finished ? `finished after ${elapsed}` : elapsed,
 		modeLabels[info.mode],
 		`concurrency ${info.concurrency}`,
-		info.finished ? `finished after ${elapsed}` : elapsed,
+		info.runId ? `run ${info.runId}` : undefined,
 	].filter(Boolean).join(' · ');
 
 	return (
