@@ -30,19 +30,18 @@ export type TaskView = {
 // Every text below comes from a task file or a config: sanitised once, here, as subagent output is.
 export function taskViewFromPlan(task: PlannedTask): TaskView {
 	const {decision, effective} = task;
-	const safe = (text: string | null | undefined) => (text === null || text === undefined ? null : terminalSafe(text));
 	return {
 		id: task.id,
 		index: task.index,
 		title: terminalSafe(task.spec.name ?? task.spec.goal),
 		goal: terminalSafe(task.spec.goal),
 		status: decision.refused ? 'refused' : 'queued',
-		routeName: safe(decision.route?.name),
+		routeName: safeOrNull(decision.route?.name),
 		routeKind: decision.route?.kind ?? (decision.modelOverride ? 'explicit' : 'parent'),
-		model: safe(effective.model),
-		provider: safe(effective.provider),
-		reasoningEffort: safe(effective.reasoning_effort),
-		profile: safe(effective.profile),
+		model: safeOrNull(effective.model),
+		provider: safeOrNull(effective.provider),
+		reasoningEffort: safeOrNull(effective.reasoning_effort),
+		profile: safeOrNull(effective.profile),
 		reason: terminalSafe(decision.reason),
 		pid: null,
 		startedAt: null,
@@ -73,8 +72,8 @@ export function finishedPatch(result: TaskResult, errorLine: string | undefined,
 	};
 }
 
-function safeOrNull(text: string | null): string | null {
-	return text === null ? null : terminalSafe(text);
+function safeOrNull(text: string | null | undefined): string | null {
+	return text === null || text === undefined ? null : terminalSafe(text);
 }
 
 function firstLine(text: string | undefined): string | undefined {

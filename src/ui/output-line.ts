@@ -25,5 +25,5 @@ export function displayLine(line: string, colour: boolean): string {
 
 /** The visible text of a line, for highlighting it as a whole. */
 export function plainLine(line: string): string {
-	return displayLine(stripSgr(line), false);
+	return displayLine(line, false);
 }

@@ -81,7 +81,7 @@ function press(store: BatchStore, bindings: Bindings, environment: CommandEnviro
 }
 
 function isEscapeThenKey(input: string, key: Key): boolean {
-	return key.meta && !key.escape && !key.ctrl && [...input].length === 1 && !/[\u0000-\u001F\u007F-\u009F]/.test(input);
+	return key.meta && !key.escape && !key.ctrl && [...input].length === 1 && input.replace(nonText, '') === input;
 }
 
 /** What Ink reports for this character read alone: Enter and Tab by name, shift for capitals. */
