@@ -74,7 +74,7 @@ export type LoadConfigOptions = {
 export function loadHermesConfig(options: LoadConfigOptions): LoadedConfig {
 	const {configPath, hermesHome} = options;
 	const source = {path: configPath, exists: existsSync(configPath)};
-	const empty: DelegationConfig = {mode: 'default', modelMap: {options: []}, profileRoutes: {profiles: []}, source};
+	const empty: DelegationConfig = {mode: 'default', builtin: {}, modelMap: {options: []}, profileRoutes: {profiles: []}, source};
 	if (!source.exists) {
 		if (options.explicit) {
 			throw new InputError(
@@ -118,6 +118,7 @@ export function loadHermesConfig(options: LoadConfigOptions): LoadedConfig {
 	const profileRoutes = value.backends?.profile_routes ?? undefined;
 	const delegation: DelegationConfig = {
 		mode: (value.backend ?? 'default') as RoutingMode,
+		builtin: {},
 		modelMap: {options: (modelMap?.options ?? []).map(toModelRoute), default: modelMap?.default},
 		profileRoutes: {profiles: (profileRoutes?.profiles ?? []).map(toProfileRoute), default: profileRoutes?.default},
 		source,

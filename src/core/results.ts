@@ -1,6 +1,6 @@
 // The result format of PRODUCT.md, extended with the route, status, timings and log path.
 import {exitCodes} from './errors.js';
-import type {BatchReport, PlannedTask, ResultRoute, StopReason, TaskResult, TaskStatus} from './types.js';
+import type {BatchReport, PlannedTask, ResultRoute, StopReason, TaskResult, TaskStatus, TokenCounts, ToolCallRecord} from './types.js';
 
 /**
  * Which route ran the task (PRODUCT.md: name, provider, model, reasoning effort, service tier).
@@ -35,6 +35,12 @@ export type TaskOutcome = {
 	/** What happened to this run of the task that a script should know (added to `warnings`). */
 	notes?: string[] | undefined;
 	logPath: string | null;
+	answer?: string | undefined;
+	sessionId?: string | null | undefined;
+	hermesVersion?: string | null | undefined;
+	tokens?: TokenCounts | null | undefined;
+	modelUsed?: string | null | undefined;
+	toolCalls?: ToolCallRecord[] | undefined;
 };
 
 export function buildResult(task: PlannedTask, outcome: TaskOutcome): TaskResult {
@@ -53,6 +59,12 @@ export function buildResult(task: PlannedTask, outcome: TaskOutcome): TaskResult
 		duration_ms: outcome.startedAt !== null && outcome.finishedAt !== null ? outcome.finishedAt - outcome.startedAt : null,
 		result: outcome.stdout.text,
 		...(outcome.stdout.truncated ? {result_truncated: true} : {}),
+		answer: outcome.answer ?? (outcome.status === 'succeeded' ? outcome.stdout.text : ''),
+		session_id: outcome.sessionId ?? null,
+		hermes_version: outcome.hermesVersion ?? null,
+		tokens: outcome.tokens ?? null,
+		model_used: outcome.modelUsed ?? null,
+		tool_calls: outcome.toolCalls ?? [],
 		...(outcome.errorText === undefined ? {} : {error: outcome.errorText}),
 		// A script reading one result must see that part of the route was not applied.
 		...(task.warnings.length > 0 || outcome.notes?.length ? {warnings: [...task.warnings, ...(outcome.notes ?? [])]} : {}),

@@ -11,6 +11,10 @@ import {describeIssue, describeValue, parseWorded} from './zod-messages.js';
 const noNul = 'contains a NUL character (\\u0000), which no command-line argument can carry';
 const text = z.string().refine(value => !value.includes('\0'), noNul);
 const nonEmpty = text.trim().min(1, 'must not be empty');
+// Toolsets and skills: a list of names, or one comma-separated string as `hermes chat -t` takes it.
+const listItem = text.trim().regex(/^[^,\s]+$/, 'must be a name without commas or spaces');
+const nameList = z.union([z.array(listItem).min(1, 'must not be empty'), nonEmpty]).transform(value =>
+	Array.isArray(value) ? value : value.split(',').map(item => item.trim()).filter(Boolean));
 
 const taskSchema = z.strictObject({
 	goal: nonEmpty,
@@ -22,12 +26,16 @@ const taskSchema = z.strictObject({
 	model: nonEmpty.optional(),
 	provider: nonEmpty.optional(),
 	timeout: z.number().positive('must be a positive number of seconds').optional(),
+	toolsets: nameList.optional(),
+	skills: nameList.optional(),
+	max_turns: z.number().int('must be a whole number').positive('must be a positive whole number').optional(),
+	worktree: z.boolean().optional(),
 }).refine(task => task.provider === undefined || task.model !== undefined, {
 	message: 'is set without "model"; a provider only applies to an explicit model',
 	path: ['provider'],
 });
 
-export const taskFields = ['goal', 'context', 'name', 'characteristic', 'option', 'profile', 'model', 'provider', 'timeout'];
+export const taskFields = ['goal', 'context', 'name', 'characteristic', 'option', 'profile', 'model', 'provider', 'timeout', 'toolsets', 'skills', 'max_turns', 'worktree'];
 
 /** Where the task text came from, for messages: a path, `<stdin>` or `<inline>`. */
 export type TaskSource = {label: string};
@@ -106,6 +114,10 @@ const fieldFixes: Record<string, string> = {
 	goal: 'every task needs a "goal": what the subagent should do',
 	timeout: 'give "timeout" as a number of seconds, without quotes, e.g. "timeout": 600',
 	provider: 'add the "model" this provider serves, or remove "provider"',
+	toolsets: 'give toolsets as a list of names, e.g. "toolsets": ["web", "terminal"]',
+	skills: 'give skills as a list of names, e.g. "skills": ["github-pr"]',
+	max_turns: 'give "max_turns" as a whole number, e.g. "max_turns": 30',
+	worktree: 'give "worktree" as true or false, without quotes',
 };
 
 function withoutUndefined<T extends Record<string, unknown>>(value: T): T {

@@ -15,11 +15,20 @@ export type TaskSpec = {
 	provider?: string | undefined;
 	/** Seconds; the task's own timeout, overriding the batch timeout. */
 	timeout?: number | undefined;
+	/** `hermes chat -t`: the toolsets to enable, passed comma-joined. */
+	toolsets?: string[] | undefined;
+	/** `hermes chat -s`: skills to preload. */
+	skills?: string[] | undefined;
+	/** `hermes chat --max-turns`: tool-calling iterations per turn. */
+	max_turns?: number | undefined;
+	/** `hermes chat -w`: run in an isolated git worktree (parallel coding tasks on one repository). */
+	worktree?: boolean | undefined;
 };
 
 export type RoutingMode = 'model_map' | 'profile_routes' | 'default';
 
-export const reasoningEfforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const;
+// The levels Hermes's `--reasoning` and `agent.reasoning_effort` accept (hermes chat --help, 0.20.0).
+export const reasoningEfforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'ultra'] as const;
 export type ReasoningEffort = (typeof reasoningEfforts)[number];
 
 export type ModelRoute = {
@@ -45,9 +54,30 @@ export type ProfileRoute = {
 
 export type Route = ModelRoute | ProfileRoute;
 
+/**
+ * Hermes's own flat keys under `delegation:` (read by its built-in delegate_task), as opposed to
+ * `backend`/`backends`, which belong to the advanced-delegation plugin. They make the built-in
+ * mode's route: subagents on `model` (and provider/base_url/effort) instead of the parent's model.
+ */
+export type BuiltinDelegation = {
+	model?: string | undefined;
+	provider?: string | undefined;
+	base_url?: string | undefined;
+	/** Plain-text secret: never printed. */
+	api_key?: string | undefined;
+	api_mode?: string | undefined;
+	reasoning_effort?: ReasoningEffort | undefined;
+	/** Passed as `--max-turns` to each subagent. */
+	max_iterations?: number | undefined;
+	/** The default concurrency when delegate.yaml sets none. */
+	max_concurrent_children?: number | undefined;
+};
+
 /** The `delegation:` section of Hermes's config.yaml, validated. Each mode keeps its own settings. */
 export type DelegationConfig = {
 	mode: RoutingMode;
+	/** Hermes's own flat delegation keys: the built-in mode's route. */
+	builtin: BuiltinDelegation;
 	modelMap: {options: ModelRoute[]; default?: string | undefined};
 	profileRoutes: {profiles: ProfileRoute[]; default?: string | undefined};
 	/** Where it came from, for error messages and for later saving. */
@@ -153,6 +183,7 @@ export type BatchEvent =
 	| {type: 'task.started'; id: string; pid: number; argv: string[]; at: number}
 	| {type: 'task.cancelling'; id: string; cancelling: CancellingInfo; at: number}
 	| {type: 'task.killed'; id: string; at: number}
+	| {type: 'task.telemetry'; id: string; telemetry: TaskTelemetry; at: number}
 	| {type: 'task.finished'; id: string; result: TaskResult; at: number}
 	| {type: 'batch.finished'; report: BatchReport; at: number};
 
@@ -166,6 +197,30 @@ export type ResultRoute = {
 	profile: string | null;
 	refused: boolean;
 	reason: string;
+};
+
+/** Token counts as Hermes reports them (stream-json `result.tokens`). */
+export type TokenCounts = {input: number; output: number; total: number; cache_read: number; cache_write: number};
+
+/** One tool call of a subagent: stream-json `tool_use` paired with its `tool_result`. */
+export type ToolCallRecord = {
+	name: string;
+	id: string | null;
+	/** The input, as compact JSON, cut to a few hundred characters. */
+	input: string | null;
+	duration_ms: number | null;
+	/** null while the call has no result yet. */
+	is_error: boolean | null;
+};
+
+/** What Hermes told us about a run beyond its text: live in the dashboard, final in the results. */
+export type TaskTelemetry = {
+	/** The model Hermes actually used (stream-json `system/init`). */
+	model_used: string | null;
+	session_id: string | null;
+	tokens: TokenCounts | null;
+	cost_usd: number | null;
+	tool_calls: number;
 };
 
 /** One entry of `results` in the output JSON (PRODUCT.md format, extended). */
@@ -182,8 +237,18 @@ export type TaskResult = {
 	started_at: string | null;
 	finished_at: string | null;
 	duration_ms: number | null;
+	/** The answer (same as `answer`; kept under the PRODUCT.md name). */
 	result: string;
 	result_truncated?: boolean;
+	/** The exact reply: stream-json text, or `-Q` stdout; empty when the task did not succeed. */
+	answer: string;
+	session_id: string | null;
+	hermes_version: string | null;
+	tokens: TokenCounts | null;
+	/** The model Hermes reported using (stream-json only; null when it did not say). */
+	model_used: string | null;
+	tool_calls: ToolCallRecord[];
+	/** Hermes's own error message (or what we did, for a stop we asked for): never the session line. */
 	error?: string;
 	/** Route fields that could not be passed to `hermes chat`, and similar notes; absent when none. */
 	warnings?: string[];
@@ -199,4 +264,31 @@ export type BatchReport = {
 	interrupted: boolean;
 	warnings: string[];
 	results: TaskResult[];
+};
+
+/** What the installed `hermes` can do, read from `hermes --version` and `hermes chat --help`. */
+export type HermesCapabilities = {
+	/** The path probed. */
+	bin: string;
+	/** e.g. "0.19.0"; null when `--version` printed nothing we understand. */
+	version: string | null;
+	/** false: not probed (no binary, e.g. `--dry-run` without Hermes): the oldest supported Hermes is assumed. */
+	probed: boolean;
+	/** Why probing failed, when it did. */
+	problem?: string | undefined;
+	/** The `hermes chat` flags found in its --help. */
+	flags: {
+		quiet: boolean;
+		reasoning: boolean;
+		/** `--format stream-json` (Hermes 0.20.6+). */
+		streamJson: boolean;
+		queryFile: boolean;
+		runBudget: boolean;
+		maxTurns: boolean;
+		toolsets: boolean;
+		skills: boolean;
+		worktree: boolean;
+		source: boolean;
+		provider: boolean;
+	};
 };

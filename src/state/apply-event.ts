@@ -27,6 +27,10 @@ export function eventPatch(state: BatchState, event: BatchEvent, control: BatchC
 			return cancelling ? withTask(state, event.id, {cancelling: {...cancelling, killSent: true, killDueAt: Math.min(cancelling.killDueAt, event.at)}}) : {};
 		}
 
+		case 'task.telemetry': {
+			return withTask(state, event.id, {telemetry: event.telemetry});
+		}
+
 		case 'task.finished': {
 			const cancelling = state.tasks[event.id]?.cancelling ?? null;
 			return withTask(state, event.id, finishedPatch(event.result, control.output(event.id)?.errorLine(), cancelling, state.graceMs));

@@ -1,5 +1,5 @@
 // What a pane shows about one task. Plain data, derived from the plan and then the events.
-import type {CancellingInfo, PlannedTask, TaskResult, TaskStatus} from '../core/types.js';
+import type {CancellingInfo, PlannedTask, TaskResult, TaskStatus, TaskTelemetry} from '../core/types.js';
 import {terminalSafe} from '../core/visible-text.js';
 
 export type TaskView = {
@@ -22,6 +22,8 @@ export type TaskView = {
 	signal: string | null;
 	errorLine: string | null;
 	cancelling: CancellingInfo | null;
+	/** What Hermes reported (model used, tokens, tool calls); null until it says anything. */
+	telemetry: TaskTelemetry | null;
 	tail: string[];
 	totalLines: number;
 	outputVersion: number;
@@ -50,6 +52,7 @@ export function taskViewFromPlan(task: PlannedTask): TaskView {
 		signal: null,
 		errorLine: decision.refused ? terminalSafe(decision.reason) : null,
 		cancelling: null,
+		telemetry: null,
 		tail: [],
 		totalLines: 0,
 		outputVersion: -1,

@@ -150,7 +150,7 @@ describe('loadHermesConfig: messages in our wording, never zod\'s', () => {
 	it.each([
 		['a description that is a number', '          description: 42\n          provider: p\n          model: m\n', 'options[0].description', 'expected a string, got a number'],
 		['a model that is a list', '          description: d\n          provider: p\n          model: [a, b]\n', 'options[0].model', 'expected a string, got a list'],
-		['an unknown reasoning_effort', '          description: d\n          provider: p\n          model: m\n          reasoning_effort: extreme\n', 'options[0].reasoning_effort', 'must be one of: none, minimal, low, medium, high, xhigh'],
+		['an unknown reasoning_effort', '          description: d\n          provider: p\n          model: m\n          reasoning_effort: extreme\n', 'options[0].reasoning_effort', 'must be one of: none, minimal, low, medium, high, xhigh, max, ultra'],
 		['fallback_providers given as one string', '          description: d\n          provider: p\n          model: m\n          fallback_providers: openrouter\n', 'options[0].fallback_providers', 'expected a list, got a string'],
 	])('%s', (_label, fields, yamlPath, message) => {
 		const [problem] = problemsOf({config: route(fields)});

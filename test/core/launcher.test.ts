@@ -17,7 +17,7 @@ function planned(task: TaskSpec, mode: RoutingMode): PlannedTask {
 		mode,
 		modelMap: {options: [fast, deep, local]},
 		profileRoutes: {profiles: [{kind: 'profile', name: 'coder', description: 'Writes code.'}]},
-		source: {path: 'config.yaml', exists: true},
+		builtin: {}, source: {path: 'config.yaml', exists: true},
 	};
 	return planBatch({tasks: [task], delegation, settings: {characteristics: {}, characteristicWords: {}}}).tasks[0]!;
 }

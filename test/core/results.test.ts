@@ -10,7 +10,7 @@ function planned(task: TaskSpec, mode: RoutingMode = 'model_map'): PlannedTask {
 		mode,
 		modelMap: {options: [deep]},
 		profileRoutes: {profiles: [{kind: 'profile', name: 'coder', description: 'Writes code.'}]},
-		source: {path: 'config.yaml', exists: true},
+		builtin: {}, source: {path: 'config.yaml', exists: true},
 	};
 	return planBatch({tasks: [task], delegation, settings: {characteristics: {}, characteristicWords: {}}}).tasks[0]!;
 }
@@ -54,7 +54,7 @@ describe('buildResult', () => {
 
 	it('carries the task\'s route warnings, so one result shows what was not passed', () => {
 		const local: ModelRoute = {kind: 'model', name: 'local', description: 'd', model: 'qwen3', base_url: 'http://localhost:8080/v1'};
-		const delegation: DelegationConfig = {mode: 'model_map', modelMap: {options: [local]}, profileRoutes: {profiles: []}, source: {path: 'config.yaml', exists: true}};
+		const delegation: DelegationConfig = {mode: 'model_map', modelMap: {options: [local]}, profileRoutes: {profiles: []}, builtin: {}, source: {path: 'config.yaml', exists: true}};
 		const [task] = planBatch({tasks: [{goal: 'g', option: 'local'}], delegation, settings: {characteristics: {}, characteristicWords: {}}}).tasks;
 		const result = buildResult(task!, finished);
 		expect(result.warnings).toEqual(task!.warnings);

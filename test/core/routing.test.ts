@@ -14,7 +14,7 @@ function config(mode: RoutingMode, defaults: {model?: string; profile?: string} 
 		mode,
 		modelMap: {options: [fast, deep, research], default: defaults.model},
 		profileRoutes: {profiles: [coder, researcher], default: defaults.profile},
-		source: {path: '/home/op/.hermes/config.yaml', exists: true},
+		builtin: {}, source: {path: '/home/op/.hermes/config.yaml', exists: true},
 	};
 }
 
@@ -154,7 +154,7 @@ describe('planBatch: the characteristics table of delegate.yaml', () => {
 	});
 
 	it('says nothing when no routes are configured at all (the table cannot apply)', () => {
-		const empty: DelegationConfig = {mode: 'default', modelMap: {options: []}, profileRoutes: {profiles: []}, source: {path: 'config.yaml', exists: false}};
+		const empty: DelegationConfig = {mode: 'default', modelMap: {options: []}, profileRoutes: {profiles: []}, builtin: {}, source: {path: 'config.yaml', exists: false}};
 		expect(plan({coding: 'deep'}, empty).warnings).toEqual([]);
 	});
 

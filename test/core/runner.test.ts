@@ -29,7 +29,7 @@ const modelMap: DelegationConfig = {
 		default: 'fast',
 	},
 	profileRoutes: {profiles: []},
-	source: {path: '/nonexistent/config.yaml', exists: false},
+	builtin: {}, source: {path: '/nonexistent/config.yaml', exists: false},
 };
 
 const homes: string[] = [];

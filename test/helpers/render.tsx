@@ -134,6 +134,12 @@ export function finishTask(store: BatchStore, id: string, status: TaskStatus, op
 		finished_at: new Date(options.finishedAt).toISOString(),
 		duration_ms: options.finishedAt - options.startedAt,
 		result: '',
+		answer: '',
+		session_id: null,
+		hermes_version: null,
+		tokens: null,
+		model_used: null,
+		tool_calls: [],
 		...(options.error === undefined ? {} : {error: options.error}),
 		log: null,
 	};

@@ -40,7 +40,7 @@ function setup(taskCount = 2, plan: {tasks: PlannedTask[]; warnings: string[]} =
 }
 
 function result(id: string, status: TaskResult['status'], exitCode: number | null): TaskResult {
-	return {id, name: null, goal: 'g', model: null, route: {name: null, kind: 'parent', provider: null, model: null, reasoning_effort: null, service_tier: null, profile: null, refused: false, reason: ''}, status, success: status === 'succeeded', exit_code: exitCode, signal: null, started_at: new Date(t0).toISOString(), finished_at: new Date(t0 + 3000).toISOString(), duration_ms: 3000, result: '', log: null};
+	return {id, name: null, goal: 'g', model: null, route: {name: null, kind: 'parent', provider: null, model: null, reasoning_effort: null, service_tier: null, profile: null, refused: false, reason: ''}, status, success: status === 'succeeded', exit_code: exitCode, signal: null, started_at: new Date(t0).toISOString(), finished_at: new Date(t0 + 3000).toISOString(), duration_ms: 3000, result: '', answer: '', session_id: null, hermes_version: null, tokens: null, model_used: null, tool_calls: [], log: null};
 }
 
 afterEach(() => {
