@@ -4,6 +4,7 @@
 import {readFileSync} from 'node:fs';
 import {Command, CommanderError, Option} from 'commander';
 import {configCommand, type ConfigOptions} from './commands/config.js';
+import {doctorCommand, type DoctorOptions} from './commands/doctor.js';
 import {readAll} from './commands/prepare.js';
 import {runCommand, type CommandIO, type RunOptions} from './commands/run.js';
 import type {TuiOptions} from './commands/tui.js';
@@ -78,6 +79,16 @@ export function buildProgram(): Command {
 		.option('--exit-when-done', 'leave the dashboard by itself when the batch is finished')
 		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
 			process.exitCode = await (await loadTui())(tasks, {...options, demo: true} as TuiOptions, io);
+		});
+
+	program.command('doctor')
+		.description('probe the installed Hermes and check the config, profiles and home for what would change a batch (starts no subagent)')
+		.option('--config <path>', 'Hermes config file (default: $HERMES_HOME/config.yaml)')
+		.option('--hermes-bin <path>', 'the hermes binary (default: $HERMES_BIN, else `hermes` on PATH)')
+		.option('--json', 'as JSON, for scripts')
+		.addHelpText('after', '\nExit codes: 0 nothing wrong (warnings are fine) · 1 a problem that stops or changes a batch · 70 internal error')
+		.action(async (options: DoctorOptions) => {
+			process.exitCode = await doctorCommand(options, io);
 		});
 
 	program.command('config')

@@ -6,6 +6,7 @@ import {loadHermesConfig, defaultConfigPath, type LoadedConfig} from '../core/co
 import {createDemoHome, demoTasks} from '../core/demo.js';
 import {InputError} from '../core/errors.js';
 import {resolveHermesHome} from '../core/hermes-home.js';
+import {defaultCachePath, probeHermes, unprobed} from '../core/hermes-probe.js';
 import {requestedHermesBin, resolveHermesBin} from '../core/launcher.js';
 import {planBatch} from '../core/routing.js';
 import {loadSettings, settingsPath} from '../core/settings.js';
@@ -13,7 +14,7 @@ import {createRunFolder, type RunFolder} from '../core/run-folder.js';
 import {BatchRunner} from '../core/runner.js';
 import {parseTasks} from '../core/tasks.js';
 import {fakeAgentPath} from '../package-files.js';
-import type {DelegateSettings, RoutePlan, TaskSpec} from '../core/types.js';
+import type {DelegateSettings, HermesCapabilities, RoutePlan, TaskSpec} from '../core/types.js';
 
 export type BatchOptions = {
 	config?: string;
@@ -41,9 +42,15 @@ export type PreparedBatch = {
 	env: NodeJS.ProcessEnv;
 	/** The binary as asked for (a name to find on PATH, or a path), before it is checked. */
 	requestedBin: string;
+	/** The binary, found and usable, or why not (a dry run reports it; a real run stops on it). */
+	bin: BinCheck;
+	/** What that binary can do; the plan was made against it. */
+	capabilities: HermesCapabilities;
 	/** The checked, absolute binary; an InputError when it is missing or not executable. */
 	resolveBin(): string;
 };
+
+export type BinCheck = {path: string; ok: true} | {path: string; ok: false; problem: string};
 
 export type PrepareContext = {
 	env: NodeJS.ProcessEnv;
@@ -61,7 +68,17 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 		? demoTasks({runawayTimeoutSeconds: context.demoRunawaySeconds ?? 60})
 		: await readTasks(taskArg, context);
 	const config = loadHermesConfig({configPath: options.config ?? demo?.configPath ?? defaultConfigPath(hermesHome), hermesHome, explicit: options.config !== undefined});
-	const plan = planBatch({tasks, delegation: config.delegation, settings});
+	const env = demo ? {...context.env, HERMES_HOME: demo.hermesHome} : {...context.env};
+	const useFake = demo !== undefined && !options.hermesBin;
+	const resolveBin = () => useFake ? fakeAgentPath : resolveHermesBin(options.hermesBin, context.env);
+	const requestedBin = useFake ? fakeAgentPath : requestedHermesBin(options.hermesBin, context.env);
+	const bin = checkBin(resolveBin, requestedBin);
+	// The flags differ between Hermes releases: the plan (what is passed, what is refused) is made
+	// against the binary that will run it.
+	const capabilities = bin.ok
+		? await probeHermes(bin.path, {env, cachePath: defaultCachePath(context.env)})
+		: unprobed(requestedBin, bin.problem);
+	const plan = planBatch({tasks, delegation: config.delegation, settings, capabilities});
 	plan.warnings.unshift(...config.warnings);
 
 	const refused = plan.tasks.filter(task => task.decision.refused);
@@ -90,10 +107,24 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 		graceMs: Math.round(graceSeconds * 1000),
 		timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
 		failFast: options.failFast ?? false,
-		env: demo ? {...context.env, HERMES_HOME: demo.hermesHome} : {...context.env},
-		requestedBin: demo && !options.hermesBin ? fakeAgentPath : requestedHermesBin(options.hermesBin, context.env),
-		resolveBin: () => demo && !options.hermesBin ? fakeAgentPath : resolveHermesBin(options.hermesBin, context.env),
+		env,
+		requestedBin,
+		bin,
+		capabilities,
+		resolveBin,
 	};
+}
+
+function checkBin(resolve: () => string, requested: string): BinCheck {
+	try {
+		return {path: resolve(), ok: true};
+	} catch (error) {
+		if (!(error instanceof InputError)) {
+			throw error;
+		}
+
+		return {path: requested, ok: false, problem: error.fix ? `${error.message}; fix: ${error.fix}` : error.message};
+	}
 }
 
 
@@ -103,6 +134,7 @@ export function createRunner(batch: PreparedBatch, options: {display: boolean}):
 	const folder = createRunFolder(batch.hermesHome);
 	const runner = new BatchRunner(batch.plan, {
 		hermesBin,
+		capabilities: batch.capabilities,
 		folder,
 		concurrency: batch.concurrency,
 		graceMs: batch.graceMs,

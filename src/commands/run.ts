@@ -1,5 +1,5 @@
 // `hermes-delegate run`: headless. Plans the whole batch, runs it, prints JSON.
-import {InputError} from '../core/errors.js';
+import {hermesSummary} from '../core/hermes-probe.js';
 import {buildLaunch} from '../core/launcher.js';
 import {exitCodeOf, resultRoute} from '../core/results.js';
 import type {BatchEvent} from '../core/types.js';
@@ -101,23 +101,8 @@ function guardOutput(stream: NodeJS.WriteStream, onClosed?: (why: string) => voi
 	};
 }
 
-type BinCheck = {path: string; ok: true} | {path: string; ok: false; problem: string};
-
-/** A dry run starts nothing, so a bad binary does not fail it; it is reported instead. */
-function checkBin(batch: PreparedBatch): BinCheck {
-	try {
-		return {path: batch.resolveBin(), ok: true};
-	} catch (error) {
-		if (!(error instanceof InputError)) {
-			throw error;
-		}
-
-		return {path: batch.requestedBin, ok: false, problem: error.fix ? `${error.message}; fix: ${error.fix}` : error.message};
-	}
-}
-
 function printDryRun(batch: PreparedBatch, stdout: Output, stderr: Output): void {
-	const bin = checkBin(batch);
+	const {bin, capabilities} = batch;
 	if (!bin.ok) {
 		stderr.write(`hermes-delegate: warning: ${bin.problem}\n`);
 	}
@@ -126,6 +111,7 @@ function printDryRun(batch: PreparedBatch, stdout: Output, stderr: Output): void
 		mode: batch.plan.mode,
 		concurrency: batch.concurrency,
 		hermes_bin: bin,
+		hermes: hermesSummary(capabilities),
 		warnings: batch.plan.warnings,
 		tasks: batch.plan.tasks.map(task => ({
 			id: task.id,
@@ -134,7 +120,11 @@ function printDryRun(batch: PreparedBatch, stdout: Output, stderr: Output): void
 			characteristic: task.characteristic ?? null,
 			route: resultRoute(task),
 			warnings: task.warnings,
-			argv: task.decision.refused ? null : (({file, args}) => [file, ...args])(buildLaunch(task, bin.path)),
+			argv: task.decision.refused ? null : (({file, args}) => [file, ...args])(buildLaunch(task, bin.path, {
+				capabilities,
+				promptFile: task.launch.prompt_file ? `<run folder>/prompts/${task.id}.txt` : undefined,
+				batchTimeoutMs: batch.timeoutMs,
+			})),
 		})),
 	}, null, 2)}\n`);
 }

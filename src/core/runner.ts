@@ -2,19 +2,27 @@
 // The runner owns every process it starts for its whole life (the kill cascade, cleanup of
 // leftover grandchildren) and announces everything as BatchEvents; `run` prints them and the
 // dashboard's store is fed by them. Nothing here knows about terminals or React.
+import {mkdirSync, writeFileSync} from 'node:fs';
+import path from 'node:path';
 import pLimit from 'p-limit';
-import {buildLaunch} from './launcher.js';
+import {interpretHermesOutput} from './hermes-output.js';
+import {hermesSummary} from './hermes-probe.js';
+import {buildLaunch, promptOf} from './launcher.js';
+import {outputModeOf} from './route-flags.js';
+import {StreamJsonDecoder} from './stream-json.js';
 import {forgetGroup, isGroupAlive, processStartTicks, rememberGroup, spawnInGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
-import {buildResult, describeExit, finalStatus, refusedResult, summarize} from './results.js';
+import {buildResult, describeExit, describeStop, finalStatus, refusedResult, summarize} from './results.js';
 import {recordProcess, writeJsonAtomic, type RunFolder} from './run-folder.js';
 import {TaskOutput} from './task-output.js';
 import {openTaskLog, outputEnd, pipeWithBackpressure} from './task-log.js';
 import {planOnDisk} from './run-folder.js';
-import type {BatchEvent, BatchReport, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
+import type {BatchEvent, BatchReport, HermesCapabilities, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
 import {allWarnings} from './routing.js';
 
 export type RunnerOptions = {
 	hermesBin: string;
+	/** What the installed Hermes can do (hermes-probe.ts): decides the output mode and the flags. */
+	capabilities: HermesCapabilities;
 	folder: RunFolder;
 	concurrency: number;
 	graceMs: number;
@@ -43,14 +51,23 @@ export class BatchRunner {
 	private readonly listeners = new Set<BatchListener>();
 	private readonly live = new Map<string, Live>();
 	private readonly outputs = new Map<string, TaskOutput>();
+	private readonly decoders = new Map<string, StreamJsonDecoder>();
 	private readonly results = new Map<string, TaskResult>();
 	private shuttingDown = false;
 	private interrupted = false;
 
 	constructor(readonly plan: RoutePlan, private readonly options: RunnerOptions) {
+		const streamJson = outputModeOf(options.capabilities.flags) === 'stream-json';
 		for (const task of plan.tasks) {
 			this.live.set(task.id, {task, status: task.decision.refused ? 'refused' : 'queued'});
-			this.outputs.set(task.id, new TaskOutput({maxLines: options.tailLines, display: options.display}));
+			const decoder = streamJson
+				? new StreamJsonDecoder({onTelemetry: telemetry => this.emit({type: 'task.telemetry', id: task.id, telemetry, at: Date.now()})})
+				: undefined;
+			if (decoder) {
+				this.decoders.set(task.id, decoder);
+			}
+
+			this.outputs.set(task.id, new TaskOutput({maxLines: options.tailLines, display: options.display, decoder}));
 		}
 	}
 
@@ -92,6 +109,7 @@ export class BatchRunner {
 			results_file: folder.resultsPath,
 			mode: this.plan.mode,
 			interrupted: this.interrupted,
+			hermes: hermesSummary(this.options.capabilities),
 			warnings: allWarnings(this.plan),
 			results: this.orderedResults(),
 		};
@@ -183,20 +201,31 @@ export class BatchRunner {
 			return;
 		}
 
-		const {folder} = this.options;
+		const {folder, capabilities} = this.options;
 		const logPath = folder.logPath(task.id);
-		const launch = buildLaunch(task, this.options.hermesBin);
 		const output = this.outputs.get(task.id)!;
-		const log = openTaskLog(logPath);
 		entry.startedAt = Date.now();
 		entry.status = 'running';
+		const failToStart = (message: string) => {
+			this.finish(task.id, buildResult(task, {status: 'failed', exitCode: null, signal: null, startedAt: entry.startedAt!, finishedAt: Date.now(), stdout: {text: '', truncated: false}, errorText: message, logPath: null, hermesVersion: capabilities.version}));
+			this.maybeFailFast(task.id, 'failed');
+		};
+
+		let launch: ReturnType<typeof buildLaunch>;
+		try {
+			launch = buildLaunch(task, this.options.hermesBin, {capabilities, promptFile: task.launch.prompt_file ? writePromptFile(folder.dir, task) : undefined, batchTimeoutMs: this.options.timeoutMs});
+		} catch (error) {
+			failToStart(`could not prepare the prompt file: ${(error as Error).message}`);
+			return;
+		}
+
+		const log = openTaskLog(logPath);
 		let child: GroupProcess;
 		try {
-			child = await spawnInGroup(launch.file, launch.args, {env: this.options.env});
+			child = await spawnInGroup(launch.file, launch.args, {env: {...(this.options.env ?? process.env), ...launch.env}});
 		} catch (error) {
 			log.end();
-			this.finish(task.id, buildResult(task, {status: 'failed', exitCode: null, signal: null, startedAt: entry.startedAt, finishedAt: Date.now(), stdout: {text: '', truncated: false}, errorText: (error as Error).message, logPath}));
-			this.maybeFailFast(task.id, 'failed');
+			failToStart((error as Error).message);
 			return;
 		}
 
@@ -222,6 +251,7 @@ export class BatchRunner {
 		}, timeoutMs);
 
 		const exit = await child.exited;
+		const exitedAt = Date.now();
 		clearTimeout(timer);
 		// The leader is gone; anything it left in its group (a backgrounded grandchild) is ours to end,
 		// otherwise it would outlive the batch and keep the output pipe open.
@@ -229,7 +259,7 @@ export class BatchRunner {
 			this.startCascade(entry, pgid, false, {quiet: true});
 		}
 
-		await entry.cascade?.done;
+		const cascadeOutcome = await entry.cascade?.done;
 		forgetGroup(pgid); // empty now: its id may be recycled by anything
 		const notes: string[] = [];
 		if (await outputEnd(child.closed, activity, log) === 'held') {
@@ -245,9 +275,30 @@ export class BatchRunner {
 		recordProcess(folder, {event: 'ended', task: task.id, pid: child.pid, pgid, start_ticks: null, at: new Date().toISOString()});
 
 		const status = finalStatus(entry.stopReason, exit.exitCode);
-		const finishedAt = Date.now();
-		const errorText = status === 'succeeded' ? undefined : output.errorText() || describeExit(status, exit.exitCode, exit.signal, entry.stopReason);
-		this.finish(task.id, buildResult(task, {status, exitCode: exit.exitCode, signal: exit.signal, startedAt: entry.startedAt, finishedAt, stdout: output.result(), errorText, notes, logPath}));
+		const hermes = interpretHermesOutput({mode: launch.output, exitCode: exit.exitCode, stdout: output.result(), stderr: output.errorText(), stream: this.decoders.get(task.id)?.summary()});
+		// A stop we asked for is reported as what we did and what happened, not as the traceback
+		// Hermes prints when SIGTERM interrupts it (that stays in the log).
+		const stopped = entry.stopReason && entry.cascade
+			? describeStop({reason: entry.stopReason, termSentAt: entry.cascade.termSentAt, endedAt: exitedAt, signal: exit.signal, exitCode: exit.exitCode, forced: cascadeOutcome?.forced ?? false})
+			: undefined;
+		const errorText = status === 'succeeded' ? undefined : stopped ?? hermes.error ?? describeExit(status, exit.exitCode, exit.signal, entry.stopReason);
+		this.finish(task.id, buildResult(task, {
+			status,
+			exitCode: exit.exitCode,
+			signal: exit.signal,
+			startedAt: entry.startedAt,
+			finishedAt: Date.now(),
+			stdout: {text: hermes.answer, truncated: hermes.answerTruncated},
+			answer: hermes.answer,
+			errorText,
+			notes: [...hermes.notes, ...notes],
+			logPath,
+			sessionId: hermes.sessionId,
+			hermesVersion: capabilities.version,
+			tokens: hermes.tokens,
+			modelUsed: hermes.modelUsed,
+			toolCalls: hermes.toolCalls,
+		}));
 		this.maybeFailFast(task.id, status);
 	}
 
@@ -312,4 +363,15 @@ export class BatchRunner {
 			listener(event);
 		}
 	}
+}
+
+/**
+ * A prompt too long for one argument goes to Hermes as --query-file: written into the run folder,
+ * readable by us only (it is the operator's text, and maybe secret).
+ */
+function writePromptFile(runDir: string, task: PlannedTask): string {
+	const file = path.join(runDir, 'prompts', `${task.id}.txt`);
+	mkdirSync(path.dirname(file), {recursive: true, mode: 0o700});
+	writeFileSync(file, promptOf(task.spec), {mode: 0o600});
+	return file;
 }

@@ -123,6 +123,15 @@ export type PlannedTask = {
 		service_tier: string | null;
 		profile: string | null;
 	};
+	/** How it is launched, beyond the route (decided against the installed Hermes's flags). */
+	launch: {
+		/** --max-turns: the task's max_turns, else Hermes's delegation.max_iterations in the built-in mode. */
+		max_turns: number | null;
+		/** The prompt is too long for one argument and goes through --query-file. */
+		prompt_file: boolean;
+		/** A base_url route reached through the openai-api provider and OPENAI_BASE_URL. */
+		base_url: string | null;
+	};
 	/** Non-fatal notes about this task's route (e.g. a field with no CLI flag). */
 	warnings: string[];
 };
@@ -190,6 +199,8 @@ export type BatchEvent =
 export type ResultRoute = {
 	name: string | null;
 	kind: 'model' | 'profile' | 'parent' | 'explicit';
+	/** The endpoint a base_url route was sent to (OPENAI_BASE_URL), else null. */
+	base_url?: string | null;
 	provider: string | null;
 	model: string | null;
 	reasoning_effort: string | null;
@@ -262,6 +273,16 @@ export type BatchReport = {
 	results_file: string;
 	mode: RoutingMode;
 	interrupted: boolean;
+	/** The Hermes that ran the batch, as probed. */
+	hermes: {
+		bin: string;
+		version: string | null;
+		probed: boolean;
+		problem?: string;
+		/** How its output was read: stream-json events, -Q (reply verbatim), or its formatted text. */
+		output: 'stream-json' | 'quiet' | 'text';
+		flags: HermesCapabilities['flags'];
+	};
 	warnings: string[];
 	results: TaskResult[];
 };

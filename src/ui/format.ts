@@ -199,7 +199,24 @@ export function routeLine(task: TaskView): string {
 	}
 
 	const model = task.model ?? (task.routeKind === 'profile' ? "profile's model" : "parent's model");
-	return `${routeLabel(task)} · ${model}`;
+	const telemetry = task.telemetry;
+	// What Hermes says it used wins over what was planned: under a profile route it is the only
+	// way to know the model at all, and a mismatch is worth seeing.
+	const used = telemetry?.model_used && telemetry.model_used !== task.model ? ` → ${telemetry.model_used}` : '';
+	const extras = [
+		telemetry?.tokens ? `${formatCount(telemetry.tokens.total)} tok` : undefined,
+		telemetry && telemetry.tool_calls > 0 ? `${telemetry.tool_calls} tool${telemetry.tool_calls === 1 ? '' : 's'}` : undefined,
+	].filter(Boolean);
+	return [`${routeLabel(task)} · ${model}${used}`, ...extras].join(' · ');
+}
+
+/** 950 → "950", 12_345 → "12.3k", 2_500_000 → "2.5M". */
+export function formatCount(count: number): string {
+	if (count < 1000) {
+		return String(count);
+	}
+
+	return count < 1_000_000 ? `${(count / 1000).toFixed(1)}k` : `${(count / 1_000_000).toFixed(1)}M`;
 }
 
 /** Statuses whose text changes with the clock. */
