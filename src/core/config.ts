@@ -5,8 +5,10 @@
 import {existsSync} from 'node:fs';
 import path from 'node:path';
 import type {Document} from 'yaml';
+import type {RouteEdit} from './config-edit.js';
 import {parseHermesConfig} from './config-parse.js';
 import {readConfigText} from './config-read.js';
+import {commitRouteEdits, type CommitResult} from './config-save.js';
 import {profileDir} from './hermes-home.js';
 import type {DelegationConfig} from './types.js';
 
@@ -41,6 +43,21 @@ export function loadHermesConfig(options: LoadConfigOptions): LoadedConfig {
 		hermesHome,
 		warnings: parsed.warnings,
 	};
+}
+
+/**
+ * Applies the edits to the file as it was loaded and saves it: each edit validated as loading
+ * validates, nothing written when any is refused, and a change made on disk meanwhile kept.
+ */
+export function saveRouteEdits(loaded: LoadedConfig, edits: readonly RouteEdit[]): CommitResult {
+	const configPath = loaded.delegation.source.path;
+	const profileExists = profileExistsIn(loaded.hermesHome);
+	return commitRouteEdits({
+		configPath,
+		loadedText: loaded.text,
+		edits,
+		validate: text => parseHermesConfig(text, {file: configPath, profileExists}),
+	});
 }
 
 /** The profile-existence question parsing asks, answered from the disk. */
