@@ -57,6 +57,8 @@ export type ParseConfigOptions = {
 	file: string;
 	/** Whether `$HERMES_HOME/profiles/<name>` exists, for a valid, normalised profile name. */
 	profileExists(name: string): boolean;
+	/** Where that profile's folder is, for messages (default `profiles/<name>`). */
+	profileFolder?: ((name: string) => string) | undefined;
 	/** Whether the text came from a file (false: the default path is absent, text is empty). */
 	exists?: boolean | undefined;
 };
@@ -102,7 +104,7 @@ export function parseHermesConfig(text: string, options: ParseConfigOptions): Pa
 		source,
 	};
 
-	const problems = [...builtinProblems, ...checkConsistency(delegation, {located, configPath, profileExists: options.profileExists, warnings, rawProfiles: profileRoutes?.profiles ?? []})];
+	const problems = [...builtinProblems, ...checkConsistency(delegation, {located, configPath, profileExists: options.profileExists, profileFolder: options.profileFolder ?? (name => `profiles/${name}`), warnings, rawProfiles: profileRoutes?.profiles ?? []})];
 	if (problems.length > 0) {
 		throw problems.length === 1 ? problems[0]! : new InputErrors(problems);
 	}
@@ -131,10 +133,10 @@ function normalisedOrAsWritten(name: string | undefined): string | undefined {
 	return name === undefined ? undefined : normaliseProfileName(name) ?? name;
 }
 
-type CheckContext = {located: LocatedDocument; configPath: string; profileExists(name: string): boolean; warnings: string[]; rawProfiles: ReadonlyArray<{name: string}>};
+type CheckContext = {located: LocatedDocument; configPath: string; profileExists(name: string): boolean; profileFolder(name: string): string; warnings: string[]; rawProfiles: ReadonlyArray<{name: string}>};
 
 function checkConsistency(delegation: DelegationConfig, context: CheckContext): InputError[] {
-	const {located, configPath, profileExists, warnings, rawProfiles} = context;
+	const {located, configPath, profileExists, profileFolder, warnings, rawProfiles} = context;
 	const problems: InputError[] = [];
 	const at = (pathParts: Array<string | number>) => ({file: configPath, path: formatPath(pathParts), line: lineOf(located, pathParts)});
 	const modelBase = ['delegation', 'backends', 'model_map'];
@@ -170,7 +172,7 @@ function checkConsistency(delegation: DelegationConfig, context: CheckContext): 
 		const name = delegation.profileRoutes.profiles[index]!.name;
 		const pathParts = [...profileBase, 'profiles', index, 'name'];
 		if (!profileExists(name)) {
-			const message = `profile "${name}" does not exist (no folder profiles/${name} in HERMES_HOME)`;
+			const message = `profile "${name}" does not exist (no folder ${profileFolder(name)})`;
 			const fix = `create it with \`hermes profile create ${name}\`, or remove it from profile_routes`;
 			if (delegation.mode === 'profile_routes') {
 				problems.push(new InputError(message, at(pathParts), fix));

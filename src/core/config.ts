@@ -35,7 +35,7 @@ export type LoadConfigOptions = {
 export function loadHermesConfig(options: LoadConfigOptions): LoadedConfig {
 	const {configPath, hermesHome} = options;
 	const read = readConfigText(configPath, {explicit: options.explicit, defaultPath: defaultConfigPath(hermesHome)});
-	const parsed = parseHermesConfig(read.text ?? '', {file: configPath, exists: read.exists, profileExists: profileExistsIn(hermesHome)});
+	const parsed = parseHermesConfig(read.text ?? '', {file: configPath, exists: read.exists, profileExists: profileExistsIn(hermesHome), profileFolder: name => profileDir(hermesHome, name)});
 	return {
 		delegation: parsed.delegation,
 		document: read.exists ? parsed.located.document : undefined,
@@ -56,7 +56,7 @@ export function saveRouteEdits(loaded: LoadedConfig, edits: readonly RouteEdit[]
 		configPath,
 		loadedText: loaded.text,
 		edits,
-		validate: text => parseHermesConfig(text, {file: configPath, profileExists}),
+		validate: text => parseHermesConfig(text, {file: configPath, profileExists, profileFolder: name => profileDir(loaded.hermesHome, name)}),
 	});
 }
 
