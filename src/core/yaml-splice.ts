@@ -15,9 +15,11 @@ export type NewValue = string | number | Array<Record<string, string>>;
 export class SpliceError extends Error {}
 
 export function applySplices(text: string, splices: readonly Splice[]): string {
+	// New lines end the way the file's lines end (a config saved on Windows keeps CRLF).
+	const crlf = text.includes('\r\n');
 	let out = text;
 	for (const splice of [...splices].sort((a, b) => b.from - a.from)) {
-		out = out.slice(0, splice.from) + splice.insert + out.slice(splice.to);
+		out = out.slice(0, splice.from) + (crlf ? splice.insert.replaceAll(/\r?\n/g, '\r\n') : splice.insert) + out.slice(splice.to);
 	}
 
 	return out;
@@ -176,7 +178,8 @@ export function removeItem(text: string, document: Document, path: readonly stri
 function replaceScalar(text: string, node: Scalar, value: string | number, flow: boolean): Splice {
 	const [from, end] = node.range!;
 	// A block scalar's range takes in its last line break, which belongs to the line, not the value.
-	const to = (node.type === 'BLOCK_FOLDED' || node.type === 'BLOCK_LITERAL') && text[end - 1] === '\n' ? end - 1 : end;
+	const block = node.type === 'BLOCK_FOLDED' || node.type === 'BLOCK_LITERAL';
+	const to = block && text[end - 1] === '\n' ? (text[end - 2] === '\r' ? end - 2 : end - 1) : end;
 	const insert = typeof value === 'number' ? String(value) : formatScalar(value, node.type, flow);
 	return {from, to, insert};
 }
