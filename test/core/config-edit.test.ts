@@ -199,3 +199,25 @@ describe('applyRouteEdit creating what is not there yet', () => {
 		expect(applyRouteEdit(text, {kind: 'remove-route', list: 'profile_routes', name: 'coder'}, file)).toBe('delegation:\n  backends:\n    profile_routes:\n      profiles:\n    # end\n');
 	});
 });
+
+describe('applyRouteEdit on odd documents', () => {
+	it('a UTF-8 byte-order mark stays in front', () => {
+		expect(applyRouteEdit('\uFEFFdelegation:\n  backend: model_map\n', {kind: 'set-mode', mode: 'default'}, file)).toBe('\uFEFFdelegation:\n  backend: default\n');
+		expect(applyRouteEdit('\uFEFF# only a comment\n', {kind: 'set-mode', mode: 'default'}, file)).toBe('\uFEFF# only a comment\ndelegation:\n  backend: default\n');
+	});
+
+	it('document markers (--- and ...) stay where they are', () => {
+		expect(applyRouteEdit('---\ndelegation:\n  x: 1\n...\n', {kind: 'set-mode', mode: 'default'}, file)).toBe('---\ndelegation:\n  x: 1\n  backend: default\n...\n');
+	});
+
+	it('a delegation section written all in flow style takes value changes and new routes in place', () => {
+		const text = 'delegation: {backend: model_map, backends: {model_map: {options: [{name: a, description: A, provider: p, model: m}]}}}\n';
+		expect(applyRouteEdit(text, {kind: 'set-field', list: 'model_map', name: 'a', field: 'description', value: 'B: c'}, file)).toBe(text.replace('description: A', 'description: "B: c"'));
+		expect(applyRouteEdit(text, {kind: 'add-route', list: 'model_map', route: {name: 'b', description: 'B', model: 'm', provider: 'p'}}, file)).toBe(text.replace('model: m}]', 'model: m}, {name: b, description: B, model: m, provider: p}]'));
+	});
+
+	it('a new nested section inside a flow map is refused with the fix, not written as a reflowed line', () => {
+		const text = 'delegation: {backend: model_map, backends: {model_map: {options: [{name: a, description: A, provider: p, model: m}]}}}\n';
+		expect(() => applyRouteEdit(text, {kind: 'add-route', list: 'profile_routes', route: {name: 'b', description: 'B'}}, file)).toThrow(/cannot add profile_routes route "b" without rewriting other lines: a map written in flow style/);
+	});
+});
