@@ -10,6 +10,10 @@ export type BuiltinProblem = {key: string; message: string; fix: string};
 
 export type BuiltinParse = {builtin: BuiltinDelegation; problems: BuiltinProblem[]; warnings: Array<{key: string; message: string}>};
 
+// Every key Hermes 0.20's delegate_task reads from `delegation:`, and the plugin's two.
+const hermesKeys = new Set(['model', 'provider', 'base_url', 'api_key', 'api_mode', 'reasoning_effort', 'max_iterations', 'max_concurrent_children', 'max_async_children', 'max_summary_chars', 'child_timeout_seconds', 'max_spawn_depth', 'orchestrator_enabled', 'subagent_auto_approve', 'inherit_mcp_toolsets']);
+const pluginKeys = new Set(['backend', 'backends']);
+
 const textKeys = ['model', 'provider', 'base_url', 'api_key', 'api_mode'] as const;
 const countKeys = ['max_iterations', 'max_concurrent_children'] as const;
 // Hermes's delegate_task honours only these; any other value means "detect from the URL".
@@ -35,6 +39,17 @@ export function parseBuiltinDelegation(section: Record<string, unknown>): Builti
 		if (trimmed !== '') {
 			builtin[key] = key === 'api_mode' ? trimmed.toLowerCase() : trimmed;
 		}
+	}
+
+	for (const key of Object.keys(section)) {
+		if (!hermesKeys.has(key) && !pluginKeys.has(key)) {
+			// A typo (`max_concurent_children`) would otherwise be ignored by Hermes and by us alike.
+			warnings.push({key, message: 'neither Hermes (0.20) nor the routing plugin reads this key, so it does nothing; check its spelling'});
+		}
+	}
+
+	if (section['max_async_children'] !== undefined) {
+		warnings.push({key: 'max_async_children', message: 'Hermes replaced this key by max_concurrent_children (its `hermes config migrate` folds it in)'});
 	}
 
 	if (builtin.api_key !== undefined) {

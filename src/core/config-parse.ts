@@ -90,7 +90,7 @@ export function parseHermesConfig(text: string, options: ParseConfigOptions): Pa
 	}
 
 	const builtin = parseBuiltinDelegation(section as Record<string, unknown>);
-	const warnings = builtin.warnings.map(warning => `${configPath}: delegation.${warning.key}: ${warning.message}`);
+	const warnings = builtin.warnings.map(warning => `${configPath}: ${formatPath(['delegation', warning.key])}: ${warning.message}`);
 	const builtinProblems = builtin.problems.map(problem => new InputError(problem.message, at(['delegation', problem.key]), problem.fix));
 
 	const value = parsed.data;

@@ -103,3 +103,15 @@ describe('Hermes\'s flat delegation keys', () => {
 		expect(problems.map(problem => problem.location.path)).toEqual(['delegation.max_iterations', 'delegation.backends.model_map']);
 	});
 });
+
+describe('keys nobody reads', () => {
+	it('a misspelt key is a warning naming it, not silence', () => {
+		const loaded = load('delegation:\n  max_concurent_children: 8\n  backend: default\n');
+		expect(loaded.warnings).toEqual([expect.stringMatching(/delegation\.max_concurent_children: neither Hermes \(0\.20\) nor the routing plugin reads this key/)]);
+		expect(loaded.delegation.builtin).toEqual({});
+	});
+
+	it('the deprecated max_async_children is named with its replacement', () => {
+		expect(load('delegation:\n  max_async_children: 8\n').warnings).toEqual([expect.stringMatching(/delegation\.max_async_children: Hermes replaced this key by max_concurrent_children/)]);
+	});
+});
