@@ -7,6 +7,7 @@ import {isMap, isScalar, parseDocument, type Document} from 'yaml';
 import {InputError} from './errors.js';
 import {normaliseProfileName} from './hermes-home.js';
 import type {RoutingMode} from './types.js';
+import {terminalSafe} from './visible-text.js';
 import {formatPath} from './yaml-locate.js';
 import {appendItem, applySplices, removeItem, setValue, SpliceError, type Splice} from './yaml-splice.js';
 
@@ -38,19 +39,19 @@ export function describeEdit(edit: RouteEdit): string {
 		}
 
 		case 'set-field': {
-			return `set ${edit.field} of ${edit.list} route "${edit.name}"`;
+			return `set ${edit.field} of ${edit.list} route "${terminalSafe(edit.name)}"`;
 		}
 
 		case 'set-default': {
-			return `make "${edit.name}" the ${edit.list} default`;
+			return `make "${terminalSafe(edit.name)}" the ${edit.list} default`;
 		}
 
 		case 'add-route': {
-			return `add ${edit.list} route "${edit.route.name}"`;
+			return `add ${edit.list} route "${terminalSafe(edit.route.name)}"`;
 		}
 
 		case 'remove-route': {
-			return `remove ${edit.list} route "${edit.name}"`;
+			return `remove ${edit.list} route "${terminalSafe(edit.name)}"`;
 		}
 	}
 }
@@ -109,7 +110,7 @@ function splicesFor(text: string, document: Document, edit: RouteEdit, file: str
 
 		case 'add-route': {
 			if (findRoute(document, edit.list, edit.route.name) !== undefined) {
-				throw new InputError(`${edit.list} already has a route "${edit.route.name}"`, {file, path: formatPath(routesPath(edit.list))}, `pick another name, or change the existing route with \`hermes-delegate config route ${edit.route.name} ...\``);
+				throw new InputError(`${edit.list} already has a route "${terminalSafe(edit.route.name)}"`, {file, path: formatPath(routesPath(edit.list))}, `pick another name, or change the existing route with \`hermes-delegate config route ${terminalSafe(edit.route.name)} ...\``);
 			}
 
 			const route = Object.fromEntries(Object.entries({...edit.route, name: storedName(edit.list, edit.route.name)}).filter(([, value]) => value !== undefined)) as Record<string, string>;
@@ -149,7 +150,7 @@ function routeIndex(document: Document, list: RouteList, name: string, file: str
 	if (index === undefined) {
 		const items = (document.getIn(routesPath(list)) as {toJSON(): unknown} | undefined)?.toJSON() as Array<{name?: unknown}> | undefined;
 		const names = (items ?? []).map(item => item?.name).filter((written): written is string => typeof written === 'string');
-		throw new InputError(`${list} has no route "${name}"`, {file, path: formatPath(routesPath(list))}, names.length > 0 ? `name one of: ${names.join(', ')}` : `add one first with \`hermes-delegate config add-route\``);
+		throw new InputError(`${list} has no route "${terminalSafe(name)}"`, {file, path: formatPath(routesPath(list))}, names.length > 0 ? `name one of: ${names.map(terminalSafe).join(', ')}` : `add one first with \`hermes-delegate config add-route\``);
 	}
 
 	return index;

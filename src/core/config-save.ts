@@ -11,6 +11,7 @@ import {decodeUtf8} from './config-read.js';
 import {InputError} from './errors.js';
 import {normaliseProfileName} from './hermes-home.js';
 import {formatDiff, lineDiff} from './line-diff.js';
+import {terminalSafe} from './visible-text.js';
 
 export type CommitOptions = {
 	configPath: string;
@@ -72,7 +73,8 @@ function applyAll(text: string, options: CommitOptions): string {
 }
 
 function conflict(file: string, loaded: string, current: string, why: string): ConfigConflictError {
-	const diff = formatDiff(lineDiff(loaded, current), line => JSON.stringify(line).slice(1, -1));
+	// The other writer's lines are untrusted text like the rest of the file.
+	const diff = formatDiff(lineDiff(loaded, current), terminalSafe);
 	return new ConfigConflictError(
 		`changed on disk since it was loaded, and ${why}; nothing was saved. What changed:\n${diff.map(line => `    ${line}`).join('\n')}`,
 		{file},
