@@ -79,7 +79,7 @@ export function applyRouteEdit(text: string, edit: RouteEdit, file: string): str
 	const expected = withEdit(before, edit);
 	if (reparsed.errors.length > 0 || !isDeepStrictEqual(emptyListsAsNull(reparsed.toJS({maxAliasCount: 100})), emptyListsAsNull(expected))) {
 		throw new InputError(
-			`cannot ${describeEdit(edit)} by changing only its own lines: the value is shared with other places through a YAML anchor (&name), alias (*name) or merge key (<<)`,
+			`cannot ${describeEdit(edit)} by changing only its own lines: other values would change with it (the value is shared through a YAML anchor &name / alias *name, or the file is laid out in a way this edit cannot follow)`,
 			{file},
 			'make this change in the file by hand (e.g. `hermes config edit`)',
 		);

@@ -150,7 +150,7 @@ describe('applyRouteEdit on a config with comments everywhere', () => {
 
 	it('an anchored value shared with another route is refused rather than changing both', () => {
 		const shared = 'delegation:\n  backend: model_map\n  backends:\n    model_map:\n      options:\n        - name: a\n          description: A\n          provider: p\n          model: &m shared-model\n        - name: b\n          description: B\n          provider: p\n          model: *m\n';
-		expect(() => edit(shared, {kind: 'set-field', list: 'model_map', name: 'a', field: 'model', value: 'other'})).toThrow(/shared with other places through a YAML anchor/);
+		expect(() => edit(shared, {kind: 'set-field', list: 'model_map', name: 'a', field: 'model', value: 'other'})).toThrow(/other values would change with it \(the value is shared through a YAML anchor/);
 		expect(() => edit(shared, {kind: 'set-field', list: 'model_map', name: 'b', field: 'model', value: 'other'})).toThrow(/alias/);
 	});
 
