@@ -4,6 +4,7 @@
 import {readFileSync} from 'node:fs';
 import {Command, CommanderError, Option} from 'commander';
 import {configCommand, type ConfigOptions} from './commands/config.js';
+import {addRouteCommand, removeRouteCommand, routeCommand, setModeCommand} from './commands/config-edit.js';
 import {doctorCommand, type DoctorOptions} from './commands/doctor.js';
 import {readAll} from './commands/prepare.js';
 import {runCommand, type CommandIO, type RunOptions} from './commands/run.js';
@@ -91,13 +92,43 @@ export function buildProgram(): Command {
 			process.exitCode = await doctorCommand(options, io);
 		});
 
-	program.command('config')
-		.description('show the routing configuration hermes-delegate reads from Hermes\'s config.yaml')
-		.option('--show', 'print the active mode and each mode\'s routes and defaults (the default action)')
+	const config = program.command('config')
+		.description('show or change the routing configuration in Hermes\'s config.yaml (`config show` without a subcommand)')
+		.option('--show', 'print the active mode and each mode\'s routes and defaults (the default action; same as `config show`)')
 		.option('--json', 'as JSON, for scripts')
 		.addOption(new Option('--config <path>', 'Hermes config file (default: $HERMES_HOME/config.yaml)'))
+		.addHelpText('after', '\nEach change prints the lines it changed; a bad value exits 2 and changes nothing.')
 		.action((options: Record<string, unknown>) => {
 			process.exitCode = configCommand(options as ConfigOptions, io);
+		});
+	const configPathOption = () => new Option('--config <path>', 'Hermes config file (default: $HERMES_HOME/config.yaml)');
+	const editOptions = (command: Command) => command
+		.option('--description <text>', 'what the route is for: the words tasks are matched against')
+		.option('--model <model>', 'model route: the model')
+		.option('--provider <provider>', 'model route: the provider (e.g. openrouter)')
+		.option('--reasoning <level>', 'model route: reasoning effort (none, minimal, low, medium, high, xhigh, max, ultra)')
+		.option('--default', 'make it the default route of its mode')
+		.addOption(configPathOption());
+	config.command('show').description('print the routing configuration (as `config --show`)').option('--json', 'as JSON, for scripts').addOption(configPathOption())
+		.action((_options: unknown, command: Command) => {
+			process.exitCode = configCommand(command.optsWithGlobals() as ConfigOptions, io);
+		});
+	config.command('set-mode').description('switch the active routing mode; each mode keeps its routes').argument('<mode>', 'model_map, profile_routes or default').addOption(configPathOption())
+		.action((mode: string, _options: unknown, command: Command) => {
+			process.exitCode = setModeCommand(mode, command.optsWithGlobals(), io);
+		});
+	editOptions(config.command('route').description('change a route: its description, model, provider, reasoning, or make it the default').argument('<name>', 'the route'))
+		.option('--in <list>', 'model_map or profile_routes, when both have a route of that name')
+		.action((name: string, _options: unknown, command: Command) => {
+			process.exitCode = routeCommand(name, command.optsWithGlobals(), io);
+		});
+	editOptions(config.command('add-route').description('add a model route (--model and --provider) or a profile route (a profile under $HERMES_HOME/profiles/)').argument('<name>', 'the route name (for a profile route: the profile)'))
+		.action((name: string, _options: unknown, command: Command) => {
+			process.exitCode = addRouteCommand(name, command.optsWithGlobals(), io);
+		});
+	config.command('remove-route').description('remove a route (not the default: make another the default first)').argument('<name>', 'the route').option('--in <list>', 'model_map or profile_routes, when both have a route of that name').addOption(configPathOption())
+		.action((name: string, _options: unknown, command: Command) => {
+			process.exitCode = removeRouteCommand(name, command.optsWithGlobals(), io);
 		});
 
 	return program;

@@ -92,7 +92,7 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 
 	const sequential = options.sequential ?? context.env['HERMES_ORCHESTRATOR_MODE'] === 'sequential';
 	const concurrency = options.concurrency === undefined
-		? (sequential ? 1 : settings.concurrency)
+		? (sequential ? 1 : settings.concurrencySet ? settings.concurrency : config.delegation.builtin.max_concurrent_children ?? settings.concurrency)
 		: (options.sequential ? 1 : parseNumber(options.concurrency, '--concurrency', {integer: true, min: 1}));
 	const graceSeconds = options.grace === undefined ? settings.graceSeconds : parseNumber(options.grace, '--grace', {min: 0});
 	const timeout = options.timeout === undefined ? undefined : parseNumber(options.timeout, '--timeout', {min: 0, exclusiveMin: true});

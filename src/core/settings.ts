@@ -30,9 +30,12 @@ export function settingsPath(hermesHome: string): string {
 	return path.join(hermesHome, 'delegate.yaml');
 }
 
-export function loadSettings(file: string): DelegateSettings {
+/** `concurrencySet`: delegate.yaml names a concurrency (else Hermes's max_concurrent_children may). */
+export type LoadedSettings = DelegateSettings & {concurrencySet: boolean};
+
+export function loadSettings(file: string): LoadedSettings {
 	if (!existsSync(file)) {
-		return structuredClone(defaultSettings);
+		return {...structuredClone(defaultSettings), concurrencySet: false};
 	}
 
 	let raw: string;
@@ -60,6 +63,7 @@ export function loadSettings(file: string): DelegateSettings {
 		characteristicWords: {...structuredClone(defaultSettings.characteristicWords), ...value.characteristic_words},
 		theme: value.theme,
 		keys: value.keys ?? {},
+		concurrencySet: value.concurrency !== undefined,
 	};
 }
 

@@ -32,12 +32,12 @@ describe('loadSettings', () => {
 
 	it('a missing file gives the defaults', () => {
 		const {settingsPath: file} = writeHermesHome();
-		expect(loadSettings(file)).toEqual(defaultSettings);
+		expect(loadSettings(file)).toEqual({...defaultSettings, concurrencySet: false});
 	});
 
 	it('an empty file gives the defaults', () => {
 		const {settingsPath: file} = writeHermesHome({delegate: ''});
-		expect(loadSettings(file)).toEqual(defaultSettings);
+		expect(loadSettings(file)).toEqual({...defaultSettings, concurrencySet: false});
 	});
 
 	it('returns a copy: changing the result does not change the defaults', () => {
@@ -47,6 +47,11 @@ describe('loadSettings', () => {
 		settings.characteristics['coding'] = 'deep';
 		expect(defaultSettings.characteristicWords['coding']).not.toContain('zzz');
 		expect(loadSettings(file).characteristics).toEqual({});
+	});
+
+	it('says whether concurrency was set, so Hermes\'s max_concurrent_children can be the default', () => {
+		expect(loadSettings(writeHermesHome({delegate: 'concurrency: 3\n'}).settingsPath).concurrencySet).toBe(true);
+		expect(loadSettings(writeHermesHome({delegate: 'grace: 1\n'}).settingsPath).concurrencySet).toBe(false);
 	});
 
 	it('reads every setting, with grace renamed to graceSeconds', () => {
