@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // argv → command. The only place that calls process.exit, and the only place that turns an
-// error into an exit code: 2 for bad input (nothing started), 1 for a crash of our own.
+// error into an exit code: 2 for bad input (nothing started), 70 for a crash of our own.
+// Started by bin.ts once it has checked the Node version.
 import {readFileSync} from 'node:fs';
 import {Command, CommanderError, Option} from 'commander';
 import {configCommand, type ConfigOptions} from './commands/config.js';
@@ -62,7 +63,7 @@ export function buildProgram(): Command {
 		.option('--dry-run', 'print the routing plan (task → route, reason, argv) and start nothing')
 		.option('--jsonl', 'stream one JSON event per line as things happen')
 		.option('--demo', 'run the built-in demo batch on the simulated agent (no Hermes, no API keys)')
-		.addHelpText('after', '\nExit codes: 0 all succeeded · 1 any failed, cancelled, timed out or refused · 2 bad input or batch refused (nothing started) · 130 interrupted')
+		.addHelpText('after', '\nExit codes: 0 all succeeded · 1 any failed, cancelled, timed out or refused · 2 bad input or batch refused (nothing started) · 70 internal error of hermes-delegate (a bug: please report it) · 130 interrupted')
 		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
 			process.exitCode = await runCommand(tasks, options as RunOptions, io);
 		});
@@ -70,7 +71,7 @@ export function buildProgram(): Command {
 	batchOptions(program.command('tui').description('run a batch in the live dashboard'))
 		.option('--theme <name|path>', 'dashboard theme: dark, light, no-color, or a JSON file (NO_COLOR forces no-color)')
 		.option('--exit-when-done', 'leave the dashboard by itself when the batch is finished')
-		.addHelpText('after', '\nIn the dashboard, press ? for the keys. Exit codes as for `run`.')
+		.addHelpText('after', '\nIn the dashboard, press ? for the keys. Exit codes as for `run` (see `run --help`).')
 		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
 			process.exitCode = await (await loadTui())(tasks, options as TuiOptions, io);
 		});
