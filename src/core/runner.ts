@@ -8,7 +8,7 @@ import {forgetGroup, isGroupAlive, processStartTicks, rememberGroup, spawnInGrou
 import {buildResult, describeExit, finalStatus, refusedResult, summarize} from './results.js';
 import {recordProcess, writeJsonAtomic, type RunFolder} from './run-folder.js';
 import {TaskOutput} from './task-output.js';
-import {openTaskLog, outputEnd, pipeWithBackpressure} from './task-log.js';
+import {closeTaskLog, openTaskLog, outputEnd, pipeWithBackpressure} from './task-log.js';
 import {planOnDisk} from './run-folder.js';
 import type {BatchEvent, BatchReport, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
 import {allWarnings} from './routing.js';
@@ -26,6 +26,8 @@ export type RunnerOptions = {
 	tailLines?: number | undefined;
 	/** false when nobody watches (headless run): output goes to the logs and the result only. */
 	display?: boolean | undefined;
+	/** Most bytes one task's log keeps (its first and last part); 0 or absent: no limit. */
+	logLimitBytes?: number | undefined;
 };
 
 type Live = {
@@ -187,7 +189,7 @@ export class BatchRunner {
 		const logPath = folder.logPath(task.id);
 		const launch = buildLaunch(task, this.options.hermesBin);
 		const output = this.outputs.get(task.id)!;
-		const log = openTaskLog(logPath);
+		const log = openTaskLog(logPath, {limitBytes: this.options.logLimitBytes});
 		entry.startedAt = Date.now();
 		entry.status = 'running';
 		let child: GroupProcess;
@@ -239,9 +241,7 @@ export class BatchRunner {
 		}
 
 		output.end();
-		await new Promise<void>(resolve => {
-			log.end(resolve);
-		});
+		notes.push(...await closeTaskLog(log));
 		recordProcess(folder, {event: 'ended', task: task.id, pid: child.pid, pgid, start_ticks: null, at: new Date().toISOString()});
 
 		const status = finalStatus(entry.stopReason, exit.exitCode);
