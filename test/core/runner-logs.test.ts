@@ -2,7 +2,7 @@
 // (a FIFO read slowly stands in for a slow disk), a full disk (/dev/full answers every write
 // with ENOSPC), and a log past its size limit. Real processes, real files, real errors.
 import {execFileSync} from 'node:child_process';
-import {mkdtempSync, rmSync} from 'node:fs';
+import {existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync} from 'node:fs';
 import {open} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -86,4 +86,59 @@ describe('a log slower than the agent', () => {
 		expect(result).toMatchObject({status: 'succeeded'});
 		expect(result.warnings).toBeUndefined();
 	}, 60_000);
+});
+
+describe('a full disk', () => {
+	it('marks the task whose log cannot be written, and the batch goes on with every result', async () => {
+		const harness = makeRunner([
+			{goal: 'on a full disk', context: '[fake:duration=0] [fake:answer=still answered]'},
+			{goal: 'elsewhere', context: '[fake:duration=0] [fake:answer=fine]'},
+		]);
+		// /dev/full answers every write with ENOSPC, as a full file system does.
+		symlinkSync('/dev/full', harness.folder.logPath('t01'));
+		const report = await harness.runner.start();
+		const [full, fine] = report.results;
+
+		expect(full).toMatchObject({status: 'succeeded'});
+		expect(full!.result.split('\n').at(-1)).toBe('still answered');
+		expect(full!.warnings).toEqual([expect.stringMatching(/^log incomplete: cannot write it: ENOSPC \(no space left on device\); .* holds 0 of the \d+ bytes the task printed/)]);
+		expect(fine).toMatchObject({status: 'succeeded'});
+		expect(fine!.warnings).toBeUndefined();
+		expect(readFileSync(fine!.log!, 'utf8')).toMatch(/fine\n$/);
+		expect(JSON.parse(readFileSync(harness.folder.resultsPath, 'utf8'))).toEqual(report);
+	});
+});
+
+describe('the log limit', () => {
+	it('keeps the first and the last half of the limit around a marker, and the result says so', async () => {
+		const limit = 256 * 1024;
+		const bytes = 4 * 1024 * 1024;
+		const lines = bytes / 64;
+		const harness = makeRunner([{goal: 'flood', context: `[fake:bytes=${bytes}] [fake:line-bytes=64]`}], {logLimitBytes: limit});
+		const report = await harness.runner.start();
+		const result = report.results[0]!;
+		const log = readFileSync(result.log!, 'utf8');
+		const [head, marker, tail] = log.split(/^(\[hermes-delegate: .*\]\n)/m);
+		const numbers = (text: string) => text.trimEnd().split('\n').map(line => Number(/^line (\d+) /.exec(line)?.[1]));
+
+		expect(Buffer.byteLength(head!)).toBe(limit / 2);
+		expect(Buffer.byteLength(tail!)).toBe(limit / 2);
+		expect(numbers(head!)).toEqual(Array.from({length: 2048}, (_, index) => index + 1));
+		expect(numbers(tail!)).toEqual(Array.from({length: 2048}, (_, index) => lines - 2047 + index));
+		expect(marker).toBe(`[hermes-delegate: ${bytes - limit} bytes of output dropped here: the log limit is 256 KiB, so the log keeps the first 128 KiB and the last 128 KiB]\n`);
+		expect(result.status).toBe('succeeded');
+		expect(result.warnings).toEqual([expect.stringMatching(/^log cut at its limit of 256 KiB: 3.8 MiB of output were dropped from its middle/)]);
+		expect(readdirSync(harness.folder.dir + '/logs')).toEqual(['t01.log']);
+	});
+
+	it('leaves a log under the limit whole, with no marker and no warning', async () => {
+		const harness = makeRunner([{goal: 'small', context: '[fake:bytes=200000] [fake:line-bytes=64]'}], {logLimitBytes: 256 * 1024});
+		const report = await harness.runner.start();
+		const log = readFileSync(report.results[0]!.log!, 'utf8');
+
+		expect(Buffer.byteLength(log)).toBe(200_000);
+		expect(log).not.toContain('[hermes-delegate:');
+		expect(report.results[0]!.warnings).toBeUndefined();
+		expect(existsSync(`${report.results[0]!.log!}.tail`)).toBe(false);
+	});
 });
