@@ -8,7 +8,7 @@ import {InputError} from '../core/errors.js';
 import {resolveHermesHome} from '../core/hermes-home.js';
 import {requestedHermesBin, resolveHermesBin} from '../core/launcher.js';
 import {planBatch} from '../core/routing.js';
-import {loadSettings, settingsPath} from '../core/settings.js';
+import {loadSettings, parseLogLimit, settingsPath} from '../core/settings.js';
 import {createRunFolder, type RunFolder} from '../core/run-folder.js';
 import {BatchRunner} from '../core/runner.js';
 import {parseTasks} from '../core/tasks.js';
@@ -25,6 +25,7 @@ export type BatchOptions = {
 	failFast?: boolean;
 	strict?: boolean;
 	demo?: boolean;
+	logLimit?: string;
 };
 
 export type PreparedBatch = {
@@ -37,6 +38,8 @@ export type PreparedBatch = {
 	graceMs: number;
 	timeoutMs: number | undefined;
 	failFast: boolean;
+	/** Most bytes one task's log keeps; 0 = no limit. */
+	logLimitBytes: number;
 	/** The whole environment of the subagents (the demo points them at its own HERMES_HOME). */
 	env: NodeJS.ProcessEnv;
 	/** The binary as asked for (a name to find on PATH, or a path), before it is checked. */
@@ -79,6 +82,10 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 		: (options.sequential ? 1 : parseNumber(options.concurrency, '--concurrency', {integer: true, min: 1}));
 	const graceSeconds = options.grace === undefined ? settings.graceSeconds : parseNumber(options.grace, '--grace', {min: 0});
 	const timeout = options.timeout === undefined ? undefined : parseNumber(options.timeout, '--timeout', {min: 0, exclusiveMin: true});
+	const logLimit = options.logLimit === undefined ? settings.logLimitBytes : parseLogLimit(options.logLimit);
+	if (typeof logLimit !== 'number') {
+		throw new InputError(`--log-limit: ${logLimit.problem}`, {}, logLimit.fix);
+	}
 
 	return {
 		hermesHome,
@@ -90,6 +97,7 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 		graceMs: Math.round(graceSeconds * 1000),
 		timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
 		failFast: options.failFast ?? false,
+		logLimitBytes: logLimit,
 		env: demo ? {...context.env, HERMES_HOME: demo.hermesHome} : {...context.env},
 		requestedBin: demo && !options.hermesBin ? fakeAgentPath : requestedHermesBin(options.hermesBin, context.env),
 		resolveBin: () => demo && !options.hermesBin ? fakeAgentPath : resolveHermesBin(options.hermesBin, context.env),
@@ -110,6 +118,7 @@ export function createRunner(batch: PreparedBatch, options: {display: boolean}):
 		failFast: batch.failFast,
 		env: batch.env,
 		display: options.display,
+		logLimitBytes: batch.logLimitBytes,
 	});
 	return {runner, folder};
 }

@@ -95,6 +95,8 @@ export type DelegateSettings = {
 	theme?: string | undefined;
 	/** command → key list overrides for the dashboard's binding table. */
 	keys: Record<string, string[]>;
+	/** Most bytes one task's log keeps (its first and last half); 0 = no limit. */
+	logLimitBytes: number;
 };
 
 /** Why a task got the route it got: always recorded, shown in the dashboard and results. */
