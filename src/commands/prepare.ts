@@ -6,6 +6,7 @@ import {loadHermesConfig, defaultConfigPath, type LoadedConfig} from '../core/co
 import {createDemoHome, demoTasks} from '../core/demo.js';
 import {InputError} from '../core/errors.js';
 import {resolveHermesHome} from '../core/hermes-home.js';
+import {fitConcurrencyToOpenFiles} from '../core/open-files.js';
 import {requestedHermesBin, resolveHermesBin} from '../core/launcher.js';
 import {planBatch} from '../core/routing.js';
 import {loadSettings, parseLogLimit, settingsPath} from '../core/settings.js';
@@ -77,9 +78,15 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 	}
 
 	const sequential = options.sequential ?? context.env['HERMES_ORCHESTRATOR_MODE'] === 'sequential';
-	const concurrency = options.concurrency === undefined
+	const requested = options.concurrency === undefined
 		? (sequential ? 1 : settings.concurrency)
 		: (options.sequential ? 1 : parseNumber(options.concurrency, '--concurrency', {integer: true, min: 1}));
+	// Fewer at once, with a warning, rather than a batch that crashes on EMFILE.
+	const {concurrency, warning: openFilesWarning} = fitConcurrencyToOpenFiles(requested, plan.tasks.filter(task => !task.decision.refused).length);
+	if (openFilesWarning) {
+		plan.warnings.push(openFilesWarning);
+	}
+
 	const graceSeconds = options.grace === undefined ? settings.graceSeconds : parseNumber(options.grace, '--grace', {min: 0});
 	const timeout = options.timeout === undefined ? undefined : parseNumber(options.timeout, '--timeout', {min: 0, exclusiveMin: true});
 	const logLimit = options.logLimit === undefined ? settings.logLimitBytes : parseLogLimit(options.logLimit);

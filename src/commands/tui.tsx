@@ -1,10 +1,11 @@
 // `hermes-delegate tui` (and `demo`): the same preparation and runner as `run`, with the
 // dashboard on top. The runner feeds the store; the Ink app reads it and sends intents back.
-import {openSync} from 'node:fs';
+import {openSync, writeSync} from 'node:fs';
 import {ReadStream} from 'node:tty';
 import {render} from 'ink';
 import {InputError} from '../core/errors.js';
 import {exitCodeOf} from '../core/results.js';
+import type {BatchRunner} from '../core/runner.js';
 import {loadTheme, ThemeError} from '../core/themes.js';
 import {runnerControl} from '../state/control.js';
 import {feedStore} from '../state/feed.js';
@@ -12,7 +13,7 @@ import {createBatchStore, type BatchStore} from '../state/store.js';
 import {App} from '../ui/App.js';
 import {KeyBindingError, resolveBindings} from '../ui/keys.js';
 import {createRunner, prepareBatch, type BatchOptions} from './prepare.js';
-import type {CommandIO} from './run.js';
+import {withCleanup, type CommandIO} from './run.js';
 import {onShutdownSignals} from './signals.js';
 import {allWarnings} from '../core/routing.js';
 import {terminalSafe} from '../core/visible-text.js';
@@ -27,22 +28,27 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 	const batch = await prepareBatch(taskArg, options, {...io, stdinIsTTY: io.stdin.isTTY ?? false});
 	const theme = asInputError(() => loadTheme(options.theme ?? batch.settings.theme, {noColor: !io.color}));
 	const bindings = asInputError(() => resolveBindings(batch.settings.keys));
-	const {runner, folder} = createRunner(batch, {display: true});
-	const store = createBatchStore({control: runnerControl(runner), plan: batch.plan, runId: folder.runId, runDir: folder.dir, concurrency: batch.concurrency, graceMs: batch.graceMs});
-	const stopFeed = feedStore(store, runner);
+	// Signals are ours before the run folder exists (see run.ts): a signal in between would kill us
+	// and leave the folder empty. Handlers run on the event loop, when both are set.
+	let runner: BatchRunner | undefined;
+	let store: BatchStore | undefined;
 	const stopSignals = onShutdownSignals(shutdown => {
-		store.setState({quitting: true});
-		runner.shutdown(shutdown);
+		store?.setState({quitting: true});
+		runner?.shutdown(shutdown);
 	});
+	const created = withCleanup(() => createRunner(batch, {display: true}), stopSignals);
+	runner = created.runner;
+	const {folder} = created;
+	store = createBatchStore({control: runnerControl(runner), plan: batch.plan, runId: folder.runId, runDir: folder.dir, concurrency: batch.concurrency, graceMs: batch.graceMs});
+	const stopFeed = feedStore(store, runner);
 
-	// The alternate screen keeps the operator's scrollback intact and gives the frame a fixed canvas.
-	io.stdout.write('\u001B[?1049h\u001B[H');
+	const leaveAlternateScreen = enterAlternateScreen(io.stdout);
 	const keyboard = keyboardStream(io.stdin);
 	// The terminal went away (window closed, ssh dropped): Ink's next write fails with EIO. As for
 	// SIGHUP, every task gets the cascade and the results are written; nothing may crash here.
 	const terminalGone = () => {
-		store.setState({quitting: true});
-		runner.shutdown({skipGrace: false});
+		store?.setState({quitting: true});
+		runner?.shutdown({skipGrace: false});
 	};
 
 	io.stdout.on('error', terminalGone);
@@ -51,14 +57,15 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 	const finished = runner.start();
 	let report;
 	try {
-		await untilExit(store, options.exitWhenDone ?? false);
+		// A run that cannot start (its plan cannot be written) ends the dashboard at once.
+		await Promise.race([untilExit(store, options.exitWhenDone ?? false), finished.then(async () => new Promise<never>(() => undefined))]);
 		report = await finished;
 	} finally {
 		stopFeed();
 		stopSignals();
 		app.unmount();
 		await app.waitUntilExit().catch(() => undefined);
-		io.stdout.write('\u001B[?1049l');
+		leaveAlternateScreen();
 		if (keyboard !== io.stdin) {
 			keyboard.destroy();
 		}
@@ -68,8 +75,39 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 		io.stderr.write(`hermes-delegate: warning: ${terminalSafe(warning)}\n`);
 	}
 
-	io.stdout.write(`${report.summary}\nresults: ${report.results_file}\n`);
+	if (report.results_error) {
+		// Nowhere else holds them: the results go to the terminal, whole.
+		io.stderr.write(`hermes-delegate: warning: ${terminalSafe(report.results_error)}\n`);
+		io.stdout.write(`${terminalSafe(JSON.stringify(report, null, 2))}\n${report.summary}\n`);
+	} else {
+		io.stdout.write(`${report.summary}\nresults: ${report.results_file}\n`);
+	}
+
 	return exitCodeOf(report);
+}
+
+/**
+ * The alternate screen keeps the operator's scrollback intact and gives the frame a fixed canvas.
+ * Whatever ends the process while it is up (an error nobody expected included) leaves it, with
+ * the cursor shown, through a synchronous write on exit: an asynchronous one would never flush.
+ */
+function enterAlternateScreen(stdout: NodeJS.WriteStream): () => void {
+	const leave = '\u001B[?25h\u001B[?1049l';
+	const {fd} = stdout as Partial<{fd: number}>;
+	const onExit = () => {
+		try {
+			if (fd !== undefined) writeSync(fd, leave);
+		} catch {
+			// The terminal is gone: nothing left to restore.
+		}
+	};
+
+	stdout.write('\u001B[?1049h\u001B[H');
+	process.on('exit', onExit);
+	return () => {
+		process.off('exit', onExit);
+		stdout.write(leave);
+	};
 }
 
 /** Tasks piped in on stdin leave the keyboard on the controlling terminal: read keys from there. */

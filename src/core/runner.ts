@@ -4,12 +4,13 @@
 // dashboard's store is fed by them. Nothing here knows about terminals or React.
 import pLimit from 'p-limit';
 import {buildLaunch} from './launcher.js';
-import {forgetGroup, isGroupAlive, processStartTicks, rememberGroup, spawnInGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
+import {forgetGroup, isGroupAlive, processStartTicks, rememberGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
+import {spawnIfDescriptors} from './open-files.js';
 import {buildResult, describeExit, finalStatus, refusedResult, summarize} from './results.js';
-import {recordProcess, writeJsonAtomic, type RunFolder} from './run-folder.js';
+import type {ProcessRecord, RunFolder} from './run-folder.js';
+import {recordProcessSafely, writePlanOrRemoveFolder, writeResults} from './run-folder-writes.js';
 import {TaskOutput} from './task-output.js';
 import {closeTaskLog, openTaskLog, outputEnd, pipeWithBackpressure} from './task-log.js';
-import {planOnDisk} from './run-folder.js';
 import type {BatchEvent, BatchReport, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
 import {allWarnings} from './routing.js';
 
@@ -48,6 +49,9 @@ export class BatchRunner {
 	private readonly results = new Map<string, TaskResult>();
 	private shuttingDown = false;
 	private interrupted = false;
+	/** Events before batch.planned wait for it: it is always the first event a listener sees. */
+	private early: BatchEvent[] | undefined = [];
+	private recordProblem: string | undefined;
 
 	constructor(readonly plan: RoutePlan, private readonly options: RunnerOptions) {
 		for (const task of plan.tasks) {
@@ -75,8 +79,14 @@ export class BatchRunner {
 
 	async start(): Promise<BatchReport> {
 		const {folder} = this.options;
-		await writeJsonAtomic(folder.planPath, planOnDisk(this.plan));
+		await writePlanOrRemoveFolder(folder, this.plan);
+		const early = this.early ?? [];
+		this.early = undefined;
 		this.emit({type: 'batch.planned', runId: folder.runId, runDir: folder.dir, plan: this.plan, at: Date.now()});
+		for (const event of early) {
+			this.emit(event);
+		}
+
 		for (const task of this.plan.tasks) {
 			if (task.decision.refused) {
 				this.finish(task.id, refusedResult(task));
@@ -94,10 +104,10 @@ export class BatchRunner {
 			results_file: folder.resultsPath,
 			mode: this.plan.mode,
 			interrupted: this.interrupted,
-			warnings: allWarnings(this.plan),
+			warnings: [...allWarnings(this.plan), ...(this.recordProblem ? [this.recordProblem] : [])],
 			results: this.orderedResults(),
 		};
-		await writeJsonAtomic(folder.resultsPath, report);
+		await writeResults(folder, report);
 		this.emit({type: 'batch.finished', report, at: Date.now()});
 		return report;
 	}
@@ -194,7 +204,7 @@ export class BatchRunner {
 		entry.status = 'running';
 		let child: GroupProcess;
 		try {
-			child = await spawnInGroup(launch.file, launch.args, {env: this.options.env});
+			child = await spawnIfDescriptors(launch.file, launch.args, {env: this.options.env});
 		} catch (error) {
 			log.end();
 			this.finish(task.id, buildResult(task, {status: 'failed', exitCode: null, signal: null, startedAt: entry.startedAt, finishedAt: Date.now(), stdout: {text: '', truncated: false}, errorText: (error as Error).message, logPath}));
@@ -205,7 +215,7 @@ export class BatchRunner {
 		entry.process = child;
 		const pgid = child.pid;
 		rememberGroup(pgid);
-		recordProcess(folder, {event: 'started', task: task.id, pid: child.pid, pgid, start_ticks: processStartTicks(child.pid), at: new Date().toISOString()});
+		this.record({event: 'started', task: task.id, pid: child.pid, pgid, start_ticks: processStartTicks(child.pid), at: new Date().toISOString()});
 		this.emit({type: 'task.started', id: task.id, pid: child.pid, argv: [launch.file, ...launch.args], at: entry.startedAt});
 		if (entry.stopReason) {
 			this.startCascade(entry, pgid, false); // cancelled between spawn request and spawn
@@ -242,7 +252,7 @@ export class BatchRunner {
 
 		output.end();
 		notes.push(...await closeTaskLog(log));
-		recordProcess(folder, {event: 'ended', task: task.id, pid: child.pid, pgid, start_ticks: null, at: new Date().toISOString()});
+		this.record({event: 'ended', task: task.id, pid: child.pid, pgid, start_ticks: null, at: new Date().toISOString()});
 
 		const status = finalStatus(entry.stopReason, exit.exitCode);
 		const finishedAt = Date.now();
@@ -307,7 +317,16 @@ export class BatchRunner {
 		return this.plan.tasks.map(task => this.results.get(task.id)).filter((result): result is TaskResult => result !== undefined);
 	}
 
+	private record(record: ProcessRecord): void {
+		this.recordProblem ??= recordProcessSafely(this.options.folder, record);
+	}
+
 	private emit(event: BatchEvent): void {
+		if (this.early) {
+			this.early.push(event);
+			return;
+		}
+
 		for (const listener of this.listeners) {
 			listener(event);
 		}

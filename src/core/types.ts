@@ -262,6 +262,8 @@ export type BatchReport = {
 	run_id: string;
 	run_dir: string;
 	results_file: string;
+	/** Present when results_file could not be written (full disk): the results are only in the output. */
+	results_error?: string;
 	mode: RoutingMode;
 	interrupted: boolean;
 	warnings: string[];

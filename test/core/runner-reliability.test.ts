@@ -1,13 +1,15 @@
-// What the runner does when writing a task's log is the hard part: a log slower than the agent
-// (a FIFO read slowly stands in for a slow disk), a full disk (/dev/full answers every write
-// with ENOSPC), and a log past its size limit. Real processes, real files, real errors.
+// The runner loses nothing and never crashes: a log slower than the agent (a FIFO read slowly
+// stands in for a slow disk), a full disk (/dev/full answers every write with ENOSPC), a log past
+// its size limit, a stop during the plan write, a run folder that cannot take the plan or the
+// results. Real processes, real files, real errors.
 import {execFileSync} from 'node:child_process';
-import {existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync} from 'node:fs';
+import {closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync} from 'node:fs';
 import {open} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {setTimeout as delay} from 'node:timers/promises';
 import {afterEach, describe, expect, it} from 'vitest';
+import {InputError} from '../../src/core/errors.js';
 import {signalGroup} from '../../src/core/process-group.js';
 import {planBatch} from '../../src/core/routing.js';
 import {createRunFolder} from '../../src/core/run-folder.js';
@@ -34,7 +36,7 @@ afterEach(() => {
 });
 
 function makeRunner(tasks: TaskSpec[], options: Partial<RunnerOptions> = {}) {
-	const home = mkdtempSync(path.join(tmpdir(), 'runner-logs-'));
+	const home = mkdtempSync(path.join(tmpdir(), 'runner-reliability-'));
 	homes.push(home);
 	const plan = planBatch({tasks, delegation, settings: defaultSettings});
 	const folder = createRunFolder(home);
@@ -140,5 +142,68 @@ describe('the log limit', () => {
 		expect(log).not.toContain('[hermes-delegate:');
 		expect(report.results[0]!.warnings).toBeUndefined();
 		expect(existsSync(`${report.results[0]!.log!}.tail`)).toBe(false);
+	});
+});
+
+describe('the start of a run', () => {
+	it('announces the plan first, even when the batch is stopped while the plan is being written', async () => {
+		const harness = makeRunner([1, 2, 3, 4].map(index => ({goal: `task ${index}`, context: '[fake:duration=0]'})), {concurrency: 2});
+		const done = harness.runner.start();
+		harness.runner.shutdown(); // start() is writing plan.json now
+		const report = await done;
+
+		expect(harness.events.map(event => event.type)).toEqual(['batch.planned', 'task.finished', 'task.finished', 'task.finished', 'task.finished', 'batch.finished']);
+		expect(report.results.map(result => result.status)).toEqual(['cancelled', 'cancelled', 'cancelled', 'cancelled']);
+		expect(JSON.parse(readFileSync(harness.folder.planPath, 'utf8'))).toMatchObject({mode: 'default'});
+	});
+
+	it('removes the run folder and starts nothing when the plan cannot be written', async () => {
+		const harness = makeRunner([{goal: 'never starts', context: '[fake:duration=0]'}]);
+		// The plan's place is taken by a folder, so writing it fails as on a broken disk.
+		mkdirSync(harness.folder.planPath);
+		const started = harness.runner.start();
+
+		await expect(started).rejects.toThrow(InputError);
+		await expect(started).rejects.toThrow(/cannot write the run's plan: .*; nothing was started/);
+		expect(existsSync(harness.folder.dir)).toBe(false);
+		expect(harness.events).toEqual([]);
+	});
+
+	it('still reports every result when results.json cannot be written, and says where they are', async () => {
+		const harness = makeRunner([{goal: 'answers', context: '[fake:duration=0] [fake:answer=kept]'}]);
+		// results.json's place is taken by a folder, so writing it fails as on a broken disk.
+		mkdirSync(harness.folder.resultsPath);
+		const report = await harness.runner.start();
+
+		expect(report.results[0]).toMatchObject({status: 'succeeded'});
+		expect(report.results[0]!.result.split('\n').at(-1)).toBe('kept');
+		expect(report.results_error).toMatch(/^the results could not be written to .*results\.json: .*; they are only in this output$/);
+		expect(report.warnings).toContain(report.results_error);
+		expect(harness.events.at(-1)).toMatchObject({type: 'batch.finished', report});
+	});
+});
+
+describe('out of file descriptors', () => {
+	it('fails the task whose log and spawn find none left, and the batch still ends with its results', async () => {
+		const harness = makeRunner([{goal: 'no descriptors', context: '[fake:duration=0]'}]);
+		// Take every descriptor but three: the plan (one at a time) and the log open still get one,
+		// spawning the agent (two socket pairs and a pipe) gets EMFILE from the kernel.
+		const taken: number[] = [];
+		try {
+			for (;;) taken.push(openSync('/dev/null', 'r'));
+		} catch (error) {
+			expect((error as NodeJS.ErrnoException).code).toBe('EMFILE');
+		}
+
+		for (const fd of taken.splice(-3)) closeSync(fd);
+		let report;
+		try {
+			report = await harness.runner.start();
+		} finally {
+			for (const fd of taken) closeSync(fd);
+		}
+
+		expect(report.results[0]).toMatchObject({status: 'failed', exit_code: null});
+		expect(report.results[0]!.error).toMatch(/EMFILE/);
 	});
 });
