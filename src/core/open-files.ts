@@ -74,7 +74,7 @@ export function fitConcurrencyToOpenFiles(requested: number, needed: number, opt
 		return {concurrency: requested};
 	}
 
-	const raise = `raise it (\`ulimit -n ${required}\`${limit.hard < required ? `; the hard limit is ${limit.hard}, so as root or in limits.conf` : ''})`;
+	const raise = `raise it with \`ulimit -n ${required}\`${limit.hard < required ? ` (above the hard limit of ${limit.hard}: that takes root, or /etc/security/limits.conf)` : ''}`;
 	if (fits < 1) {
 		throw new InputError(`the open-files limit (ulimit -n) is ${limit.soft}, too low to run even one task: ${inUse} descriptors are in use and each task needs about ${descriptorsPerTask}`, {}, raise);
 	}
