@@ -97,6 +97,20 @@ describe.skipIf(!canMountTmpfs)('a full disk', () => {
 		expect(exit.screen).toMatch(/^1\/1 tasks succeeded$/m);
 		expect(screen.display('#{alternate_on} #{cursor_flag}')).toBe('0 1');
 	});
+
+	it('tui: a disk too full for the plan ends the dashboard at once: exit 2, the message readable, the terminal restored', async () => {
+		const test = home();
+		const tasks = test.write('tasks.json', tasksJson({goal: 'never runs', context: '[fake:duration=0]'}));
+		const screen = startTmux(onSmallDisk(test, 64, [process.execPath, cliPath, 'tui', tasks, '--hermes-bin', fakeAgentPath], {fill: true}), {env: {HERMES_HOME: test.dir}});
+		onTestFinished(() => screen.kill());
+		const exit = await screen.waitForExit({timeoutMs: 30_000});
+
+		expect(exit.screen).not.toMatch(/internal error|Unhandled|at async/);
+		expect(exit.code).toBe(2);
+		expect(exit.screen).toMatch(/cannot write the run's plan: no space left on device \(ENOSPC\); nothing was started/);
+		expect(exit.screen).toMatch(/^RUNS: filler$/m);
+		expect(screen.display('#{alternate_on} #{cursor_flag}')).toBe('0 1');
+	});
 });
 
 describe('a low open-files limit', () => {
