@@ -15,7 +15,6 @@ import {KeyBindingError, resolveBindings} from '../ui/keys.js';
 import {createRunner, prepareBatch, type BatchOptions} from './prepare.js';
 import {withCleanup, type CommandIO} from './run.js';
 import {onShutdownSignals} from './signals.js';
-import {allWarnings} from '../core/routing.js';
 import {terminalSafe} from '../core/visible-text.js';
 
 export type TuiOptions = BatchOptions & {theme?: string; exitWhenDone?: boolean};
@@ -71,18 +70,19 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 		}
 	}
 
-	for (const warning of allWarnings(batch.plan)) {
+	if (report.results_error) {
+		// Nowhere else holds them: the results go to the terminal, whole, before the warnings that say why.
+		io.stdout.write(`${terminalSafe(JSON.stringify(report, null, 2))}\n`);
+	}
+
+	// The batch's warnings, then what happened to single tasks (a log cut or incomplete), which the
+	// dashboard had no room for: the operator reads them once the screen is theirs again.
+	const taskNotes = report.results.flatMap(result => (result.warnings ?? []).filter(warning => !report.warnings.includes(warning)).map(warning => `${result.id}: ${warning}`));
+	for (const warning of [...report.warnings, ...taskNotes]) {
 		io.stderr.write(`hermes-delegate: warning: ${terminalSafe(warning)}\n`);
 	}
 
-	if (report.results_error) {
-		// Nowhere else holds them: the results go to the terminal, whole.
-		io.stderr.write(`hermes-delegate: warning: ${terminalSafe(report.results_error)}\n`);
-		io.stdout.write(`${terminalSafe(JSON.stringify(report, null, 2))}\n${report.summary}\n`);
-	} else {
-		io.stdout.write(`${report.summary}\nresults: ${report.results_file}\n`);
-	}
-
+	io.stdout.write(report.results_error ? `${report.summary}\n` : `${report.summary}\nresults: ${report.results_file}\n`);
 	return exitCodeOf(report);
 }
 

@@ -93,8 +93,10 @@ describe.skipIf(!canMountTmpfs)('a full disk', () => {
 
 		expect(exit.screen).not.toMatch(/internal error/);
 		expect(exit.code).toBe(0);
-		expect(exit.screen).toMatch(/"results_error": "the results could not be written to .*ENOSPC/);
+		expect(exit.screen).toMatch(/^hermes-delegate: warning: the results could not be written to .*ENOSPC/m);
+		expect(exit.screen).toMatch(/"results_error": "the results could not be written to/);
 		expect(exit.screen).toMatch(/^1\/1 tasks succeeded$/m);
+		expect(exit.screen).toMatch(/^hermes-delegate: warning: t01: log incomplete: cannot write it: ENOSPC/m);
 		expect(screen.display('#{alternate_on} #{cursor_flag}')).toBe('0 1');
 	});
 
