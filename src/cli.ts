@@ -37,6 +37,7 @@ function batchOptions(command: Command): Command {
 		.option('--grace <seconds>', 'SIGTERM → SIGKILL grace period when stopping a task (default 5; decimals allowed)')
 		.option('--timeout <seconds>', 'stop any task running longer than this (a task\'s own "timeout" wins)')
 		.option('--fail-fast', 'after the first failure, cancel the other tasks')
+		.option('--log-limit <size>', 'most bytes one task\'s log keeps, its first and last half, e.g. 512MB (default: delegate.yaml, else 256MiB; 0 = no limit)')
 		.option('--strict', 'refuse the whole batch if any task names an unknown route');
 }
 

@@ -7,9 +7,10 @@ import {createDemoHome, demoTasks} from '../core/demo.js';
 import {InputError} from '../core/errors.js';
 import {resolveHermesHome} from '../core/hermes-home.js';
 import {defaultCachePath, probeHermes, unprobed} from '../core/hermes-probe.js';
+import {fitConcurrencyToOpenFiles} from '../core/open-files.js';
 import {requestedHermesBin, resolveHermesBin} from '../core/launcher.js';
 import {planBatch} from '../core/routing.js';
-import {loadSettings, settingsPath} from '../core/settings.js';
+import {loadSettings, parseLogLimit, settingsPath} from '../core/settings.js';
 import {createRunFolder, type RunFolder} from '../core/run-folder.js';
 import {BatchRunner} from '../core/runner.js';
 import {parseTasks} from '../core/tasks.js';
@@ -26,6 +27,7 @@ export type BatchOptions = {
 	failFast?: boolean;
 	strict?: boolean;
 	demo?: boolean;
+	logLimit?: string;
 };
 
 export type PreparedBatch = {
@@ -38,6 +40,8 @@ export type PreparedBatch = {
 	graceMs: number;
 	timeoutMs: number | undefined;
 	failFast: boolean;
+	/** Most bytes one task's log keeps; 0 = no limit. */
+	logLimitBytes: number;
 	/** The whole environment of the subagents (the demo points them at its own HERMES_HOME). */
 	env: NodeJS.ProcessEnv;
 	/** The binary as asked for (a name to find on PATH, or a path), before it is checked. */
@@ -91,11 +95,21 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 	}
 
 	const sequential = options.sequential ?? context.env['HERMES_ORCHESTRATOR_MODE'] === 'sequential';
-	const concurrency = options.concurrency === undefined
+	const requested = options.concurrency === undefined
 		? (sequential ? 1 : settings.concurrencySet ? settings.concurrency : config.delegation.builtin.max_concurrent_children ?? settings.concurrency)
 		: (options.sequential ? 1 : parseNumber(options.concurrency, '--concurrency', {integer: true, min: 1}));
+	// Fewer at once, with a warning, rather than a batch that crashes on EMFILE.
+	const {concurrency, warning: openFilesWarning} = fitConcurrencyToOpenFiles(requested, plan.tasks.filter(task => !task.decision.refused).length);
+	if (openFilesWarning) {
+		plan.warnings.push(openFilesWarning);
+	}
+
 	const graceSeconds = options.grace === undefined ? settings.graceSeconds : parseNumber(options.grace, '--grace', {min: 0});
 	const timeout = options.timeout === undefined ? undefined : parseNumber(options.timeout, '--timeout', {min: 0, exclusiveMin: true});
+	const logLimit = options.logLimit === undefined ? settings.logLimitBytes : parseLogLimit(options.logLimit);
+	if (typeof logLimit !== 'number') {
+		throw new InputError(`--log-limit: ${logLimit.problem}`, {}, logLimit.fix);
+	}
 
 	return {
 		hermesHome,
@@ -107,6 +121,7 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 		graceMs: Math.round(graceSeconds * 1000),
 		timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
 		failFast: options.failFast ?? false,
+		logLimitBytes: logLimit,
 		env,
 		requestedBin,
 		bin,
@@ -142,6 +157,7 @@ export function createRunner(batch: PreparedBatch, options: {display: boolean}):
 		failFast: batch.failFast,
 		env: batch.env,
 		display: options.display,
+		logLimitBytes: batch.logLimitBytes,
 	});
 	return {runner, folder};
 }

@@ -3,6 +3,7 @@ import {hermesSummary} from '../core/hermes-probe.js';
 import {buildLaunch} from '../core/launcher.js';
 import {exitCodeOf, resultRoute} from '../core/results.js';
 import type {BatchEvent} from '../core/types.js';
+import type {BatchRunner} from '../core/runner.js';
 import {createRunner, prepareBatch, type BatchOptions, type PrepareContext, type PreparedBatch} from './prepare.js';
 import {startProgressLine} from './progress.js';
 import {onShutdownSignals} from './signals.js';
@@ -31,13 +32,21 @@ export async function runCommand(taskArg: string | undefined, options: RunOption
 		return 0;
 	}
 
+	// Signals are ours before the run folder exists: one arriving after it was made but before a
+	// handler was in place would kill us and leave the folder empty. Handlers run on the event
+	// loop, so `runner` is set by the time one does; the runner turns it into a clean stop.
+	let runner: BatchRunner | undefined;
+	// After stdout closed a shutdown is already under way, so any signal means "now".
+	const stopSignals = onShutdownSignals(({skipGrace}) => runner?.shutdown({skipGrace: skipGrace || stdout.closed}));
 	// Headless: nobody watches, so output is only logged and kept for the result.
-	const {runner, folder} = createRunner(batch, {display: false});
+	const created = withCleanup(() => createRunner(batch, {display: false}), stopSignals);
+	runner = created.runner;
+	const {folder} = created;
 	// The reader went away (`run --jsonl | head -n 1`): nobody reads what the batch prints any
 	// more, so it is stopped as on Ctrl-C, and its results are still written to results.json.
 	onStdoutClosed = why => {
 		stderr.write(`hermes-delegate: stdout was closed (${why}): stopping every task; results in ${folder.resultsPath}\n`);
-		runner.shutdown();
+		runner?.shutdown();
 	};
 
 	const progress = io.stderr.isTTY && !options.jsonl ? startProgressLine(io.stderr, batch.plan.tasks.length, {color: io.color}) : undefined;
@@ -47,8 +56,6 @@ export async function runCommand(taskArg: string | undefined, options: RunOption
 			stdout.write(`${JSON.stringify(jsonlEvent(event))}\n`);
 		}
 	});
-	// After stdout closed a shutdown is already under way, so any signal means "now".
-	const stopSignals = onShutdownSignals(({skipGrace}) => runner.shutdown({skipGrace: skipGrace || stdout.closed}));
 	try {
 		const report = await runner.start();
 		onStdoutClosed = undefined;
@@ -57,11 +64,21 @@ export async function runCommand(taskArg: string | undefined, options: RunOption
 			stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 		}
 
-		stderr.write(`hermes-delegate: ${report.summary}; results in ${report.results_file}\n`);
+		stderr.write(`hermes-delegate: ${report.summary}; ${report.results_error ?? `results in ${report.results_file}`}\n`);
 		return exitCodeOf(report);
 	} finally {
 		progress?.stop();
 		stopSignals();
+	}
+}
+
+/** Runs `make`; if it throws, `cleanup` runs before the error goes on. */
+export function withCleanup<T>(make: () => T, cleanup: () => void): T {
+	try {
+		return make();
+	} catch (error) {
+		cleanup();
+		throw error;
 	}
 }
 

@@ -8,14 +8,15 @@ import pLimit from 'p-limit';
 import {interpretHermesOutput} from './hermes-output.js';
 import {hermesSummary} from './hermes-probe.js';
 import {buildLaunch, promptOf} from './launcher.js';
-import {outputModeOf} from './route-flags.js';
-import {StreamJsonDecoder} from './stream-json.js';
-import {forgetGroup, isGroupAlive, processStartTicks, rememberGroup, spawnInGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
+import {spawnIfDescriptors} from './open-files.js';
+import {forgetGroup, isGroupAlive, processStartTicks, rememberGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
 import {buildResult, describeExit, describeStop, finalStatus, refusedResult, summarize} from './results.js';
-import {recordProcess, writeJsonAtomic, type RunFolder} from './run-folder.js';
+import {outputModeOf} from './route-flags.js';
+import type {ProcessRecord, RunFolder} from './run-folder.js';
+import {recordProcessSafely, writePlanOrRemoveFolder, writeResults} from './run-folder-writes.js';
+import {StreamJsonDecoder} from './stream-json.js';
 import {TaskOutput} from './task-output.js';
-import {openTaskLog, outputEnd, pipeWithBackpressure} from './task-log.js';
-import {planOnDisk} from './run-folder.js';
+import {closeTaskLog, openTaskLog, outputEnd, pipeWithBackpressure} from './task-log.js';
 import type {BatchEvent, BatchReport, HermesCapabilities, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
 import {allWarnings} from './routing.js';
 
@@ -34,6 +35,8 @@ export type RunnerOptions = {
 	tailLines?: number | undefined;
 	/** false when nobody watches (headless run): output goes to the logs and the result only. */
 	display?: boolean | undefined;
+	/** Most bytes one task's log keeps (its first and last part); 0 or absent: no limit. */
+	logLimitBytes?: number | undefined;
 };
 
 type Live = {
@@ -55,6 +58,9 @@ export class BatchRunner {
 	private readonly results = new Map<string, TaskResult>();
 	private shuttingDown = false;
 	private interrupted = false;
+	/** Events before batch.planned wait for it: it is always the first event a listener sees. */
+	private early: BatchEvent[] | undefined = [];
+	private recordProblem: string | undefined;
 
 	constructor(readonly plan: RoutePlan, private readonly options: RunnerOptions) {
 		const streamJson = outputModeOf(options.capabilities.flags) === 'stream-json';
@@ -90,8 +96,14 @@ export class BatchRunner {
 
 	async start(): Promise<BatchReport> {
 		const {folder} = this.options;
-		await writeJsonAtomic(folder.planPath, planOnDisk(this.plan));
+		await writePlanOrRemoveFolder(folder, this.plan);
+		const early = this.early ?? [];
+		this.early = undefined;
 		this.emit({type: 'batch.planned', runId: folder.runId, runDir: folder.dir, plan: this.plan, at: Date.now()});
+		for (const event of early) {
+			this.emit(event);
+		}
+
 		for (const task of this.plan.tasks) {
 			if (task.decision.refused) {
 				this.finish(task.id, refusedResult(task));
@@ -110,10 +122,10 @@ export class BatchRunner {
 			mode: this.plan.mode,
 			interrupted: this.interrupted,
 			hermes: hermesSummary(this.options.capabilities),
-			warnings: allWarnings(this.plan),
+			warnings: [...allWarnings(this.plan), ...(this.recordProblem ? [this.recordProblem] : [])],
 			results: this.orderedResults(),
 		};
-		await writeJsonAtomic(folder.resultsPath, report);
+		await writeResults(folder, report);
 		this.emit({type: 'batch.finished', report, at: Date.now()});
 		return report;
 	}
@@ -219,10 +231,10 @@ export class BatchRunner {
 			return;
 		}
 
-		const log = openTaskLog(logPath);
+		const log = openTaskLog(logPath, {limitBytes: this.options.logLimitBytes});
 		let child: GroupProcess;
 		try {
-			child = await spawnInGroup(launch.file, launch.args, {env: {...(this.options.env ?? process.env), ...launch.env}});
+			child = await spawnIfDescriptors(launch.file, launch.args, {env: {...(this.options.env ?? process.env), ...launch.env}});
 		} catch (error) {
 			log.end();
 			failToStart((error as Error).message);
@@ -232,7 +244,7 @@ export class BatchRunner {
 		entry.process = child;
 		const pgid = child.pid;
 		rememberGroup(pgid);
-		recordProcess(folder, {event: 'started', task: task.id, pid: child.pid, pgid, start_ticks: processStartTicks(child.pid), at: new Date().toISOString()});
+		this.record({event: 'started', task: task.id, pid: child.pid, pgid, start_ticks: processStartTicks(child.pid), at: new Date().toISOString()});
 		this.emit({type: 'task.started', id: task.id, pid: child.pid, argv: [launch.file, ...launch.args], at: entry.startedAt});
 		if (entry.stopReason) {
 			this.startCascade(entry, pgid, false); // cancelled between spawn request and spawn
@@ -269,10 +281,8 @@ export class BatchRunner {
 		}
 
 		output.end();
-		await new Promise<void>(resolve => {
-			log.end(resolve);
-		});
-		recordProcess(folder, {event: 'ended', task: task.id, pid: child.pid, pgid, start_ticks: null, at: new Date().toISOString()});
+		notes.push(...await closeTaskLog(log));
+		this.record({event: 'ended', task: task.id, pid: child.pid, pgid, start_ticks: null, at: new Date().toISOString()});
 
 		const status = finalStatus(entry.stopReason, exit.exitCode);
 		const hermes = interpretHermesOutput({mode: launch.output, exitCode: exit.exitCode, stdout: output.result(), stderr: output.errorText(), stream: this.decoders.get(task.id)?.summary()});
@@ -358,7 +368,16 @@ export class BatchRunner {
 		return this.plan.tasks.map(task => this.results.get(task.id)).filter((result): result is TaskResult => result !== undefined);
 	}
 
+	private record(record: ProcessRecord): void {
+		this.recordProblem ??= recordProcessSafely(this.options.folder, record);
+	}
+
 	private emit(event: BatchEvent): void {
+		if (this.early) {
+			this.early.push(event);
+			return;
+		}
+
 		for (const listener of this.listeners) {
 			listener(event);
 		}

@@ -95,6 +95,8 @@ export type DelegateSettings = {
 	theme?: string | undefined;
 	/** command → key list overrides for the dashboard's binding table. */
 	keys: Record<string, string[]>;
+	/** Most bytes one task's log keeps (its first and last half); 0 = no limit. */
+	logLimitBytes: number;
 };
 
 /** Why a task got the route it got: always recorded, shown in the dashboard and results. */
@@ -271,6 +273,8 @@ export type BatchReport = {
 	run_id: string;
 	run_dir: string;
 	results_file: string;
+	/** Present when results_file could not be written (full disk): the results are only in the output. */
+	results_error?: string;
 	mode: RoutingMode;
 	interrupted: boolean;
 	/** The Hermes that ran the batch, as probed. */

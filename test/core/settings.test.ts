@@ -72,6 +72,32 @@ describe('loadSettings', () => {
 		});
 	});
 
+	it.each([
+		['log_limit: 512MB\n', 512 * 1024 * 1024],
+		['log_limit: 1.5 GiB\n', 1.5 * 1024 ** 3],
+		['log_limit: 65536\n', 65_536],
+		['log_limit: "128k"\n', 128 * 1024],
+		['log_limit: 0\n', 0],
+		['theme: dark\n', defaultSettings.logLimitBytes],
+	])('reads the log limit %j as %d bytes (0 = none, 256 MiB when unset)', (delegate, bytes) => {
+		const {settingsPath: file} = writeHermesHome({delegate});
+		expect(loadSettings(file).logLimitBytes).toBe(bytes);
+		expect(defaultSettings.logLimitBytes).toBe(256 * 1024 * 1024);
+	});
+
+	it.each([
+		['log_limit: 512\n', 'log limit 512 bytes is below the minimum of 64 KiB', /add the unit, e\.g\. "512MB"/],
+		['log_limit: lots\n', 'log limit must be a size like 512MB or a number of bytes, got "lots"', /at least 64KiB; 0 = no limit/],
+		['log_limit: -1\n', 'log limit must be a size like 512MB or a number of bytes, got -1', /a size like 512MB/],
+		['log_limit: 5 parsecs\n', 'log limit must be a size like 512MB or a number of bytes, got "5 parsecs"', /a size like 512MB/],
+	])('the log limit %j is refused at its line, with a fix', (delegate, message, fix) => {
+		const [problem, ...rest] = problemsOf(`theme: dark\n${delegate}`);
+		expect(rest).toEqual([]);
+		expect(problem!.message).toBe(message);
+		expect(problem!.location).toMatchObject({path: 'log_limit', line: 2});
+		expect(problem!.fix).toMatch(fix);
+	});
+
 	it('characteristic_words replaces the words of the characteristics it names and keeps the others', () => {
 		const {settingsPath: file} = writeHermesHome({delegate: 'characteristic_words:\n  coding: [kotlin]\n  legal: [contract, clause]\n'});
 		const words = loadSettings(file).characteristicWords;
@@ -112,7 +138,7 @@ describe('loadSettings', () => {
 		const [problem] = problemsOf('concurrency: 2\nconcurrancy: 4\n');
 		expect(problem!.message).toBe('unknown setting concurrancy');
 		expect(problem!.location).toMatchObject({path: 'concurrancy', line: 2});
-		expect(problem!.fix).toBe('known settings: concurrency, grace, characteristics, characteristic_words, theme, keys');
+		expect(problem!.fix).toBe('known settings: concurrency, grace, characteristics, characteristic_words, theme, keys, log_limit');
 	});
 
 	it('a syntax error is an input error naming the file, the line and the fix', () => {
