@@ -75,7 +75,8 @@ export async function writeJsonAtomic(file: string, value: unknown): Promise<voi
 }
 
 export type ProcessRecord = {
-	event: 'started' | 'ended';
+	/** escaped: a descendant seen outside the task's session (setsid), for `gc` after a SIGKILL. */
+	event: 'started' | 'ended' | 'escaped';
 	task: string;
 	pid: number;
 	pgid: number;

@@ -4,7 +4,9 @@
 // dashboard's store is fed by them. Nothing here knows about terminals or React.
 import pLimit from 'p-limit';
 import {buildLaunch} from './launcher.js';
-import {forgetGroup, isGroupAlive, processStartTicks, rememberGroup, spawnInGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
+import {forgetGroup, processStartTicks, rememberGroup, spawnInGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
+import {isFamilyAlive, watchFamily, type FamilyWatch} from './process-family.js';
+import {freshProcessTable} from './proc-tree.js';
 import {buildResult, describeExit, finalStatus, refusedResult, summarize} from './results.js';
 import {recordProcess, writeJsonAtomic, type RunFolder} from './run-folder.js';
 import {TaskOutput} from './task-output.js';
@@ -26,12 +28,15 @@ export type RunnerOptions = {
 	tailLines?: number | undefined;
 	/** false when nobody watches (headless run): output goes to the logs and the result only. */
 	display?: boolean | undefined;
+	/** How often each task's process tree is scanned for descendants that leave its session (setsid); 0: never. */
+	descendantScanMs?: number | undefined;
 };
 
 type Live = {
 	task: PlannedTask;
 	status: TaskStatus;
 	process?: GroupProcess;
+	family?: FamilyWatch;
 	cascade?: Cascade;
 	stopReason?: StopReason;
 	startedAt?: number;
@@ -203,7 +208,9 @@ export class BatchRunner {
 		entry.process = child;
 		const pgid = child.pid;
 		rememberGroup(pgid);
-		recordProcess(folder, {event: 'started', task: task.id, pid: child.pid, pgid, start_ticks: processStartTicks(child.pid), at: new Date().toISOString()});
+		const startTicks = processStartTicks(child.pid);
+		entry.family = watchFamily({pid: pgid, startTicks}, {intervalMs: this.options.descendantScanMs ?? 1000, onLeftSession: stat => recordProcess(folder, {event: 'escaped', task: task.id, pid: stat.pid, pgid, start_ticks: stat.startTicks, at: new Date().toISOString()})});
+		recordProcess(folder, {event: 'started', task: task.id, pid: child.pid, pgid, start_ticks: startTicks, at: new Date().toISOString()});
 		this.emit({type: 'task.started', id: task.id, pid: child.pid, argv: [launch.file, ...launch.args], at: entry.startedAt});
 		if (entry.stopReason) {
 			this.startCascade(entry, pgid, false); // cancelled between spawn request and spawn
@@ -223,14 +230,15 @@ export class BatchRunner {
 
 		const exit = await child.exited;
 		clearTimeout(timer);
-		// The leader is gone; anything it left in its group (a backgrounded grandchild) is ours to end,
-		// otherwise it would outlive the batch and keep the output pipe open.
-		if (!entry.cascade && isGroupAlive(pgid)) {
+		// The leader is gone; anything it left in its group, session or tree (a backgrounded
+		// grandchild, a job-control shell's job) is ours to end, or it would outlive the batch.
+		if (!entry.cascade && isFamilyAlive(entry.family.family, freshProcessTable)) {
 			this.startCascade(entry, pgid, false, {quiet: true});
 		}
 
 		await entry.cascade?.done;
 		forgetGroup(pgid); // empty now: its id may be recycled by anything
+		entry.family.stop();
 		const notes: string[] = [];
 		if (await outputEnd(child.closed, activity, log) === 'held') {
 			child.detachOutput();
@@ -261,7 +269,7 @@ export class BatchRunner {
 		}
 
 		const id = entry.task.id;
-		const cascade = startKillCascade(pgid, {
+		const cascade = startKillCascade(entry.family?.family ?? pgid, {
 			graceMs: skipGrace ? 0 : this.options.graceMs,
 			onKill: () => {
 				if (!options.quiet) {
