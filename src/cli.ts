@@ -4,6 +4,7 @@
 import {readFileSync} from 'node:fs';
 import {Command, CommanderError, Option} from 'commander';
 import {configCommand, type ConfigOptions} from './commands/config.js';
+import {gcCommand, warnAboutOrphans, type GcOptions} from './commands/gc.js';
 import {readAll} from './commands/prepare.js';
 import {runCommand, type CommandIO, type RunOptions} from './commands/run.js';
 import type {TuiOptions} from './commands/tui.js';
@@ -88,6 +89,19 @@ export function buildProgram(): Command {
 		.action((options: Record<string, unknown>) => {
 			process.exitCode = configCommand(options as ConfigOptions, io);
 		});
+
+	program.command('gc')
+		.description('find and end processes left running by a hermes-delegate that was killed (kill -9)')
+		.option('--dry-run', 'list them and signal nothing')
+		.option('--grace <seconds>', 'SIGTERM → SIGKILL grace period (default from delegate.yaml, else 5)')
+		.action(async (options: Record<string, unknown>) => {
+			process.exitCode = await gcCommand(options as GcOptions, io);
+		});
+
+	// Every other command says so when a killed run left processes behind.
+	program.hook('preAction', (_program, command) => {
+		if (command.name() !== 'gc') warnAboutOrphans(io);
+	});
 
 	return program;
 }

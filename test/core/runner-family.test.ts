@@ -1,7 +1,7 @@
 // The runner ends a task's whole family, not only its process group: what a job-control shell
 // moved to another group of the agent's session, and what left the session (setsid) while the
 // runner watched the agent's process tree. Real hostile agents from bench/hostile/.
-import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
@@ -71,12 +71,16 @@ describe.runIf(process.platform === 'linux')('BatchRunner and the agent\'s famil
 	});
 
 	it('records a descendant that left the session (setsid) and ends it with the task', async () => {
-		const {runner, records} = makeRunner('setsid-child.sh', {}, {descendantScanMs: 20});
+		const {runner, folder, records} = makeRunner('setsid-child.sh', {}, {descendantScanMs: 20});
 		const done = runner.start();
+		// From the log first, so that the clean-up knows the escapee even if the watcher missed it.
+		const announced = () => /^escapee (\d+)/m.exec(existsSync(folder.logPath('t01')) ? readFileSync(folder.logPath('t01'), 'utf8') : '');
+		await waitFor(() => announced() !== null, {message: 'the agent to name its escapee'});
+		const escapee = Number(announced()![1]);
+		remember(escapee);
 		await waitFor(() => records().some(record => record.event === 'escaped'), {message: 'an escaped record in processes.jsonl'});
 		const escaped = records().find(record => record.event === 'escaped')!;
-		remember(escaped.pid);
-		expect(escaped).toMatchObject({task: 't01', start_ticks: expect.any(Number) as number});
+		expect(escaped).toMatchObject({task: 't01', pid: escapee, start_ticks: expect.any(Number) as number});
 		expect(isProcessRunning(escaped.pid)).toBe(true);
 
 		runner.cancel('t01');
