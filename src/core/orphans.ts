@@ -3,7 +3,7 @@
 // (who ran it), processes.jsonl (each agent with its kernel start time, each descendant seen
 // leaving its session). A process counts only while it is provably the one recorded: same user,
 // same start time (or, for group and session members, started after their agent): pids recycle.
-import {existsSync, readdirSync, readFileSync} from 'node:fs';
+import {existsSync, lstatSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {z} from 'zod';
 import {runsDir} from './hermes-home.js';
@@ -19,6 +19,8 @@ export type OrphanFamily = {task: string; family: Family; members: Orphan[]};
 export type OrphanRun = {runId: string; dir: string; owner: RunOwner; families: OrphanFamily[]};
 
 const runIdPattern = /^\d{8}-\d{6}-[\da-f]{6}$/;
+/** Written once nothing of a run whose owner is gone runs any more. */
+const sweptFile = 'swept.json';
 
 const recordSchema = z.object({
 	event: z.enum(['started', 'ended', 'escaped']),
@@ -30,16 +32,20 @@ const recordSchema = z.object({
 
 type ProcessLine = z.infer<typeof recordSchema>;
 
-/** Run folders, newest first (run ids sort by time). */
-function runFolders(hermesHome: string): string[] {
+/** Names of run folders, newest first (run ids sort by time); names only: half the cost of types. */
+function runNames(hermesHome: string): string[] {
 	try {
-		return readdirSync(runsDir(hermesHome), {withFileTypes: true})
-			.filter(entry => entry.isDirectory() && runIdPattern.test(entry.name))
-			.map(entry => path.join(runsDir(hermesHome), entry.name))
-			.sort()
-			.reverse();
+		return readdirSync(runsDir(hermesHome)).filter(name => runIdPattern.test(name)).sort().reverse();
 	} catch {
 		return []; // No runs yet, or a home we may not read: nothing of ours to find there.
+	}
+}
+
+function isRealFolder(dir: string): boolean {
+	try {
+		return lstatSync(dir).isDirectory(); // Not a symlink to somewhere else.
+	} catch {
+		return false;
 	}
 }
 
@@ -93,8 +99,9 @@ export function findOrphans(hermesHomes: readonly string[], options: FindOptions
 	if (!hasProc) return [];
 	const candidates: Array<{dir: string; owner: RunOwner; families: Array<{task: string; family: Family}>}> = [];
 	for (const home of new Set(hermesHomes.map(home => path.resolve(home)))) {
-		for (const dir of runFolders(home).slice(0, options.newest ?? Number.POSITIVE_INFINITY)) {
-			if (existsSync(path.join(dir, 'results.json'))) continue;
+		for (const name of runNames(home).slice(0, options.newest ?? Number.POSITIVE_INFINITY)) {
+			const dir = path.join(runsDir(home), name);
+			if (!isRealFolder(dir) || existsSync(path.join(dir, 'results.json')) || existsSync(path.join(dir, sweptFile))) continue;
 			const owner = readRunOwner(dir);
 			if (owner === undefined || isOwnerAlive(owner)) continue;
 			const families = unfinishedFamilies(readRecords(dir));
@@ -104,16 +111,31 @@ export function findOrphans(hermesHomes: readonly string[], options: FindOptions
 
 	if (candidates.length === 0) return [];
 	const table = scanProcesses();
-	return candidates
-		.map(({dir, owner, families}) => ({
-			runId: path.basename(dir),
-			dir,
-			owner,
-			families: families
-				.map(({task, family}) => ({task, family, members: familyMembers(family, table).map(member => ({...member, task, agentPid: family.leader.pid, name: processName(member.pid)}))}))
-				.filter(found => found.members.length > 0),
-		}))
-		.filter(run => run.families.length > 0);
+	const runs = candidates.map(({dir, owner, families}) => ({
+		runId: path.basename(dir),
+		dir,
+		owner,
+		families: families
+			.map(({task, family}) => ({task, family, members: familyMembers(family, table).map(member => ({...member, task, agentPid: family.leader.pid, name: processName(member.pid)}))}))
+			.filter(found => found.members.length > 0),
+	}));
+	for (const run of runs) {
+		if (run.families.length === 0) markSwept(run.dir);
+	}
+
+	return runs.filter(run => run.families.length > 0);
+}
+
+/**
+ * Nothing of this run runs any more, and with its owner gone nothing can join it: later checks
+ * skip it, as they skip a run with results.json, instead of scanning /proc for it at every start.
+ */
+export function markSwept(dir: string): void {
+	try {
+		writeFileSync(path.join(dir, sweptFile), `${JSON.stringify({swept_at: new Date().toISOString()})}\n`, {mode: 0o600});
+	} catch {
+		// A read-only run folder is checked again next time: slower, not wrong.
+	}
 }
 
 export function orphanCount(runs: readonly OrphanRun[]): number {
@@ -123,6 +145,7 @@ export function orphanCount(runs: readonly OrphanRun[]): number {
 /** Ends every orphan family with the kill cascade, all at once. Resolves when they are gone. */
 export async function endOrphans(runs: readonly OrphanRun[], options: {graceMs: number}): Promise<{forced: number}> {
 	const outcomes = await Promise.all(runs.flatMap(run => run.families.map(async found => startKillCascade(found.family, {graceMs: options.graceMs}).done)));
+	for (const run of runs) markSwept(run.dir);
 	return {forced: outcomes.filter(outcome => outcome.forced).length};
 }
 

@@ -1,7 +1,7 @@
 // What gc finds: live processes recorded by a run whose hermes-delegate is gone, and nothing else
 // (a run still owned, a finished run, a pid that now names another process). Real processes, real
 // run folders; the dead owner is a real process that was started and killed.
-import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {hostname, tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
@@ -76,6 +76,7 @@ describe.runIf(process.platform === 'linux')('findOrphans and endOrphans', () =>
 		// The grandchild ignores SIGTERM: SIGKILL after the grace period ends it.
 		expect((await endOrphans(runs, {graceMs: 200})).forced).toBeGreaterThanOrEqual(1);
 		expect([silent.process.pid, grandchild, job].filter(pid => isProcessRunning(pid))).toEqual([]);
+		expect(existsSync(path.join(folder.dir, 'swept.json'))).toBe(true);
 		expect(findOrphans([home])).toEqual([]);
 		expect(orphanWarning([home])).toBeUndefined();
 	});
@@ -114,6 +115,19 @@ describe.runIf(process.platform === 'linux')('findOrphans and endOrphans', () =>
 
 		expect(findOrphans([home])).toEqual([]);
 		expect(isProcessRunning(pid)).toBe(true);
+	});
+
+	it('marks a run of a gone owner once nothing of it runs, and skips it from then on', async () => {
+		const home = makeHome();
+		const folder = ownedBy(createRunFolder(home), await deadOwner());
+		const agent = await startHostile('silent.sh');
+		recordStarted(folder, 't01', agent.process.pid, processStartTicks(agent.process.pid)! - 1);
+
+		expect(findOrphans([home])).toEqual([]);
+		expect(existsSync(path.join(folder.dir, 'swept.json'))).toBe(true);
+
+		recordStarted(folder, 't02', agent.process.pid); // Would match, but the run is settled.
+		expect(findOrphans([home])).toEqual([]);
 	});
 
 	it('looks at the newest runs only when asked to (the start-up check)', async () => {
