@@ -40,7 +40,7 @@ describe.runIf(process.platform === 'linux')('hermes-delegate gc after kill -9',
 	it('lists, then ends, what a killed run left running; every other command warns until then', async () => {
 		const test = makeHome();
 		home = test;
-		// The demo home is searched too: keep this test's away from any real one.
+		// The demo home is searched too: TMPDIR keeps this test's away from any real one.
 		const env = {TMPDIR: test.dir};
 		const tasks = tasksJson({goal: 'silent'}, {goal: 'term-proof-grandchild'}, {goal: 'job-control'});
 		const cli = spawnCli(test, ['run', tasks, '-j', '3', '--hermes-bin', hostileAgent('dispatch.sh')], {noHermesBin: true, env});
