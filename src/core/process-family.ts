@@ -35,13 +35,9 @@ export function familyMembers(family: Family, table: ProcessTable): FamilyMember
 	const members: FamilyMember[] = [];
 	for (const stat of table.byPid.values()) {
 		if (stat.pid === process.pid) continue;
-		let via: FamilyMember['via'] | undefined;
-		if (idsAreOurs && since === null) {
-			via = stat.pgrp === id ? 'group' : undefined;
-		} else if (idsAreOurs && stat.session === id && stat.startTicks !== null && stat.startTicks >= since!) {
-			via = stat.pgrp === id ? 'group' : 'session';
-		}
-
+		const inGroup = stat.pgrp === id;
+		const ofAgent = since === null ? inGroup : stat.session === id && stat.startTicks !== null && stat.startTicks >= since;
+		let via: FamilyMember['via'] | undefined = idsAreOurs && ofAgent ? (inGroup ? 'group' : 'session') : undefined;
 		if (via === undefined && family.seen.get(stat.pid) === stat.startTicks) via = 'seen';
 		if (via !== undefined && (ownUid === undefined || processUid(stat.pid) === ownUid)) members.push({...stat, via});
 	}

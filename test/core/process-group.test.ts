@@ -5,6 +5,7 @@ import {afterEach, describe, expect, it} from 'vitest';
 import {
 	SpawnError,
 	isGroupAlive,
+	killUnfinishedGroupsNow,
 	listGroupMembers,
 	processStartTicks,
 	signalGroup,
@@ -207,6 +208,19 @@ describe.runIf(hasProc)('kill cascade and processes that leave the group', () =>
 
 			expect(await startKillCascade(watch.family, {graceMs: 30_000}).done).toEqual({forced: false});
 			expect(isProcessRunning(escapee)).toBe(false);
+		} finally {
+			watch.stop();
+		}
+	});
+
+	it('on the way out (killUnfinishedGroupsNow) kills every watched family, session included', async () => {
+		const agent = await startHostile('job-control.sh');
+		const job = await announcedPid(agent, /^job (\d+)/m);
+		const watch = watchFamily({pid: agent.process.pid, startTicks: processStartTicks(agent.process.pid)}, {intervalMs: 0});
+		try {
+			expect(killUnfinishedGroupsNow()).toEqual([agent.process.pid]);
+			expect(await agent.process.exited).toMatchObject({signal: 'SIGKILL'});
+			await waitFor(() => !isProcessRunning(job), {message: 'the job to die of SIGKILL'});
 		} finally {
 			watch.stop();
 		}
