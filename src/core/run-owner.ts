@@ -14,16 +14,19 @@ export type RunOwner = {
 	start_ticks: number | null;
 	/** Start times count from boot: after a reboot they name nothing, and nothing of the run survives. */
 	boot_id: string | null;
-	host: string;
+	host: string | null;
 	at: string;
 };
 
+// Lenient about what it does not need: a record with only pid and start_ticks (an older or
+// simpler writer) still names its owner; without boot and host those checks are skipped.
 const ownerSchema = z.object({
 	pid: z.number().int().positive(),
-	start_ticks: z.number().int().nonnegative().nullable(),
-	boot_id: z.string().nullable(),
-	host: z.string(),
-	at: z.string(),
+	start_ticks: z.number().int().nonnegative().nullable().default(null),
+	boot_id: z.string().nullable().default(null),
+	host: z.string().nullable().default(null),
+	at: z.string().default(''),
+	started_at: z.string().optional(),
 });
 
 const ownerFile = 'owner.json';
@@ -52,7 +55,9 @@ export function recordRunOwner(folder: {dir: string}): void {
 export function readRunOwner(dir: string): RunOwner | undefined {
 	try {
 		const parsed = ownerSchema.safeParse(JSON.parse(readFileSync(path.join(dir, ownerFile), 'utf8')));
-		return parsed.success ? parsed.data : undefined;
+		if (!parsed.success) return undefined;
+		const {started_at: startedAt, ...owner} = parsed.data;
+		return {...owner, at: owner.at || (startedAt ?? '')};
 	} catch {
 		return undefined;
 	}
@@ -63,7 +68,7 @@ export function readRunOwner(dir: string): RunOwner | undefined {
  * process that made the run. A run made on another host (a shared HERMES_HOME) may be alive.
  */
 export function isOwnerAlive(owner: RunOwner): boolean {
-	if (owner.host !== hostname()) return true;
+	if (owner.host !== null && owner.host !== hostname()) return true;
 	const boot = currentBootId();
 	if (owner.boot_id !== null && boot !== null && owner.boot_id !== boot) return false;
 	if (owner.start_ticks !== null && hasProc) return isSameProcess({pid: owner.pid, startTicks: owner.start_ticks}, readProcStat(owner.pid));

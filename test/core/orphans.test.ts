@@ -170,6 +170,15 @@ describe.runIf(process.platform === 'linux')('run owner', () => {
 		expect(isOwnerAlive({...owner, host: `not-${hostname()}`})).toBe(true);
 	});
 
+	it('reads an owner record that has only pid and start time', async () => {
+		const folder = createRunFolder(makeHome());
+		const dead = await deadOwner();
+		writeFileSync(path.join(folder.dir, 'owner.json'), JSON.stringify({pid: dead.pid, start_ticks: dead.start_ticks, started_at: 'then'}));
+
+		expect(readRunOwner(folder.dir)).toEqual({pid: dead.pid, start_ticks: dead.start_ticks, boot_id: null, host: null, at: 'then'});
+		expect(isOwnerAlive(readRunOwner(folder.dir)!)).toBe(false);
+	});
+
 	it('reads no owner from a missing or broken owner.json', () => {
 		const folder = createRunFolder(makeHome());
 		writeFileSync(path.join(folder.dir, 'owner.json'), '{"pid": 12');
