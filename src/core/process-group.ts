@@ -251,8 +251,10 @@ export function startKillCascade(target: number | Family, options: CascadeOption
 	const termSentAt = Date.now();
 	let killDueAt = termSentAt + Math.max(0, options.graceMs);
 	let wake: (() => void) | undefined;
-	// Many cascades polling at once share one scan of /proc; "gone" is always confirmed by a fresh one.
-	const alive = () => (hasProc ? isFamilyAlive(family, () => recentProcessTable(pollMs * 4)) || isFamilyAlive(family, freshProcessTable) : groupExists(pgid));
+	// While waiting, many cascades polling at once share one scan of /proc, and "gone" is confirmed
+	// by a fresh one; whether SIGKILL is needed is always decided on a fresh one.
+	const aliveNow = () => (hasProc ? isFamilyAlive(family, freshProcessTable) : groupExists(pgid));
+	const alive = () => (hasProc ? isFamilyAlive(family, () => recentProcessTable(pollMs * 4)) || aliveNow() : groupExists(pgid));
 	const signal = (name: NodeJS.Signals) => (hasProc ? signalFamily(family, name, freshProcessTable()) : signalGroup(pgid, name));
 
 	const nap = async (ms: number) =>
@@ -272,10 +274,10 @@ export function startKillCascade(target: number | Family, options: CascadeOption
 			await nap(Math.min(pollMs, killDueAt - Date.now()));
 		}
 
-		if (!alive()) return {forced: false};
+		if (!aliveNow()) return {forced: false};
 		signal('SIGKILL');
 		options.onKill?.();
-		while (alive()) {
+		while (aliveNow()) {
 			await nap(pollMs);
 			// Again, in case something forked while the first SIGKILL was being delivered.
 			signal('SIGKILL');
