@@ -68,6 +68,9 @@ describe.runIf(process.platform === 'linux')('hermes-delegate gc after kill -9',
 		expect(config.exitCode).toBe(0);
 		expect(config.stderr).toMatch(/warning: 4 processes of a run whose hermes-delegate was killed are still running \(\d{8}-\d{6}-[\da-f]{6}\): list them with `hermes-delegate gc --dry-run`, end them with `hermes-delegate gc`/);
 
+		const plan = await runCli(test, ['run', tasksJson({goal: 'a plan only'}), '--dry-run'], {env});
+		expect(plan.stderr).toContain('end them with `hermes-delegate gc`');
+
 		const dryRun = await runCli(test, ['gc', '--dry-run'], {env});
 		expect(dryRun.exitCode).toBe(0);
 		expect(dryRun.stderr).toBe('');
@@ -83,7 +86,20 @@ describe.runIf(process.platform === 'linux')('hermes-delegate gc after kill -9',
 		expect(survivors.filter(pid => isProcessRunning(pid))).toEqual([]);
 
 		const again = await runCli(test, ['gc'], {env});
+		expect(again.exitCode).toBe(0);
 		expect(again.stdout).toContain('no orphans');
 		expect((await runCli(test, ['config', '--show'], {env})).stderr).not.toContain('gc');
+	});
+});
+
+describe.runIf(process.platform === 'linux')('hermes-delegate gc input', () => {
+	it('refuses a bad --grace with exit 2, naming the flag and the fix', async () => {
+		const test = makeHome();
+		home = test;
+		const result = await runCli(test, ['gc', '--grace', 'soon'], {env: {TMPDIR: test.dir}});
+
+		expect(result.exitCode).toBe(2);
+		expect(result.stderr).toContain('--grace must be a number of at least 0, got "soon"');
+		expect(result.stderr).toContain('fix:');
 	});
 });
