@@ -6,6 +6,7 @@
 import {existsSync, lstatSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {z} from 'zod';
+import {InputError} from './errors.js';
 import {runsDir} from './hermes-home.js';
 import {familyMembers, familyOf, type Family, type FamilyMember} from './process-family.js';
 import {startKillCascade} from './process-group.js';
@@ -111,6 +112,8 @@ export function findOrphans(hermesHomes: readonly string[], options: FindOptions
 
 	if (candidates.length === 0) return [];
 	const table = scanProcesses();
+	// Absent from a partial table proves nothing: no run is marked swept, no orphan is missed quietly.
+	if (!table.complete) throw new InputError('could not read the whole process table in /proc', {}, 'raise the open-files limit (ulimit -n) or close what holds it, and run gc again');
 	const runs = candidates.map(({dir, owner, families}) => ({
 		runId: path.basename(dir),
 		dir,

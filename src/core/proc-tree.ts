@@ -24,13 +24,24 @@ export const hasProc: boolean = (() => {
 	}
 })();
 
-/** Undefined when the process is gone (or there is no /proc). */
+/** Undefined when the process is gone, or cannot be read (no /proc, no file descriptor left). */
 export function readProcStat(pid: number | string): ProcStat | undefined {
+	try {
+		return readProcStatOrThrow(pid);
+	} catch {
+		return undefined;
+	}
+}
+
+/** Undefined when the process is gone; throws when it cannot tell (EMFILE, say). */
+function readProcStatOrThrow(pid: number | string): ProcStat | undefined {
 	let text: string;
 	try {
 		text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-	} catch {
-		return undefined; // Exited between listing and reading.
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === 'ENOENT' || code === 'ESRCH') return undefined; // Exited between listing and reading.
+		throw error;
 	}
 
 	// "pid (comm) state ppid pgrp session ...": comm may itself contain spaces and ')'. The slice
@@ -78,25 +89,34 @@ export function processName(pid: number): string {
 export type ProcessTable = {
 	/** Epoch ms when the table was read. */
 	readonly at: number;
+	/**
+	 * False when /proc could not be read whole (out of file descriptors, say): then absence from
+	 * the table proves nothing, and callers fall back to what a process-group signal can tell.
+	 */
+	readonly complete: boolean;
 	readonly byPid: ReadonlyMap<number, ProcStat>;
 	/** Live children of `pid`. */
 	children(pid: number): ProcStat[];
 };
 
-/** Every live process, read now. Empty without /proc. */
+/** Every live process, read now. Empty and incomplete without /proc. */
 export function scanProcesses(): ProcessTable {
 	const byPid = new Map<number, ProcStat>();
-	if (hasProc) {
-		for (const entry of readdirSync('/proc')) {
+	let complete = hasProc;
+	try {
+		for (const entry of hasProc ? readdirSync('/proc') : []) {
 			if (!/^\d+$/.test(entry)) continue;
-			const stat = readProcStat(entry);
+			const stat = readProcStatOrThrow(entry);
 			if (stat && isLive(stat)) byPid.set(stat.pid, stat);
 		}
+	} catch {
+		complete = false;
 	}
 
 	let childrenOf: Map<number, ProcStat[]> | undefined;
 	return {
 		at: Date.now(),
+		complete,
 		byPid,
 		children(pid) {
 			if (!childrenOf) {

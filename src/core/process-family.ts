@@ -24,7 +24,7 @@ export function familyOf(leader: ProcessId, seen: Iterable<ProcessId> = []): Fam
 	return {leader, seen: new Map([...seen].flatMap(id => (id.startTicks === null ? [] : [[id.pid, id.startTicks] as const])))};
 }
 
-/** Live members of the family in `table` (never this process itself). */
+/** Live members of the family in `table` (never this process itself); none when `table` is incomplete. */
 export function familyMembers(family: Family, table: ProcessTable): FamilyMember[] {
 	const {pid: id, startTicks: since} = family.leader;
 	// While any process uses the agent's pid as its group or session id, the kernel does not give
@@ -54,13 +54,23 @@ function kill(target: number, signal: NodeJS.Signals): boolean {
 	}
 }
 
+function groupExists(pgid: number): boolean {
+	try {
+		process.kill(-pgid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
 /**
  * Signals the agent's group (when a member is still in it: the kernel then reaches even a process
  * forked a moment ago) and each member outside the group. True when anything was signalled.
  */
 export function signalFamily(family: Family, signal: NodeJS.Signals, table: ProcessTable): boolean {
-	const members = familyMembers(family, table);
 	const groupId = family.leader.pid;
+	if (!table.complete) return kill(-groupId, signal); // The group at least, as without /proc.
+	const members = familyMembers(family, table);
 	let signalled = false;
 	if (members.some(member => member.pgrp === groupId) && groupId > 1) signalled = kill(-groupId, signal);
 	for (const member of members) {
@@ -73,7 +83,8 @@ export function signalFamily(family: Family, signal: NodeJS.Signals, table: Proc
 /** Cheap when the agent itself still runs (one file read); a table scan otherwise. */
 export function isFamilyAlive(family: Family, table: () => ProcessTable): boolean {
 	if (family.leader.startTicks !== null && isSameProcess(family.leader, readProcStat(family.leader.pid))) return true;
-	return familyMembers(family, table()).length > 0;
+	const now = table();
+	return now.complete ? familyMembers(family, now).length > 0 : groupExists(family.leader.pid);
 }
 
 type Watch = {
@@ -132,6 +143,7 @@ function scanWatched(): void {
 }
 
 function rememberDescendants(watch: Watch, table: ProcessTable): void {
+	if (!table.complete) return; // Absent from a partial table is not dead: try again next time.
 	const {family} = watch;
 	for (const [pid, startTicks] of family.seen) {
 		if (table.byPid.get(pid)?.startTicks !== startTicks) family.seen.delete(pid); // Dead for good.
