@@ -24,7 +24,7 @@ export function familyOf(leader: ProcessId, seen: Iterable<ProcessId> = []): Fam
 	return {leader, seen: new Map([...seen].flatMap(id => (id.startTicks === null ? [] : [[id.pid, id.startTicks] as const])))};
 }
 
-/** Live members of the family in `table` (never this process itself); none when `table` is incomplete. */
+/** Live members of the family in `table` (never this process itself; from a partial table, those it holds). */
 export function familyMembers(family: Family, table: ProcessTable): FamilyMember[] {
 	const {pid: id, startTicks: since} = family.leader;
 	// While any process uses the agent's pid as its group or session id, the kernel does not give
@@ -69,7 +69,7 @@ function groupExists(pgid: number): boolean {
  */
 export function signalFamily(family: Family, signal: NodeJS.Signals, table: ProcessTable): boolean {
 	const groupId = family.leader.pid;
-	if (!table.complete) return kill(-groupId, signal); // The group at least, as without /proc.
+	if (!table.complete) return groupId > 1 && kill(-groupId, signal); // The group at least, as without /proc.
 	const members = familyMembers(family, table);
 	let signalled = false;
 	if (members.some(member => member.pgrp === groupId) && groupId > 1) signalled = kill(-groupId, signal);
