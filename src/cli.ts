@@ -7,6 +7,7 @@ import {Command, CommanderError, Option} from 'commander';
 import {configCommand, type ConfigOptions} from './commands/config.js';
 import {addRouteCommand, removeRouteCommand, routeCommand, setModeCommand} from './commands/config-edit.js';
 import {doctorCommand, type DoctorOptions} from './commands/doctor.js';
+import {gcCommand, warnAboutOrphans, type GcOptions} from './commands/gc.js';
 import {readAll} from './commands/prepare.js';
 import {runCommand, type CommandIO, type RunOptions} from './commands/run.js';
 import type {TuiOptions} from './commands/tui.js';
@@ -132,6 +133,19 @@ export function buildProgram(): Command {
 		.action((name: string, _options: unknown, command: Command) => {
 			process.exitCode = removeRouteCommand(name, command.optsWithGlobals(), io);
 		});
+
+	program.command('gc')
+		.description('find and end processes left running by a hermes-delegate that was killed (kill -9)')
+		.option('--dry-run', 'list them and signal nothing')
+		.option('--grace <seconds>', 'SIGTERM → SIGKILL grace period (default from delegate.yaml, else 5)')
+		.action(async (options: Record<string, unknown>) => {
+			process.exitCode = await gcCommand(options as GcOptions, io);
+		});
+
+	// Every other command says so when a killed run left processes behind.
+	program.hook('preAction', (_program, command) => {
+		if (command.name() !== 'gc') warnAboutOrphans(io);
+	});
 
 	return program;
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type {RoutePlan} from './types.js';
 import writeFileAtomic from 'write-file-atomic';
 import {runsDir} from './hermes-home.js';
+import {recordRunOwner} from './run-owner.js';
 
 // The runner records start ticks through here; /proc is parsed in one place only.
 
@@ -60,6 +61,7 @@ export function createRunFolder(hermesHome: string, runId = newRunId()): RunFold
 	const dir = path.join(runsDir(hermesHome), runId);
 	// Private: logs and results hold whatever the subagents printed.
 	mkdirSync(path.join(dir, 'logs'), {recursive: true, mode: 0o700});
+	recordRunOwner({dir});
 	return {
 		runId,
 		dir,
@@ -75,7 +77,8 @@ export async function writeJsonAtomic(file: string, value: unknown): Promise<voi
 }
 
 export type ProcessRecord = {
-	event: 'started' | 'ended';
+	/** escaped: a descendant seen outside the task's session (setsid), for `gc` after a SIGKILL. */
+	event: 'started' | 'ended' | 'escaped';
 	task: string;
 	pid: number;
 	pgid: number;

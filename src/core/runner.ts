@@ -9,7 +9,9 @@ import {interpretHermesOutput} from './hermes-output.js';
 import {hermesSummary} from './hermes-probe.js';
 import {buildLaunch, promptOf} from './launcher.js';
 import {spawnIfDescriptors} from './open-files.js';
-import {forgetGroup, isGroupAlive, processStartTicks, rememberGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
+import {isFamilyAlive, watchFamily, type FamilyWatch} from './process-family.js';
+import {forgetGroup, processStartTicks, rememberGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
+import {freshProcessTable} from './proc-tree.js';
 import {buildResult, describeExit, describeStop, finalStatus, refusedResult, summarize} from './results.js';
 import {outputModeOf} from './route-flags.js';
 import type {ProcessRecord, RunFolder} from './run-folder.js';
@@ -37,12 +39,15 @@ export type RunnerOptions = {
 	display?: boolean | undefined;
 	/** Most bytes one task's log keeps (its first and last part); 0 or absent: no limit. */
 	logLimitBytes?: number | undefined;
+	/** How often each task's process tree is scanned for descendants that leave its session (setsid); 0: never. */
+	descendantScanMs?: number | undefined;
 };
 
 type Live = {
 	task: PlannedTask;
 	status: TaskStatus;
 	process?: GroupProcess;
+	family?: FamilyWatch;
 	cascade?: Cascade;
 	stopReason?: StopReason;
 	startedAt?: number;
@@ -244,7 +249,9 @@ export class BatchRunner {
 		entry.process = child;
 		const pgid = child.pid;
 		rememberGroup(pgid);
-		this.record({event: 'started', task: task.id, pid: child.pid, pgid, start_ticks: processStartTicks(child.pid), at: new Date().toISOString()});
+		const startTicks = processStartTicks(child.pid);
+		entry.family = watchFamily({pid: pgid, startTicks}, {intervalMs: this.options.descendantScanMs ?? 1000, onLeftSession: stat => this.record({event: 'escaped', task: task.id, pid: stat.pid, pgid, start_ticks: stat.startTicks, at: new Date().toISOString()})});
+		this.record({event: 'started', task: task.id, pid: child.pid, pgid, start_ticks: startTicks, at: new Date().toISOString()});
 		this.emit({type: 'task.started', id: task.id, pid: child.pid, argv: [launch.file, ...launch.args], at: entry.startedAt});
 		if (entry.stopReason) {
 			this.startCascade(entry, pgid, false); // cancelled between spawn request and spawn
@@ -265,14 +272,15 @@ export class BatchRunner {
 		const exit = await child.exited;
 		const exitedAt = Date.now();
 		clearTimeout(timer);
-		// The leader is gone; anything it left in its group (a backgrounded grandchild) is ours to end,
-		// otherwise it would outlive the batch and keep the output pipe open.
-		if (!entry.cascade && isGroupAlive(pgid)) {
+		// The leader is gone; anything it left in its group, session or tree (a backgrounded
+		// grandchild, a job-control shell's job) is ours to end, or it would outlive the batch.
+		if (!entry.cascade && isFamilyAlive(entry.family.family, freshProcessTable)) {
 			this.startCascade(entry, pgid, false, {quiet: true});
 		}
 
 		const cascadeOutcome = await entry.cascade?.done;
 		forgetGroup(pgid); // empty now: its id may be recycled by anything
+		entry.family.stop();
 		const notes: string[] = [];
 		if (await outputEnd(child.closed, activity, log) === 'held') {
 			child.detachOutput();
@@ -322,7 +330,7 @@ export class BatchRunner {
 		}
 
 		const id = entry.task.id;
-		const cascade = startKillCascade(pgid, {
+		const cascade = startKillCascade(entry.family?.family ?? pgid, {
 			graceMs: skipGrace ? 0 : this.options.graceMs,
 			onKill: () => {
 				if (!options.quiet) {

@@ -296,7 +296,8 @@ describe('BatchRunner and processes that leave the group', () => {
 			'echo answer',
 			'',
 		].join('\n'), {mode: 0o755});
-		const harness = makeRunner([task('escape', '')], {hermesBin: agent});
+		// Unwatched: a descendant the runner sees is ended with its task (runner-family.test.ts).
+		const harness = makeRunner([task('escape', '')], {hermesBin: agent, descendantScanMs: 0});
 		const report = await harness.runner.start();
 		const escapee = Number(/escapee (\d+)/.exec(report.results[0]!.result)?.[1]);
 		try {
