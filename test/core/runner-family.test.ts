@@ -11,7 +11,7 @@ import {BatchRunner, type RunnerOptions} from '../../src/core/runner.js';
 import {defaultSettings} from '../../src/core/settings.js';
 import type {DelegationConfig, TaskSpec} from '../../src/core/types.js';
 import {hostileAgent, killKnownProcesses, remember} from '../helpers/hostile.js';
-import {isProcessRunning} from '../helpers/processes.js';
+import {fakeCapabilities, isProcessRunning} from '../helpers/processes.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const builtIn: DelegationConfig = {
@@ -35,6 +35,8 @@ function makeRunner(agent: string, env: NodeJS.ProcessEnv, options: Partial<Runn
 	const folder = createRunFolder(home);
 	const runner = new BatchRunner(planBatch({tasks, delegation: builtIn, settings: defaultSettings}), {
 		hermesBin: hostileAgent(agent),
+		// A hostile shell script, not Hermes: read its output as -Q would.
+		capabilities: fakeCapabilities(),
 		folder,
 		concurrency: 1,
 		graceMs: 30_000,
