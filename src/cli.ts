@@ -4,6 +4,7 @@
 import {readFileSync} from 'node:fs';
 import {Command, CommanderError, Option} from 'commander';
 import {configCommand, type ConfigOptions} from './commands/config.js';
+import {flushed} from './commands/flush-output.js';
 import {readAll} from './commands/prepare.js';
 import {runCommand, type CommandIO, type RunOptions} from './commands/run.js';
 import type {TuiOptions} from './commands/tui.js';
@@ -130,5 +131,7 @@ process.on('exit', () => {
 });
 
 await main();
-// Ink, timers or a stuck stdin must never keep a finished command alive.
+// Every byte must reach a slow reader first; then Ink, timers or a stuck stdin must never keep a
+// finished command alive.
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
 process.exit(process.exitCode ?? 0);
