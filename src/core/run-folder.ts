@@ -2,11 +2,11 @@
 // per task, the plan, the live process groups (so a later `gc` can find orphans of a run that
 // died), and the results. Written as things happen, so a crash loses nothing already printed.
 import {randomBytes} from 'node:crypto';
-import {appendFileSync, lstatSync, mkdirSync, readdirSync, rmSync} from 'node:fs';
+import {appendFileSync, lstatSync, readdirSync, rmSync} from 'node:fs';
 import path from 'node:path';
 import type {RoutePlan} from './types.js';
 import writeFileAtomic from 'write-file-atomic';
-import {runsDir} from './hermes-home.js';
+import {makeFolder, runsDir, writableHomeFix} from './hermes-home.js';
 
 // The runner records start ticks through here; /proc is parsed in one place only.
 
@@ -59,7 +59,7 @@ export function pruneRunFolders(dir: string, keep: number): string[] {
 export function createRunFolder(hermesHome: string, runId = newRunId()): RunFolder {
 	const dir = path.join(runsDir(hermesHome), runId);
 	// Private: logs and results hold whatever the subagents printed.
-	mkdirSync(path.join(dir, 'logs'), {recursive: true, mode: 0o700});
+	makeFolder(path.join(dir, 'logs'), writableHomeFix(hermesHome));
 	return {
 		runId,
 		dir,

@@ -1,0 +1,52 @@
+// A HERMES_HOME the runs cannot be written in: a read-only file system (a real read-only tmpfs,
+// mounted in a private mount namespace through `unshare -rm`) or a file where a folder should be.
+// Exit 2, the folder and the real reason named, the fix given, no stack trace, nothing started.
+import {execFileSync, spawnSync} from 'node:child_process';
+import path from 'node:path';
+import {describe, expect, it, onTestFinished} from 'vitest';
+import {fakeAgentPath} from '../helpers/processes.js';
+import {cliPath, makeHome, runCli, tasksJson} from '../helpers/run-cli.js';
+
+function canUnshare(): boolean {
+	try {
+		execFileSync('unshare', ['-rm', 'true'], {stdio: 'ignore'});
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+const oneTask = tasksJson({goal: 'Say hi', context: '[fake:duration=0.1]'});
+
+describe('an unwritable HERMES_HOME', () => {
+	it.runIf(canUnshare())('on a read-only file system: exit 2 naming the folder, EROFS and the fix', () => {
+		const home = makeHome(undefined);
+		onTestFinished(() => home.remove());
+		const readOnly = path.join(home.dir, 'ro');
+		home.write('ro/.keep', '');
+		const script = 'mount -t tmpfs -o ro tmpfs "$1" && shift && exec "$@"';
+		const run = spawnSync('unshare', ['-rm', 'sh', '-c', script, 'sh', readOnly, process.execPath, cliPath, 'run', oneTask, '--hermes-bin', fakeAgentPath], {
+			env: {...process.env, HERMES_HOME: readOnly, FAKE_HERMES_ARGV_FILE: home.argvFile, NO_COLOR: '1'},
+			encoding: 'utf8',
+		});
+		expect(run.status).toBe(2);
+		expect(run.stderr).toContain(`cannot create the folder ${path.join(readOnly, 'delegate')}: the file system is read-only`);
+		expect(run.stderr).toContain('fix: ');
+		expect(run.stderr).toContain('HERMES_HOME');
+		expect(run.stderr).not.toContain('ENOENT');
+		expect(run.stderr).not.toMatch(/\n\s+at /);
+		expect(home.agentRuns()).toEqual([]);
+	});
+
+	it('below a file: exit 2 naming the folder and the fix', async () => {
+		const home = makeHome();
+		onTestFinished(() => home.remove());
+		const file = home.write('not-a-folder', 'x');
+		const run = await runCli(home, ['run', oneTask], {env: {HERMES_HOME: path.join(file, 'home')}});
+		expect(run.exitCode).toBe(2);
+		expect(run.stderr).toContain(`cannot create the folder ${path.join(file, 'home')}: a file stands where a folder is needed`);
+		expect(run.stderr).toContain('point HERMES_HOME at a writable folder');
+		expect(run.stderr).not.toMatch(/\n\s+at /);
+		expect(home.agentRuns()).toEqual([]);
+	});
+});
