@@ -50,10 +50,15 @@ export function makeFolder(dir: string, fix: string): void {
 		return;
 	} catch (error) {
 		const failure = firstFailingFolder(dir) ?? {folder: dir, error: error as NodeJS.ErrnoException};
-		const code = failure.error.code ?? '';
-		const why = folderProblems[code] ?? failure.error.message;
-		throw new InputError(`cannot create the folder ${failure.folder}: ${why}${code && !failure.error.message.includes(why) ? ` (${code})` : ''}`, {}, fix);
+		throw folderError(failure.folder, failure.error, fix);
 	}
+}
+
+/** An error writing in `folder` as the operator needs it: the folder, the real reason, the fix. */
+export function folderError(folder: string, error: NodeJS.ErrnoException, fix: string): InputError {
+	const code = error.code ?? '';
+	const why = folderProblems[code] ?? error.message;
+	return new InputError(`cannot create the folder ${folder}: ${why}${code && !error.message.includes(why) ? ` (${code})` : ''}`, {}, fix);
 }
 
 function firstFailingFolder(dir: string): {folder: string; error: NodeJS.ErrnoException} | undefined {

@@ -2,13 +2,12 @@
 // per task, the plan, the live process groups (so a later `gc` can find orphans of a run that
 // died), and the results. Written as things happen, so a crash loses nothing already printed.
 import {randomBytes} from 'node:crypto';
-import {appendFileSync, lstatSync, readdirSync, rmSync} from 'node:fs';
+import {appendFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import type {RoutePlan} from './types.js';
 import writeFileAtomic from 'write-file-atomic';
-import {makeFolder, runsDir, writableHomeFix} from './hermes-home.js';
-
-// The runner records start ticks through here; /proc is parsed in one place only.
+import {folderError, makeFolder, runsDir, writableHomeFix} from './hermes-home.js';
+import {processStartTicks} from './process-group.js';
 
 export type RunFolder = {
 	runId: string;
@@ -27,9 +26,10 @@ export function newRunId(now = new Date()): string {
 const runIdPattern = /^\d{8}-\d{6}-[\da-f]{6}$/;
 
 /**
- * Deletes all but the newest `keep` run folders in `dir` (run ids sort by time) and returns the
- * names removed. Only real folders named like a run id are touched: no symlink is followed, no
- * other entry removed. Best effort: a folder that cannot be removed stays.
+ * Deletes all but the newest `keep` run folders in `dir` (run ids sort by time) whose owner is
+ * gone, and returns the names removed. A run whose hermes-delegate still runs is never touched,
+ * however old: two demos may run at once. Only real folders named like a run id are considered:
+ * no symlink is followed, no other entry removed. Best effort: a folder that cannot be removed stays.
  */
 export function pruneRunFolders(dir: string, keep: number): string[] {
 	try {
@@ -45,6 +45,7 @@ export function pruneRunFolders(dir: string, keep: number): string[] {
 		.reverse();
 	const removed: string[] = [];
 	for (const name of runs.slice(Math.max(0, keep))) {
+		if (isOwnerAlive(path.join(dir, name))) continue;
 		try {
 			rmSync(path.join(dir, name), {recursive: true, force: true});
 			removed.push(name);
@@ -56,10 +57,50 @@ export function pruneRunFolders(dir: string, keep: number): string[] {
 	return removed;
 }
 
+/** Who made a run: the pid and kernel start time of its hermes-delegate. */
+export type RunOwner = {pid: number; start_ticks: number | null; started_at: string};
+
+const ownerFile = 'owner.json';
+
+export function readRunOwner(runDir: string): RunOwner | undefined {
+	try {
+		const owner = JSON.parse(readFileSync(path.join(runDir, ownerFile), 'utf8')) as Partial<RunOwner>;
+		return Number.isInteger(owner.pid) ? {pid: owner.pid!, start_ticks: owner.start_ticks ?? null, started_at: owner.started_at ?? ''} : undefined;
+	} catch {
+		return undefined; // A run from before owners were recorded: nobody claims it.
+	}
+}
+
+/** The run's hermes-delegate still runs: same pid and, where the kernel tells, the same start time. */
+export function isOwnerAlive(runDir: string): boolean {
+	const owner = readRunOwner(runDir);
+	if (owner === undefined) return false;
+	if (owner.start_ticks !== null) return processStartTicks(owner.pid) === owner.start_ticks;
+	try {
+		process.kill(owner.pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
 export function createRunFolder(hermesHome: string, runId = newRunId()): RunFolder {
 	const dir = path.join(runsDir(hermesHome), runId);
-	// Private: logs and results hold whatever the subagents printed.
-	makeFolder(path.join(dir, 'logs'), writableHomeFix(hermesHome));
+	makeFolder(runsDir(hermesHome), writableHomeFix(hermesHome));
+	// Made under a name no pruning looks at and renamed into place with its owner inside, so a
+	// demo pruning at the same moment never sees this run without its owner.
+	const making = path.join(runsDir(hermesHome), `.${runId}.new`);
+	try {
+		// Private: logs and results hold whatever the subagents printed.
+		mkdirSync(path.join(making, 'logs'), {recursive: true, mode: 0o700});
+		const owner: RunOwner = {pid: process.pid, start_ticks: processStartTicks(process.pid), started_at: new Date().toISOString()};
+		writeFileSync(path.join(making, ownerFile), `${JSON.stringify(owner)}\n`);
+		renameSync(making, dir);
+	} catch (error) {
+		rmSync(making, {recursive: true, force: true});
+		// Whatever the reason (a full disk, a quota), it is named with the fix.
+		throw folderError(dir, error as NodeJS.ErrnoException, writableHomeFix(hermesHome));
+	}
 	return {
 		runId,
 		dir,
