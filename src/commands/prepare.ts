@@ -12,6 +12,7 @@ import {loadSettings, settingsPath} from '../core/settings.js';
 import {createRunFolder, type RunFolder} from '../core/run-folder.js';
 import {BatchRunner} from '../core/runner.js';
 import {parseTasks} from '../core/tasks.js';
+import {decodeUtf8} from '../core/read-text.js';
 import {fakeAgentPath} from '../package-files.js';
 import type {DelegateSettings, RoutePlan, TaskSpec} from '../core/types.js';
 
@@ -128,9 +129,9 @@ async function readTasks(taskArg: string | undefined, context: PrepareContext) {
 		return parseTasks(taskArg, {label: '<inline>'});
 	}
 
-	let text: string;
+	let bytes: Buffer;
 	try {
-		text = readFileSync(taskArg, 'utf8');
+		bytes = readFileSync(taskArg);
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		throw new InputError(
@@ -140,7 +141,7 @@ async function readTasks(taskArg: string | undefined, context: PrepareContext) {
 		);
 	}
 
-	return parseTasks(text, {label: taskArg});
+	return parseTasks(decodeUtf8(bytes, taskArg), {label: taskArg});
 }
 
 export function parseNumber(raw: string, flag: string, rules: {integer?: boolean; min: number; exclusiveMin?: boolean}): number {
@@ -160,5 +161,5 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 		chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
 	}
 
-	return Buffer.concat(chunks).toString('utf8');
+	return decodeUtf8(Buffer.concat(chunks), '<stdin>');
 }
