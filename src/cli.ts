@@ -10,6 +10,7 @@ import {runCommand, type CommandIO, type RunOptions} from './commands/run.js';
 import type {TuiOptions} from './commands/tui.js';
 import {exitCodes, InputError} from './core/errors.js';
 import {killUnfinishedGroupsNow} from './core/process-group.js';
+import {terminalSafe} from './core/visible-text.js';
 import {packageJsonPath} from './package-files.js';
 
 const noColor = process.env['NO_COLOR'] !== undefined && process.env['NO_COLOR'] !== '';
@@ -55,6 +56,7 @@ export function buildProgram(): Command {
 		.description('Run and watch batches of Hermes Agent subagents, each on its own model or profile.')
 		.version(packageVersion())
 		.showHelpAfterError('(run with --help for usage)')
+		.configureOutput({writeErr: text => process.stderr.write(terminalSafe(text))})
 		.exitOverride();
 
 	batchOptions(program.command('run').description('run a batch headless and print JSON results'))
@@ -113,7 +115,8 @@ function report(error: unknown): number {
 	}
 
 	if (error instanceof InputError) {
-		process.stderr.write(`hermes-delegate: ${error.describe()}\n`);
+		// Messages quote task files and configs: made safe for the terminal at this one place.
+		process.stderr.write(`hermes-delegate: ${terminalSafe(error.describe())}\n`);
 		return exitCodes.usage;
 	}
 

@@ -5,11 +5,13 @@ import {resolveHermesHome} from '../core/hermes-home.js';
 import {activeRoutes} from '../core/routing.js';
 import {loadSettings, settingsPath} from '../core/settings.js';
 import type {DelegationConfig, ModelRoute} from '../core/types.js';
+import {jsonText, terminalSafe} from '../core/visible-text.js';
 import type {CommandIO} from './run.js';
 
 export type ConfigOptions = {config?: string; json?: boolean; show?: boolean};
 
-export function configCommand(options: ConfigOptions, io: Pick<CommandIO, 'stdout' | 'stderr' | 'env'>): number {
+export function configCommand(options: ConfigOptions, commandIO: Pick<CommandIO, 'stdout' | 'stderr' | 'env'>): number {
+	const io = safeOutput(commandIO);
 	const hermesHome = resolveHermesHome(io.env);
 	const configPath = options.config ?? defaultConfigPath(hermesHome);
 	const loaded = loadHermesConfig({configPath, hermesHome, explicit: options.config !== undefined});
@@ -20,7 +22,7 @@ export function configCommand(options: ConfigOptions, io: Pick<CommandIO, 'stdou
 
 	const view = redacted(loaded.delegation);
 	if (options.json) {
-		io.stdout.write(`${JSON.stringify({...view, settings: {file: settingsPath(hermesHome), concurrency: settings.concurrency, grace: settings.graceSeconds, characteristics: settings.characteristics, theme: settings.theme ?? null}}, null, 2)}\n`);
+		commandIO.stdout.write(`${jsonText({...view, settings: {file: settingsPath(hermesHome), concurrency: settings.concurrency, grace: settings.graceSeconds, characteristics: settings.characteristics, theme: settings.theme ?? null}}, 2)}\n`);
 		return 0;
 	}
 
@@ -37,6 +39,18 @@ export function configCommand(options: ConfigOptions, io: Pick<CommandIO, 'stdou
 	];
 	io.stdout.write(`${lines.join('\n')}\n`);
 	return 0;
+}
+
+/**
+ * Route names, descriptions and models come from the config file, as untrusted as anything a
+ * subagent prints: every text line written goes through the sanitiser here, JSON is escaped instead.
+ */
+function safeOutput(io: Pick<CommandIO, 'stdout' | 'stderr' | 'env'>) {
+	return {
+		env: io.env,
+		stdout: {write: (text: string) => io.stdout.write(terminalSafe(text))},
+		stderr: {write: (text: string) => io.stderr.write(terminalSafe(text))},
+	};
 }
 
 type RedactedModelRoute = Omit<ModelRoute, 'api_key' | 'kind'> & {api_key?: string};

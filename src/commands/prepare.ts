@@ -13,6 +13,7 @@ import {createRunFolder, type RunFolder} from '../core/run-folder.js';
 import {BatchRunner} from '../core/runner.js';
 import {parseTasks} from '../core/tasks.js';
 import {decodeUtf8} from '../core/read-text.js';
+import {safeExcerpt} from '../core/visible-text.js';
 import {fakeAgentPath} from '../package-files.js';
 import type {DelegateSettings, RoutePlan, TaskSpec} from '../core/types.js';
 
@@ -68,7 +69,7 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 	const refused = plan.tasks.filter(task => task.decision.refused);
 	if (options.strict && refused.length > 0) {
 		throw new InputError(
-			`--strict: ${refused.length} task${refused.length > 1 ? 's' : ''} refused, so nothing was started:\n${refused.map(task => `  task ${task.index} (${task.spec.name ?? task.spec.goal.slice(0, 40)}): ${task.decision.reason}`).join('\n')}`,
+			`--strict: ${refused.length} task${refused.length > 1 ? 's' : ''} refused, so nothing was started:\n${refused.map(task => `  task ${task.index} (${safeExcerpt(task.spec.name ?? task.spec.goal, 40)}): ${task.decision.reason}`).join('\n')}`,
 			{},
 			'fix the route names in the tasks, or run without --strict to run the others',
 		);
