@@ -102,3 +102,16 @@ export function safeExcerpt(text: string, max: number): string {
 export function jsonText(value: unknown, space?: number): string {
 	return JSON.stringify(value, null, space).replace(/[\u007F-\u009F\u2028\u2029]/g, char => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/** More than any terminal line can show, wide characters included. */
+export const maxMeasuredLength = 512;
+
+/**
+ * The start of `text`, short enough for width measurement on every frame: measuring a 50,000
+ * character CJK name with combining marks took seconds per frame. Never splits a surrogate pair.
+ */
+export function measurable(text: string, max = maxMeasuredLength): string {
+	if (text.length <= max) return text;
+	const last = text.charCodeAt(max - 1);
+	return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+}
