@@ -83,6 +83,17 @@ export function buildProgram(): Command {
 			process.exitCode = await (await loadTui())(tasks, {...options, demo: true} as TuiOptions, io);
 		});
 
+	program.command('logs')
+		.description('print a task\'s log made safe for the terminal; without TASK, list the run\'s tasks')
+		.argument('[run]', 'a run id (default: the newest run)')
+		.argument('[task]', 'a task id (t03) or name')
+		.option('-f, --follow', 'keep printing what the task writes until it ends (or Ctrl+C)')
+		.option('--raw', 'the log\'s bytes exactly as the agent printed them, escape sequences included')
+		.addHelpText('after', '\nLogs are in $HERMES_HOME/delegate/runs/<run>/logs/<task>.log. Exit codes: 0 printed · 2 no such run or task')
+		.action(async (run: string | undefined, task: string | undefined, options: Record<string, unknown>) => {
+			process.exitCode = await (await import('./commands/logs.js')).logsCommand(run, task, options, io);
+		});
+
 	program.command('config')
 		.description('show the routing configuration hermes-delegate reads from Hermes\'s config.yaml')
 		.option('--show', 'print the active mode and each mode\'s routes and defaults (the default action)')

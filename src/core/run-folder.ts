@@ -23,7 +23,7 @@ export function newRunId(now = new Date()): string {
 	return `${stamp}-${randomBytes(3).toString('hex')}`;
 }
 
-const runIdPattern = /^\d{8}-\d{6}-[\da-f]{6}$/;
+export const runIdPattern = /^\d{8}-\d{6}-[\da-f]{6}$/;
 
 /**
  * Deletes all but the newest `keep` run folders in `dir` (run ids sort by time) whose owner is
