@@ -75,6 +75,7 @@ export function parseTasks(text: string, source: TaskSource): TaskSpec[] {
 			problems.push(new InputError(
 				`task ${index} must be an object with a "goal", got ${describeValue(item)}`,
 				{file: source.label, path: `[${index}]`, line: lineOf(located, [index])},
+				'write each task as an object with at least a "goal", e.g. {"goal":"..."}',
 			));
 			continue;
 		}
