@@ -2,19 +2,23 @@
 // mounted in a private mount namespace through `unshare -rm`) or a file where a folder should be.
 // Exit 2, the folder and the real reason named, the fix given, no stack trace, nothing started.
 import {execFileSync, spawnSync} from 'node:child_process';
+import {chmodSync, mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {describe, expect, it, onTestFinished} from 'vitest';
 import {fakeAgentPath} from '../helpers/processes.js';
 import {cliPath, makeHome, runCli, tasksJson} from '../helpers/run-cli.js';
 
-function canUnshare(): boolean {
+function canRun(file: string, args: string[]): boolean {
 	try {
-		execFileSync('unshare', ['-rm', 'true'], {stdio: 'ignore'});
+		execFileSync(file, args, {stdio: 'ignore'});
 		return true;
 	} catch {
 		return false;
 	}
 }
+
+const canUnshare = () => canRun('unshare', ['-rm', 'true']);
 
 const oneTask = tasksJson({goal: 'Say hi', context: '[fake:duration=0.1]'});
 
@@ -34,6 +38,24 @@ describe('an unwritable HERMES_HOME', () => {
 		expect(run.stderr).toContain('fix: ');
 		expect(run.stderr).toContain('HERMES_HOME');
 		expect(run.stderr).not.toContain('ENOENT');
+		expect(run.stderr).not.toMatch(/\n\s+at /);
+		expect(home.agentRuns()).toEqual([]);
+	});
+
+	// As root every folder is writable: the command runs as nobody (setpriv) in a folder of root's.
+	it.runIf(process.getuid?.() === 0 && canRun('setpriv', ['--version']))('without permission: exit 2 naming the folder, EACCES and the fix', () => {
+		const home = makeHome(undefined);
+		onTestFinished(() => home.remove());
+		const shared = mkdtempSync(path.join(tmpdir(), 'hermes-delegate-shared-'));
+		onTestFinished(() => rmSync(shared, {recursive: true, force: true}));
+		chmodSync(shared, 0o755);
+		const run = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, cliPath, 'run', oneTask, '--hermes-bin', fakeAgentPath], {
+			env: {...process.env, HERMES_HOME: shared, FAKE_HERMES_ARGV_FILE: home.argvFile, NO_COLOR: '1'},
+			encoding: 'utf8',
+		});
+		expect(run.status, run.stderr).toBe(2);
+		expect(run.stderr).toContain(`cannot create the folder ${path.join(shared, 'delegate')}: no permission to write there (EACCES)`);
+		expect(run.stderr).toContain('point HERMES_HOME at a writable folder');
 		expect(run.stderr).not.toMatch(/\n\s+at /);
 		expect(home.agentRuns()).toEqual([]);
 	});
