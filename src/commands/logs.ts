@@ -33,6 +33,11 @@ export async function logsCommand(first: string | undefined, second: string | un
 	}
 
 	const task = findTask(run, taskArg);
+	// A queued task of a running batch gets its log when it starts: following waits for it.
+	while (options.follow && !existsSync(task.logPath) && !currentTask(run, task).ended) {
+		await sleep(followIntervalMs);
+	}
+
 	if (!existsSync(task.logPath)) {
 		throw new InputError(`task ${task.id} of run ${run.runId} has no log: it never started (${task.status})`, {}, `run \`hermes-delegate logs ${run.runId}\` to see which tasks ran`);
 	}

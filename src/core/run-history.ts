@@ -76,7 +76,7 @@ export function readProcessRecords(dir: string): ProcessRecord[] {
 export function readRun(run: {runId: string; dir: string}): RunInfo {
 	const plan = readJson<RoutePlan>(path.join(run.dir, 'plan.json'));
 	if (plan === undefined || !Array.isArray(plan.tasks)) {
-		throw new InputError(`run ${run.runId} has no readable plan.json (it ended before it started)`, {file: run.dir}, 'pick another run: leave RUN out for the newest one');
+		throw new InputError(`run ${run.runId} has no readable plan.json (it is just starting, or ended before it started)`, {file: run.dir}, 'pick another run: leave RUN out for the newest one');
 	}
 
 	const report = readJson<BatchReport>(path.join(run.dir, 'results.json'));

@@ -96,4 +96,15 @@ describe('logs', () => {
 		expect(follow.stdout).toBe(after.stdout);
 		expect(follow.stdout).toContain('Fake answer: Slow task');
 	}, 30_000);
+
+	it('-f on a task still queued waits for it to start, then follows it to its end', async () => {
+		const test = home();
+		const run = startCli(test, ['run', '-j', '1', tasksJson({goal: 'First', context: '[fake:duration=1]'}, {goal: 'Second in line', context: '[fake:duration=0.5]'})]);
+		await waitFor(() => test.runs().length === 1 && existsSync(path.join(test.runsDir, test.runs()[0]!, 'logs', 't01.log')), {message: 'the first task\'s log'});
+		expect(existsSync(path.join(test.runsDir, test.runs()[0]!, 'logs', 't02.log'))).toBe(false);
+		const follow = await runCli(test, ['logs', '-f', 't02']);
+		expect((await run).exitCode).toBe(0);
+		expect(follow.exitCode).toBe(0);
+		expect(follow.stdout).toContain('Fake answer: Second in line');
+	}, 30_000);
 });
