@@ -71,4 +71,15 @@ describe('an unwritable HERMES_HOME', () => {
 		expect(run.stderr).not.toMatch(/\n\s+at /);
 		expect(home.agentRuns()).toEqual([]);
 	});
+
+	it('the demo, with TMPDIR below a file: exit 2 naming the folder and TMPDIR', async () => {
+		const home = makeHome();
+		onTestFinished(() => home.remove());
+		const file = home.write('not-a-folder', 'x');
+		const run = await runCli(home, ['run', '--demo', '--dry-run'], {env: {TMPDIR: path.join(file, 'tmp')}});
+		expect(run.exitCode).toBe(2);
+		expect(run.stderr).toContain(`cannot create the folder ${path.join(file, 'tmp')}: a file stands where a folder is needed`);
+		expect(run.stderr).toContain('fix: point TMPDIR at a writable temporary folder');
+		expect(run.stderr).not.toMatch(/\n\s+at /);
+	});
 });
