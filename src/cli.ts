@@ -7,12 +7,14 @@ import {Command, CommanderError, Option} from 'commander';
 import {configCommand, type ConfigOptions} from './commands/config.js';
 import {addRouteCommand, removeRouteCommand, routeCommand, setModeCommand} from './commands/config-edit.js';
 import {doctorCommand, type DoctorOptions} from './commands/doctor.js';
+import {flushed} from './commands/flush-output.js';
 import {gcCommand, warnAboutOrphans, type GcOptions} from './commands/gc.js';
 import {readAll} from './commands/prepare.js';
 import {runCommand, type CommandIO, type RunOptions} from './commands/run.js';
 import type {TuiOptions} from './commands/tui.js';
 import {exitCodes, InputError} from './core/errors.js';
 import {killUnfinishedGroupsNow} from './core/process-group.js';
+import {terminalSafe} from './core/visible-text.js';
 import {packageJsonPath} from './package-files.js';
 
 const noColor = process.env['NO_COLOR'] !== undefined && process.env['NO_COLOR'] !== '';
@@ -59,6 +61,7 @@ export function buildProgram(): Command {
 		.description('Run and watch batches of Hermes Agent subagents, each on its own model or profile.')
 		.version(packageVersion())
 		.showHelpAfterError('(run with --help for usage)')
+		.configureOutput({writeErr: text => process.stderr.write(terminalSafe(text))})
 		.exitOverride();
 
 	batchOptions(program.command('run').description('run a batch headless and print JSON results'))
@@ -83,6 +86,17 @@ export function buildProgram(): Command {
 		.option('--exit-when-done', 'leave the dashboard by itself when the batch is finished')
 		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
 			process.exitCode = await (await loadTui())(tasks, {...options, demo: true} as TuiOptions, io);
+		});
+
+	program.command('logs')
+		.description('print a task\'s log made safe for the terminal; without TASK, list the run\'s tasks')
+		.argument('[run]', 'a run id (default: the newest run)')
+		.argument('[task]', 'a task id (t03) or name')
+		.option('-f, --follow', 'keep printing what the task writes until it ends (or Ctrl+C)')
+		.option('--raw', 'the log\'s bytes exactly as the agent printed them, escape sequences included')
+		.addHelpText('after', '\nLogs are in $HERMES_HOME/delegate/runs/<run>/logs/<task>.log. Exit codes: 0 printed · 2 no such run or task')
+		.action(async (run: string | undefined, task: string | undefined, options: Record<string, unknown>) => {
+			process.exitCode = await (await import('./commands/logs.js')).logsCommand(run, task, options, io);
 		});
 
 	program.command('doctor')
@@ -170,7 +184,8 @@ function report(error: unknown): number {
 	}
 
 	if (error instanceof InputError) {
-		process.stderr.write(`hermes-delegate: ${error.describe()}\n`);
+		// Messages quote task files and configs: made safe for the terminal at this one place.
+		process.stderr.write(`hermes-delegate: ${terminalSafe(error.describe())}\n`);
 		return exitCodes.usage;
 	}
 
@@ -188,5 +203,7 @@ process.on('exit', () => {
 });
 
 await main();
-// Ink, timers or a stuck stdin must never keep a finished command alive.
+// Every byte must reach a slow reader first; then Ink, timers or a stuck stdin must never keep a
+// finished command alive.
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
 process.exit(process.exitCode ?? 0);

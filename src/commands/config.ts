@@ -6,12 +6,13 @@ import {resolveHermesHome} from '../core/hermes-home.js';
 import {activeRoutes} from '../core/routing.js';
 import {loadSettings, settingsPath} from '../core/settings.js';
 import type {BuiltinDelegation, DelegationConfig, ModelRoute} from '../core/types.js';
-import {terminalSafe} from '../core/visible-text.js';
+import {jsonText, terminalSafe} from '../core/visible-text.js';
 import type {CommandIO} from './run.js';
 
 export type ConfigOptions = {config?: string; json?: boolean; show?: boolean};
 
-export function configCommand(options: ConfigOptions, io: Pick<CommandIO, 'stdout' | 'stderr' | 'env'>): number {
+export function configCommand(options: ConfigOptions, commandIO: Pick<CommandIO, 'stdout' | 'stderr' | 'env'>): number {
+	const io = safeOutput(commandIO);
 	const hermesHome = resolveHermesHome(io.env);
 	const configPath = options.config ?? defaultConfigPath(hermesHome);
 	const loaded = loadHermesConfig({configPath, hermesHome, explicit: options.config !== undefined});
@@ -24,7 +25,7 @@ export function configCommand(options: ConfigOptions, io: Pick<CommandIO, 'stdou
 	// What a run would use without -j: delegate.yaml's, else Hermes's max_concurrent_children, else 3.
 	const hermesConcurrency = settings.concurrencySet ? undefined : loaded.delegation.builtin.max_concurrent_children;
 	if (options.json) {
-		io.stdout.write(`${JSON.stringify({...view, settings: {file: settingsPath(hermesHome), concurrency: hermesConcurrency ?? settings.concurrency, grace: settings.graceSeconds, characteristics: settings.characteristics, theme: settings.theme ?? null}}, null, 2)}\n`);
+		commandIO.stdout.write(`${jsonText({...view, settings: {file: settingsPath(hermesHome), concurrency: hermesConcurrency ?? settings.concurrency, grace: settings.graceSeconds, characteristics: settings.characteristics, theme: settings.theme ?? null}}, 2)}\n`);
 		return 0;
 	}
 
@@ -44,6 +45,18 @@ export function configCommand(options: ConfigOptions, io: Pick<CommandIO, 'stdou
 	];
 	io.stdout.write(`${terminalSafe(lines.join('\n'))}\n`);
 	return 0;
+}
+
+/**
+ * Route names, descriptions and models come from the config file, as untrusted as anything a
+ * subagent prints: every text line written goes through the sanitiser here, JSON is escaped instead.
+ */
+function safeOutput(io: Pick<CommandIO, 'stdout' | 'stderr' | 'env'>) {
+	return {
+		env: io.env,
+		stdout: {write: (text: string) => io.stdout.write(terminalSafe(text))},
+		stderr: {write: (text: string) => io.stderr.write(terminalSafe(text))},
+	};
 }
 
 type RedactedModelRoute = Omit<ModelRoute, 'api_key' | 'kind'> & {api_key?: string};

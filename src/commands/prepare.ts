@@ -14,6 +14,8 @@ import {loadSettings, parseLogLimit, settingsPath} from '../core/settings.js';
 import {createRunFolder, type RunFolder} from '../core/run-folder.js';
 import {BatchRunner} from '../core/runner.js';
 import {parseTasks} from '../core/tasks.js';
+import {decodeUtf8} from '../core/read-text.js';
+import {safeExcerpt} from '../core/visible-text.js';
 import {fakeAgentPath} from '../package-files.js';
 import type {DelegateSettings, HermesCapabilities, RoutePlan, TaskSpec} from '../core/types.js';
 
@@ -88,7 +90,7 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 	const refused = plan.tasks.filter(task => task.decision.refused);
 	if (options.strict && refused.length > 0) {
 		throw new InputError(
-			`--strict: ${refused.length} task${refused.length > 1 ? 's' : ''} refused, so nothing was started:\n${refused.map(task => `  task ${task.index} (${task.spec.name ?? task.spec.goal.slice(0, 40)}): ${task.decision.reason}`).join('\n')}`,
+			`--strict: ${refused.length} task${refused.length > 1 ? 's' : ''} refused, so nothing was started:\n${refused.map(task => `  task ${task.index} (${safeExcerpt(task.spec.name ?? task.spec.goal, 40)}): ${task.decision.reason}`).join('\n')}`,
 			{},
 			'fix the route names in the tasks, or run without --strict to run the others',
 		);
@@ -176,9 +178,9 @@ async function readTasks(taskArg: string | undefined, context: PrepareContext) {
 		return parseTasks(taskArg, {label: '<inline>'});
 	}
 
-	let text: string;
+	let bytes: Buffer;
 	try {
-		text = readFileSync(taskArg, 'utf8');
+		bytes = readFileSync(taskArg);
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		throw new InputError(
@@ -188,7 +190,7 @@ async function readTasks(taskArg: string | undefined, context: PrepareContext) {
 		);
 	}
 
-	return parseTasks(text, {label: taskArg});
+	return parseTasks(decodeUtf8(bytes, taskArg), {label: taskArg});
 }
 
 export function parseNumber(raw: string, flag: string, rules: {integer?: boolean; min: number; exclusiveMin?: boolean}): number {
@@ -208,5 +210,5 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 		chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
 	}
 
-	return Buffer.concat(chunks).toString('utf8');
+	return decodeUtf8(Buffer.concat(chunks), '<stdin>');
 }

@@ -8,7 +8,7 @@ import {createRunner, prepareBatch, type BatchOptions, type PrepareContext, type
 import {startProgressLine} from './progress.js';
 import {onShutdownSignals} from './signals.js';
 import {allWarnings} from '../core/routing.js';
-import {terminalSafe} from '../core/visible-text.js';
+import {jsonText, terminalSafe} from '../core/visible-text.js';
 
 export type RunOptions = BatchOptions & {dryRun?: boolean; jsonl?: boolean};
 
@@ -21,10 +21,11 @@ export type CommandIO = PrepareContext & {
 export async function runCommand(taskArg: string | undefined, options: RunOptions, io: CommandIO): Promise<number> {
 	let onStdoutClosed: ((why: string) => void) | undefined;
 	const stdout = guardOutput(io.stdout, why => onStdoutClosed?.(why));
-	const stderr = guardOutput(io.stderr);
+	// Every message may quote a task file, a config or a subagent: made safe where it is written.
+	const stderr = guardOutput(io.stderr, undefined, terminalSafe);
 	const batch = await prepareBatch(taskArg, options, {...io, demoRunawaySeconds: 8});
 	for (const warning of allWarnings(batch.plan)) {
-		stderr.write(`hermes-delegate: warning: ${terminalSafe(warning)}\n`);
+		stderr.write(`hermes-delegate: warning: ${warning}\n`);
 	}
 
 	if (options.dryRun) {
@@ -53,7 +54,7 @@ export async function runCommand(taskArg: string | undefined, options: RunOption
 	runner.subscribe(event => {
 		progress?.onEvent(event);
 		if (options.jsonl) {
-			stdout.write(`${JSON.stringify(jsonlEvent(event))}\n`);
+			stdout.write(`${jsonText(jsonlEvent(event))}\n`);
 		}
 	});
 	try {
@@ -61,7 +62,7 @@ export async function runCommand(taskArg: string | undefined, options: RunOption
 		onStdoutClosed = undefined;
 		progress?.stop();
 		if (!options.jsonl) {
-			stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+			stdout.write(`${jsonText(report, 2)}\n`);
 		}
 
 		stderr.write(`hermes-delegate: ${report.summary}; ${report.results_error ?? `results in ${report.results_file}`}\n`);
@@ -88,7 +89,7 @@ type Output = {write(text: string): void; readonly closed: boolean};
  * A stream whose reader may go away (EPIPE under `| head`): its first error is reported once
  * and every later write is dropped, so it never ends the process with an unhandled 'error'.
  */
-function guardOutput(stream: NodeJS.WriteStream, onClosed?: (why: string) => void): Output {
+function guardOutput(stream: NodeJS.WriteStream, onClosed?: (why: string) => void, clean: (text: string) => string = text => text): Output {
 	let closed = false;
 	const close = (error: NodeJS.ErrnoException) => {
 		if (!closed) {
@@ -105,7 +106,7 @@ function guardOutput(stream: NodeJS.WriteStream, onClosed?: (why: string) => voi
 				return;
 			}
 
-			stream.write(text);
+			stream.write(clean(text));
 			// A pipe write fails at once, but 'error' comes a tick later: by then the runner could
 			// have started the next queued task. Acting now makes the stop exact.
 			if (stream.errored) {
@@ -124,7 +125,7 @@ function printDryRun(batch: PreparedBatch, stdout: Output, stderr: Output): void
 		stderr.write(`hermes-delegate: warning: ${bin.problem}\n`);
 	}
 
-	stdout.write(`${JSON.stringify({
+	stdout.write(`${jsonText({
 		mode: batch.plan.mode,
 		concurrency: batch.concurrency,
 		hermes_bin: bin,
@@ -143,7 +144,7 @@ function printDryRun(batch: PreparedBatch, stdout: Output, stderr: Output): void
 				batchTimeoutMs: batch.timeoutMs,
 			})),
 		})),
-	}, null, 2)}\n`);
+	}, 2)}\n`);
 }
 
 /** The plan event is large and internal; scripts get a compact form of it. */

@@ -21,6 +21,7 @@ import {TaskOutput} from './task-output.js';
 import {closeTaskLog, openTaskLog, outputEnd, pipeWithBackpressure} from './task-log.js';
 import type {BatchEvent, BatchReport, HermesCapabilities, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
 import {allWarnings} from './routing.js';
+import {setLongTimeout} from './long-timer.js';
 
 export type RunnerOptions = {
 	hermesBin: string;
@@ -262,7 +263,7 @@ export class BatchRunner {
 		pipeWithBackpressure(child.stderr, log, chunk => output.pushStderr(chunk), activity);
 
 		const timeoutMs = task.spec.timeout === undefined ? this.options.timeoutMs : task.spec.timeout * 1000;
-		const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
+		const timer = timeoutMs === undefined ? undefined : setLongTimeout(() => {
 			if (entry.status === 'running') {
 				entry.stopReason = 'timeout';
 				this.startCascade(entry, pgid, false);

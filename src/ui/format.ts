@@ -3,6 +3,7 @@
 import type {TaskStatus} from '../core/types.js';
 import type {TaskView} from '../state/task-view.js';
 import {formatElapsed} from '../core/durations.js';
+import {maxMeasuredLength, measurable} from '../core/visible-text.js';
 
 export const statusSymbols: Readonly<Record<TaskStatus, string>> = {
 	queued: '○',
@@ -72,14 +73,18 @@ export function wrapWords(text: string, width: number): string[] {
 	return lines;
 }
 
-/** A task title on one line: a title may hold line breaks and runs of spaces (it is often the goal). */
+/**
+ * A task title on one line: a title may hold line breaks and runs of spaces (it is often the goal).
+ * Only as much as a terminal line can show: the dashboard measures it on every frame.
+ */
 export function titleLine(title: string): string {
-	return title.replace(/\s+/g, ' ');
+	return measurable(title, maxMeasuredLength * 2).replace(/\s+/g, ' ');
 }
 
-/** The first line of a text, for one-line places (titles, prompts). */
+/** The first line of a text, for one-line places (titles, prompts), bounded like titleLine. */
 export function oneLine(text: string): string {
-	return text.replace(/\s*\n[\s\S]*$/, '…').trim();
+	const line = measurable(text, maxMeasuredLength * 2).replace(/\s*\n[\s\S]*$/, '…').trim();
+	return line.length > maxMeasuredLength ? `${measurable(line)}…` : line;
 }
 
 function duration(task: TaskView, now: number): string {
