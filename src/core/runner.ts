@@ -69,7 +69,8 @@ export class BatchRunner {
 	private recordProblem: string | undefined;
 
 	constructor(readonly plan: RoutePlan, private readonly options: RunnerOptions) {
-		const streamJson = outputModeOf(options.capabilities.flags) === 'stream-json';
+		const outputMode = outputModeOf(options.capabilities.flags);
+		const streamJson = outputMode === 'stream-json';
 		for (const task of plan.tasks) {
 			this.live.set(task.id, {task, status: task.decision.refused ? 'refused' : 'queued'});
 			const decoder = streamJson
@@ -79,7 +80,7 @@ export class BatchRunner {
 				this.decoders.set(task.id, decoder);
 			}
 
-			this.outputs.set(task.id, new TaskOutput({maxLines: options.tailLines, display: options.display, decoder}));
+			this.outputs.set(task.id, new TaskOutput({maxLines: options.tailLines, display: options.display, decoder, hideSessionLine: outputMode !== 'text'}));
 		}
 	}
 

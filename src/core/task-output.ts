@@ -98,10 +98,13 @@ export class TaskOutput {
 	private readonly keepDisplay: boolean;
 
 	private readonly decoder: StdoutDecoder | undefined;
+	/** Hermes's closing `session_id: ID` line is protocol, not news: the log keeps it, the pane does not. */
+	private readonly hideSessionLine: boolean;
 
-	constructor(options: {maxLines?: number | undefined; display?: boolean | undefined; decoder?: StdoutDecoder | undefined} = {}) {
+	constructor(options: {maxLines?: number | undefined; display?: boolean | undefined; decoder?: StdoutDecoder | undefined; hideSessionLine?: boolean | undefined} = {}) {
 		this.keepDisplay = options.display ?? true;
 		this.decoder = options.decoder;
+		this.hideSessionLine = options.hideSessionLine ?? false;
 		const maxLines = options.maxLines ?? 2000;
 		this.display = new MergedLines(maxLines, () => [this.stdout.partialLine(), this.stderr.partialLine()]);
 		const sink = (block: LineBlock) => this.display.add(block);
@@ -121,7 +124,10 @@ export class TaskOutput {
 
 	pushStderr(chunk: Buffer): void {
 		if (this.keepDisplay) {
-			this.stderr.push(chunk);
+			const shown = this.hideSessionLine ? withoutSessionLine(chunk) : chunk;
+			if (shown.length > 0) {
+				this.stderr.push(shown);
+			}
 		}
 
 		this.errorBytes.push(chunk);
@@ -163,4 +169,15 @@ export class TaskOutput {
 export function detached(line: string): string {
 	// Concatenation flattens into a new string of the line's own size; the slice then points into it.
 	return (` ${line}`).slice(1);
+}
+
+const sessionLine = /(?:^|\n)session_id: [^\n]*\n/g;
+
+/** Hermes (-Q, stream-json) writes `\nsession_id: ID\n` in one write as it ends: that chunk without it. */
+function withoutSessionLine(chunk: Buffer): Buffer {
+	if (!chunk.includes('session_id: ')) {
+		return chunk;
+	}
+
+	return Buffer.from(chunk.toString('utf8').replace(sessionLine, ''));
 }

@@ -119,3 +119,14 @@ describe('TaskOutput without a display (headless run)', () => {
 		expect(output.errorLine()).toBe('Error: 429');
 	});
 });
+
+describe('TaskOutput and Hermes\'s session line', () => {
+	it('keeps `session_id: ID` out of the pane when asked, but in the error text for the results to read', () => {
+		const output = new TaskOutput({hideSessionLine: true});
+		output.pushStderr(Buffer.from('a warning\n'));
+		output.pushStderr(Buffer.from('\nsession_id: 20261130_1\n'));
+		output.end();
+		expect(output.display.lines()).toEqual(['a warning']);
+		expect(output.errorText()).toContain('session_id: 20261130_1');
+	});
+});

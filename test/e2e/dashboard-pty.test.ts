@@ -240,7 +240,8 @@ describe('the dashboard in a real terminal', () => {
 
 	it('NO_COLOR=1 draws the whole frame, task output included, without a single colour', async () => {
 		const {screen} = dashboard([
-			{name: 'hostile-output', goal: 'Print coloured text', context: '[fake:escapes] [fake:duration=1]'},
+			// One step: its tool lines must not push the hostile lines out of the pane.
+			{name: 'hostile-output', goal: 'Print coloured text', context: '[fake:escapes] [fake:duration=1] [fake:steps=1]'},
 			{name: 'flaky-provider', goal: 'Fail on a rate limit', context: '[fake:fail] [fake:duration=1]'},
 		], [], {env: {NO_COLOR: '1'}});
 
