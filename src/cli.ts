@@ -1,14 +1,20 @@
 #!/usr/bin/env node
 // argv → command. The only place that calls process.exit, and the only place that turns an
-// error into an exit code: 2 for bad input (nothing started), 1 for a crash of our own.
+// error into an exit code: 2 for bad input (nothing started), 70 for a crash of our own.
+// Started by bin.ts once it has checked the Node version.
 import {readFileSync} from 'node:fs';
 import {Command, CommanderError, Option} from 'commander';
 import {configCommand, type ConfigOptions} from './commands/config.js';
+import {addRouteCommand, removeRouteCommand, routeCommand, setModeCommand} from './commands/config-edit.js';
+import {doctorCommand, type DoctorOptions} from './commands/doctor.js';
+import {flushed} from './commands/flush-output.js';
+import {gcCommand, warnAboutOrphans, type GcOptions} from './commands/gc.js';
 import {readAll} from './commands/prepare.js';
 import {runCommand, type CommandIO, type RunOptions} from './commands/run.js';
 import type {TuiOptions} from './commands/tui.js';
 import {exitCodes, InputError} from './core/errors.js';
 import {killUnfinishedGroupsNow} from './core/process-group.js';
+import {terminalSafe} from './core/visible-text.js';
 import {packageJsonPath} from './package-files.js';
 
 const noColor = process.env['NO_COLOR'] !== undefined && process.env['NO_COLOR'] !== '';
@@ -34,6 +40,7 @@ function batchOptions(command: Command): Command {
 		.option('--grace <seconds>', 'SIGTERM → SIGKILL grace period when stopping a task (default 5; decimals allowed)')
 		.option('--timeout <seconds>', 'stop any task running longer than this (a task\'s own "timeout" wins)')
 		.option('--fail-fast', 'after the first failure, cancel the other tasks')
+		.option('--log-limit <size>', 'most bytes one task\'s log keeps, its first and last half, e.g. 512MB (default: delegate.yaml, else 256MiB; 0 = no limit)')
 		.option('--strict', 'refuse the whole batch if any task names an unknown route');
 }
 
@@ -54,13 +61,14 @@ export function buildProgram(): Command {
 		.description('Run and watch batches of Hermes Agent subagents, each on its own model or profile.')
 		.version(packageVersion())
 		.showHelpAfterError('(run with --help for usage)')
+		.configureOutput({writeErr: text => process.stderr.write(terminalSafe(text))})
 		.exitOverride();
 
 	batchOptions(program.command('run').description('run a batch headless and print JSON results'))
 		.option('--dry-run', 'print the routing plan (task → route, reason, argv) and start nothing')
 		.option('--jsonl', 'stream one JSON event per line as things happen')
 		.option('--demo', 'run the built-in demo batch on the simulated agent (no Hermes, no API keys)')
-		.addHelpText('after', '\nExit codes: 0 all succeeded · 1 any failed, cancelled, timed out or refused · 2 bad input or batch refused (nothing started) · 130 interrupted')
+		.addHelpText('after', '\nExit codes: 0 all succeeded · 1 any failed, cancelled, timed out or refused · 2 bad input or batch refused (nothing started) · 70 internal error of hermes-delegate (a bug: please report it) · 130 interrupted')
 		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
 			process.exitCode = await runCommand(tasks, options as RunOptions, io);
 		});
@@ -68,7 +76,7 @@ export function buildProgram(): Command {
 	batchOptions(program.command('tui').description('run a batch in the live dashboard'))
 		.option('--theme <name|path>', 'dashboard theme: dark, light, no-color, or a JSON file (NO_COLOR forces no-color)')
 		.option('--exit-when-done', 'leave the dashboard by itself when the batch is finished')
-		.addHelpText('after', '\nIn the dashboard, press ? for the keys. Exit codes as for `run`.')
+		.addHelpText('after', '\nIn the dashboard, press ? for the keys. Exit codes as for `run` (see `run --help`).')
 		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
 			process.exitCode = await (await loadTui())(tasks, options as TuiOptions, io);
 		});
@@ -80,14 +88,78 @@ export function buildProgram(): Command {
 			process.exitCode = await (await loadTui())(tasks, {...options, demo: true} as TuiOptions, io);
 		});
 
-	program.command('config')
-		.description('show the routing configuration hermes-delegate reads from Hermes\'s config.yaml')
-		.option('--show', 'print the active mode and each mode\'s routes and defaults (the default action)')
+	program.command('logs')
+		.description('print a task\'s log made safe for the terminal; without TASK, list the run\'s tasks')
+		.argument('[run]', 'a run id (default: the newest run)')
+		.argument('[task]', 'a task id (t03) or name')
+		.option('-f, --follow', 'keep printing what the task writes until it ends (or Ctrl+C)')
+		.option('--raw', 'the log\'s bytes exactly as the agent printed them, escape sequences included')
+		.addHelpText('after', '\nLogs are in $HERMES_HOME/delegate/runs/<run>/logs/<task>.log. Exit codes: 0 printed · 2 no such run or task')
+		.action(async (run: string | undefined, task: string | undefined, options: Record<string, unknown>) => {
+			process.exitCode = await (await import('./commands/logs.js')).logsCommand(run, task, options, io);
+		});
+
+	program.command('doctor')
+		.description('probe the installed Hermes and check the config, profiles and home for what would change a batch (starts no subagent)')
+		.option('--config <path>', 'Hermes config file (default: $HERMES_HOME/config.yaml)')
+		.option('--hermes-bin <path>', 'the hermes binary (default: $HERMES_BIN, else `hermes` on PATH)')
+		.option('--json', 'as JSON, for scripts')
+		.addHelpText('after', '\nExit codes: 0 nothing wrong (warnings are fine) · 1 a problem that stops or changes a batch · 70 internal error')
+		.action(async (options: DoctorOptions) => {
+			process.exitCode = await doctorCommand(options, io);
+		});
+
+	const config = program.command('config')
+		.description('show or change the routing configuration in Hermes\'s config.yaml (`config show` without a subcommand)')
+		.option('--show', 'print the active mode and each mode\'s routes and defaults (the default action; same as `config show`)')
 		.option('--json', 'as JSON, for scripts')
 		.addOption(new Option('--config <path>', 'Hermes config file (default: $HERMES_HOME/config.yaml)'))
+		.addHelpText('after', '\nEach change prints the lines it changed; a bad value exits 2 and changes nothing.')
 		.action((options: Record<string, unknown>) => {
 			process.exitCode = configCommand(options as ConfigOptions, io);
 		});
+	const configPathOption = () => new Option('--config <path>', 'Hermes config file (default: $HERMES_HOME/config.yaml)');
+	const editOptions = (command: Command) => command
+		.option('--description <text>', 'what the route is for: the words tasks are matched against')
+		.option('--model <model>', 'model route: the model')
+		.option('--provider <provider>', 'model route: the provider (e.g. openrouter)')
+		.option('--reasoning <level>', 'model route: reasoning effort (none, minimal, low, medium, high, xhigh, max, ultra)')
+		.option('--default', 'make it the default route of its mode')
+		.addOption(configPathOption());
+	config.command('show').description('print the routing configuration (as `config --show`)').option('--json', 'as JSON, for scripts').addOption(configPathOption())
+		.action((_options: unknown, command: Command) => {
+			process.exitCode = configCommand(command.optsWithGlobals() as ConfigOptions, io);
+		});
+	config.command('set-mode').description('switch the active routing mode; each mode keeps its routes').argument('<mode>', 'model_map, profile_routes or default').addOption(configPathOption())
+		.action((mode: string, _options: unknown, command: Command) => {
+			process.exitCode = setModeCommand(mode, command.optsWithGlobals(), io);
+		});
+	editOptions(config.command('route').description('change a route: its description, model, provider, reasoning, or make it the default').argument('<name>', 'the route'))
+		.option('--in <list>', 'model_map or profile_routes, when both have a route of that name')
+		.action((name: string, _options: unknown, command: Command) => {
+			process.exitCode = routeCommand(name, command.optsWithGlobals(), io);
+		});
+	editOptions(config.command('add-route').description('add a model route (--model and --provider) or a profile route (a profile under $HERMES_HOME/profiles/)').argument('<name>', 'the route name (for a profile route: the profile)'))
+		.action((name: string, _options: unknown, command: Command) => {
+			process.exitCode = addRouteCommand(name, command.optsWithGlobals(), io);
+		});
+	config.command('remove-route').description('remove a route (not the default: make another the default first)').argument('<name>', 'the route').option('--in <list>', 'model_map or profile_routes, when both have a route of that name').addOption(configPathOption())
+		.action((name: string, _options: unknown, command: Command) => {
+			process.exitCode = removeRouteCommand(name, command.optsWithGlobals(), io);
+		});
+
+	program.command('gc')
+		.description('find and end processes left running by a hermes-delegate that was killed (kill -9)')
+		.option('--dry-run', 'list them and signal nothing')
+		.option('--grace <seconds>', 'SIGTERM → SIGKILL grace period (default from delegate.yaml, else 5)')
+		.action(async (options: Record<string, unknown>) => {
+			process.exitCode = await gcCommand(options as GcOptions, io);
+		});
+
+	// Every other command says so when a killed run left processes behind.
+	program.hook('preAction', (_program, command) => {
+		if (command.name() !== 'gc') warnAboutOrphans(io);
+	});
 
 	return program;
 }
@@ -112,7 +184,8 @@ function report(error: unknown): number {
 	}
 
 	if (error instanceof InputError) {
-		process.stderr.write(`hermes-delegate: ${error.describe()}\n`);
+		// Messages quote task files and configs: made safe for the terminal at this one place.
+		process.stderr.write(`hermes-delegate: ${terminalSafe(error.describe())}\n`);
 		return exitCodes.usage;
 	}
 
@@ -130,5 +203,7 @@ process.on('exit', () => {
 });
 
 await main();
-// Ink, timers or a stuck stdin must never keep a finished command alive.
+// Every byte must reach a slow reader first; then Ink, timers or a stuck stdin must never keep a
+// finished command alive.
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
 process.exit(process.exitCode ?? 0);

@@ -6,14 +6,18 @@ import {loadHermesConfig, defaultConfigPath, type LoadedConfig} from '../core/co
 import {createDemoHome, demoTasks} from '../core/demo.js';
 import {InputError} from '../core/errors.js';
 import {resolveHermesHome} from '../core/hermes-home.js';
+import {defaultCachePath, probeHermes, unprobed} from '../core/hermes-probe.js';
+import {fitConcurrencyToOpenFiles} from '../core/open-files.js';
 import {requestedHermesBin, resolveHermesBin} from '../core/launcher.js';
 import {planBatch} from '../core/routing.js';
-import {loadSettings, settingsPath} from '../core/settings.js';
+import {loadSettings, parseLogLimit, settingsPath} from '../core/settings.js';
 import {createRunFolder, type RunFolder} from '../core/run-folder.js';
 import {BatchRunner} from '../core/runner.js';
 import {parseTasks} from '../core/tasks.js';
+import {decodeUtf8} from '../core/read-text.js';
+import {safeExcerpt} from '../core/visible-text.js';
 import {fakeAgentPath} from '../package-files.js';
-import type {DelegateSettings, RoutePlan, TaskSpec} from '../core/types.js';
+import type {DelegateSettings, HermesCapabilities, RoutePlan, TaskSpec} from '../core/types.js';
 
 export type BatchOptions = {
 	config?: string;
@@ -25,6 +29,7 @@ export type BatchOptions = {
 	failFast?: boolean;
 	strict?: boolean;
 	demo?: boolean;
+	logLimit?: string;
 };
 
 export type PreparedBatch = {
@@ -37,13 +42,21 @@ export type PreparedBatch = {
 	graceMs: number;
 	timeoutMs: number | undefined;
 	failFast: boolean;
+	/** Most bytes one task's log keeps; 0 = no limit. */
+	logLimitBytes: number;
 	/** The whole environment of the subagents (the demo points them at its own HERMES_HOME). */
 	env: NodeJS.ProcessEnv;
 	/** The binary as asked for (a name to find on PATH, or a path), before it is checked. */
 	requestedBin: string;
+	/** The binary, found and usable, or why not (a dry run reports it; a real run stops on it). */
+	bin: BinCheck;
+	/** What that binary can do; the plan was made against it. */
+	capabilities: HermesCapabilities;
 	/** The checked, absolute binary; an InputError when it is missing or not executable. */
 	resolveBin(): string;
 };
+
+export type BinCheck = {path: string; ok: true} | {path: string; ok: false; problem: string};
 
 export type PrepareContext = {
 	env: NodeJS.ProcessEnv;
@@ -61,24 +74,44 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 		? demoTasks({runawayTimeoutSeconds: context.demoRunawaySeconds ?? 60})
 		: await readTasks(taskArg, context);
 	const config = loadHermesConfig({configPath: options.config ?? demo?.configPath ?? defaultConfigPath(hermesHome), hermesHome, explicit: options.config !== undefined});
-	const plan = planBatch({tasks, delegation: config.delegation, settings});
+	const env = demo ? {...context.env, HERMES_HOME: demo.hermesHome} : {...context.env};
+	const useFake = demo !== undefined && !options.hermesBin;
+	const resolveBin = () => useFake ? fakeAgentPath : resolveHermesBin(options.hermesBin, context.env);
+	const requestedBin = useFake ? fakeAgentPath : requestedHermesBin(options.hermesBin, context.env);
+	const bin = checkBin(resolveBin, requestedBin);
+	// The flags differ between Hermes releases: the plan (what is passed, what is refused) is made
+	// against the binary that will run it.
+	const capabilities = bin.ok
+		? await probeHermes(bin.path, {env, cachePath: defaultCachePath(context.env)})
+		: unprobed(requestedBin, bin.problem);
+	const plan = planBatch({tasks, delegation: config.delegation, settings, capabilities});
 	plan.warnings.unshift(...config.warnings);
 
 	const refused = plan.tasks.filter(task => task.decision.refused);
 	if (options.strict && refused.length > 0) {
 		throw new InputError(
-			`--strict: ${refused.length} task${refused.length > 1 ? 's' : ''} refused, so nothing was started:\n${refused.map(task => `  task ${task.index} (${task.spec.name ?? task.spec.goal.slice(0, 40)}): ${task.decision.reason}`).join('\n')}`,
+			`--strict: ${refused.length} task${refused.length > 1 ? 's' : ''} refused, so nothing was started:\n${refused.map(task => `  task ${task.index} (${safeExcerpt(task.spec.name ?? task.spec.goal, 40)}): ${task.decision.reason}`).join('\n')}`,
 			{},
 			'fix the route names in the tasks, or run without --strict to run the others',
 		);
 	}
 
 	const sequential = options.sequential ?? context.env['HERMES_ORCHESTRATOR_MODE'] === 'sequential';
-	const concurrency = options.concurrency === undefined
-		? (sequential ? 1 : settings.concurrency)
+	const requested = options.concurrency === undefined
+		? (sequential ? 1 : settings.concurrencySet ? settings.concurrency : config.delegation.builtin.max_concurrent_children ?? settings.concurrency)
 		: (options.sequential ? 1 : parseNumber(options.concurrency, '--concurrency', {integer: true, min: 1}));
+	// Fewer at once, with a warning, rather than a batch that crashes on EMFILE.
+	const {concurrency, warning: openFilesWarning} = fitConcurrencyToOpenFiles(requested, plan.tasks.filter(task => !task.decision.refused).length);
+	if (openFilesWarning) {
+		plan.warnings.push(openFilesWarning);
+	}
+
 	const graceSeconds = options.grace === undefined ? settings.graceSeconds : parseNumber(options.grace, '--grace', {min: 0});
 	const timeout = options.timeout === undefined ? undefined : parseNumber(options.timeout, '--timeout', {min: 0, exclusiveMin: true});
+	const logLimit = options.logLimit === undefined ? settings.logLimitBytes : parseLogLimit(options.logLimit);
+	if (typeof logLimit !== 'number') {
+		throw new InputError(`--log-limit: ${logLimit.problem}`, {}, logLimit.fix);
+	}
 
 	return {
 		hermesHome,
@@ -90,10 +123,25 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 		graceMs: Math.round(graceSeconds * 1000),
 		timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
 		failFast: options.failFast ?? false,
-		env: demo ? {...context.env, HERMES_HOME: demo.hermesHome} : {...context.env},
-		requestedBin: demo && !options.hermesBin ? fakeAgentPath : requestedHermesBin(options.hermesBin, context.env),
-		resolveBin: () => demo && !options.hermesBin ? fakeAgentPath : resolveHermesBin(options.hermesBin, context.env),
+		logLimitBytes: logLimit,
+		env,
+		requestedBin,
+		bin,
+		capabilities,
+		resolveBin,
 	};
+}
+
+function checkBin(resolve: () => string, requested: string): BinCheck {
+	try {
+		return {path: resolve(), ok: true};
+	} catch (error) {
+		if (!(error instanceof InputError)) {
+			throw error;
+		}
+
+		return {path: requested, ok: false, problem: error.fix ? `${error.message}; fix: ${error.fix}` : error.message};
+	}
 }
 
 
@@ -103,6 +151,7 @@ export function createRunner(batch: PreparedBatch, options: {display: boolean}):
 	const folder = createRunFolder(batch.hermesHome);
 	const runner = new BatchRunner(batch.plan, {
 		hermesBin,
+		capabilities: batch.capabilities,
 		folder,
 		concurrency: batch.concurrency,
 		graceMs: batch.graceMs,
@@ -110,6 +159,7 @@ export function createRunner(batch: PreparedBatch, options: {display: boolean}):
 		failFast: batch.failFast,
 		env: batch.env,
 		display: options.display,
+		logLimitBytes: batch.logLimitBytes,
 	});
 	return {runner, folder};
 }
@@ -128,9 +178,9 @@ async function readTasks(taskArg: string | undefined, context: PrepareContext) {
 		return parseTasks(taskArg, {label: '<inline>'});
 	}
 
-	let text: string;
+	let bytes: Buffer;
 	try {
-		text = readFileSync(taskArg, 'utf8');
+		bytes = readFileSync(taskArg);
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		throw new InputError(
@@ -140,7 +190,7 @@ async function readTasks(taskArg: string | undefined, context: PrepareContext) {
 		);
 	}
 
-	return parseTasks(text, {label: taskArg});
+	return parseTasks(decodeUtf8(bytes, taskArg), {label: taskArg});
 }
 
 export function parseNumber(raw: string, flag: string, rules: {integer?: boolean; min: number; exclusiveMin?: boolean}): number {
@@ -160,5 +210,5 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 		chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
 	}
 
-	return Buffer.concat(chunks).toString('utf8');
+	return decodeUtf8(Buffer.concat(chunks), '<stdin>');
 }

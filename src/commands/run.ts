@@ -1,13 +1,14 @@
 // `hermes-delegate run`: headless. Plans the whole batch, runs it, prints JSON.
-import {InputError} from '../core/errors.js';
+import {hermesSummary} from '../core/hermes-probe.js';
 import {buildLaunch} from '../core/launcher.js';
 import {exitCodeOf, resultRoute} from '../core/results.js';
 import type {BatchEvent} from '../core/types.js';
+import type {BatchRunner} from '../core/runner.js';
 import {createRunner, prepareBatch, type BatchOptions, type PrepareContext, type PreparedBatch} from './prepare.js';
 import {startProgressLine} from './progress.js';
 import {onShutdownSignals} from './signals.js';
 import {allWarnings} from '../core/routing.js';
-import {terminalSafe} from '../core/visible-text.js';
+import {jsonText, terminalSafe} from '../core/visible-text.js';
 
 export type RunOptions = BatchOptions & {dryRun?: boolean; jsonl?: boolean};
 
@@ -20,10 +21,11 @@ export type CommandIO = PrepareContext & {
 export async function runCommand(taskArg: string | undefined, options: RunOptions, io: CommandIO): Promise<number> {
 	let onStdoutClosed: ((why: string) => void) | undefined;
 	const stdout = guardOutput(io.stdout, why => onStdoutClosed?.(why));
-	const stderr = guardOutput(io.stderr);
+	// Every message may quote a task file, a config or a subagent: made safe where it is written.
+	const stderr = guardOutput(io.stderr, undefined, terminalSafe);
 	const batch = await prepareBatch(taskArg, options, {...io, demoRunawaySeconds: 8});
 	for (const warning of allWarnings(batch.plan)) {
-		stderr.write(`hermes-delegate: warning: ${terminalSafe(warning)}\n`);
+		stderr.write(`hermes-delegate: warning: ${warning}\n`);
 	}
 
 	if (options.dryRun) {
@@ -31,37 +33,53 @@ export async function runCommand(taskArg: string | undefined, options: RunOption
 		return 0;
 	}
 
+	// Signals are ours before the run folder exists: one arriving after it was made but before a
+	// handler was in place would kill us and leave the folder empty. Handlers run on the event
+	// loop, so `runner` is set by the time one does; the runner turns it into a clean stop.
+	let runner: BatchRunner | undefined;
+	// After stdout closed a shutdown is already under way, so any signal means "now".
+	const stopSignals = onShutdownSignals(({skipGrace}) => runner?.shutdown({skipGrace: skipGrace || stdout.closed}));
 	// Headless: nobody watches, so output is only logged and kept for the result.
-	const {runner, folder} = createRunner(batch, {display: false});
+	const created = withCleanup(() => createRunner(batch, {display: false}), stopSignals);
+	runner = created.runner;
+	const {folder} = created;
 	// The reader went away (`run --jsonl | head -n 1`): nobody reads what the batch prints any
 	// more, so it is stopped as on Ctrl-C, and its results are still written to results.json.
 	onStdoutClosed = why => {
 		stderr.write(`hermes-delegate: stdout was closed (${why}): stopping every task; results in ${folder.resultsPath}\n`);
-		runner.shutdown();
+		runner?.shutdown();
 	};
 
 	const progress = io.stderr.isTTY && !options.jsonl ? startProgressLine(io.stderr, batch.plan.tasks.length, {color: io.color}) : undefined;
 	runner.subscribe(event => {
 		progress?.onEvent(event);
 		if (options.jsonl) {
-			stdout.write(`${JSON.stringify(jsonlEvent(event))}\n`);
+			stdout.write(`${jsonText(jsonlEvent(event))}\n`);
 		}
 	});
-	// After stdout closed a shutdown is already under way, so any signal means "now".
-	const stopSignals = onShutdownSignals(({skipGrace}) => runner.shutdown({skipGrace: skipGrace || stdout.closed}));
 	try {
 		const report = await runner.start();
 		onStdoutClosed = undefined;
 		progress?.stop();
 		if (!options.jsonl) {
-			stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+			stdout.write(`${jsonText(report, 2)}\n`);
 		}
 
-		stderr.write(`hermes-delegate: ${report.summary}; results in ${report.results_file}\n`);
+		stderr.write(`hermes-delegate: ${report.summary}; ${report.results_error ?? `results in ${report.results_file}`}\n`);
 		return exitCodeOf(report);
 	} finally {
 		progress?.stop();
 		stopSignals();
+	}
+}
+
+/** Runs `make`; if it throws, `cleanup` runs before the error goes on. */
+export function withCleanup<T>(make: () => T, cleanup: () => void): T {
+	try {
+		return make();
+	} catch (error) {
+		cleanup();
+		throw error;
 	}
 }
 
@@ -71,7 +89,7 @@ type Output = {write(text: string): void; readonly closed: boolean};
  * A stream whose reader may go away (EPIPE under `| head`): its first error is reported once
  * and every later write is dropped, so it never ends the process with an unhandled 'error'.
  */
-function guardOutput(stream: NodeJS.WriteStream, onClosed?: (why: string) => void): Output {
+function guardOutput(stream: NodeJS.WriteStream, onClosed?: (why: string) => void, clean: (text: string) => string = text => text): Output {
 	let closed = false;
 	const close = (error: NodeJS.ErrnoException) => {
 		if (!closed) {
@@ -88,7 +106,7 @@ function guardOutput(stream: NodeJS.WriteStream, onClosed?: (why: string) => voi
 				return;
 			}
 
-			stream.write(text);
+			stream.write(clean(text));
 			// A pipe write fails at once, but 'error' comes a tick later: by then the runner could
 			// have started the next queued task. Acting now makes the stop exact.
 			if (stream.errored) {
@@ -101,31 +119,17 @@ function guardOutput(stream: NodeJS.WriteStream, onClosed?: (why: string) => voi
 	};
 }
 
-type BinCheck = {path: string; ok: true} | {path: string; ok: false; problem: string};
-
-/** A dry run starts nothing, so a bad binary does not fail it; it is reported instead. */
-function checkBin(batch: PreparedBatch): BinCheck {
-	try {
-		return {path: batch.resolveBin(), ok: true};
-	} catch (error) {
-		if (!(error instanceof InputError)) {
-			throw error;
-		}
-
-		return {path: batch.requestedBin, ok: false, problem: error.fix ? `${error.message}; fix: ${error.fix}` : error.message};
-	}
-}
-
 function printDryRun(batch: PreparedBatch, stdout: Output, stderr: Output): void {
-	const bin = checkBin(batch);
+	const {bin, capabilities} = batch;
 	if (!bin.ok) {
 		stderr.write(`hermes-delegate: warning: ${bin.problem}\n`);
 	}
 
-	stdout.write(`${JSON.stringify({
+	stdout.write(`${jsonText({
 		mode: batch.plan.mode,
 		concurrency: batch.concurrency,
 		hermes_bin: bin,
+		hermes: hermesSummary(capabilities),
 		warnings: batch.plan.warnings,
 		tasks: batch.plan.tasks.map(task => ({
 			id: task.id,
@@ -134,9 +138,13 @@ function printDryRun(batch: PreparedBatch, stdout: Output, stderr: Output): void
 			characteristic: task.characteristic ?? null,
 			route: resultRoute(task),
 			warnings: task.warnings,
-			argv: task.decision.refused ? null : (({file, args}) => [file, ...args])(buildLaunch(task, bin.path)),
+			argv: task.decision.refused ? null : (({file, args}) => [file, ...args])(buildLaunch(task, bin.path, {
+				capabilities,
+				promptFile: task.launch.prompt_file ? `<run folder>/prompts/${task.id}.txt` : undefined,
+				batchTimeoutMs: batch.timeoutMs,
+			})),
 		})),
-	}, null, 2)}\n`);
+	}, 2)}\n`);
 }
 
 /** The plan event is large and internal; scripts get a compact form of it. */

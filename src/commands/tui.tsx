@@ -1,10 +1,11 @@
 // `hermes-delegate tui` (and `demo`): the same preparation and runner as `run`, with the
 // dashboard on top. The runner feeds the store; the Ink app reads it and sends intents back.
-import {openSync} from 'node:fs';
+import {openSync, writeSync} from 'node:fs';
 import {ReadStream} from 'node:tty';
 import {render} from 'ink';
-import {InputError} from '../core/errors.js';
+import {exitCodes, InputError} from '../core/errors.js';
 import {exitCodeOf} from '../core/results.js';
+import type {BatchRunner} from '../core/runner.js';
 import {loadTheme, ThemeError} from '../core/themes.js';
 import {runnerControl} from '../state/control.js';
 import {feedStore} from '../state/feed.js';
@@ -12,9 +13,8 @@ import {createBatchStore, type BatchStore} from '../state/store.js';
 import {App} from '../ui/App.js';
 import {KeyBindingError, resolveBindings} from '../ui/keys.js';
 import {createRunner, prepareBatch, type BatchOptions} from './prepare.js';
-import type {CommandIO} from './run.js';
+import {withCleanup, type CommandIO} from './run.js';
 import {onShutdownSignals} from './signals.js';
-import {allWarnings} from '../core/routing.js';
 import {terminalSafe} from '../core/visible-text.js';
 
 export type TuiOptions = BatchOptions & {theme?: string; exitWhenDone?: boolean};
@@ -27,22 +27,32 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 	const batch = await prepareBatch(taskArg, options, {...io, stdinIsTTY: io.stdin.isTTY ?? false});
 	const theme = asInputError(() => loadTheme(options.theme ?? batch.settings.theme, {noColor: !io.color}));
 	const bindings = asInputError(() => resolveBindings(batch.settings.keys));
-	const {runner, folder} = createRunner(batch, {display: true});
-	const store = createBatchStore({control: runnerControl(runner), plan: batch.plan, runId: folder.runId, runDir: folder.dir, concurrency: batch.concurrency, graceMs: batch.graceMs});
-	const stopFeed = feedStore(store, runner);
+	// Signals are ours before the run folder exists (see run.ts): a signal in between would kill us
+	// and leave the folder empty. Handlers run on the event loop, when both are set.
+	let runner: BatchRunner | undefined;
+	let store: BatchStore | undefined;
+	// Stopped from outside (a signal, the terminal gone) rather than by the operator's q or by the
+	// batch finishing: the demo keeps exit code 130 for that (see demoExitCode).
+	let stoppedFromOutside = false;
 	const stopSignals = onShutdownSignals(shutdown => {
-		store.setState({quitting: true});
-		runner.shutdown(shutdown);
+		stoppedFromOutside = true;
+		store?.setState({quitting: true});
+		runner?.shutdown(shutdown);
 	});
+	const created = withCleanup(() => createRunner(batch, {display: true}), stopSignals);
+	runner = created.runner;
+	const {folder} = created;
+	store = createBatchStore({control: runnerControl(runner), plan: batch.plan, runId: folder.runId, runDir: folder.dir, concurrency: batch.concurrency, graceMs: batch.graceMs});
+	const stopFeed = feedStore(store, runner);
 
-	// The alternate screen keeps the operator's scrollback intact and gives the frame a fixed canvas.
-	io.stdout.write('\u001B[?1049h\u001B[H');
+	const leaveAlternateScreen = enterAlternateScreen(io.stdout);
 	const keyboard = keyboardStream(io.stdin);
 	// The terminal went away (window closed, ssh dropped): Ink's next write fails with EIO. As for
 	// SIGHUP, every task gets the cascade and the results are written; nothing may crash here.
 	const terminalGone = () => {
-		store.setState({quitting: true});
-		runner.shutdown({skipGrace: false});
+		stoppedFromOutside = true;
+		store?.setState({quitting: true});
+		runner?.shutdown({skipGrace: false});
 	};
 
 	io.stdout.on('error', terminalGone);
@@ -51,25 +61,68 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 	const finished = runner.start();
 	let report;
 	try {
-		await untilExit(store, options.exitWhenDone ?? false);
+		// A run that cannot start (its plan cannot be written) ends the dashboard at once.
+		await Promise.race([untilExit(store, options.exitWhenDone ?? false), finished.then(async () => new Promise<never>(() => undefined))]);
 		report = await finished;
 	} finally {
 		stopFeed();
 		stopSignals();
 		app.unmount();
 		await app.waitUntilExit().catch(() => undefined);
-		io.stdout.write('\u001B[?1049l');
+		leaveAlternateScreen();
 		if (keyboard !== io.stdin) {
 			keyboard.destroy();
 		}
 	}
 
-	for (const warning of allWarnings(batch.plan)) {
+	if (report.results_error) {
+		// Nowhere else holds them: the results go to the terminal, whole, before the warnings that say why.
+		io.stdout.write(`${terminalSafe(JSON.stringify(report, null, 2))}\n`);
+	}
+
+	// The batch's warnings, then what happened to single tasks (a log cut or incomplete), which the
+	// dashboard had no room for: the operator reads them once the screen is theirs again.
+	const taskNotes = report.results.flatMap(result => (result.warnings ?? []).filter(warning => !report.warnings.includes(warning)).map(warning => `${result.id}: ${warning}`));
+	for (const warning of [...report.warnings, ...taskNotes]) {
 		io.stderr.write(`hermes-delegate: warning: ${terminalSafe(warning)}\n`);
 	}
 
-	io.stdout.write(`${report.summary}\nresults: ${report.results_file}\n`);
-	return exitCodeOf(report);
+	io.stdout.write(report.results_error ? `${report.summary}\n` : `${report.summary}\nresults: ${report.results_file}\n`);
+	return options.demo ? demoExitCode(report, stoppedFromOutside) : exitCodeOf(report);
+}
+
+/**
+ * The demo's failures are staged (a failing task, a runaway, a refused route) and quitting it is
+ * how it ends, so a demo that ran as designed exits 0: `npm run demo` then ends without npm's
+ * error block, and `npm run demo && npm test` goes on. A signal from outside still exits 130.
+ * `run --demo` keeps the honest codes (1 for the staged failures): scripts check those.
+ */
+function demoExitCode(report: Parameters<typeof exitCodeOf>[0], stoppedFromOutside: boolean): number {
+	return stoppedFromOutside ? exitCodeOf(report) : exitCodes.ok;
+}
+
+/**
+ * The alternate screen keeps the operator's scrollback intact and gives the frame a fixed canvas.
+ * Whatever ends the process while it is up (an error nobody expected included) leaves it, with
+ * the cursor shown, through a synchronous write on exit: an asynchronous one would never flush.
+ */
+function enterAlternateScreen(stdout: NodeJS.WriteStream): () => void {
+	const leave = '\u001B[?25h\u001B[?1049l';
+	const {fd} = stdout as Partial<{fd: number}>;
+	const onExit = () => {
+		try {
+			if (fd !== undefined) writeSync(fd, leave);
+		} catch {
+			// The terminal is gone: nothing left to restore.
+		}
+	};
+
+	stdout.write('\u001B[?1049h\u001B[H');
+	process.on('exit', onExit);
+	return () => {
+		process.off('exit', onExit);
+		stdout.write(leave);
+	};
 }
 
 /** Tasks piped in on stdin leave the keyboard on the controlling terminal: read keys from there. */

@@ -7,7 +7,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import {InputError} from './errors.js';
-import {runsDir} from './hermes-home.js';
+import {makeFolder, runsDir} from './hermes-home.js';
 import {pruneRunFolders} from './run-folder.js';
 import type {TaskSpec} from './types.js';
 
@@ -69,7 +69,7 @@ export function demoHomePath(tmp: string = tmpdir()): string {
  */
 export function createDemoHome(options: {tmp?: string} = {}): DemoHome {
 	const hermesHome = demoHomePath(options.tmp);
-	mkdirSync(hermesHome, {recursive: true, mode: 0o700});
+	makeFolder(hermesHome, 'point TMPDIR at a writable temporary folder');
 	assertOwnFolder(hermesHome);
 	for (const profile of ['coder', 'researcher']) {
 		mkdirSync(path.join(hermesHome, 'profiles', profile), {recursive: true});

@@ -1,24 +1,56 @@
 // How a planned task becomes a `hermes` command line. Always an argv array: the goal is
-// untrusted text and must never pass through a shell.
+// untrusted text and must never pass through a shell. What is passed was decided by the plan
+// (route-flags.ts) against the installed Hermes's flags; this file only spells it out.
 import {accessSync, constants, statSync} from 'node:fs';
 import path from 'node:path';
 import {InputError} from './errors.js';
-import type {PlannedTask} from './types.js';
+import {outputModeOf, promptOf, type OutputMode} from './route-flags.js';
+import type {HermesCapabilities, PlannedTask} from './types.js';
 
-export type Launch = {file: string; args: string[]};
+export type Launch = {
+	file: string;
+	args: string[];
+	/** Added to the child's environment (a base_url route's endpoint and key). Never printed. */
+	env: Record<string, string>;
+	output: OutputMode;
+};
 
-export function promptOf(task: PlannedTask): string {
-	const {goal, context} = task.spec;
-	return context ? `${goal}\n\nContext:\n${context}` : goal;
-}
+export {promptOf} from './route-flags.js';
 
-export function buildLaunch(task: PlannedTask, hermesBin: string): Launch {
-	const {decision, effective} = task;
+export type LaunchContext = {
+	capabilities: HermesCapabilities;
+	/** Where the runner wrote the prompt, for a task whose plan says prompt_file. */
+	promptFile?: string | undefined;
+	/** The batch's --timeout in ms; a task's own timeout wins. Passed as --run-budget where Hermes has it. */
+	batchTimeoutMs?: number | undefined;
+};
+
+export function buildLaunch(task: PlannedTask, hermesBin: string, context: LaunchContext): Launch {
+	const {decision, effective, launch, spec} = task;
+	const {flags} = context.capabilities;
 	const route = decision.route;
-	// -p goes first: Hermes accepts it in any position, and first reads like the docs.
-	const args: string[] = route?.kind === 'profile' ? ['-p', route.name] : [];
+	// -p always, and first: without it Hermes follows a sticky `active_profile` and a model route
+	// would silently run inside some profile. `default` is the home itself.
+	const args: string[] = ['-p', route?.kind === 'profile' ? route.name : 'default', 'chat'];
+	if (launch.prompt_file) {
+		if (!context.promptFile) {
+			throw new Error(`task ${task.id}: its prompt goes through --query-file, but no file was written for it`);
+		}
+
+		args.push('--query-file', context.promptFile);
+	} else {
+		args.push(...queryArgs(promptOf(spec)));
+	}
+
 	// --source tool keeps these third-party runs out of the operator's own session list.
-	args.push('chat', ...queryArgs(promptOf(task)), '--source', 'tool');
+	if (flags.source) {
+		args.push('--source', 'tool');
+	}
+
+	const output = outputModeOf(flags);
+	// -Q: stdout is the answer verbatim and a failure exits 1 (without it Hermes exits 0 on a failed
+	// model call). stream-json implies quiet and adds live tool calls and tokens.
+	args.push(...(output === 'stream-json' ? ['--format', 'stream-json'] : output === 'quiet' ? ['-Q'] : []));
 	if (effective.model) {
 		args.push('-m', effective.model);
 	}
@@ -31,7 +63,39 @@ export function buildLaunch(task: PlannedTask, hermesBin: string): Launch {
 		args.push('--reasoning', effective.reasoning_effort);
 	}
 
-	return {file: hermesBin, args};
+	if (spec.toolsets) {
+		args.push('-t', spec.toolsets.join(','));
+	}
+
+	for (const skill of spec.skills ?? []) {
+		args.push('-s', skill);
+	}
+
+	if (launch.max_turns !== null) {
+		args.push('--max-turns', String(launch.max_turns));
+	}
+
+	if (spec.worktree) {
+		args.push('-w');
+	}
+
+	// Hermes wraps up by itself inside its run budget; our timeout's cascade is the backstop.
+	const timeoutMs = spec.timeout === undefined ? context.batchTimeoutMs : spec.timeout * 1000;
+	if (flags.runBudget && timeoutMs !== undefined) {
+		args.push('--run-budget', String(Math.max(1, Math.floor(timeoutMs / 1000))));
+	}
+
+	return {file: hermesBin, args, env: launchEnv(task), output};
+}
+
+/** A base_url route: Hermes's openai-api provider reads its endpoint and key from the environment. */
+function launchEnv(task: PlannedTask): Record<string, string> {
+	const route = task.decision.route;
+	if (task.launch.base_url === null || route?.kind !== 'model') {
+		return {};
+	}
+
+	return {OPENAI_BASE_URL: task.launch.base_url, ...(route.api_key === undefined ? {} : {OPENAI_API_KEY: route.api_key})};
 }
 
 /**

@@ -26,6 +26,7 @@ export type OutputTailOptions = {
 };
 
 const completeSgrAtStart = /^\x1b\[[0-9;:]*m/;
+const closeAll = '\x1b[0m';
 
 /**
  * Carriage returns: text after a bare `\r` replaces the line, so a progress bar shows its
@@ -257,8 +258,13 @@ export class OutputTail {
 		this.carriageReturn = false;
 	}
 
+	/** A line break closes every attribute (see sanitize.ts); the line still being written is closed here. */
 	private partialDisplay(): string {
-		return this.partialCut ? cutLine(this.partial, this.maxLineLength) : this.partial;
+		if (this.partialCut) {
+			return cutLine(this.partial, this.maxLineLength);
+		}
+
+		return this.sanitizer.styled && this.partial !== '' ? `${this.partial}${closeAll}` : this.partial;
 	}
 }
 
@@ -276,7 +282,8 @@ function cutLine(text: string, max: number): string {
 	if (esc !== -1 && !completeSgrAtStart.test(cut.slice(esc))) {
 		cut = cut.slice(0, esc);
 	}
-	return `${cut}…`;
+	// The rest of the line, with whatever reset it held, is gone: the cut line closes its styles.
+	return cut.includes('\x1b') ? `${cut}…${closeAll}` : `${cut}…`;
 }
 
 /** A copy that does not keep alive the (possibly huge) string `text` was sliced from. */

@@ -1,11 +1,14 @@
 // Process groups: whoever spawns an agent owns its whole lifetime, grandchildren included.
-// Each agent is spawned detached, so it leads its own process group and every process it forks
-// (tool runners, shells, browsers) stays in that group unless it deliberately escapes with setsid.
-// Signals go to the group, never only to the leader: that is what stops orphans from surviving.
-import {readdirSync, readFileSync, statSync} from 'node:fs';
+// Each agent is spawned detached (setsid), so it leads its own process group and session, and
+// every process it forks (tool runners, shells, browsers) stays in that group unless it moves
+// out: with setpgid it stays in the session, with setsid it leaves that too (process-family.ts).
+// Signals go to the whole family, never only to the leader: that is what stops orphans surviving.
+import {statSync} from 'node:fs';
 import {PassThrough} from 'node:stream';
 import {finished} from 'node:stream/promises';
 import {execa} from 'execa';
+import {familyOf, isFamilyAlive, killWatchedFamiliesNow, signalFamily, type Family} from './process-family.js';
+import {freshProcessTable, hasProc, isLive, readProcStat, recentProcessTable, scanProcesses} from './proc-tree.js';
 
 export type GroupExit = {exitCode: number | null; signal: NodeJS.Signals | null};
 
@@ -177,44 +180,10 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
 	}
 }
 
-type ProcStat = {state: string; pgrp: number; startTicks: number | null};
-
-/** The one parser of /proc/<pid>/stat; undefined when the process is gone or there is no /proc. */
-function readProcStat(pid: string): ProcStat | undefined {
-	let text: string;
-	try {
-		text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-	} catch {
-		return undefined; // Exited between listing and reading.
-	}
-
-	// "pid (comm) state ppid pgrp ...": comm may itself contain spaces and ')'. The slice starts
-	// at field 3 (state), so field N of proc(5) is fields[N - 3].
-	const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-	const state = fields[0];
-	const pgrp = Number(fields[2]);
-	const startTicks = Number(fields[19]);
-	if (state === undefined || !Number.isInteger(pgrp)) return undefined;
-	return {state, pgrp, startTicks: Number.isInteger(startTicks) ? startTicks : null};
-}
-
 /** Kernel start time (clock ticks since boot): with the pid, it names one process, never a reused pid. */
 export function processStartTicks(pid: number): number | null {
-	return readProcStat(String(pid))?.startTicks ?? null;
+	return readProcStat(pid)?.startTicks ?? null;
 }
-
-// Zombies count as dead: PID 1 in a container may never reap a reparented grandchild.
-function isLive(stat: ProcStat): boolean {
-	return stat.state !== 'Z' && stat.state !== 'X';
-}
-
-const hasProc = (() => {
-	try {
-		return statSync('/proc/self/stat').isFile();
-	} catch {
-		return false;
-	}
-})();
 
 function groupExists(pgid: number): boolean {
 	try {
@@ -234,14 +203,7 @@ export function listGroupMembers(pgid: number): number[] {
 	assertGroupId(pgid);
 	if (!groupExists(pgid)) return [];
 	if (!hasProc) return [pgid];
-	const members: number[] = [];
-	for (const entry of readdirSync('/proc')) {
-		if (!/^\d+$/.test(entry)) continue;
-		const stat = readProcStat(entry);
-		if (stat?.pgrp === pgid && isLive(stat)) members.push(Number(entry));
-	}
-
-	return members;
+	return [...scanProcesses().byPid.values()].filter(stat => stat.pgrp === pgid).map(stat => stat.pid);
 }
 
 export function isGroupAlive(pgid: number): boolean {
@@ -249,7 +211,7 @@ export function isGroupAlive(pgid: number): boolean {
 	if (!groupExists(pgid)) return false;
 	if (!hasProc) return true;
 	// The leader is usually the one still running: spare a scan of every process on the machine.
-	const leader = readProcStat(String(pgid));
+	const leader = readProcStat(pgid);
 	if (leader?.pgrp === pgid && isLive(leader)) return true;
 	return listGroupMembers(pgid).length > 0;
 }
@@ -265,24 +227,35 @@ export type Cascade = {
 	/** Epoch ms when SIGKILL is due; moves to the moment skipGrace() was called. */
 	readonly killDueAt: number;
 	readonly termSentAt: number;
-	/** Resolves when no live process is left in the group. */
+	/** Resolves when no live process is left in the family. */
 	done: Promise<CascadeOutcome>;
 };
 
 export type CascadeOptions = {
 	graceMs: number;
 	pollMs?: number | undefined;
-	/** Called once, when SIGKILL goes to the group. */
+	/** Called once, when SIGKILL goes to the family. */
 	onKill?: (() => void) | undefined;
 };
 
-/** SIGTERM to the whole group, a grace period to exit cleanly, then SIGKILL to whatever is left. */
-export function startKillCascade(pgid: number, options: CascadeOptions): Cascade {
+/**
+ * SIGTERM to the agent's whole family (its group, its session, the descendants seen leaving
+ * both), a grace period to exit cleanly, then SIGKILL to whatever is left. A number stands for
+ * the agent with that pid: its group, and its session while its start time can be read.
+ */
+export function startKillCascade(target: number | Family, options: CascadeOptions): Cascade {
+	const family = typeof target === 'number' ? familyOf({pid: target, startTicks: processStartTicks(target)}) : target;
+	const pgid = family.leader.pid;
 	assertGroupId(pgid);
 	const pollMs = Math.max(1, options.pollMs ?? 50);
 	const termSentAt = Date.now();
 	let killDueAt = termSentAt + Math.max(0, options.graceMs);
 	let wake: (() => void) | undefined;
+	// While waiting, many cascades polling at once share one scan of /proc, and "gone" is confirmed
+	// by a fresh one; whether SIGKILL is needed is always decided on a fresh one.
+	const aliveNow = () => (hasProc ? isFamilyAlive(family, freshProcessTable) : groupExists(pgid));
+	const alive = () => (hasProc ? isFamilyAlive(family, () => recentProcessTable(pollMs * 4)) || aliveNow() : groupExists(pgid));
+	const signal = (name: NodeJS.Signals) => (hasProc ? signalFamily(family, name, freshProcessTable()) : signalGroup(pgid, name));
 
 	const nap = async (ms: number) =>
 		new Promise<void>((resolve) => {
@@ -293,21 +266,21 @@ export function startKillCascade(pgid: number, options: CascadeOptions): Cascade
 			};
 		});
 
-	signalGroup(pgid, 'SIGTERM');
+	signal('SIGTERM');
 
 	const run = async (): Promise<CascadeOutcome> => {
 		while (Date.now() < killDueAt) {
-			if (!isGroupAlive(pgid)) return {forced: false};
+			if (!alive()) return {forced: false};
 			await nap(Math.min(pollMs, killDueAt - Date.now()));
 		}
 
-		if (!isGroupAlive(pgid)) return {forced: false};
-		signalGroup(pgid, 'SIGKILL');
+		if (!aliveNow()) return {forced: false};
+		signal('SIGKILL');
 		options.onKill?.();
-		while (isGroupAlive(pgid)) {
+		while (aliveNow()) {
 			await nap(pollMs);
 			// Again, in case something forked while the first SIGKILL was being delivered.
-			signalGroup(pgid, 'SIGKILL');
+			signal('SIGKILL');
 		}
 
 		return {forced: true};
@@ -340,9 +313,10 @@ export function forgetGroup(pgid: number): void {
 	unfinishedGroups.delete(pgid);
 }
 
-/** Synchronous, for `process.on('exit')`: SIGKILL to every group still unfinished. */
+/** Synchronous, for `process.on('exit')`: SIGKILL to every group and watched family still unfinished. */
 export function killUnfinishedGroupsNow(): number[] {
-	const killed = [...unfinishedGroups].filter(pgid => signalGroup(pgid, 'SIGKILL'));
+	const killed = new Set([...unfinishedGroups].filter(pgid => signalGroup(pgid, 'SIGKILL')));
 	unfinishedGroups.clear();
-	return killed;
+	for (const pid of killWatchedFamiliesNow()) killed.add(pid);
+	return [...killed];
 }

@@ -14,6 +14,7 @@ export function resultRoute(task: PlannedTask): ResultRoute {
 	return {
 		name: route?.name ?? null,
 		kind,
+		base_url: task.launch.base_url,
 		provider: effective.provider,
 		model: effective.model,
 		reasoning_effort: effective.reasoning_effort,
@@ -129,4 +130,30 @@ export function describeExit(status: TaskStatus, exitCode: number | null, signal
 	}
 
 	return signal ? `killed by ${signal}` : `exited with code ${exitCode}`;
+}
+
+export type StopFacts = {
+	reason: StopReason;
+	termSentAt: number;
+	/** When the task's process (the group leader) exited. */
+	endedAt: number;
+	signal: string | null;
+	exitCode: number | null;
+	/** SIGKILL was needed. */
+	forced: boolean;
+};
+
+/**
+ * A stop we asked for, said as what we did and what happened: "cancelled by the operator: SIGTERM
+ * sent; ended 2.1 s later (by SIGINT)". Hermes turns SIGTERM into a KeyboardInterrupt and prints a
+ * traceback on its way out; that stays in the log, where it is no news to anyone.
+ */
+export function describeStop(facts: StopFacts): string {
+	const why = {cancel: 'cancelled by the operator', 'fail-fast': 'cancelled by --fail-fast after another task failed', shutdown: 'cancelled because hermes-delegate was stopped', timeout: 'timed out'}[facts.reason];
+	const seconds = Math.max(0, (facts.endedAt - facts.termSentAt) / 1000).toFixed(1);
+	const how = facts.signal ? `by ${facts.signal}` : `exit code ${facts.exitCode}`;
+	const ended = facts.forced && facts.signal === 'SIGKILL'
+		? `it ignored SIGTERM and was killed with SIGKILL ${seconds} s later`
+		: `ended ${seconds} s later (${how})`;
+	return `${why}: SIGTERM sent to its process group; ${ended}`;
 }

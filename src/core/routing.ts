@@ -2,7 +2,8 @@
 // starts. Pure: the same inputs give the same plan, and it can be recomputed for any
 // subset of tasks (`indexes`), which the live routes editor of the roadmap will need.
 import {inferCharacteristic, words} from './characteristics.js';
-import type {DelegateSettings, DelegationConfig, ModelRoute, PlannedTask, Route, RouteDecision, RoutePlan, TaskSpec} from './types.js';
+import {routeFlags} from './route-flags.js';
+import type {DelegateSettings, DelegationConfig, HermesCapabilities, ModelRoute, PlannedTask, Route, RouteDecision, RoutePlan, TaskSpec} from './types.js';
 
 export type PlanInput = {
 	tasks: readonly TaskSpec[];
@@ -10,6 +11,8 @@ export type PlanInput = {
 	settings: Pick<DelegateSettings, 'characteristics' | 'characteristicWords'>;
 	/** Which input positions to plan; all when omitted. */
 	indexes?: readonly number[];
+	/** The installed Hermes's flags; undefined: plan as if it had every flag. */
+	capabilities?: HermesCapabilities | undefined;
 };
 
 export function taskId(index: number): string {
@@ -74,15 +77,27 @@ function planTask(index: number, input: PlanInput): PlannedTask {
 	const characteristic = spec.characteristic
 		? {value: spec.characteristic, inferred: false}
 		: withInferred(inferCharacteristic(spec.goal, settings.characteristicWords));
-	const decision = decide(spec, characteristic?.value, characteristic?.inferred ? characteristic.from : undefined, input);
+	const chosen = decide(spec, characteristic?.value, characteristic?.inferred ? characteristic.from : undefined, input);
+	const builtinMode = input.delegation.mode === 'default';
+	const flags = routeFlags({spec, decision: chosen, capabilities: input.capabilities, maxIterations: builtinMode ? input.delegation.builtin.max_iterations : undefined});
+	// A task this Hermes cannot run as asked is refused on its own, before anything starts.
+	const decision = flags.refusal && !chosen.refused ? {route: chosen.route, modelOverride: chosen.modelOverride, refused: true, reason: flags.refusal} : chosen;
+	const route = decision.route;
 	return {
 		index,
 		id: taskId(index),
 		spec,
 		characteristic,
 		decision,
-		effective: effectiveOf(decision),
-		warnings: decision.route?.kind === 'model' ? unsupportedFieldWarnings(decision.route) : [],
+		effective: {
+			model: flags.model,
+			provider: flags.provider,
+			reasoning_effort: flags.reasoning_effort,
+			service_tier: route?.kind === 'model' ? route.service_tier ?? null : null,
+			profile: route?.kind === 'profile' ? route.name : null,
+		},
+		launch: {max_turns: flags.maxTurns, prompt_file: flags.promptFile, base_url: flags.env['OPENAI_BASE_URL'] ?? null},
+		warnings: flags.warnings,
 	};
 }
 
@@ -155,7 +170,37 @@ function decide(spec: TaskSpec, characteristic: string | undefined, inferredFrom
 		return withOverride({route: fallback, refused: false, reason: `default route of ${delegation.mode}`});
 	}
 
-	return withOverride({route: null, refused: false, reason: delegation.mode === 'default' ? 'built-in delegation: the parent\'s own model' : `no route matched and ${delegation.mode} has no default: the parent's own model`});
+	if (delegation.mode === 'default') {
+		const builtin = builtinRoute(delegation);
+		return builtin
+			? {route: builtin, refused: false, reason: `built-in delegation: Hermes's delegation.model ${builtin.model}`}
+			: {route: null, refused: false, reason: 'built-in delegation: the parent\'s own model (no delegation.model set)'};
+	}
+
+	return withOverride({route: null, refused: false, reason: `no route matched and ${delegation.mode} has no default: the parent's own model`});
+}
+
+/** The route name of Hermes's own flat delegation settings, in results and the dashboard. */
+export const builtinRouteName = 'delegation';
+
+/**
+ * Hermes's own `delegation.model` (+ provider, base_url, reasoning_effort, ...) as a route: what its
+ * built-in delegate_task would run subagents on. Without a model, subagents use the parent's.
+ */
+export function builtinRoute(delegation: DelegationConfig): ModelRoute | undefined {
+	const {builtin} = delegation;
+	if (!builtin.model) {
+		return undefined;
+	}
+
+	const route: ModelRoute = {kind: 'model', name: builtinRouteName, description: 'Hermes\'s own delegation settings (delegation.model in config.yaml)', model: builtin.model};
+	for (const key of ['provider', 'base_url', 'reasoning_effort', 'api_key', 'api_mode'] as const) {
+		if (builtin[key] !== undefined) {
+			(route as Record<string, unknown>)[key] = builtin[key];
+		}
+	}
+
+	return route;
 }
 
 function namedRoute(spec: TaskSpec, delegation: DelegationConfig, routes: readonly Route[]): RouteDecision | undefined {
@@ -206,39 +251,6 @@ function bestMatch(spec: TaskSpec, routes: readonly Route[]): {route: Route; wor
 
 	// A tie is no evidence for either route; the default decides instead.
 	return tie ? undefined : best;
-}
-
-function effectiveOf(decision: RouteDecision): PlannedTask['effective'] {
-	const route = decision.route;
-	const model = route?.kind === 'model' ? route : undefined;
-	const profile = route?.kind === 'profile' ? route : undefined;
-	return {
-		model: decision.modelOverride?.model ?? model?.model ?? null,
-		provider: decision.modelOverride ? decision.modelOverride.provider ?? null : model?.provider ?? null,
-		reasoning_effort: model?.reasoning_effort ?? null,
-		service_tier: model?.service_tier ?? null,
-		profile: profile?.name ?? null,
-	};
-}
-
-/** `hermes chat` has flags for model, provider and reasoning only; say what else cannot be passed. */
-export function unsupportedFieldWarnings(route: ModelRoute): string[] {
-	const warnings: string[] = [];
-	// Without a provider the endpoint is the only thing saying where the model lives, and it is
-	// the part that is dropped: the model name alone goes to whatever provider the profile uses.
-	const endpointOnly = route.base_url !== undefined && route.provider === undefined;
-	if (endpointOnly) {
-		warnings.push(`route "${route.name}": base_url is not passed (\`hermes chat\` has no flag for it): the model "${route.model}" is passed with -m but the endpoint is not, so the subagent asks its profile's provider for that model`);
-	}
-
-	const unsupported = (['base_url', 'service_tier', 'fallback_providers', 'api_key', 'api_mode'] as const)
-		.filter(field => route[field] !== undefined && !(endpointOnly && field === 'base_url'));
-	if (unsupported.length > 0) {
-		const many = unsupported.length > 1;
-		warnings.push(`route "${route.name}": ${unsupported.join(', ')} ha${many ? 've' : 's'} no \`hermes chat\` flag and ${many ? 'are' : 'is'} not passed; the subagent uses what its Hermes profile configures for ${many ? 'them' : 'it'}`);
-	}
-
-	return warnings;
 }
 
 /** Profiles that two or more tasks of the batch will run as, with those tasks' ids. */

@@ -2,13 +2,12 @@
 // per task, the plan, the live process groups (so a later `gc` can find orphans of a run that
 // died), and the results. Written as things happen, so a crash loses nothing already printed.
 import {randomBytes} from 'node:crypto';
-import {appendFileSync, lstatSync, mkdirSync, readdirSync, rmSync} from 'node:fs';
+import {appendFileSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync} from 'node:fs';
 import path from 'node:path';
 import type {RoutePlan} from './types.js';
 import writeFileAtomic from 'write-file-atomic';
-import {runsDir} from './hermes-home.js';
-
-// The runner records start ticks through here; /proc is parsed in one place only.
+import {folderError, makeFolder, runsDir, writableHomeFix} from './hermes-home.js';
+import {isOwnerAlive as ownerRuns, readRunOwner, recordRunOwner} from './run-owner.js';
 
 export type RunFolder = {
 	runId: string;
@@ -24,12 +23,13 @@ export function newRunId(now = new Date()): string {
 	return `${stamp}-${randomBytes(3).toString('hex')}`;
 }
 
-const runIdPattern = /^\d{8}-\d{6}-[\da-f]{6}$/;
+export const runIdPattern = /^\d{8}-\d{6}-[\da-f]{6}$/;
 
 /**
- * Deletes all but the newest `keep` run folders in `dir` (run ids sort by time) and returns the
- * names removed. Only real folders named like a run id are touched: no symlink is followed, no
- * other entry removed. Best effort: a folder that cannot be removed stays.
+ * Deletes all but the newest `keep` run folders in `dir` (run ids sort by time) whose owner is
+ * gone, and returns the names removed. A run whose hermes-delegate still runs is never touched,
+ * however old: two demos may run at once. Only real folders named like a run id are considered:
+ * no symlink is followed, no other entry removed. Best effort: a folder that cannot be removed stays.
  */
 export function pruneRunFolders(dir: string, keep: number): string[] {
 	try {
@@ -45,6 +45,7 @@ export function pruneRunFolders(dir: string, keep: number): string[] {
 		.reverse();
 	const removed: string[] = [];
 	for (const name of runs.slice(Math.max(0, keep))) {
+		if (isOwnerAlive(path.join(dir, name))) continue;
 		try {
 			rmSync(path.join(dir, name), {recursive: true, force: true});
 			removed.push(name);
@@ -56,10 +57,28 @@ export function pruneRunFolders(dir: string, keep: number): string[] {
 	return removed;
 }
 
+/** The run's hermes-delegate may still be running (run-owner.ts says how that is told). */
+export function isOwnerAlive(runDir: string): boolean {
+	const owner = readRunOwner(runDir);
+	return owner !== undefined && ownerRuns(owner); // A run from before owners were recorded: nobody claims it.
+}
+
 export function createRunFolder(hermesHome: string, runId = newRunId()): RunFolder {
 	const dir = path.join(runsDir(hermesHome), runId);
-	// Private: logs and results hold whatever the subagents printed.
-	mkdirSync(path.join(dir, 'logs'), {recursive: true, mode: 0o700});
+	makeFolder(runsDir(hermesHome), writableHomeFix(hermesHome));
+	// Made under a name no pruning looks at and renamed into place with its owner inside, so a
+	// demo pruning at the same moment never sees this run without its owner.
+	const making = path.join(runsDir(hermesHome), `.${runId}.new`);
+	try {
+		// Private: logs and results hold whatever the subagents printed.
+		mkdirSync(path.join(making, 'logs'), {recursive: true, mode: 0o700});
+		recordRunOwner({dir: making});
+		renameSync(making, dir);
+	} catch (error) {
+		rmSync(making, {recursive: true, force: true});
+		// Whatever the reason (a full disk, a quota), it is named with the fix.
+		throw folderError(dir, error as NodeJS.ErrnoException, writableHomeFix(hermesHome));
+	}
 	return {
 		runId,
 		dir,
@@ -75,7 +94,8 @@ export async function writeJsonAtomic(file: string, value: unknown): Promise<voi
 }
 
 export type ProcessRecord = {
-	event: 'started' | 'ended';
+	/** escaped: a descendant seen outside the task's session (setsid), for `gc` after a SIGKILL. */
+	event: 'started' | 'ended' | 'escaped';
 	task: string;
 	pid: number;
 	pgid: number;

@@ -2,19 +2,31 @@
 // The runner owns every process it starts for its whole life (the kill cascade, cleanup of
 // leftover grandchildren) and announces everything as BatchEvents; `run` prints them and the
 // dashboard's store is fed by them. Nothing here knows about terminals or React.
+import {mkdirSync, writeFileSync} from 'node:fs';
+import path from 'node:path';
 import pLimit from 'p-limit';
-import {buildLaunch} from './launcher.js';
-import {forgetGroup, isGroupAlive, processStartTicks, rememberGroup, spawnInGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
-import {buildResult, describeExit, finalStatus, refusedResult, summarize} from './results.js';
-import {recordProcess, writeJsonAtomic, type RunFolder} from './run-folder.js';
+import {interpretHermesOutput} from './hermes-output.js';
+import {hermesSummary} from './hermes-probe.js';
+import {buildLaunch, promptOf} from './launcher.js';
+import {spawnIfDescriptors} from './open-files.js';
+import {isFamilyAlive, watchFamily, type FamilyWatch} from './process-family.js';
+import {forgetGroup, processStartTicks, rememberGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
+import {freshProcessTable} from './proc-tree.js';
+import {buildResult, describeExit, describeStop, finalStatus, refusedResult, summarize} from './results.js';
+import {outputModeOf} from './route-flags.js';
+import type {ProcessRecord, RunFolder} from './run-folder.js';
+import {recordProcessSafely, writePlanOrRemoveFolder, writeResults} from './run-folder-writes.js';
+import {StreamJsonDecoder} from './stream-json.js';
 import {TaskOutput} from './task-output.js';
-import {openTaskLog, outputEnd, pipeWithBackpressure} from './task-log.js';
-import {planOnDisk} from './run-folder.js';
-import type {BatchEvent, BatchReport, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
+import {closeTaskLog, openTaskLog, outputEnd, pipeWithBackpressure} from './task-log.js';
+import type {BatchEvent, BatchReport, HermesCapabilities, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
 import {allWarnings} from './routing.js';
+import {setLongTimeout} from './long-timer.js';
 
 export type RunnerOptions = {
 	hermesBin: string;
+	/** What the installed Hermes can do (hermes-probe.ts): decides the output mode and the flags. */
+	capabilities: HermesCapabilities;
 	folder: RunFolder;
 	concurrency: number;
 	graceMs: number;
@@ -26,12 +38,17 @@ export type RunnerOptions = {
 	tailLines?: number | undefined;
 	/** false when nobody watches (headless run): output goes to the logs and the result only. */
 	display?: boolean | undefined;
+	/** Most bytes one task's log keeps (its first and last part); 0 or absent: no limit. */
+	logLimitBytes?: number | undefined;
+	/** How often each task's process tree is scanned for descendants that leave its session (setsid); 0: never. */
+	descendantScanMs?: number | undefined;
 };
 
 type Live = {
 	task: PlannedTask;
 	status: TaskStatus;
 	process?: GroupProcess;
+	family?: FamilyWatch;
 	cascade?: Cascade;
 	stopReason?: StopReason;
 	startedAt?: number;
@@ -43,14 +60,26 @@ export class BatchRunner {
 	private readonly listeners = new Set<BatchListener>();
 	private readonly live = new Map<string, Live>();
 	private readonly outputs = new Map<string, TaskOutput>();
+	private readonly decoders = new Map<string, StreamJsonDecoder>();
 	private readonly results = new Map<string, TaskResult>();
 	private shuttingDown = false;
 	private interrupted = false;
+	/** Events before batch.planned wait for it: it is always the first event a listener sees. */
+	private early: BatchEvent[] | undefined = [];
+	private recordProblem: string | undefined;
 
 	constructor(readonly plan: RoutePlan, private readonly options: RunnerOptions) {
+		const streamJson = outputModeOf(options.capabilities.flags) === 'stream-json';
 		for (const task of plan.tasks) {
 			this.live.set(task.id, {task, status: task.decision.refused ? 'refused' : 'queued'});
-			this.outputs.set(task.id, new TaskOutput({maxLines: options.tailLines, display: options.display}));
+			const decoder = streamJson
+				? new StreamJsonDecoder({onTelemetry: telemetry => this.emit({type: 'task.telemetry', id: task.id, telemetry, at: Date.now()})})
+				: undefined;
+			if (decoder) {
+				this.decoders.set(task.id, decoder);
+			}
+
+			this.outputs.set(task.id, new TaskOutput({maxLines: options.tailLines, display: options.display, decoder}));
 		}
 	}
 
@@ -73,8 +102,14 @@ export class BatchRunner {
 
 	async start(): Promise<BatchReport> {
 		const {folder} = this.options;
-		await writeJsonAtomic(folder.planPath, planOnDisk(this.plan));
+		await writePlanOrRemoveFolder(folder, this.plan);
+		const early = this.early ?? [];
+		this.early = undefined;
 		this.emit({type: 'batch.planned', runId: folder.runId, runDir: folder.dir, plan: this.plan, at: Date.now()});
+		for (const event of early) {
+			this.emit(event);
+		}
+
 		for (const task of this.plan.tasks) {
 			if (task.decision.refused) {
 				this.finish(task.id, refusedResult(task));
@@ -92,10 +127,11 @@ export class BatchRunner {
 			results_file: folder.resultsPath,
 			mode: this.plan.mode,
 			interrupted: this.interrupted,
-			warnings: allWarnings(this.plan),
+			hermes: hermesSummary(this.options.capabilities),
+			warnings: [...allWarnings(this.plan), ...(this.recordProblem ? [this.recordProblem] : [])],
 			results: this.orderedResults(),
 		};
-		await writeJsonAtomic(folder.resultsPath, report);
+		await writeResults(folder, report);
 		this.emit({type: 'batch.finished', report, at: Date.now()});
 		return report;
 	}
@@ -183,27 +219,40 @@ export class BatchRunner {
 			return;
 		}
 
-		const {folder} = this.options;
+		const {folder, capabilities} = this.options;
 		const logPath = folder.logPath(task.id);
-		const launch = buildLaunch(task, this.options.hermesBin);
 		const output = this.outputs.get(task.id)!;
-		const log = openTaskLog(logPath);
 		entry.startedAt = Date.now();
 		entry.status = 'running';
+		const failToStart = (message: string) => {
+			this.finish(task.id, buildResult(task, {status: 'failed', exitCode: null, signal: null, startedAt: entry.startedAt!, finishedAt: Date.now(), stdout: {text: '', truncated: false}, errorText: message, logPath: null, hermesVersion: capabilities.version}));
+			this.maybeFailFast(task.id, 'failed');
+		};
+
+		let launch: ReturnType<typeof buildLaunch>;
+		try {
+			launch = buildLaunch(task, this.options.hermesBin, {capabilities, promptFile: task.launch.prompt_file ? writePromptFile(folder.dir, task) : undefined, batchTimeoutMs: this.options.timeoutMs});
+		} catch (error) {
+			failToStart(`could not prepare the prompt file: ${(error as Error).message}`);
+			return;
+		}
+
+		const log = openTaskLog(logPath, {limitBytes: this.options.logLimitBytes});
 		let child: GroupProcess;
 		try {
-			child = await spawnInGroup(launch.file, launch.args, {env: this.options.env});
+			child = await spawnIfDescriptors(launch.file, launch.args, {env: {...(this.options.env ?? process.env), ...launch.env}});
 		} catch (error) {
 			log.end();
-			this.finish(task.id, buildResult(task, {status: 'failed', exitCode: null, signal: null, startedAt: entry.startedAt, finishedAt: Date.now(), stdout: {text: '', truncated: false}, errorText: (error as Error).message, logPath}));
-			this.maybeFailFast(task.id, 'failed');
+			failToStart((error as Error).message);
 			return;
 		}
 
 		entry.process = child;
 		const pgid = child.pid;
 		rememberGroup(pgid);
-		recordProcess(folder, {event: 'started', task: task.id, pid: child.pid, pgid, start_ticks: processStartTicks(child.pid), at: new Date().toISOString()});
+		const startTicks = processStartTicks(child.pid);
+		entry.family = watchFamily({pid: pgid, startTicks}, {intervalMs: this.options.descendantScanMs ?? 1000, onLeftSession: stat => this.record({event: 'escaped', task: task.id, pid: stat.pid, pgid, start_ticks: stat.startTicks, at: new Date().toISOString()})});
+		this.record({event: 'started', task: task.id, pid: child.pid, pgid, start_ticks: startTicks, at: new Date().toISOString()});
 		this.emit({type: 'task.started', id: task.id, pid: child.pid, argv: [launch.file, ...launch.args], at: entry.startedAt});
 		if (entry.stopReason) {
 			this.startCascade(entry, pgid, false); // cancelled between spawn request and spawn
@@ -214,7 +263,7 @@ export class BatchRunner {
 		pipeWithBackpressure(child.stderr, log, chunk => output.pushStderr(chunk), activity);
 
 		const timeoutMs = task.spec.timeout === undefined ? this.options.timeoutMs : task.spec.timeout * 1000;
-		const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
+		const timer = timeoutMs === undefined ? undefined : setLongTimeout(() => {
 			if (entry.status === 'running') {
 				entry.stopReason = 'timeout';
 				this.startCascade(entry, pgid, false);
@@ -222,15 +271,17 @@ export class BatchRunner {
 		}, timeoutMs);
 
 		const exit = await child.exited;
+		const exitedAt = Date.now();
 		clearTimeout(timer);
-		// The leader is gone; anything it left in its group (a backgrounded grandchild) is ours to end,
-		// otherwise it would outlive the batch and keep the output pipe open.
-		if (!entry.cascade && isGroupAlive(pgid)) {
+		// The leader is gone; anything it left in its group, session or tree (a backgrounded
+		// grandchild, a job-control shell's job) is ours to end, or it would outlive the batch.
+		if (!entry.cascade && isFamilyAlive(entry.family.family, freshProcessTable)) {
 			this.startCascade(entry, pgid, false, {quiet: true});
 		}
 
-		await entry.cascade?.done;
+		const cascadeOutcome = await entry.cascade?.done;
 		forgetGroup(pgid); // empty now: its id may be recycled by anything
+		entry.family.stop();
 		const notes: string[] = [];
 		if (await outputEnd(child.closed, activity, log) === 'held') {
 			child.detachOutput();
@@ -239,15 +290,34 @@ export class BatchRunner {
 		}
 
 		output.end();
-		await new Promise<void>(resolve => {
-			log.end(resolve);
-		});
-		recordProcess(folder, {event: 'ended', task: task.id, pid: child.pid, pgid, start_ticks: null, at: new Date().toISOString()});
+		notes.push(...await closeTaskLog(log));
+		this.record({event: 'ended', task: task.id, pid: child.pid, pgid, start_ticks: null, at: new Date().toISOString()});
 
 		const status = finalStatus(entry.stopReason, exit.exitCode);
-		const finishedAt = Date.now();
-		const errorText = status === 'succeeded' ? undefined : output.errorText() || describeExit(status, exit.exitCode, exit.signal, entry.stopReason);
-		this.finish(task.id, buildResult(task, {status, exitCode: exit.exitCode, signal: exit.signal, startedAt: entry.startedAt, finishedAt, stdout: output.result(), errorText, notes, logPath}));
+		const hermes = interpretHermesOutput({mode: launch.output, exitCode: exit.exitCode, stdout: output.result(), stderr: output.errorText(), stream: this.decoders.get(task.id)?.summary()});
+		// A stop we asked for is reported as what we did and what happened, not as the traceback
+		// Hermes prints when SIGTERM interrupts it (that stays in the log).
+		const stopped = entry.stopReason && entry.cascade
+			? describeStop({reason: entry.stopReason, termSentAt: entry.cascade.termSentAt, endedAt: exitedAt, signal: exit.signal, exitCode: exit.exitCode, forced: cascadeOutcome?.forced ?? false})
+			: undefined;
+		const errorText = status === 'succeeded' ? undefined : stopped ?? hermes.error ?? describeExit(status, exit.exitCode, exit.signal, entry.stopReason);
+		this.finish(task.id, buildResult(task, {
+			status,
+			exitCode: exit.exitCode,
+			signal: exit.signal,
+			startedAt: entry.startedAt,
+			finishedAt: Date.now(),
+			stdout: {text: hermes.answer, truncated: hermes.answerTruncated},
+			answer: hermes.answer,
+			errorText,
+			notes: [...hermes.notes, ...notes],
+			logPath,
+			sessionId: hermes.sessionId,
+			hermesVersion: capabilities.version,
+			tokens: hermes.tokens,
+			modelUsed: hermes.modelUsed,
+			toolCalls: hermes.toolCalls,
+		}));
 		this.maybeFailFast(task.id, status);
 	}
 
@@ -261,7 +331,7 @@ export class BatchRunner {
 		}
 
 		const id = entry.task.id;
-		const cascade = startKillCascade(pgid, {
+		const cascade = startKillCascade(entry.family?.family ?? pgid, {
 			graceMs: skipGrace ? 0 : this.options.graceMs,
 			onKill: () => {
 				if (!options.quiet) {
@@ -307,9 +377,29 @@ export class BatchRunner {
 		return this.plan.tasks.map(task => this.results.get(task.id)).filter((result): result is TaskResult => result !== undefined);
 	}
 
+	private record(record: ProcessRecord): void {
+		this.recordProblem ??= recordProcessSafely(this.options.folder, record);
+	}
+
 	private emit(event: BatchEvent): void {
+		if (this.early) {
+			this.early.push(event);
+			return;
+		}
+
 		for (const listener of this.listeners) {
 			listener(event);
 		}
 	}
+}
+
+/**
+ * A prompt too long for one argument goes to Hermes as --query-file: written into the run folder,
+ * readable by us only (it is the operator's text, and maybe secret).
+ */
+function writePromptFile(runDir: string, task: PlannedTask): string {
+	const file = path.join(runDir, 'prompts', `${task.id}.txt`);
+	mkdirSync(path.dirname(file), {recursive: true, mode: 0o700});
+	writeFileSync(file, promptOf(task.spec), {mode: 0o600});
+	return file;
 }

@@ -1,10 +1,15 @@
 // Subagent output is untrusted: an escape sequence in it could move the cursor over the
 // dashboard, retitle the window, write the clipboard (OSC 52) or make the terminal answer
-// into stdin (DA, DSR, DECRQSS). Only SGR colour/style survives; everything else is removed.
+// into stdin (DA, DSR, DECRQSS). Only SGR colour/style survives, rewritten into the forms the
+// dashboard understands (sgr.ts); everything else is removed. Styling never crosses a line
+// break: attributes still open are closed before it and opened again after it, so a line cut or
+// drawn alone (a pane's last rows) cannot colour what is drawn after it.
 //
 // The sanitizer is a small state machine rather than a regex over each chunk because a
 // sequence can be split across reads. Plain text is copied in slices between the characters
 // that need attention, so the common case stays a single regex scan per chunk.
+
+import {normaliseSgr, openAfter} from './sgr.js';
 
 /**
  * String sequences (OSC, DCS, APC, PM, SOS) are discarded as they stream, never buffered.
@@ -35,6 +40,8 @@ const privateParam = /[<=>?]/;
 const stringEnd = /[\x07\x18\x1a\x1b\x9c]/g;
 const overlongStringEnd = /[\x07\x18\x1a\x1b\x9c\n]/g;
 const sgr = /\x1b\[[0-9;:]*m/g;
+const specialOrNewline = /[\x00-\x08\x0a-\x0c\x0e-\x1f\x7f-\x9f]/g;
+const closeAll = '\x1b[0m';
 
 export class TerminalSanitizer {
 	private state = textState;
@@ -42,6 +49,13 @@ export class TerminalSanitizer {
 	private params = '';
 	private maybeSgr = false;
 	private stringLength = 0;
+	/** The SGR sequences in force since the last reset, to close at a line break and reopen after it. */
+	private open = '';
+
+	/** Attributes are still open: a line shown now should be closed with a reset. */
+	get styled(): boolean {
+		return this.open !== '';
+	}
 
 	/** Returns the safe part of `chunk`; an incomplete sequence at its end is held back. */
 	push(chunk: string): string {
@@ -51,20 +65,28 @@ export class TerminalSanitizer {
 		while (i < n) {
 			switch (this.state) {
 				case textState: {
-					special.lastIndex = i;
-					const found = special.exec(chunk);
+					const attention = this.open === '' ? special : specialOrNewline;
+					attention.lastIndex = i;
+					const found = attention.exec(chunk);
 					if (!found) {
 						return i === 0 ? chunk : out + chunk.slice(i);
 					}
 					const at = found.index;
+					const code = chunk.charCodeAt(at);
+					if (code === 0x0a) {
+						// Closed before the line's end (before the \r of a \r\n), reopened after it.
+						const end = at > i && chunk.charCodeAt(at - 1) === 0x0d ? at - 1 : at;
+						out += chunk.slice(i, end) + closeAll + chunk.slice(end, at + 1) + this.open;
+						i = at + 1;
+						break;
+					}
 					if (at > i) {
 						out += chunk.slice(i, at);
 					}
-					const code = chunk.charCodeAt(at);
 					if (code === 0x1b) {
 						completeSgr.lastIndex = at;
 						if (completeSgr.test(chunk)) {
-							out += chunk.slice(at, completeSgr.lastIndex);
+							out += this.style(chunk.slice(at + 2, completeSgr.lastIndex - 1));
 							i = completeSgr.lastIndex;
 						} else {
 							this.state = escState;
@@ -115,7 +137,7 @@ export class TerminalSanitizer {
 						i++;
 					} else if (code >= 0x40 && code <= 0x7e) {
 						if (this.maybeSgr && code === 0x6d) {
-							out += `\x1b[${this.params}m`;
+							out += this.style(this.params);
 						}
 						this.reset();
 						i++;
@@ -145,7 +167,18 @@ export class TerminalSanitizer {
 	/** End of stream: an incomplete sequence is dropped, never emitted. */
 	flush(): string {
 		this.reset();
+		this.open = '';
 		return '';
+	}
+
+	/** An SGR as kept (normalised, '' when nothing in it is understood), tracking what it leaves open. */
+	private style(params: string): string {
+		const sequence = normaliseSgr(params);
+		if (sequence !== '') {
+			this.open = openAfter(this.open, sequence);
+		}
+
+		return sequence;
 	}
 
 	private reset(): void {

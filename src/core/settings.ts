@@ -6,7 +6,8 @@ import {z} from 'zod';
 import {defaultCharacteristicWords} from './characteristics.js';
 import {InputError, InputErrors} from './errors.js';
 import type {DelegateSettings} from './types.js';
-import {formatPath, lineOf, readYamlText} from './yaml-locate.js';
+import {formatBytes, parseSize} from './sizes.js';
+import {formatPath, lineOf, readYamlText, type LocatedDocument} from './yaml-locate.js';
 import {describeIssue, parseWorded} from './zod-messages.js';
 
 const settingsSchema = z.strictObject({
@@ -16,7 +17,28 @@ const settingsSchema = z.strictObject({
 	characteristic_words: z.record(z.string(), z.array(z.string().min(1))).optional(),
 	theme: z.string().min(1).optional(),
 	keys: z.record(z.string(), z.array(z.string().min(1)).min(1)).optional(),
+	log_limit: z.union([z.number(), z.string()]).optional(),
 });
+
+/** Generous: a real agent's log is a few MB; twelve flooding tasks must not fill a disk in a minute. */
+export const defaultLogLimitBytes = 256 * 1024 * 1024;
+/** Below this a limit is a typo (`log_limit: 512` meant 512MB), not a wish. */
+export const minimumLogLimitBytes = 64 * 1024;
+const logLimitFix = 'the most bytes one task\'s log keeps: a size like 512MB, 2GiB or 1048576 (bytes), at least 64KiB; 0 = no limit';
+
+/** A log limit from delegate.yaml or --log-limit, in bytes; an error message when it is none. */
+export function parseLogLimit(raw: string | number): number | {problem: string; fix: string} {
+	const bytes = parseSize(raw);
+	if (bytes === undefined) {
+		return {problem: `log limit must be a size like 512MB or a number of bytes, got ${JSON.stringify(raw)}`, fix: logLimitFix};
+	}
+
+	if (bytes > 0 && bytes < minimumLogLimitBytes) {
+		return {problem: `log limit ${formatBytes(bytes)} is below the minimum of ${formatBytes(minimumLogLimitBytes)}`, fix: `add the unit, e.g. ${JSON.stringify(`${String(raw).trim()}MB`)}; ${logLimitFix}`};
+	}
+
+	return bytes;
+}
 
 export const defaultSettings: DelegateSettings = {
 	concurrency: 3,
@@ -24,15 +46,19 @@ export const defaultSettings: DelegateSettings = {
 	characteristics: {},
 	characteristicWords: Object.fromEntries(Object.entries(defaultCharacteristicWords).map(([key, list]) => [key, [...list]])),
 	keys: {},
+	logLimitBytes: defaultLogLimitBytes,
 };
 
 export function settingsPath(hermesHome: string): string {
 	return path.join(hermesHome, 'delegate.yaml');
 }
 
-export function loadSettings(file: string): DelegateSettings {
+/** `concurrencySet`: delegate.yaml names a concurrency (else Hermes's max_concurrent_children may). */
+export type LoadedSettings = DelegateSettings & {concurrencySet: boolean};
+
+export function loadSettings(file: string): LoadedSettings {
 	if (!existsSync(file)) {
-		return structuredClone(defaultSettings);
+		return {...structuredClone(defaultSettings), concurrencySet: false};
 	}
 
 	let raw: string;
@@ -60,7 +86,18 @@ export function loadSettings(file: string): DelegateSettings {
 		characteristicWords: {...structuredClone(defaultSettings.characteristicWords), ...value.characteristic_words},
 		theme: value.theme,
 		keys: value.keys ?? {},
+		logLimitBytes: value.log_limit === undefined ? defaultLogLimitBytes : logLimitSetting(value.log_limit, file, located),
+		concurrencySet: value.concurrency !== undefined,
 	};
+}
+
+function logLimitSetting(raw: string | number, file: string, located: LocatedDocument): number {
+	const limit = parseLogLimit(raw);
+	if (typeof limit !== 'number') {
+		throw new InputError(limit.problem, {file, path: 'log_limit', line: lineOf(located, ['log_limit'])}, limit.fix);
+	}
+
+	return limit;
 }
 
 function fixFor(issuePath: PropertyKey[]): string | undefined {
@@ -87,6 +124,10 @@ function fixFor(issuePath: PropertyKey[]): string | undefined {
 
 		case 'keys': {
 			return 'map each dashboard command to a list of keys, e.g. `app.quit: [q]`';
+		}
+
+		case 'log_limit': {
+			return logLimitFix;
 		}
 
 		default: {

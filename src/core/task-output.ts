@@ -79,6 +79,12 @@ export class MergedLines {
 	}
 }
 
+/** Turns an agent's raw stdout into what its pane shows (stream-json → reply text and tool lines). */
+export type StdoutDecoder = {
+	push(chunk: Buffer): Buffer;
+	end(): Buffer;
+};
+
 export class TaskOutput {
 	readonly stdout: OutputTail;
 	readonly stderr: OutputTail;
@@ -91,8 +97,11 @@ export class TaskOutput {
 	/** false (headless `run`): nobody watches, so output is not decoded for display at all. */
 	private readonly keepDisplay: boolean;
 
-	constructor(options: {maxLines?: number | undefined; display?: boolean | undefined} = {}) {
+	private readonly decoder: StdoutDecoder | undefined;
+
+	constructor(options: {maxLines?: number | undefined; display?: boolean | undefined; decoder?: StdoutDecoder | undefined} = {}) {
 		this.keepDisplay = options.display ?? true;
+		this.decoder = options.decoder;
 		const maxLines = options.maxLines ?? 2000;
 		this.display = new MergedLines(maxLines, () => [this.stdout.partialLine(), this.stderr.partialLine()]);
 		const sink = (block: LineBlock) => this.display.add(block);
@@ -101,8 +110,10 @@ export class TaskOutput {
 	}
 
 	pushStdout(chunk: Buffer): void {
-		if (this.keepDisplay) {
-			this.stdout.push(chunk);
+		// A decoder reads every byte, watched or not: the answer and the telemetry come from it.
+		const shown = this.decoder ? this.decoder.push(chunk) : chunk;
+		if (this.keepDisplay && shown.length > 0) {
+			this.stdout.push(shown);
 		}
 
 		this.resultBytes.push(chunk);
@@ -117,6 +128,11 @@ export class TaskOutput {
 	}
 
 	end(): void {
+		const rest = this.decoder?.end();
+		if (rest && rest.length > 0 && this.keepDisplay) {
+			this.stdout.push(rest);
+		}
+
 		this.stdout.end();
 		this.stderr.end();
 	}

@@ -11,20 +11,26 @@ import {describeIssue, describeValue, parseWorded} from './zod-messages.js';
 const noNul = 'contains a NUL character (\\u0000), which no command-line argument can carry';
 const text = z.string().refine(value => !value.includes('\0'), noNul);
 const nonEmpty = text.trim().min(1, 'must not be empty');
+/**
+ * Names, routes, models: shown on one line in the dashboard and in messages. Past this length they
+ * are not names any more, and measuring their width on every frame stalls the dashboard.
+ */
+export const maxOneLineLength = 200;
+const oneLineText = nonEmpty.max(maxOneLineLength);
 // Toolsets and skills: a list of names, or one comma-separated string as `hermes chat -t` takes it.
-const listItem = text.trim().regex(/^[^,\s]+$/, 'must be a name without commas or spaces');
+const listItem = text.trim().max(maxOneLineLength).regex(/^[^,\s]+$/, 'must be a name without commas or spaces');
 const nameList = z.union([z.array(listItem).min(1, 'must not be empty'), nonEmpty]).transform(value =>
 	Array.isArray(value) ? value : value.split(',').map(item => item.trim()).filter(Boolean));
 
 const taskSchema = z.strictObject({
 	goal: nonEmpty,
 	context: text.optional(),
-	name: nonEmpty.optional(),
-	characteristic: nonEmpty.optional(),
-	option: nonEmpty.optional(),
-	profile: nonEmpty.optional(),
-	model: nonEmpty.optional(),
-	provider: nonEmpty.optional(),
+	name: oneLineText.optional(),
+	characteristic: oneLineText.optional(),
+	option: oneLineText.optional(),
+	profile: oneLineText.optional(),
+	model: oneLineText.optional(),
+	provider: oneLineText.optional(),
 	timeout: z.number().positive('must be a positive number of seconds').optional(),
 	toolsets: nameList.optional(),
 	skills: nameList.optional(),
@@ -69,6 +75,7 @@ export function parseTasks(text: string, source: TaskSource): TaskSpec[] {
 			problems.push(new InputError(
 				`task ${index} must be an object with a "goal", got ${describeValue(item)}`,
 				{file: source.label, path: `[${index}]`, line: lineOf(located, [index])},
+				'write each task as an object with at least a "goal", e.g. {"goal":"..."}',
 			));
 			continue;
 		}
@@ -106,7 +113,9 @@ function issueToError(issue: z.core.$ZodIssue, index: number, source: TaskSource
 
 	const fix = issue.message === noNul
 		? `remove the NUL character from "${field}"`
-		: problem.fix ?? fieldFixes[field] ?? `"${field}" is text: give it a value in quotes, or leave it out`;
+		: issue.code === 'too_big' && issue.origin === 'string'
+			? `shorten "${field}" to at most ${maxOneLineLength} characters; longer text belongs in "goal" or "context"`
+			: problem.fix ?? fieldFixes[field] ?? `"${field}" is text: give it a value in quotes, or leave it out`;
 	return new InputError(problem.kind === 'missing' ? `task ${index}: ${problem.message}` : `task ${index}: field "${field}" ${problem.message}`, location, fix);
 }
 

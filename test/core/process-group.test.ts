@@ -5,11 +5,16 @@ import {afterEach, describe, expect, it} from 'vitest';
 import {
 	SpawnError,
 	isGroupAlive,
+	killUnfinishedGroupsNow,
 	listGroupMembers,
+	processStartTicks,
 	signalGroup,
 	spawnInGroup,
 	startKillCascade,
 } from '../../src/core/process-group.js';
+import {familyMembers, familyOf, signalFamily, watchFamily} from '../../src/core/process-family.js';
+import {readProcStat, scanProcesses} from '../../src/core/proc-tree.js';
+import {announcedPid, killKnownProcesses, startHostile} from '../helpers/hostile.js';
 import {collect, fakeAgentArgs, fakeAgentPath, isProcessRunning, killStartedAgents, startFakeAgent} from '../helpers/processes.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -161,5 +166,73 @@ describe.runIf(hasProc)('listGroupMembers on /proc', () => {
 			await child.exited;
 			rmSync(dir, {recursive: true, force: true});
 		}
+	});
+});
+
+describe.runIf(hasProc)('kill cascade and processes that leave the group', () => {
+	afterEach(() => {
+		killKnownProcesses();
+	});
+
+	it('spawns each agent as the leader of its own session, so its pid is also its session id', async () => {
+		const agent = await startHostile('silent.sh');
+		const stat = readProcStat(agent.process.pid);
+
+		expect(stat).toMatchObject({pgrp: agent.process.pid, session: agent.process.pid});
+	});
+
+	it.each([
+		['a job-control shell (bash with set -m)', 'job-control.sh', /^job (\d+)/m],
+		['Python with process_group=0', 'process-group0.sh', /^child (\d+)/m],
+	])('ends what %s moved out of the group, in the agent\'s session', async (_case, name, announcement) => {
+		const agent = await startHostile(name);
+		const job = await announcedPid(agent, announcement);
+		// The premise: out of the group, still in the session.
+		expect(readProcStat(job)).toMatchObject({session: agent.process.pid});
+		expect(readProcStat(job)?.pgrp).not.toBe(agent.process.pid);
+
+		const cascade = startKillCascade(agent.process.pid, {graceMs: 30_000});
+
+		expect(await cascade.done).toEqual({forced: false});
+		expect(isProcessRunning(job)).toBe(false);
+	});
+
+	it('ends a descendant that left the session too (setsid), once the watcher has seen it', async () => {
+		const agent = await startHostile('setsid-child.sh');
+		const escapee = await announcedPid(agent, /^escapee (\d+)/m);
+		const leftSession: number[] = [];
+		const watch = watchFamily({pid: agent.process.pid, startTicks: processStartTicks(agent.process.pid)}, {intervalMs: 20, onLeftSession: stat => leftSession.push(stat.pid)});
+		try {
+			await waitFor(() => leftSession.includes(escapee), {message: 'the watcher to see the escapee outside the session'});
+			expect(readProcStat(escapee)?.session).toBe(escapee);
+
+			expect(await startKillCascade(watch.family, {graceMs: 30_000}).done).toEqual({forced: false});
+			expect(isProcessRunning(escapee)).toBe(false);
+		} finally {
+			watch.stop();
+		}
+	});
+
+	it('on the way out (killUnfinishedGroupsNow) kills every watched family, session included', async () => {
+		const agent = await startHostile('job-control.sh');
+		const job = await announcedPid(agent, /^job (\d+)/m);
+		const watch = watchFamily({pid: agent.process.pid, startTicks: processStartTicks(agent.process.pid)}, {intervalMs: 0});
+		try {
+			expect(killUnfinishedGroupsNow()).toEqual([agent.process.pid]);
+			expect(await agent.process.exited).toMatchObject({signal: 'SIGKILL'});
+			await waitFor(() => !isProcessRunning(job), {message: 'the job to die of SIGKILL'});
+		} finally {
+			watch.stop();
+		}
+	});
+
+	it('never signals processes whose group and session ids were recycled (another start time)', async () => {
+		const stranger = await startHostile('silent.sh');
+		const pid = stranger.process.pid;
+		const notTheAgent = familyOf({pid, startTicks: processStartTicks(pid)! - 1});
+
+		expect(familyMembers(notTheAgent, scanProcesses())).toEqual([]);
+		expect(signalFamily(notTheAgent, 'SIGKILL', scanProcesses())).toBe(false);
+		expect(isProcessRunning(pid)).toBe(true);
 	});
 });

@@ -38,7 +38,7 @@ describe('buildResult', () => {
 			name: 'capital',
 			goal: 'What is the capital of France?',
 			model: 'claude-opus-5',
-			route: {name: 'deep', kind: 'model', provider: 'anthropic', model: 'claude-opus-5', reasoning_effort: 'high', service_tier: 'priority', profile: null, refused: false, reason: 'named by task.option'},
+			route: {name: 'deep', kind: 'model', base_url: null, provider: 'anthropic', model: 'claude-opus-5', reasoning_effort: 'high', service_tier: 'priority', profile: null, refused: false, reason: 'named by task.option'},
 			status: 'succeeded',
 			success: true,
 			exit_code: 0,
@@ -47,19 +47,25 @@ describe('buildResult', () => {
 			finished_at: '2026-01-02T03:04:06.234Z',
 			duration_ms: 1234,
 			result: 'Paris.',
+			answer: 'Paris.',
+			session_id: null,
+			hermes_version: null,
+			tokens: null,
+			model_used: null,
+			tool_calls: [],
 			warnings: ['route "deep": service_tier has no `hermes chat` flag and is not passed; the subagent uses what its Hermes profile configures for it'],
 			log: '/runs/r1/t01.log',
 		});
 	});
 
 	it('carries the task\'s route warnings, so one result shows what was not passed', () => {
-		const local: ModelRoute = {kind: 'model', name: 'local', description: 'd', model: 'qwen3', base_url: 'http://localhost:8080/v1'};
+		const local: ModelRoute = {kind: 'model', name: 'local', description: 'd', model: 'qwen3', provider: 'openrouter', base_url: 'http://localhost:8080/v1'};
 		const delegation: DelegationConfig = {mode: 'model_map', modelMap: {options: [local]}, profileRoutes: {profiles: []}, builtin: {}, source: {path: 'config.yaml', exists: true}};
 		const [task] = planBatch({tasks: [{goal: 'g', option: 'local'}], delegation, settings: {characteristics: {}, characteristicWords: {}}}).tasks;
 		const result = buildResult(task!, finished);
 		expect(result.warnings).toEqual(task!.warnings);
-		expect(result.warnings).toEqual([expect.stringMatching(/"qwen3" is passed with -m but the endpoint is not/)]);
-		expect(result.route).toMatchObject({provider: null, model: 'qwen3'});
+		expect(result.warnings).toEqual([expect.stringMatching(/base_url is not passed/)]);
+		expect(result.route).toMatchObject({provider: 'openrouter', model: 'qwen3', base_url: null});
 	});
 
 	it('leaves warnings out when the route had nothing to warn about', () => {

@@ -74,7 +74,7 @@ const precedence: Row[] = [
 	['no match under profile_routes takes its default', profiles, {goal: 'Xyzzy plugh'}, {name: 'coder', kind: 'profile', refused: false, reason: /^default route of profile_routes$/}],
 	// 6. parent
 	['no match and no default runs on the parent\'s model', config('model_map', {}), {goal: 'Xyzzy plugh'}, {name: null, kind: 'parent', refused: false, reason: /no route matched and model_map has no default/}],
-	['the default mode always runs on the parent\'s model', builtIn, {goal: 'Fix the bug', characteristic: 'coding'}, {name: null, kind: 'parent', refused: false, reason: /^built-in delegation: the parent's own model$/}],
+	['the default mode always runs on the parent\'s model', builtIn, {goal: 'Fix the bug', characteristic: 'coding'}, {name: null, kind: 'parent', refused: false, reason: /^built-in delegation: the parent's own model \(no delegation.model set\)$/}],
 ];
 
 describe('planBatch: route precedence', () => {
@@ -110,28 +110,29 @@ describe('planBatch: route fields hermes chat cannot take', () => {
 	const gateway: ModelRoute = {kind: 'model', name: 'gateway', description: 'd', model: 'm', base_url: 'https://gw.example/v1', service_tier: 'flex', api_key: 'sk-SECRET-value', api_mode: 'responses', fallback_providers: ['a']};
 
 	it('name each field and never the key\'s value', () => {
-		const delegation: DelegationConfig = {...model, modelMap: {options: [gateway]}};
+		const delegation: DelegationConfig = {...model, modelMap: {options: [{...gateway, provider: 'openrouter'}]}};
 		const warnings = planOne({goal: 'x', option: 'gateway'}, delegation).warnings;
 		for (const field of ['base_url', 'service_tier', 'fallback_providers', 'api_key', 'api_mode']) {
 			expect(warnings.join('\n')).toContain(field);
 		}
 
-		expect(warnings.at(-1)).toMatch(/^route "gateway": service_tier, fallback_providers, api_key, api_mode have no `hermes chat` flag and are not passed/);
+		expect(warnings.at(-1)).toMatch(/^route "gateway": service_tier, fallback_providers, api_mode, api_key have no `hermes chat` flag and are not passed/);
 		expect(warnings.join('\n')).not.toContain('sk-SECRET-value');
 	});
 
-	it('a base_url without a provider says plainly that the model goes but the endpoint does not', () => {
-		const local: ModelRoute = {kind: 'model', name: 'local', description: 'd', model: 'qwen3', base_url: 'http://localhost:8080/v1'};
+	it('a base_url without a provider is honoured through the openai-api provider, its key included', () => {
+		const local: ModelRoute = {kind: 'model', name: 'local', description: 'd', model: 'qwen3', base_url: 'http://localhost:8080/v1', api_key: 'sk-local'};
 		const delegation: DelegationConfig = {...model, modelMap: {options: [local]}};
-		expect(planOne({goal: 'x', option: 'local'}, delegation).warnings).toEqual([
-			'route "local": base_url is not passed (`hermes chat` has no flag for it): the model "qwen3" is passed with -m but the endpoint is not, so the subagent asks its profile\'s provider for that model',
-		]);
+		const task = planOne({goal: 'x', option: 'local'}, delegation);
+		expect(task.warnings).toEqual([]);
+		expect(task.effective).toMatchObject({model: 'qwen3', provider: 'openai-api'});
+		expect(task.launch.base_url).toBe('http://localhost:8080/v1');
 	});
 
-	it('a base_url beside a provider is one of the fields not passed', () => {
+	it('a base_url beside another provider is not passed, and the warning says how to fix the route', () => {
 		const proxied: ModelRoute = {kind: 'model', name: 'proxied', description: 'd', model: 'm', provider: 'openrouter', base_url: 'https://proxy.example/v1'};
 		const delegation: DelegationConfig = {...model, modelMap: {options: [proxied]}};
-		expect(planOne({goal: 'x', option: 'proxied'}, delegation).warnings).toEqual([expect.stringMatching(/^route "proxied": base_url has no `hermes chat` flag and is not passed/)]);
+		expect(planOne({goal: 'x', option: 'proxied'}, delegation).warnings).toEqual([expect.stringMatching(/^route "proxied": base_url is not passed: only the openai-api provider takes an endpoint .*drop provider to use base_url/)]);
 	});
 
 	it('a route with only model, provider and effort gives no warning', () => {

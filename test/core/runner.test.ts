@@ -12,7 +12,7 @@ import {BatchRunner, type RunnerOptions} from '../../src/core/runner.js';
 import {defaultSettings} from '../../src/core/settings.js';
 import {resultLimitBytes} from '../../src/core/task-output.js';
 import type {BatchEvent, DelegationConfig, TaskResult, TaskSpec} from '../../src/core/types.js';
-import {fakeAgentPath, isProcessRunning} from '../helpers/processes.js';
+import {fakeAgentPath, fakeCapabilities, fakeVersionEnv, isProcessRunning} from '../helpers/processes.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const quick = '[fake:duration=0.2]';
@@ -52,10 +52,11 @@ function makeRunner(tasks: TaskSpec[], options: Partial<RunnerOptions> = {}) {
 	const folder = createRunFolder(home);
 	const runner = new BatchRunner(plan, {
 		hermesBin: fakeAgentPath,
+		capabilities: fakeCapabilities(),
 		folder,
 		concurrency: 3,
 		graceMs: 300,
-		env: {...process.env, FAKE_HERMES_ARGV_FILE: argvFile},
+		env: {...fakeVersionEnv(), FAKE_HERMES_ARGV_FILE: argvFile},
 		...options,
 	});
 	const events: BatchEvent[] = [];
@@ -295,7 +296,8 @@ describe('BatchRunner and processes that leave the group', () => {
 			'echo answer',
 			'',
 		].join('\n'), {mode: 0o755});
-		const harness = makeRunner([task('escape', '')], {hermesBin: agent});
+		// Unwatched: a descendant the runner sees is ended with its task (runner-family.test.ts).
+		const harness = makeRunner([task('escape', '')], {hermesBin: agent, descendantScanMs: 0});
 		const report = await harness.runner.start();
 		const escapee = Number(/escapee (\d+)/.exec(report.results[0]!.result)?.[1]);
 		try {
@@ -411,7 +413,7 @@ describe('BatchRunner secrets and permissions', () => {
 		const delegation: DelegationConfig = {...modelMap, modelMap: {options: [{...modelMap.modelMap.options[0]!, api_key: secret}], default: 'fast'}};
 		const plan = planBatch({tasks: [task('look up', quick)], delegation, settings: defaultSettings});
 		const folder = createRunFolder(home);
-		const report = await new BatchRunner(plan, {hermesBin: fakeAgentPath, folder, concurrency: 1, graceMs: 300}).start();
+		const report = await new BatchRunner(plan, {hermesBin: fakeAgentPath, capabilities: fakeCapabilities(), env: fakeVersionEnv(), folder, concurrency: 1, graceMs: 300}).start();
 
 		expect(report.results[0]!.status).toBe('succeeded');
 		for (const file of [folder.planPath, folder.resultsPath]) {

@@ -32,12 +32,12 @@ describe('loadSettings', () => {
 
 	it('a missing file gives the defaults', () => {
 		const {settingsPath: file} = writeHermesHome();
-		expect(loadSettings(file)).toEqual(defaultSettings);
+		expect(loadSettings(file)).toEqual({...defaultSettings, concurrencySet: false});
 	});
 
 	it('an empty file gives the defaults', () => {
 		const {settingsPath: file} = writeHermesHome({delegate: ''});
-		expect(loadSettings(file)).toEqual(defaultSettings);
+		expect(loadSettings(file)).toEqual({...defaultSettings, concurrencySet: false});
 	});
 
 	it('returns a copy: changing the result does not change the defaults', () => {
@@ -47,6 +47,11 @@ describe('loadSettings', () => {
 		settings.characteristics['coding'] = 'deep';
 		expect(defaultSettings.characteristicWords['coding']).not.toContain('zzz');
 		expect(loadSettings(file).characteristics).toEqual({});
+	});
+
+	it('says whether concurrency was set, so Hermes\'s max_concurrent_children can be the default', () => {
+		expect(loadSettings(writeHermesHome({delegate: 'concurrency: 3\n'}).settingsPath).concurrencySet).toBe(true);
+		expect(loadSettings(writeHermesHome({delegate: 'grace: 1\n'}).settingsPath).concurrencySet).toBe(false);
 	});
 
 	it('reads every setting, with grace renamed to graceSeconds', () => {
@@ -65,6 +70,32 @@ describe('loadSettings', () => {
 			theme: 'light',
 			keys: {cancel: ['x', 'ctrl+c']},
 		});
+	});
+
+	it.each([
+		['log_limit: 512MB\n', 512 * 1024 * 1024],
+		['log_limit: 1.5 GiB\n', 1.5 * 1024 ** 3],
+		['log_limit: 65536\n', 65_536],
+		['log_limit: "128k"\n', 128 * 1024],
+		['log_limit: 0\n', 0],
+		['theme: dark\n', defaultSettings.logLimitBytes],
+	])('reads the log limit %j as %d bytes (0 = none, 256 MiB when unset)', (delegate, bytes) => {
+		const {settingsPath: file} = writeHermesHome({delegate});
+		expect(loadSettings(file).logLimitBytes).toBe(bytes);
+		expect(defaultSettings.logLimitBytes).toBe(256 * 1024 * 1024);
+	});
+
+	it.each([
+		['log_limit: 512\n', 'log limit 512 bytes is below the minimum of 64 KiB', /add the unit, e\.g\. "512MB"/],
+		['log_limit: lots\n', 'log limit must be a size like 512MB or a number of bytes, got "lots"', /at least 64KiB; 0 = no limit/],
+		['log_limit: -1\n', 'log limit must be a size like 512MB or a number of bytes, got -1', /a size like 512MB/],
+		['log_limit: 5 parsecs\n', 'log limit must be a size like 512MB or a number of bytes, got "5 parsecs"', /a size like 512MB/],
+	])('the log limit %j is refused at its line, with a fix', (delegate, message, fix) => {
+		const [problem, ...rest] = problemsOf(`theme: dark\n${delegate}`);
+		expect(rest).toEqual([]);
+		expect(problem!.message).toBe(message);
+		expect(problem!.location).toMatchObject({path: 'log_limit', line: 2});
+		expect(problem!.fix).toMatch(fix);
 	});
 
 	it('characteristic_words replaces the words of the characteristics it names and keeps the others', () => {
@@ -107,7 +138,7 @@ describe('loadSettings', () => {
 		const [problem] = problemsOf('concurrency: 2\nconcurrancy: 4\n');
 		expect(problem!.message).toBe('unknown setting concurrancy');
 		expect(problem!.location).toMatchObject({path: 'concurrancy', line: 2});
-		expect(problem!.fix).toBe('known settings: concurrency, grace, characteristics, characteristic_words, theme, keys');
+		expect(problem!.fix).toBe('known settings: concurrency, grace, characteristics, characteristic_words, theme, keys, log_limit');
 	});
 
 	it('a syntax error is an input error naming the file, the line and the fix', () => {

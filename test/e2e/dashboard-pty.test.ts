@@ -153,7 +153,7 @@ describe('the dashboard in a real terminal', () => {
 		expect(isProcessRunning(grandchild)).toBe(false);
 	});
 
-	it('demo shows its header and panes, and q → y leaves a clean terminal with nothing running', async () => {
+	it('demo shows its header and panes, and q → y leaves a clean terminal with nothing running and exits 0', async () => {
 		const test = home();
 		// The demo keeps its HERMES_HOME in the temp dir: point that into the test's home.
 		const tmp = path.join(test.dir, 'tmp');
@@ -175,7 +175,9 @@ describe('the dashboard in a real terminal', () => {
 		screen.sendKeys('y');
 		const exit = await screen.waitForExit({timeoutMs: 30_000});
 
-		expect(exit.code).toBe(130);
+		// Quitting is how the demo ends and its failures are staged: exit 0, so `npm run demo`
+		// ends cleanly; the results still say the batch was interrupted (`tui` would exit 130).
+		expect(exit.code).toBe(0);
 		expect(exit.screen).not.toMatch(/internal error/);
 		const report = readResults(exit.screen);
 		expect(report.interrupted).toBe(true);

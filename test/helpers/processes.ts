@@ -3,6 +3,7 @@ import {accessSync, constants, existsSync, readFileSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 import {execa} from 'execa';
 import {signalGroup, spawnInGroup, type GroupProcess} from '../../src/core/process-group.js';
+import type {HermesCapabilities} from '../../src/core/types.js';
 
 function locateFakeAgent(): string {
 	const path = fileURLToPath(new URL('../../dist/fake-agent/hermes.js', import.meta.url));
@@ -93,4 +94,26 @@ export function isProcessRunning(pid: number): boolean {
 		if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
 		return false;
 	}
+}
+
+export type FakeHermesVersion = '0.19.0' | '0.20.0' | '0.20.6';
+
+/**
+ * What probing the fake agent finds for each release it imitates (FAKE_HERMES_VERSION): 0.19.0
+ * has -Q only, 0.20.0 adds --reasoning, 0.20.6 adds --format stream-json, --query-file and
+ * --run-budget. Tests that build a runner directly pass both, so they always agree.
+ */
+export function fakeCapabilities(version: FakeHermesVersion = '0.20.0'): HermesCapabilities {
+	const newest = version === '0.20.6';
+	return {
+		bin: fakeAgentPath,
+		version,
+		probed: true,
+		flags: {quiet: true, reasoning: version !== '0.19.0', streamJson: newest, queryFile: newest, runBudget: newest, maxTurns: true, toolsets: true, skills: true, worktree: true, source: true, provider: true},
+	};
+}
+
+/** The environment that makes the fake agent imitate `version`. */
+export function fakeVersionEnv(version: FakeHermesVersion = '0.20.0'): NodeJS.ProcessEnv {
+	return {...process.env, FAKE_HERMES_VERSION: version};
 }

@@ -24,6 +24,7 @@ export function plannedTask(index: number, overrides: TaskOverrides = {}): Plann
 		spec: {goal: `Goal number ${index + 1}`, ...overrides.spec},
 		decision: {route, refused: false, reason: 'characteristic quick → fast', ...overrides.decision},
 		effective: {model: route.model, provider: route.provider, reasoning_effort: null, service_tier: null, profile: null, ...overrides.effective},
+		launch: {max_turns: null, prompt_file: false, base_url: null},
 		warnings: [],
 	};
 }
@@ -118,7 +119,7 @@ export function startTask(store: BatchStore, id: string, at: number): void {
 	store.getState().applyEvent({type: 'task.started', id, pid: 1000, argv: ['hermes', 'chat'], at});
 }
 
-export function finishTask(store: BatchStore, id: string, status: TaskStatus, options: {startedAt: number; finishedAt: number; exitCode?: number | null; signal?: string | null; error?: string}): void {
+export function finishTask(store: BatchStore, id: string, status: TaskStatus, options: {startedAt: number; finishedAt: number; exitCode?: number | null; signal?: string | null; error?: string; sessionId?: string}): void {
 	const task = store.getState().tasks[id]!;
 	const result: TaskResult = {
 		id,
@@ -135,7 +136,7 @@ export function finishTask(store: BatchStore, id: string, status: TaskStatus, op
 		duration_ms: options.finishedAt - options.startedAt,
 		result: '',
 		answer: '',
-		session_id: null,
+		session_id: options.sessionId ?? null,
 		hermes_version: null,
 		tokens: null,
 		model_used: null,
@@ -147,7 +148,7 @@ export function finishTask(store: BatchStore, id: string, status: TaskStatus, op
 }
 
 export function finishBatch(store: BatchStore, at: number): void {
-	const report: BatchReport = {summary: 'done', run_id: 'run-test', run_dir: '/tmp/run-test', results_file: '/tmp/run-test/results.json', mode: 'model_map', interrupted: false, warnings: [], results: []};
+	const report: BatchReport = {summary: 'done', run_id: 'run-test', run_dir: '/tmp/run-test', results_file: '/tmp/run-test/results.json', mode: 'model_map', interrupted: false, hermes: testHermes, warnings: [], results: []};
 	store.getState().applyEvent({type: 'batch.finished', report, at});
 }
 
@@ -155,3 +156,12 @@ export function finishBatch(store: BatchStore, at: number): void {
 export function lineCount(frame: string): number {
 	return frame.split('\n').length;
 }
+
+/** The `hermes` part of a report, for tests that build reports by hand. */
+export const testHermes: BatchReport['hermes'] = {
+	bin: '/usr/bin/hermes',
+	version: '0.20.0',
+	probed: true,
+	output: 'quiet',
+	flags: {quiet: true, reasoning: true, streamJson: false, queryFile: false, runBudget: false, maxTurns: true, toolsets: true, skills: true, worktree: true, source: true, provider: true},
+};

@@ -95,7 +95,10 @@ export type CliOptions = {
 export type CliResult = {exitCode: number | undefined; stdout: string; stderr: string};
 
 function cliEnv(home: TestHome, env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-	const base: NodeJS.ProcessEnv = {...process.env, HERMES_HOME: home.dir, FAKE_HERMES_ARGV_FILE: home.argvFile, NO_COLOR: '1'};
+	// The probe cache goes into the home too: each test asks its own binary, as a fresh machine would.
+	// TMPDIR too: every command checks the demo home ($TMPDIR/hermes-delegate-demo) for orphans,
+	// and a real one left by a killed demo must not put a warning into these tests' stderr.
+	const base: NodeJS.ProcessEnv = {...process.env, HERMES_HOME: home.dir, TMPDIR: home.dir, XDG_CACHE_HOME: path.join(home.dir, '.cache'), FAKE_HERMES_ARGV_FILE: home.argvFile, NO_COLOR: '1'};
 	delete base['HERMES_BIN'];
 	delete base['HERMES_ORCHESTRATOR_MODE'];
 	return {...base, ...env};

@@ -5,7 +5,7 @@ import {TaskOutput} from '../../src/core/task-output.js';
 import type {BatchEvent, PlannedTask, TaskResult} from '../../src/core/types.js';
 import {feedStore} from '../../src/state/feed.js';
 import {createBatchStore, type BatchControl} from '../../src/state/store.js';
-import {plannedTask, plannedTasks, t0} from '../helpers/render.js';
+import {plannedTask, plannedTasks, t0, testHermes} from '../helpers/render.js';
 
 function setup(taskCount = 2, plan: {tasks: PlannedTask[]; warnings: string[]} = {tasks: plannedTasks(taskCount), warnings: []}) {
 	const outputs = new Map(plan.tasks.map(task => [task.id, new TaskOutput({maxLines: 500})]));
@@ -140,7 +140,7 @@ describe('events', () => {
 
 	it('the batch keeps the time it finished, so its run time stops there', () => {
 		const {store} = setup();
-		store.getState().applyEvent({type: 'batch.finished', report: {summary: '', run_id: 'run-1', run_dir: '', results_file: '', mode: 'model_map', interrupted: false, warnings: [], results: []}, at: t0 + 24_000});
+		store.getState().applyEvent({type: 'batch.finished', report: {summary: '', run_id: 'run-1', run_dir: '', results_file: '', mode: 'model_map', interrupted: false, hermes: testHermes, warnings: [], results: []}, at: t0 + 24_000});
 		store.getState().tick(t0 + 90_000);
 		expect(store.getState()).toMatchObject({startedAt: t0, finishedAt: t0 + 24_000});
 	});
@@ -178,7 +178,7 @@ describe('intents', () => {
 		expect(store.getState()).toMatchObject({quitting: true, exitRequested: false});
 		store.getState().requestCancel(true); // K while quitting: kill everything now
 		expect(calls).toEqual(['shutdown term', 'shutdown kill']);
-		store.getState().applyEvent({type: 'batch.finished', report: {summary: '', run_id: 'run-1', run_dir: '', results_file: '', mode: 'model_map', interrupted: true, warnings: [], results: []}, at: t0});
+		store.getState().applyEvent({type: 'batch.finished', report: {summary: '', run_id: 'run-1', run_dir: '', results_file: '', mode: 'model_map', interrupted: true, hermes: testHermes, warnings: [], results: []}, at: t0});
 		expect(store.getState().exitRequested).toBe(true);
 	});
 });

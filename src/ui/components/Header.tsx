@@ -3,7 +3,7 @@ import {Box, Text} from 'ink';
 import {useShallow} from 'zustand/shallow';
 import type {RoutingMode, TaskStatus} from '../../core/types.js';
 import {formatElapsed} from '../../core/durations.js';
-import {statusLabels, statusOrder, statusSymbols} from '../format.js';
+import {formatCount, statusLabels, statusOrder, statusSymbols} from '../format.js';
 import {formatKey} from '../key-descriptor.js';
 import type {Bindings} from '../keys.js';
 import {headerHeight} from '../layout.js';
@@ -29,11 +29,13 @@ export function Header({width, bindings}: {readonly width: number; readonly bind
 	const elapsed = useBatch(state => formatElapsed((state.finishedAt ?? state.now) - state.startedAt));
 	const counts = useBatch(useShallow(countByStatus));
 	const warnings = useBatch(state => state.warnings);
+	const tokens = useBatch(totalTokens);
 	// Most watched first: a narrow terminal cuts the end of the line, so the run id goes last.
 	const facts = [
 		info.finished ? `finished after ${elapsed}` : elapsed,
 		modeLabels[info.mode],
 		`concurrency ${info.concurrency}`,
+		tokens > 0 ? `${formatCount(tokens)} tokens` : undefined,
 		info.runId ? `run ${info.runId}` : undefined,
 	].filter(Boolean).join(' · ');
 
@@ -71,6 +73,16 @@ export function warningLine(warnings: readonly string[], width: number, helpKey:
 
 	const count = warnings.length === 1 ? '1 warning' : `${warnings.length} warnings`;
 	return `⚠ ${count} (${helpKey} lists ${warnings.length === 1 ? 'it' : 'all'}): ${first}`;
+}
+
+/** Tokens Hermes reported for the batch so far (stream-json only: -Q does not say). */
+function totalTokens(state: {order: readonly string[]; tasks: Readonly<Record<string, {telemetry: {tokens: {total: number} | null} | null}>>}): number {
+	let total = 0;
+	for (const id of state.order) {
+		total += state.tasks[id]?.telemetry?.tokens?.total ?? 0;
+	}
+
+	return total;
 }
 
 function countByStatus(state: {order: readonly string[]; tasks: Readonly<Record<string, {status: TaskStatus}>>}): Partial<Record<TaskStatus, number>> {

@@ -90,6 +90,7 @@ export function ZoomView({width, height, bindings}: ZoomViewProps) {
 				view={{start, end, following: offset === 0}}
 				width={width}
 				logPath={`${runDir}/logs/${zoom.taskId}.log`}
+				resume={task.sessionId ? `hermes -p ${task.profile ?? 'default'} --resume ${task.sessionId}` : undefined}
 				bottomKey={formatKey(bindings.get('scroll.bottom')?.[0] ?? 'G')}
 			/>
 		</Box>
@@ -102,9 +103,11 @@ type StatusLineProps = {
 	readonly width: number;
 	readonly logPath: string;
 	readonly bottomKey: string;
+	/** How to continue this subagent's Hermes session, once it has one. */
+	readonly resume?: string | undefined;
 };
 
-function StatusLine({zoom, view, width, logPath, bottomKey}: StatusLineProps) {
+function StatusLine({zoom, view, width, logPath, bottomKey, resume}: StatusLineProps) {
 	const theme = useTheme();
 	const {search} = zoom;
 	if (search.editing) {
@@ -121,7 +124,7 @@ function StatusLine({zoom, view, width, logPath, bottomKey}: StatusLineProps) {
 	// Only the newest lines are kept in memory; the operator must learn where the rest went.
 	const dropped = firstNumber > 1 ? `lines 1–${firstNumber - 1} are in ${logPath}` : undefined;
 	const follow = view.following ? 'following the output' : `${bottomKey} follows the output`;
-	const parts = [match, range, dropped, follow].filter(part => part !== undefined);
+	const parts = [match, resume === undefined ? undefined : `continue: ${resume}`, range, dropped, follow].filter(part => part !== undefined);
 	// The follow hint goes first when the line is too long: it is in the help as well, the log path is not.
 	const text = [...parts.join(' · ')].length > width && dropped ? parts.slice(0, -1).join(' · ') : parts.join(' · ');
 	return <Text wrap='truncate-end' color={theme.colors.text.muted}>{text}</Text>;

@@ -1,0 +1,66 @@
+// Benchmark (numbers, not a test): how much heap Ink's text caches keep after drawing 40,000
+// distinct 2 KB lines, with the cache bounds of scripts/ink-cache-bounds.mjs (as bundled into dist/)
+// and without them (Ink as published). Each variant is bundled from node_modules/ink the way the
+// build does it and measured in its own Node process. `npm run bench:ink-cache`; takes ~30 s.
+import {spawnSync} from 'node:child_process';
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {createRequire} from 'node:module';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {rolldown} from 'rolldown';
+import {boundInkCaches, cacheLimit, marker} from '../scripts/ink-cache-bounds.mjs';
+
+const lines = Number(process.env.BENCH_LINES ?? 40_000);
+const inkBuild = path.dirname(createRequire(import.meta.url).resolve('ink'));
+if (readFileSync(path.join(inkBuild, 'measure-text.js'), 'utf8').includes(marker)) {
+	console.error('node_modules/ink was patched in place by an older `prepare`, so both variants would be bounded: run `npm ci` first');
+	process.exit(1);
+}
+
+const work = mkdtempSync(path.join(tmpdir(), 'hd-ink-cache-'));
+
+/** Ink's measureText and wrapText in one file, with or without the bounds. */
+async function bundleInk(name, plugins) {
+	const entry = path.join(work, `${name}-entry.mjs`);
+	writeFileSync(entry, [
+		`export {default as measureText} from ${JSON.stringify(path.join(inkBuild, 'measure-text.js'))};`,
+		`export {default as wrapText} from ${JSON.stringify(path.join(inkBuild, 'wrap-text.js'))};`,
+	].join('\n'));
+	const bundle = await rolldown({input: entry, platform: 'node', external: [/^node:/], plugins, logLevel: 'silent'});
+	const file = path.join(work, `${name}.mjs`);
+	await bundle.write({file, format: 'esm'});
+	await bundle.close();
+	return file;
+}
+
+// Runs in a fresh process so that neither variant's heap colours the other's.
+const measure = `
+const {measureText, wrapText} = await import(process.argv[1]);
+const lines = Number(process.argv[2]);
+const heap = () => { gc(); gc(); return process.memoryUsage().heapUsed; };
+const before = heap();
+const started = performance.now();
+for (let index = 0; index < lines; index++) {
+	const line = String(index).padStart(8, '0') + ' ' + 'x'.repeat(2000);
+	measureText(line);
+	wrapText(line, 80, 'truncate');
+}
+const ms = performance.now() - started;
+console.log(JSON.stringify({kept: heap() - before, ms}));
+`;
+
+try {
+	const variants = [
+		['bounded (dist/)', await bundleInk('bounded', [boundInkCaches()])],
+		['unbounded (Ink as published)', await bundleInk('unbounded', [])],
+	];
+	console.log(`Ink 6 text caches after ${lines.toLocaleString('en')} distinct 2 KB lines (bound: ${cacheLimit} entries per cache)`);
+	for (const [label, file] of variants) {
+		const run = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', measure, file, String(lines)], {encoding: 'utf8'});
+		if (run.status !== 0) throw new Error(`${label}: ${run.stderr}`);
+		const {kept, ms} = JSON.parse(run.stdout);
+		console.log(`  ${label.padEnd(30)} heap kept ${(kept / 1024 / 1024).toFixed(1).padStart(6)} MB   ${Math.round(ms)} ms`);
+	}
+} finally {
+	rmSync(work, {recursive: true, force: true});
+}

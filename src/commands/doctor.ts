@@ -1,0 +1,62 @@
+// `hermes-delegate doctor`: probe the installed Hermes and check the config, the profiles and the
+// home for what would make a batch run differently than planned. Exit 0 when nothing is wrong
+// (warnings included), 1 when something is, so a setup script can stop on it.
+import {defaultConfigPath, loadHermesConfig} from '../core/config.js';
+import {runChecks, type Finding} from '../core/doctor.js';
+import {InputError} from '../core/errors.js';
+import {resolveHermesHome} from '../core/hermes-home.js';
+import {defaultCachePath, hermesSummary, probeHermes, unprobed} from '../core/hermes-probe.js';
+import {resolveHermesBin} from '../core/launcher.js';
+import {loadSettings, settingsPath} from '../core/settings.js';
+import {terminalSafe} from '../core/visible-text.js';
+import type {CommandIO} from './run.js';
+
+export type DoctorOptions = {config?: string; hermesBin?: string; json?: boolean};
+
+export async function doctorCommand(options: DoctorOptions, io: Pick<CommandIO, 'stdout' | 'env'>): Promise<number> {
+	const hermesHome = resolveHermesHome(io.env);
+	let bin: string | undefined;
+	let binProblem = '';
+	try {
+		bin = resolveHermesBin(options.hermesBin, io.env);
+	} catch (error) {
+		if (!(error instanceof InputError)) throw error;
+		binProblem = error.describe();
+	}
+
+	const capabilities = bin ? await probeHermes(bin, {env: io.env, cachePath: defaultCachePath(io.env)}) : unprobed(options.hermesBin ?? 'hermes', binProblem);
+	let delegation;
+	let configProblem: string | undefined;
+	let configWarnings: string[] = [];
+	try {
+		const loaded = loadHermesConfig({configPath: options.config ?? defaultConfigPath(hermesHome), hermesHome, explicit: options.config !== undefined});
+		delegation = loaded.delegation;
+		configWarnings = loaded.warnings;
+	} catch (error) {
+		if (!(error instanceof InputError)) throw error;
+		configProblem = error.describe();
+	}
+
+	let concurrency = 3;
+	try {
+		concurrency = loadSettings(settingsPath(hermesHome)).concurrency;
+	} catch {}
+
+	const findings = runChecks({hermesHome, capabilities, delegation, configProblem, configWarnings, concurrency});
+	const failed = findings.some(finding => finding.level === 'error');
+	if (options.json) {
+		io.stdout.write(`${JSON.stringify({ok: !failed, hermes: hermesSummary(capabilities), findings}, null, 2)}\n`);
+	} else {
+		io.stdout.write(`${findings.map(line).join('\n')}\n${failed ? 'problems found: see the ✗ lines' : 'no problems found'}\n`);
+	}
+
+	return failed ? 1 : 0;
+}
+
+const marks = {ok: '✓', warn: '!', error: '✗'};
+
+// Paths, route names and profile names come from files the operator may not have written.
+function line(finding: Finding): string {
+	const text = `${marks[finding.level]} ${finding.topic}: ${finding.message}${finding.fix ? `\n    fix: ${finding.fix}` : ''}`;
+	return text.split('\n').map(part => terminalSafe(part)).join('\n');
+}

@@ -1,0 +1,151 @@
+// The process table as Linux shows it in /proc: who is whose parent, in which process group and
+// session, started when, owned by whom. The one parser of /proc/<pid>/stat; everything that needs
+// to know whether a process is still "ours" reads it through here.
+import {readdirSync, readFileSync, statSync} from 'node:fs';
+
+export type ProcStat = {
+	pid: number;
+	state: string;
+	ppid: number;
+	pgrp: number;
+	session: number;
+	/** Kernel start time (clock ticks since boot): with the pid, it names one process, never a reused pid. */
+	startTicks: number | null;
+};
+
+/** One process, named so that a recycled pid is never mistaken for it. */
+export type ProcessId = {pid: number; startTicks: number | null};
+
+export const hasProc: boolean = (() => {
+	try {
+		return statSync('/proc/self/stat').isFile();
+	} catch {
+		return false;
+	}
+})();
+
+/** Undefined when the process is gone, or cannot be read (no /proc, no file descriptor left). */
+export function readProcStat(pid: number | string): ProcStat | undefined {
+	try {
+		return readProcStatOrThrow(pid);
+	} catch {
+		return undefined;
+	}
+}
+
+/** Undefined when the process is gone; throws when it cannot tell (EMFILE, say). */
+function readProcStatOrThrow(pid: number | string): ProcStat | undefined {
+	let text: string;
+	try {
+		text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === 'ENOENT' || code === 'ESRCH') return undefined; // Exited between listing and reading.
+		throw error;
+	}
+
+	// "pid (comm) state ppid pgrp session ...": comm may itself contain spaces and ')'. The slice
+	// starts at field 3 (state), so field N of proc(5) is fields[N - 3].
+	const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+	const state = fields[0];
+	const ppid = Number(fields[1]);
+	const pgrp = Number(fields[2]);
+	const session = Number(fields[3]);
+	const startTicks = Number(fields[19]);
+	if (state === undefined || !Number.isInteger(pgrp) || !Number.isInteger(session)) return undefined;
+	return {pid: Number.parseInt(text, 10), state, ppid, pgrp, session, startTicks: Number.isInteger(startTicks) ? startTicks : null};
+}
+
+// Zombies count as dead: PID 1 in a container may never reap a reparented grandchild.
+export function isLive(stat: ProcStat): boolean {
+	return stat.state !== 'Z' && stat.state !== 'X';
+}
+
+/** Whether `id` still runs as the very process that was recorded (same pid, same start time). */
+export function isSameProcess(id: ProcessId, stat: ProcStat | undefined): boolean {
+	return stat !== undefined && isLive(stat) && id.startTicks !== null && stat.startTicks === id.startTicks;
+}
+
+/** The owner of a process (the owner of its /proc folder); undefined when it is gone. */
+export function processUid(pid: number): number | undefined {
+	try {
+		return statSync(`/proc/${pid}`).uid;
+	} catch {
+		return undefined;
+	}
+}
+
+export const ownUid: number | undefined = process.getuid?.();
+
+/** The command name the kernel keeps (at most 15 characters); untrusted text. */
+export function processName(pid: number): string {
+	try {
+		return readFileSync(`/proc/${pid}/comm`, 'utf8').trimEnd();
+	} catch {
+		return '?';
+	}
+}
+
+export type ProcessTable = {
+	/** Epoch ms when the table was read. */
+	readonly at: number;
+	/**
+	 * False when /proc could not be read whole (out of file descriptors, say): then absence from
+	 * the table proves nothing, and callers fall back to what a process-group signal can tell.
+	 */
+	readonly complete: boolean;
+	readonly byPid: ReadonlyMap<number, ProcStat>;
+	/** Live children of `pid`. */
+	children(pid: number): ProcStat[];
+};
+
+/** Every live process, read now. Empty and incomplete without /proc. */
+export function scanProcesses(): ProcessTable {
+	const byPid = new Map<number, ProcStat>();
+	let complete = hasProc;
+	try {
+		for (const entry of hasProc ? readdirSync('/proc') : []) {
+			if (!/^\d+$/.test(entry)) continue;
+			const stat = readProcStatOrThrow(entry);
+			if (stat && isLive(stat)) byPid.set(stat.pid, stat);
+		}
+	} catch {
+		complete = false;
+	}
+
+	let childrenOf: Map<number, ProcStat[]> | undefined;
+	return {
+		at: Date.now(),
+		complete,
+		byPid,
+		children(pid) {
+			if (!childrenOf) {
+				childrenOf = new Map();
+				for (const stat of byPid.values()) {
+					const siblings = childrenOf.get(stat.ppid);
+					if (siblings) siblings.push(stat);
+					else childrenOf.set(stat.ppid, [stat]);
+				}
+			}
+
+			return childrenOf.get(pid) ?? [];
+		},
+	};
+}
+
+let cached: ProcessTable | undefined;
+
+/**
+ * A table no older than `maxAgeMs`, shared by everyone who asks: many cascades polling at once
+ * cost one scan, not one each. Use `scanProcesses()` when a missed new process would matter.
+ */
+export function recentProcessTable(maxAgeMs: number): ProcessTable {
+	if (!cached || Date.now() - cached.at > maxAgeMs) cached = scanProcesses();
+	return cached;
+}
+
+/** A fresh scan that also refreshes the shared one. */
+export function freshProcessTable(): ProcessTable {
+	cached = scanProcesses();
+	return cached;
+}

@@ -1,0 +1,140 @@
+// `hermes-delegate config set-mode | route | add-route | remove-route | show`, driven through the
+// built CLI against real files: the printed diff is the file's change, bad values exit 2 and
+// leave the file byte-for-byte as it was.
+import {chmodSync, mkdirSync, readFileSync} from 'node:fs';
+import path from 'node:path';
+import {execa} from 'execa';
+import {describe, it} from 'vitest';
+import {lineDiff} from '../../src/core/line-diff.js';
+import {cliPath, makeHome, runCli, type TestHome} from '../helpers/run-cli.js';
+
+const config = `# Hermes config (hand-written)
+model: anthropic/claude-sonnet-5
+delegation:
+  max_concurrent_children: 5   # Hermes's own key
+  backend: model_map           # the plugin's key
+  backends:
+    model_map:
+      options:
+        - name: fast
+          description: 'Quick lookups.'   # single quotes
+          provider: openrouter
+          model: google/gemini-3-flash-preview
+        - name: deep
+          description: "Hard debugging."
+          provider: anthropic
+          model: claude-opus-5
+      default: fast
+terminal:
+  backend: local
+`;
+
+function home(onTestFinished: (fn: () => void) => void, text = config): TestHome {
+	const created = makeHome(text);
+	mkdirSync(path.join(created.dir, 'profiles', 'coder'), {recursive: true});
+	onTestFinished(() => created.remove());
+	return created;
+}
+
+const configOf = (test: TestHome) => readFileSync(path.join(test.dir, 'config.yaml'), 'utf8');
+
+describe.concurrent('config edits from the command line', () => {
+	it('route --description prints the one line it changed, and the file changed in that line only', async ({expect, onTestFinished}) => {
+		const test = home(onTestFinished);
+		const run = await runCli(test, ['config', 'route', 'deep', '--description', 'Hard debugging and design.']);
+		expect(run.exitCode).toBe(0);
+		expect(run.stdout).toBe(`${path.join(test.dir, 'config.yaml')}: set description of model_map route "deep"\n@@ line 14\n-          description: "Hard debugging."\n+          description: "Hard debugging and design."`);
+		expect(lineDiff(config, configOf(test))).toEqual([{line: 14, removed: ['          description: "Hard debugging."'], added: ['          description: "Hard debugging and design."']}]);
+	});
+
+	it('route with several flags, set-mode, add-route and remove-route each change their own lines', async ({expect, onTestFinished}) => {
+		const test = home(onTestFinished);
+		expect((await runCli(test, ['config', 'route', 'fast', '--model', 'google/gemini-3.1-flash', '--reasoning', 'low', '--default'])).exitCode).toBe(0);
+		expect((await runCli(test, ['config', 'add-route', 'coder', '--description', 'Writes code.'])).exitCode).toBe(0);
+		expect((await runCli(test, ['config', 'set-mode', 'profile_routes'])).exitCode).toBe(0);
+		expect((await runCli(test, ['config', 'remove-route', 'deep'])).exitCode).toBe(0);
+		expect(configOf(test)).toBe(`# Hermes config (hand-written)
+model: anthropic/claude-sonnet-5
+delegation:
+  max_concurrent_children: 5   # Hermes's own key
+  backend: profile_routes           # the plugin's key
+  backends:
+    model_map:
+      options:
+        - name: fast
+          description: 'Quick lookups.'   # single quotes
+          provider: openrouter
+          model: google/gemini-3.1-flash
+          reasoning_effort: low
+      default: fast
+    profile_routes:
+      profiles:
+        - name: coder
+          description: Writes code.
+terminal:
+  backend: local
+`);
+		const show = await runCli(test, ['config', 'show', '--json']);
+		expect(JSON.parse(show.stdout)).toMatchObject({mode: 'profile_routes', builtin: {max_concurrent_children: 5}, settings: {concurrency: 5}});
+	});
+
+	it.for([
+		{args: ['set-mode', 'fastest'], stderr: /MODE: "fastest" is not a routing mode\n {2}fix: one of: model_map, profile_routes, default/},
+		{args: ['route', 'deep', '--reasoning', 'extreme'], stderr: /--reasoning: "extreme" is not a reasoning level\n {2}fix: one of: none, minimal/},
+		{args: ['route', 'deep', '--description', '  '], stderr: /--description: --description must not be empty/},
+		{args: ['route', 'nope', '--model', 'x'], stderr: /no route "nope" in model_map or profile_routes\n {2}fix: name one of: fast, deep/},
+		{args: ['route', 'deep'], stderr: /nothing to change/},
+		{args: ['add-route', 'ghost', '--description', 'G'], stderr: /profile "ghost" does not exist.*\n {2}fix: create it with `hermes profile create ghost`/},
+		{args: ['add-route', 'mid', '--description', 'M', '--model', 'm'], stderr: /--provider is missing\n {2}fix: a model route needs --model and --provider/},
+		{args: ['add-route', 'fast', '--description', 'F', '--model', 'm', '--provider', 'p'], stderr: /model_map already has a route "fast"/},
+		{args: ['remove-route', 'fast'], stderr: /delegation\.backends\.model_map\.default: default "fast" is not one of the model_map options \(deep\)/},
+		{args: ['set-mode', 'profile_routes'], stderr: /the active backend is profile_routes but it lists no profiles/},
+	])('config $args.0 $args.1 … refused: exit 2, the field and the fix, the file unchanged', async ({args, stderr}, {expect, onTestFinished}) => {
+		const test = home(onTestFinished);
+		const run = await runCli(test, ['config', ...args]);
+		expect(run.exitCode).toBe(2);
+		expect(run.stderr).toMatch(stderr);
+		expect(run.stdout).toBe('');
+		expect(configOf(test)).toBe(config);
+	});
+
+	it('--config edits the file it names', async ({expect, onTestFinished}) => {
+		const test = home(onTestFinished);
+		const other = test.write('elsewhere/hermes.yaml', config);
+		const run = await runCli(test, ['config', 'set-mode', 'default', '--config', other]);
+		expect(run.exitCode).toBe(0);
+		expect(readFileSync(other, 'utf8')).toBe(config.replace('  backend: model_map', '  backend: default'));
+		expect(configOf(test)).toBe(config);
+	});
+
+	it('a save into a read-only file system leaves the file as it was and exits 2', async ({expect, onTestFinished}) => {
+		const test = home(onTestFinished);
+		// A private mount namespace where HERMES_HOME is mounted read-only (root ignores mode bits).
+		const script = `mount --bind "$HERMES_HOME" "$HERMES_HOME" && mount -o remount,ro,bind "$HERMES_HOME" && exec "$0" "$@"`;
+		const run = await execa('unshare', ['-m', 'sh', '-c', script, process.execPath, cliPath, 'config', 'route', 'deep', '--description', 'New.'], {env: {...process.env, HERMES_HOME: test.dir, NO_COLOR: '1'}, reject: false});
+		expect(run.stderr).toMatch(/cannot save: .* is on a read-only file system; the file was not changed/);
+		expect(run.exitCode).toBe(2);
+		expect(configOf(test)).toBe(config);
+	});
+
+	it('a config in a HERMES_HOME this user cannot search is an error, not "no config"', async ({expect, onTestFinished}) => {
+		const test = home(onTestFinished);
+		chmodSync(test.dir, 0o700);
+		// Root can search any folder, so the CLI runs as nobody.
+		const run = await execa(process.execPath, [cliPath, 'run', '--dry-run', '[{"goal":"x"}]'], {env: {...process.env, HERMES_HOME: test.dir}, reject: false, uid: 65534, gid: 65534});
+		expect(run.stderr).toMatch(/config\.yaml: cannot be read: permission denied/);
+		expect(run.exitCode).toBe(2);
+	});
+});
+
+describe.concurrent('config show', () => {
+	it('shows Hermes\'s own delegation keys as the built-in route, never the api_key', async ({expect, onTestFinished}) => {
+		const test = home(onTestFinished, 'delegation:\n  model: google/gemini-3-flash-preview\n  provider: openrouter\n  api_key: sk-secret-9\n  max_concurrent_children: 6\n');
+		const run = await runCli(test, ['config', 'show']);
+		expect(run.exitCode).toBe(0);
+		expect(run.stdout).toContain('built-in (Hermes\'s own delegation keys): openrouter · google/gemini-3-flash-preview · max_concurrent_children 6 · api_key set (plain text!)');
+		expect(run.stdout).toContain('concurrency 6 (Hermes\'s delegation.max_concurrent_children)');
+		expect(`${run.stdout}${run.stderr}`).not.toContain('sk-secret-9');
+	});
+});
+

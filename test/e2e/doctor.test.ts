@@ -1,0 +1,65 @@
+// `doctor` against stand-in binaries that answer --version and chat --help as Hermes 0.19.0 and
+// 0.20.0 did (test/fixtures), and homes with the settings that change a batch.
+import {chmodSync, readFileSync} from 'node:fs';
+import path from 'node:path';
+import {afterEach, describe, expect, it} from 'vitest';
+import {makeHome, runCli, type TestHome} from '../helpers/run-cli.js';
+
+let home: TestHome;
+afterEach(() => home.remove());
+
+function hermesLike(version: '0.19.0' | '0.20.0'): string {
+	const help = readFileSync(new URL(`../fixtures/hermes-${version}-chat-help.txt`, import.meta.url), 'utf8');
+	const file = home.write('bin/hermes', `#!/bin/sh\nif [ "$1" = --version ]; then echo "Hermes Agent v${version} (2026.7.20)"; exit 0; fi\ncat <<'HELP'\n${help}\nHELP\n`);
+	chmodSync(file, 0o755);
+	return file;
+}
+
+const config = `model: {default: m1}
+security: {allow_lazy_installs: false, tirith_enabled: false}
+delegation:
+  backend: model_map
+  backends:
+    model_map:
+      options:
+        - {name: deep, description: careful, provider: anthropic, model: opus, reasoning_effort: high}
+        - {name: local, description: local server, base_url: "http://127.0.0.1:9/v1", model: qwen}
+`;
+
+describe('doctor', () => {
+	it('says what this Hermes passes and what it cannot, per route, and exits 0 on warnings alone', async () => {
+		home = makeHome(config);
+		const result = await runCli(home, ['doctor', '--hermes-bin', hermesLike('0.19.0')]);
+		expect(result.exitCode).toBe(0);
+		expect(result.stdout).toContain('Hermes 0.19.0: chat has -Q');
+		expect(result.stdout).toMatch(/! route deep: passes -m opus --provider anthropic; .*reasoning_effort high is not passed/);
+		expect(result.stdout).toMatch(/✓ route local: passes -m qwen --provider openai-api OPENAI_BASE_URL=http:\/\/127\.0\.0\.1:9\/v1/);
+		expect(result.stdout).not.toContain('lazy installs');
+	});
+
+	it('passes the reasoning effort on 0.20.0', async () => {
+		home = makeHome(config);
+		const result = await runCli(home, ['doctor', '--hermes-bin', hermesLike('0.20.0')]);
+		expect(result.stdout).toMatch(/✓ route deep: passes -m opus --provider anthropic --reasoning high/);
+	});
+
+	it('warns about lazy installs, a missing tirith and a sticky active profile, each with its fix', async () => {
+		home = makeHome('model: {default: m1}\n');
+		home.write('active_profile', 'coder\n');
+		const result = await runCli(home, ['doctor', '--hermes-bin', hermesLike('0.19.0'), '--json']);
+		const report = JSON.parse(result.stdout) as {ok: boolean; hermes: {version: string}; findings: Array<{level: string; topic: string; fix?: string}>};
+		expect(report.ok).toBe(true);
+		expect(report.hermes.version).toBe('0.19.0');
+		for (const topic of ['lazy installs', 'tirith', 'active profile']) {
+			expect(report.findings.find(finding => finding.topic === topic)).toMatchObject({level: 'warn', fix: expect.any(String)});
+		}
+	});
+
+	it('a missing hermes is a problem: exit 1 and the fix', async () => {
+		home = makeHome(config);
+		const result = await runCli(home, ['doctor', '--hermes-bin', path.join(home.dir, 'nope')]);
+		expect(result.exitCode).toBe(1);
+		expect(result.stdout).toMatch(/✗ hermes: .*does not exist/);
+		expect(result.stdout).toContain('fix: install Hermes Agent');
+	});
+});
