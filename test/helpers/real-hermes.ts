@@ -1,7 +1,7 @@
 // Where the real Hermes releases installed by `npm run hermes:install`
 // (scripts/install-real-hermes.sh) are, or why a test using them has to skip. Under CI a missing
 // release is an error, not a skip: CI installs them first, so a skip there would hide a broken install.
-import {accessSync, constants, existsSync, readFileSync} from 'node:fs';
+import {accessSync, constants, existsSync, readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {execa} from 'execa';
@@ -75,4 +75,25 @@ export async function runHermes(bin: string, args: readonly string[], env: Recor
 export function killStartedHermes(): void {
 	for (const pgid of startedGroups) signalGroup(pgid, 'SIGKILL');
 	startedGroups.clear();
+}
+
+/**
+ * Live (not zombie) processes anywhere on the machine whose argv matches: for tools a subagent
+ * started, which Hermes puts in a session of their own, out of reach of its process group.
+ */
+export function livingProcesses(match: (argv: string[]) => boolean): number[] {
+	const found: number[] = [];
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+			if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
+			const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean);
+			if (match(argv)) found.push(Number(entry));
+		} catch {
+			// It ended while we looked.
+		}
+	}
+
+	return found;
 }
