@@ -1,7 +1,7 @@
 // Canaries: what hermes-delegate relies on in the real `hermes`, checked against each installed
 // release (0.19.0 and 0.20.0, see FACTS.md in ../shared/hermes-agent). When one of these fails,
 // Hermes changed under us: the launcher's assumptions need a look before anything else.
-// Each `hermes chat` costs seconds of start-up, so every release gets five chat runs, all started
+// Each `hermes chat` costs seconds of start-up, so every release gets six chat runs, all started
 // at once in beforeAll, and the tests below only read what they did.
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
@@ -35,6 +35,7 @@ for (const release of realHermesReleases()) {
 		let failedQuiet: HermesRun;
 		let failedLoud: HermesRun;
 		let openaiApi: HermesRun;
+		let lmStudio: HermesRun;
 		let terminated: HermesRun;
 		/** Unique per release, so requests of the two releases' runs are told apart. */
 		const prompt = (what: string) => `${what} (hermes ${version})`;
@@ -56,10 +57,15 @@ for (const release of realHermesReleases()) {
 					OPENAI_BASE_URL: `${mock.origin}/elsewhere-${version}/v1`,
 					OPENAI_API_KEY: `sk-test-${version}`,
 				}),
+				runHermes(bin, ['chat', '-q', prompt('lm studio [mock:text=From LM Studio.]'), ...quiet, '--provider', 'lmstudio', '-m', 'lm-mock'], {
+					...home.env,
+					LM_BASE_URL: `${mock.origin}/lmstudio-${version}/v1`,
+					LM_API_KEY: `sk-lm-${version}`,
+				}),
 			]);
 			await mock.waitForRequest(request => request.lastUser === prompt('slow [mock:slow]'), startUpBudget);
 			slow.signal('SIGTERM');
-			[help, success, failedQuiet, failedLoud, openaiApi] = await runs;
+			[help, success, failedQuiet, failedLoud, openaiApi, lmStudio] = await runs;
 			terminated = await slow.done;
 		}, startUpBudget);
 
@@ -137,6 +143,13 @@ for (const release of realHermesReleases()) {
 				expect(request?.path).toBe(`/elsewhere-${version}/v1/chat/completions`);
 				expect(openaiApi).toMatchObject({exitCode: 0, stdout: 'From elsewhere.\n'});
 			}
+		});
+
+		it('--provider lmstudio speaks chat completions to LM_BASE_URL with Authorization: Bearer LM_API_KEY', () => {
+			// The provider that keeps an arbitrary OpenAI-compatible endpoint on /chat/completions on both releases.
+			const [request] = mock.requests.filter(seen => seen.path.startsWith(`/lmstudio-${version}/`));
+			expect(request).toMatchObject({path: `/lmstudio-${version}/v1/chat/completions`, model: 'lm-mock', authorization: `Bearer sk-lm-${version}`});
+			expect(lmStudio).toMatchObject({exitCode: 0, stdout: 'From LM Studio.\n'});
 		});
 
 		it('SIGTERM during a reply: Hermes stops as if interrupted (exit 130, or death by SIGINT)', () => {
