@@ -74,6 +74,18 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 		? demoTasks({runawayTimeoutSeconds: context.demoRunawaySeconds ?? 60})
 		: await readTasks(taskArg, context);
 	const config = loadHermesConfig({configPath: options.config ?? demo?.configPath ?? defaultConfigPath(hermesHome), hermesHome, explicit: options.config !== undefined});
+	// Every flag is checked before the binary is asked anything: bad input runs nothing at all.
+	const sequential = options.sequential ?? context.env['HERMES_ORCHESTRATOR_MODE'] === 'sequential';
+	const requested = options.concurrency === undefined
+		? (sequential ? 1 : settings.concurrencySet ? settings.concurrency : config.delegation.builtin.max_concurrent_children ?? settings.concurrency)
+		: (options.sequential ? 1 : parseNumber(options.concurrency, '--concurrency', {integer: true, min: 1}));
+	const graceSeconds = options.grace === undefined ? settings.graceSeconds : parseNumber(options.grace, '--grace', {min: 0});
+	const timeout = options.timeout === undefined ? undefined : parseNumber(options.timeout, '--timeout', {min: 0, exclusiveMin: true});
+	const logLimit = options.logLimit === undefined ? settings.logLimitBytes : parseLogLimit(options.logLimit);
+	if (typeof logLimit !== 'number') {
+		throw new InputError(`--log-limit: ${logLimit.problem}`, {}, logLimit.fix);
+	}
+
 	const env = demo ? {...context.env, HERMES_HOME: demo.hermesHome} : {...context.env};
 	const useFake = demo !== undefined && !options.hermesBin;
 	const resolveBin = () => useFake ? fakeAgentPath : resolveHermesBin(options.hermesBin, context.env);
@@ -96,21 +108,10 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 		);
 	}
 
-	const sequential = options.sequential ?? context.env['HERMES_ORCHESTRATOR_MODE'] === 'sequential';
-	const requested = options.concurrency === undefined
-		? (sequential ? 1 : settings.concurrencySet ? settings.concurrency : config.delegation.builtin.max_concurrent_children ?? settings.concurrency)
-		: (options.sequential ? 1 : parseNumber(options.concurrency, '--concurrency', {integer: true, min: 1}));
 	// Fewer at once, with a warning, rather than a batch that crashes on EMFILE.
 	const {concurrency, warning: openFilesWarning} = fitConcurrencyToOpenFiles(requested, plan.tasks.filter(task => !task.decision.refused).length);
 	if (openFilesWarning) {
 		plan.warnings.push(openFilesWarning);
-	}
-
-	const graceSeconds = options.grace === undefined ? settings.graceSeconds : parseNumber(options.grace, '--grace', {min: 0});
-	const timeout = options.timeout === undefined ? undefined : parseNumber(options.timeout, '--timeout', {min: 0, exclusiveMin: true});
-	const logLimit = options.logLimit === undefined ? settings.logLimitBytes : parseLogLimit(options.logLimit);
-	if (typeof logLimit !== 'number') {
-		throw new InputError(`--log-limit: ${logLimit.problem}`, {}, logLimit.fix);
 	}
 
 	return {

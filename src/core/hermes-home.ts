@@ -58,7 +58,9 @@ export function makeFolder(dir: string, fix: string): void {
 export function folderError(folder: string, error: NodeJS.ErrnoException, fix: string): InputError {
 	const code = error.code ?? '';
 	const why = folderProblems[code] ?? error.message;
-	return new InputError(`cannot create the folder ${folder}: ${why}${code && !error.message.includes(why) ? ` (${code})` : ''}`, {}, fix);
+	// A full disk is not a permission problem: say what would help.
+	const specific = code === 'ENOSPC' || code === 'EDQUOT' ? `free space on that disk (or raise your quota), or point HERMES_HOME at another disk` : fix;
+	return new InputError(`cannot create the folder ${folder}: ${why}${code && !error.message.includes(why) ? ` (${code})` : ''}`, {}, specific);
 }
 
 function firstFailingFolder(dir: string): {folder: string; error: NodeJS.ErrnoException} | undefined {

@@ -89,7 +89,7 @@ describe.runIf(process.platform === 'linux')('BatchRunner and the agent\'s famil
 		const report = await done;
 
 		expect(report.results[0]).toMatchObject({status: 'cancelled'});
-		expect(report.results[0]!.result).toContain(`escapee ${escaped.pid}`);
+		expect(readFileSync(report.results[0]!.log!, 'utf8')).toContain(`escapee ${escaped.pid}`);
 		expect(isProcessRunning(escaped.pid)).toBe(false);
 	});
 });

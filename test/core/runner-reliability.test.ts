@@ -106,7 +106,8 @@ describe('a full disk', () => {
 		expect(full!.warnings).toEqual([expect.stringMatching(/^log incomplete: cannot write it: ENOSPC \(no space left on device\); .* holds 0 of the \d+ bytes the task printed/)]);
 		expect(fine).toMatchObject({status: 'succeeded'});
 		expect(fine!.warnings).toBeUndefined();
-		expect(readFileSync(fine!.log!, 'utf8')).toMatch(/fine\n$/);
+		// -Q: the answer on stdout, then Hermes's session line on stderr.
+		expect(readFileSync(fine!.log!, 'utf8')).toMatch(/^fine\n\nsession_id: \S+\n$/);
 		expect(JSON.parse(readFileSync(harness.folder.resultsPath, 'utf8'))).toEqual(report);
 	});
 });

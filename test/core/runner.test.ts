@@ -196,7 +196,7 @@ describe('BatchRunner kill cascade', () => {
 		expect(statuses(report.results)).toEqual(['cancelled', 'cancelled', 'failed', 'cancelled']);
 		expect(report.results[2]?.error).toContain('429');
 		// A script reading one result sees why it was cancelled.
-		expect(report.results[0]?.error).toBe('cancelled by --fail-fast after another task failed');
+		expect(report.results[0]?.error).toMatch(/^cancelled by --fail-fast after another task failed: SIGTERM sent to its process group; /);
 		expect(report.results[3]?.error).toContain('fail-fast');
 		for (const id of ['t01', 't02']) {
 			expect(harness.events.find(event => event.type === 'task.cancelling' && event.id === id)).toMatchObject({cancelling: {reason: 'fail-fast'}});

@@ -8,6 +8,10 @@ import type {BatchReport} from '../../src/core/types.js';
 import {makeHome, spawnCli, tasksJson} from '../helpers/run-cli.js';
 import {waitForLine} from '../helpers/wait-for.js';
 
+// These tests are about the engine and need the agent's whole stdout in `result`: Hermes 0.20.0's -Q
+// gives exactly that (stream-json would keep only the reply).
+process.env['FAKE_HERMES_VERSION'] = '0.20.0';
+
 // Six tasks whose results are 64 KiB each: a report of about 400 KB, far more than a pipe holds.
 const bigTasks = tasksJson(...Array.from({length: 6}, (_, index) => ({goal: `Big output ${index}`, context: '[fake:bytes=100000]'})));
 

@@ -66,8 +66,9 @@ describe('an unwritable HERMES_HOME', () => {
 		const file = home.write('not-a-folder', 'x');
 		const run = await runCli(home, ['run', oneTask], {env: {HERMES_HOME: path.join(file, 'home')}});
 		expect(run.exitCode).toBe(2);
-		expect(run.stderr).toContain(`cannot create the folder ${path.join(file, 'home')}: a file stands where a folder is needed`);
-		expect(run.stderr).toContain('point HERMES_HOME at a writable folder');
+		// The first thing read below HERMES_HOME is its config.yaml: that read names the problem.
+		expect(run.stderr).toContain(`${path.join(file, 'home', 'config.yaml')}: cannot be read: a part of its path is a file, not a folder`);
+		expect(run.stderr).toContain('fix: check HERMES_HOME');
 		expect(run.stderr).not.toMatch(/\n\s+at /);
 		expect(home.agentRuns()).toEqual([]);
 	});

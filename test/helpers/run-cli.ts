@@ -53,7 +53,10 @@ export type TestHome = {
 	write(file: string, text: string): string;
 	/** Run folders created so far. */
 	runs(): string[];
+	/** Subagents started: every `hermes` call except the probes (`--version`, `chat --help`). */
 	agentRuns(): unknown[][];
+	/** The probes hermes-delegate made of the binary before planning. */
+	probes(): unknown[][];
 	/** Process groups the runs recorded as started, from every run folder's processes.jsonl. */
 	recordedGroups(): number[];
 	/** For afterEach: SIGKILL whatever a failed test left running, then delete the home. */
@@ -73,7 +76,8 @@ export function makeHome(config: string | undefined = modelMapConfig): TestHome 
 			return target;
 		},
 		runs: () => (existsSync(home.runsDir) ? readdirSync(home.runsDir) : []),
-		agentRuns: () => (existsSync(home.argvFile) ? readFileSync(home.argvFile, 'utf8').trim().split('\n').map(line => JSON.parse(line) as unknown[]) : []),
+		agentRuns: () => recordedCalls(home.argvFile).filter(argv => !isProbe(argv)),
+		probes: () => recordedCalls(home.argvFile).filter(isProbe),
 		recordedGroups: () => home.runs().flatMap(run => recordedGroups(path.join(home.runsDir, run))),
 		remove() {
 			for (const pgid of home.recordedGroups()) signalGroup(pgid, 'SIGKILL');
@@ -82,6 +86,14 @@ export function makeHome(config: string | undefined = modelMapConfig): TestHome 
 	};
 	if (config !== undefined) home.write('config.yaml', config);
 	return home;
+}
+
+function recordedCalls(argvFile: string): unknown[][] {
+	return existsSync(argvFile) ? readFileSync(argvFile, 'utf8').trim().split('\n').map(line => JSON.parse(line) as unknown[]) : [];
+}
+
+function isProbe(argv: unknown[]): boolean {
+	return argv.includes('--version') || argv.includes('--help');
 }
 
 export type CliOptions = {
