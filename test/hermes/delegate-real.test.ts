@@ -266,7 +266,7 @@ for (const release of realHermesReleases()) {
 			const closed = once(child, 'close') as Promise<[number | null, NodeJS.Signals | null]>;
 
 			await mock.waitForRequest(request => request.lastUser === prompt('slow [mock:slow]'), waitBudget);
-			await waitFor(() => livingProcesses(isSleeper).length > 0, {timeoutMs: waitBudget, message: `the tool's sleep ${sleepArg} to start`});
+			await waitFor(() => livingProcesses(isSleeper).length > 0, {timeoutMs: waitBudget, intervalMs: 200, message: `the tool's sleep ${sleepArg} to start`});
 			child.kill('SIGTERM');
 			const [code] = await closed;
 
