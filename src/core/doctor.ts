@@ -68,7 +68,7 @@ function configFindings(input: DoctorInput): Finding[] {
 	// What each model route will and will not pass on this Hermes: the same code the plan uses.
 	for (const route of delegation.modelMap.options) {
 		const flags = routeFlags({spec: {goal: 'x'}, decision: {route, refused: false, reason: ''}, capabilities: input.capabilities});
-		const passed = [`-m ${flags.model}`, flags.provider && `--provider ${flags.provider}`, flags.reasoning_effort && `--reasoning ${flags.reasoning_effort}`, flags.env['OPENAI_BASE_URL'] && `OPENAI_BASE_URL=${flags.env['OPENAI_BASE_URL']}`].filter(Boolean).join(' ');
+		const passed = [`-m ${flags.model}`, flags.provider && `--provider ${flags.provider}`, flags.reasoning_effort && `--reasoning ${flags.reasoning_effort}`, flags.baseUrl && `endpoint ${flags.baseUrl}`].filter(Boolean).join(' ');
 		findings.push({level: flags.warnings.length > 0 ? 'warn' : 'ok', topic: `route ${route.name}`, message: [`passes ${passed}`, ...flags.warnings].join('; ')});
 	}
 

@@ -4,7 +4,7 @@
 import {accessSync, constants, statSync} from 'node:fs';
 import path from 'node:path';
 import {InputError} from './errors.js';
-import {outputModeOf, promptOf, type OutputMode} from './route-flags.js';
+import {baseUrlEnv, outputModeOf, promptOf, type OutputMode} from './route-flags.js';
 import type {HermesCapabilities, PlannedTask} from './types.js';
 
 export type Launch = {
@@ -88,14 +88,10 @@ export function buildLaunch(task: PlannedTask, hermesBin: string, context: Launc
 	return {file: hermesBin, args, env: launchEnv(task), output};
 }
 
-/** A base_url route: Hermes's openai-api provider reads its endpoint and key from the environment. */
+/** A base_url route: Hermes reads its endpoint and key from the environment (route-flags.ts). */
 function launchEnv(task: PlannedTask): Record<string, string> {
 	const route = task.decision.route;
-	if (task.launch.base_url === null || route?.kind !== 'model') {
-		return {};
-	}
-
-	return {OPENAI_BASE_URL: task.launch.base_url, ...(route.api_key === undefined ? {} : {OPENAI_API_KEY: route.api_key})};
+	return task.launch.base_url === null || route?.kind !== 'model' ? {} : baseUrlEnv(route);
 }
 
 /**

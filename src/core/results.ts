@@ -73,8 +73,9 @@ export function buildResult(task: PlannedTask, outcome: TaskOutcome): TaskResult
 	};
 }
 
-export function refusedResult(task: PlannedTask): TaskResult {
+export function refusedResult(task: PlannedTask, hermesVersion: string | null = null): TaskResult {
 	return buildResult(task, {
+		hermesVersion,
 		status: 'refused',
 		exitCode: null,
 		signal: null,

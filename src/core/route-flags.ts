@@ -17,12 +17,40 @@ export function outputModeOf(flags: HermesCapabilities['flags']): OutputMode {
 	return flags.streamJson ? 'stream-json' : flags.quiet ? 'quiet' : 'text';
 }
 
-// Providers for which a route's base_url can be honoured: Hermes's `openai-api` provider reads its
-// endpoint and key from OPENAI_BASE_URL / OPENAI_API_KEY, which we set in that child's environment.
-const baseUrlProviders = new Set(['openai-api', 'openai', 'custom']);
+/**
+ * How a route's base_url reaches Hermes: a provider of Hermes's that reads its endpoint and key
+ * from the environment, which we set in that child's environment only. An OpenAI-compatible
+ * server (vLLM, llama.cpp, a gateway) speaks chat completions: Hermes's `lmstudio` provider does,
+ * on every release, from LM_BASE_URL / LM_API_KEY. `openai-api` (OPENAI_BASE_URL / OPENAI_API_KEY)
+ * speaks the Responses API from 0.20.0 on, so it is used only when the route asks for that.
+ */
+export type BaseUrlTarget = {provider: string; urlVariable: string; keyVariable: string};
 
-export function honoursBaseUrl(route: Pick<ModelRoute, 'base_url' | 'provider'>): boolean {
-	return route.base_url !== undefined && (route.provider === undefined || baseUrlProviders.has(route.provider));
+const chatCompletions: BaseUrlTarget = {provider: 'lmstudio', urlVariable: 'LM_BASE_URL', keyVariable: 'LM_API_KEY'};
+const responses: BaseUrlTarget = {provider: 'openai-api', urlVariable: 'OPENAI_BASE_URL', keyVariable: 'OPENAI_API_KEY'};
+const baseUrlProviders = new Set(['openai-api', 'openai', 'custom', 'lmstudio']);
+
+export function baseUrlTarget(route: Pick<ModelRoute, 'base_url' | 'provider' | 'api_mode'>): BaseUrlTarget | undefined {
+	if (route.base_url === undefined || (route.provider !== undefined && !baseUrlProviders.has(route.provider))) {
+		return undefined;
+	}
+
+	const wantsResponses = route.provider === 'openai-api' || route.api_mode === 'codex_responses' || route.api_mode === 'responses';
+	return wantsResponses ? responses : chatCompletions;
+}
+
+export function honoursBaseUrl(route: Pick<ModelRoute, 'base_url' | 'provider' | 'api_mode'>): boolean {
+	return baseUrlTarget(route) !== undefined;
+}
+
+/** The child's extra environment for a base_url route; empty for any other. */
+export function baseUrlEnv(route: ModelRoute): Record<string, string> {
+	const target = baseUrlTarget(route);
+	if (!target) {
+		return {};
+	}
+
+	return {[target.urlVariable]: route.base_url!, ...(route.api_key === undefined ? {} : {[target.keyVariable]: route.api_key})};
 }
 
 export function promptOf(spec: Pick<TaskSpec, 'goal' | 'context'>): string {
@@ -36,6 +64,8 @@ export type RouteFlags = {
 	reasoning_effort: string | null;
 	/** Extra environment for this child (a base_url route's endpoint and key). */
 	env: Record<string, string>;
+	/** The endpoint a base_url route goes to, when it is honoured. */
+	baseUrl: string | null;
 	maxTurns: number | null;
 	promptFile: boolean;
 	warnings: string[];
@@ -63,12 +93,10 @@ export function routeFlags(input: RouteFlagsInput): RouteFlags {
 	const env: Record<string, string> = {};
 
 	let provider = override ? override.provider ?? null : route?.provider ?? null;
-	if (!override && route && honoursBaseUrl(route)) {
-		provider = 'openai-api';
-		env['OPENAI_BASE_URL'] = route.base_url!;
-		if (route.api_key !== undefined) {
-			env['OPENAI_API_KEY'] = route.api_key;
-		}
+	const target = !override && route ? baseUrlTarget(route) : undefined;
+	if (target) {
+		provider = target.provider;
+		Object.assign(env, baseUrlEnv(route!));
 	}
 
 	let reasoning = override ? null : route?.reasoning_effort ?? null;
@@ -100,6 +128,7 @@ export function routeFlags(input: RouteFlagsInput): RouteFlags {
 		provider,
 		reasoning_effort: reasoning,
 		env,
+		baseUrl: target ? route!.base_url! : null,
 		maxTurns: maxTurns !== null && flags?.maxTurns === false ? null : maxTurns,
 		promptFile,
 		warnings,
@@ -112,10 +141,11 @@ function unpassedFieldWarnings(route: ModelRoute): string[] {
 	const warnings: string[] = [];
 	const baseUrlHonoured = honoursBaseUrl(route);
 	if (route.base_url !== undefined && !baseUrlHonoured) {
-		warnings.push(`route "${route.name}": base_url is not passed: only the openai-api provider takes an endpoint (OPENAI_BASE_URL), and this route names provider "${route.provider}"; drop provider to use base_url, or drop base_url`);
+		warnings.push(`route "${route.name}": base_url is not passed: it reaches Hermes through the lmstudio (chat completions) or openai-api (Responses API) provider, and this route names provider "${route.provider}"; drop provider to use base_url, or drop base_url`);
 	}
 
-	const unpassed = (['service_tier', 'fallback_providers', 'api_mode'] as const).filter(field => route[field] !== undefined);
+	// A base_url route's api_mode chose its provider (see baseUrlTarget): it was honoured.
+	const unpassed = (['service_tier', 'fallback_providers', 'api_mode'] as const).filter(field => route[field] !== undefined && !(field === 'api_mode' && baseUrlHonoured));
 	if (route.api_key !== undefined && !baseUrlHonoured) {
 		unpassed.push('api_key' as never);
 	}

@@ -96,7 +96,7 @@ function planTask(index: number, input: PlanInput): PlannedTask {
 			service_tier: route?.kind === 'model' ? route.service_tier ?? null : null,
 			profile: route?.kind === 'profile' ? route.name : null,
 		},
-		launch: {max_turns: flags.maxTurns, prompt_file: flags.promptFile, base_url: flags.env['OPENAI_BASE_URL'] ?? null},
+		launch: {max_turns: flags.maxTurns, prompt_file: flags.promptFile, base_url: flags.baseUrl},
 		warnings: flags.warnings,
 	};
 }

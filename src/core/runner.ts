@@ -113,7 +113,7 @@ export class BatchRunner {
 
 		for (const task of this.plan.tasks) {
 			if (task.decision.refused) {
-				this.finish(task.id, refusedResult(task));
+				this.finish(task.id, refusedResult(task, this.options.capabilities.version));
 			}
 		}
 
@@ -185,7 +185,7 @@ export class BatchRunner {
 			entry.task = task;
 			changed.push(task.id);
 			if (task.decision.refused) {
-				this.finish(task.id, refusedResult(task));
+				this.finish(task.id, refusedResult(task, this.options.capabilities.version));
 			}
 		}
 

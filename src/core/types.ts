@@ -131,7 +131,7 @@ export type PlannedTask = {
 		max_turns: number | null;
 		/** The prompt is too long for one argument and goes through --query-file. */
 		prompt_file: boolean;
-		/** A base_url route reached through the openai-api provider and OPENAI_BASE_URL. */
+		/** A base_url route's endpoint, passed in the child's environment (route-flags.ts baseUrlTarget). */
 		base_url: string | null;
 	};
 	/** Non-fatal notes about this task's route (e.g. a field with no CLI flag). */
@@ -201,7 +201,7 @@ export type BatchEvent =
 export type ResultRoute = {
 	name: string | null;
 	kind: 'model' | 'profile' | 'parent' | 'explicit';
-	/** The endpoint a base_url route was sent to (OPENAI_BASE_URL), else null. */
+	/** The endpoint a base_url route was sent to, else null. */
 	base_url?: string | null;
 	provider: string | null;
 	model: string | null;

@@ -49,7 +49,7 @@ describe('buildLaunch: argv for every route kind (Hermes 0.20.0: -Q, --reasoning
 	it.each<[string, TaskSpec, RoutingMode, string[]]>([
 		['a model route with provider', {goal: 'G', option: 'fast'}, 'model_map', ['-p', 'default', 'chat', '-q', 'G', '--source', 'tool', '-Q', '-m', 'google/gemini-3-flash-preview', '--provider', 'openrouter']],
 		['a model route with a reasoning effort', {goal: 'G', option: 'deep'}, 'model_map', ['-p', 'default', 'chat', '-q', 'G', '--source', 'tool', '-Q', '-m', 'claude-opus-5', '--provider', 'anthropic', '--reasoning', 'xhigh']],
-		['a model route with only a base_url: the openai-api provider', {goal: 'G', option: 'local'}, 'model_map', ['-p', 'default', 'chat', '-q', 'G', '--source', 'tool', '-Q', '-m', 'qwen', '--provider', 'openai-api']],
+		['a model route with only a base_url: the lmstudio provider (chat completions)', {goal: 'G', option: 'local'}, 'model_map', ['-p', 'default', 'chat', '-q', 'G', '--source', 'tool', '-Q', '-m', 'qwen', '--provider', 'lmstudio']],
 		['a profile route', {goal: 'G', profile: 'coder'}, 'profile_routes', ['-p', 'coder', 'chat', '-q', 'G', '--source', 'tool', '-Q']],
 		['a profile route with an explicit model', {goal: 'G', profile: 'coder', model: 'x/y'}, 'profile_routes', ['-p', 'coder', 'chat', '-q', 'G', '--source', 'tool', '-Q', '-m', 'x/y']],
 		['the parent\'s own model', {goal: 'G'}, 'default', ['-p', 'default', 'chat', '-q', 'G', '--source', 'tool', '-Q']],
@@ -84,10 +84,19 @@ describe('buildLaunch: what the installed Hermes supports', () => {
 	it('sends a base_url route to its endpoint with its key through the child\'s environment, never argv', () => {
 		const task = planned({goal: 'G', option: 'remote'}, 'model_map');
 		const {args, env} = launch(task);
-		expect(env).toEqual({OPENAI_BASE_URL: 'https://llm.example/v1', OPENAI_API_KEY: 'sk-remote'});
+		expect(env).toEqual({LM_BASE_URL: 'https://llm.example/v1', LM_API_KEY: 'sk-remote'});
 		expect(args.join(' ')).not.toContain('sk-remote');
 		expect(task.launch.base_url).toBe('https://llm.example/v1');
+		expect(task.effective.provider).toBe('lmstudio');
+	});
+
+	it('a base_url route that asks for the Responses API goes through openai-api', () => {
+		const responses: ModelRoute = {...remote, name: 'responses', api_mode: 'codex_responses'};
+		const delegation: DelegationConfig = {mode: 'model_map', builtin: {}, modelMap: {options: [responses]}, profileRoutes: {profiles: []}, source: {path: 'config.yaml', exists: true}};
+		const task = planBatch({tasks: [{goal: 'G', option: 'responses'}], delegation, settings: {characteristics: {}, characteristicWords: {}}, capabilities: v20}).tasks[0]!;
+		expect(launch(task).env).toEqual({OPENAI_BASE_URL: 'https://llm.example/v1', OPENAI_API_KEY: 'sk-remote'});
 		expect(task.effective.provider).toBe('openai-api');
+		expect(task.warnings).toEqual([]);
 	});
 
 	it('a prompt over 128 KiB goes through --query-file where Hermes has it', () => {

@@ -120,19 +120,19 @@ describe('planBatch: route fields hermes chat cannot take', () => {
 		expect(warnings.join('\n')).not.toContain('sk-SECRET-value');
 	});
 
-	it('a base_url without a provider is honoured through the openai-api provider, its key included', () => {
+	it('a base_url without a provider is honoured through the lmstudio provider (chat completions), its key included', () => {
 		const local: ModelRoute = {kind: 'model', name: 'local', description: 'd', model: 'qwen3', base_url: 'http://localhost:8080/v1', api_key: 'sk-local'};
 		const delegation: DelegationConfig = {...model, modelMap: {options: [local]}};
 		const task = planOne({goal: 'x', option: 'local'}, delegation);
 		expect(task.warnings).toEqual([]);
-		expect(task.effective).toMatchObject({model: 'qwen3', provider: 'openai-api'});
+		expect(task.effective).toMatchObject({model: 'qwen3', provider: 'lmstudio'});
 		expect(task.launch.base_url).toBe('http://localhost:8080/v1');
 	});
 
 	it('a base_url beside another provider is not passed, and the warning says how to fix the route', () => {
 		const proxied: ModelRoute = {kind: 'model', name: 'proxied', description: 'd', model: 'm', provider: 'openrouter', base_url: 'https://proxy.example/v1'};
 		const delegation: DelegationConfig = {...model, modelMap: {options: [proxied]}};
-		expect(planOne({goal: 'x', option: 'proxied'}, delegation).warnings).toEqual([expect.stringMatching(/^route "proxied": base_url is not passed: only the openai-api provider takes an endpoint .*drop provider to use base_url/)]);
+		expect(planOne({goal: 'x', option: 'proxied'}, delegation).warnings).toEqual([expect.stringMatching(/^route "proxied": base_url is not passed: it reaches Hermes through the lmstudio .*drop provider to use base_url/)]);
 	});
 
 	it('a route with only model, provider and effort gives no warning', () => {

@@ -33,7 +33,7 @@ describe('doctor', () => {
 		expect(result.exitCode).toBe(0);
 		expect(result.stdout).toContain('Hermes 0.19.0: chat has -Q');
 		expect(result.stdout).toMatch(/! route deep: passes -m opus --provider anthropic; .*reasoning_effort high is not passed/);
-		expect(result.stdout).toMatch(/✓ route local: passes -m qwen --provider openai-api OPENAI_BASE_URL=http:\/\/127\.0\.0\.1:9\/v1/);
+		expect(result.stdout).toMatch(/✓ route local: passes -m qwen --provider lmstudio endpoint http:\/\/127\.0\.0\.1:9\/v1/);
 		expect(result.stdout).not.toContain('lazy installs');
 	});
 

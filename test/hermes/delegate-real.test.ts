@@ -192,20 +192,19 @@ for (const release of realHermesReleases()) {
 			}
 		});
 
-		it('a base_url route reaches its URL with its key (openai-api), and the key is written nowhere', () => {
+		it('a base_url route reaches its URL with its key (lmstudio: chat completions), and the key is written nowhere', () => {
 			const [request] = mock.requests.filter(seen => seen.path.startsWith(`${routePath}/`));
 			expect(request).toMatchObject({model: 'm-local', authorization: `Bearer ${routeKey}`});
-			expect(modelMap.argvOf(modelMap.result('local').id)?.join(' ')).toContain('--provider openai-api');
+			expect(request?.path).toMatch(/\/chat\/completions$/);
+			expect(modelMap.argvOf(modelMap.result('local').id)?.join(' ')).toContain('--provider lmstudio');
 			expect(JSON.stringify(modelMap.events)).not.toContain(routeKey);
 			expect(readFileSync(modelMap.report.results_file, 'utf8')).not.toContain(routeKey);
 			expect(modelMap.stderr).not.toContain(routeKey);
 		});
 
-		// Known mismatch, reported to the lead: hermes-delegate sends a base_url route through
-		// `--provider openai-api`, which 0.20.0 speaks the Responses API to (POST …/responses, see
-		// hermes-facts.test.ts), so an endpoint with only /chat/completions fails it (HTTP 404).
-		// `it.fails` turns red once that is fixed: then make this a plain `it`.
-		(version === '0.20.0' ? it.fails : it)('a base_url route on a chat-completions server succeeds', () => {
+		// openai-api speaks the Responses API from 0.20.0 on (hermes-facts.test.ts): a base_url route goes
+		// through lmstudio, which speaks chat completions on both releases.
+		it('a base_url route on a chat-completions server succeeds', () => {
 			expect(modelMap.result('local')).toMatchObject({status: 'succeeded', answer: 'Local answer.'});
 		});
 
