@@ -35,7 +35,7 @@ function batchOptions(command: Command): Command {
 		.argument('[tasks]', 'tasks: a JSON/YAML file, `-` for stdin, or inline JSON (\'[{"goal":"..."}]\'); stdin when omitted and piped')
 		.option('--config <path>', 'Hermes config file (default: $HERMES_HOME/config.yaml)')
 		.option('--hermes-bin <path>', 'the hermes binary (default: $HERMES_BIN, else `hermes` on PATH)')
-		.option('-j, --concurrency <n>', 'tasks running at once (default: delegate.yaml, else 3)')
+		.option('-j, --concurrency <n>', 'tasks running at once (default: delegate.yaml, else Hermes\'s delegation.max_concurrent_children, else 3)')
 		.option('--sequential', 'one task at a time (also HERMES_ORCHESTRATOR_MODE=sequential)')
 		.option('--grace <seconds>', 'SIGTERM → SIGKILL grace period when stopping a task (default 5; decimals allowed)')
 		.option('--timeout <seconds>', 'stop any task running longer than this (a task\'s own "timeout" wins)')

@@ -1,6 +1,7 @@
 // hermes-delegate's own settings, in $HERMES_HOME/delegate.yaml: never mixed into Hermes's
 // config.yaml, which belongs to Hermes. Command-line flags override what is read here.
 import {existsSync, readFileSync} from 'node:fs';
+import {decodeUtf8} from './read-text.js';
 import path from 'node:path';
 import {z} from 'zod';
 import {defaultCharacteristicWords} from './characteristics.js';
@@ -61,12 +62,15 @@ export function loadSettings(file: string): LoadedSettings {
 		return {...structuredClone(defaultSettings), concurrencySet: false};
 	}
 
-	let raw: string;
+	let bytes: Buffer;
 	try {
-		raw = readFileSync(file, 'utf8');
+		bytes = readFileSync(file);
 	} catch (error) {
 		throw new InputError(`cannot read settings: ${(error as Error).message}`, {file});
 	}
+
+	// Outside the try: an encoding problem is reported as one, with its own fix.
+	const raw = decodeUtf8(bytes, file);
 
 	const {located, value: data} = readYamlText(raw, {file, fix: 'fix the YAML syntax at that line'});
 	const parsed = parseWorded(settingsSchema, data ?? {});

@@ -1,4 +1,6 @@
-import {mkdirSync} from 'node:fs';
+import {mkdirSync, mkdtempSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {defaultCharacteristicWords} from '../../src/core/characteristics.js';
 import {InputError, InputErrors} from '../../src/core/errors.js';
@@ -164,5 +166,14 @@ describe('loadSettings', () => {
 		const {settingsPath: file} = writeHermesHome();
 		mkdirSync(file);
 		expect(() => loadSettings(file)).toThrow(InputError);
+	});
+});
+
+describe('delegate.yaml that is not UTF-8', () => {
+	it('is refused naming the encoding and the fix, not read with U+FFFD in it', () => {
+		const dir = mkdtempSync(path.join(tmpdir(), 'hd-settings-'));
+		const file = path.join(dir, 'delegate.yaml');
+		writeFileSync(file, Buffer.from('theme: caf\xe9\n', 'latin1'));
+		expect(() => loadSettings(file)).toThrow(/not valid UTF-8/);
 	});
 });
