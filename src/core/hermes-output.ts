@@ -16,6 +16,7 @@ export type HermesOutcome = {
 	tokens: TokenCounts | null;
 	modelUsed: string | null;
 	toolCalls: ToolCallRecord[];
+	costUsd: number | null;
 	/** Something about this run a script should know (e.g. a stream that never said how it ended). */
 	notes: string[];
 };
@@ -44,7 +45,7 @@ export function stderrMessage(stderr: string): string {
 
 export function interpretHermesOutput(input: HermesOutputInput): HermesOutcome {
 	const succeeded = input.exitCode === 0;
-	const base = {sessionId: sessionIdOf(input.stderr), tokens: null, modelUsed: null, toolCalls: [], notes: []};
+	const base = {sessionId: sessionIdOf(input.stderr), tokens: null, modelUsed: null, toolCalls: [], costUsd: null, notes: []};
 	if (input.mode === 'stream-json' && input.stream) {
 		return fromStream(input.stream, input, succeeded);
 	}
@@ -81,6 +82,7 @@ function fromStream(stream: StreamSummary, input: HermesOutputInput, succeeded: 
 		tokens: stream.tokens,
 		modelUsed: stream.model,
 		toolCalls: stream.toolCalls,
+		costUsd: stream.costUsd,
 		notes,
 	};
 }

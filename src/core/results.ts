@@ -42,6 +42,7 @@ export type TaskOutcome = {
 	tokens?: TokenCounts | null | undefined;
 	modelUsed?: string | null | undefined;
 	toolCalls?: ToolCallRecord[] | undefined;
+	costUsd?: number | null | undefined;
 };
 
 export function buildResult(task: PlannedTask, outcome: TaskOutcome): TaskResult {
@@ -66,6 +67,7 @@ export function buildResult(task: PlannedTask, outcome: TaskOutcome): TaskResult
 		tokens: outcome.tokens ?? null,
 		model_used: outcome.modelUsed ?? null,
 		tool_calls: outcome.toolCalls ?? [],
+		...(outcome.costUsd === undefined || outcome.costUsd === null ? {} : {cost_usd: outcome.costUsd}),
 		...(outcome.errorText === undefined ? {} : {error: outcome.errorText}),
 		// A script reading one result must see that part of the route was not applied.
 		...(task.warnings.length > 0 || outcome.notes?.length ? {warnings: [...task.warnings, ...(outcome.notes ?? [])]} : {}),
@@ -157,4 +159,29 @@ export function describeStop(facts: StopFacts): string {
 		? `it ignored SIGTERM and was killed with SIGKILL ${seconds} s later`
 		: `ended ${seconds} s later (${how})`;
 	return `${why}: SIGTERM sent to its process group; ${ended}`;
+}
+
+/** The batch's tokens and each route's ("(parent)" for tasks on the parent's model); undefined when Hermes reported none. */
+export function tokenTotals(results: readonly TaskResult[]): BatchReport['tokens'] {
+	const withTokens = results.filter(result => result.tokens !== null);
+	if (withTokens.length === 0) {
+		return undefined;
+	}
+
+	const zero = (): TokenCounts => ({input: 0, output: 0, total: 0, cache_read: 0, cache_write: 0});
+	const add = (sum: TokenCounts, tokens: TokenCounts) => {
+		for (const key of ['input', 'output', 'total', 'cache_read', 'cache_write'] as const) {
+			sum[key] += tokens[key];
+		}
+	};
+
+	const total = zero();
+	const byRoute: Record<string, TokenCounts> = {};
+	for (const result of withTokens) {
+		add(total, result.tokens!);
+		const route = result.route.name ?? (result.route.kind === 'explicit' ? `(explicit ${result.route.model ?? ''})` : '(parent)');
+		add(byRoute[route] ??= zero(), result.tokens!);
+	}
+
+	return {total, by_route: byRoute};
 }

@@ -12,7 +12,7 @@ import {spawnIfDescriptors} from './open-files.js';
 import {isFamilyAlive, watchFamily, type FamilyWatch} from './process-family.js';
 import {forgetGroup, processStartTicks, rememberGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
 import {freshProcessTable} from './proc-tree.js';
-import {buildResult, describeExit, describeStop, finalStatus, refusedResult, summarize} from './results.js';
+import {buildResult, describeExit, describeStop, finalStatus, refusedResult, summarize, tokenTotals} from './results.js';
 import {outputModeOf} from './route-flags.js';
 import type {ProcessRecord, RunFolder} from './run-folder.js';
 import {recordProcessSafely, writePlanOrRemoveFolder, writeResults} from './run-folder-writes.js';
@@ -130,6 +130,7 @@ export class BatchRunner {
 			interrupted: this.interrupted,
 			hermes: hermesSummary(this.options.capabilities),
 			warnings: [...allWarnings(this.plan), ...(this.recordProblem ? [this.recordProblem] : [])],
+			...withTokens(this.orderedResults()),
 			results: this.orderedResults(),
 		};
 		await writeResults(folder, report);
@@ -311,13 +312,14 @@ export class BatchRunner {
 			stdout: {text: hermes.answer, truncated: hermes.answerTruncated},
 			answer: hermes.answer,
 			errorText,
-			notes: [...hermes.notes, ...notes],
+			notes: [...hermes.notes, ...modelMismatch(task, hermes.modelUsed), ...notes],
 			logPath,
 			sessionId: hermes.sessionId,
 			hermesVersion: capabilities.version,
 			tokens: hermes.tokens,
 			modelUsed: hermes.modelUsed,
 			toolCalls: hermes.toolCalls,
+			costUsd: hermes.costUsd,
 		}));
 		this.maybeFailFast(task.id, status);
 	}
@@ -403,4 +405,15 @@ function writePromptFile(runDir: string, task: PlannedTask): string {
 	mkdirSync(path.dirname(file), {recursive: true, mode: 0o700});
 	writeFileSync(file, promptOf(task.spec), {mode: 0o600});
 	return file;
+}
+
+function withTokens(results: readonly TaskResult[]): Pick<BatchReport, 'tokens'> {
+	const tokens = tokenTotals(results);
+	return tokens ? {tokens} : {};
+}
+
+/** Hermes said which model it used (stream-json): one other than the plan's is worth a warning. */
+function modelMismatch(task: PlannedTask, modelUsed: string | null): string[] {
+	const planned = task.effective.model;
+	return modelUsed && planned && modelUsed !== planned ? [`Hermes reported running model ${modelUsed}, not the planned ${planned}`] : [];
 }

@@ -260,6 +260,8 @@ export type TaskResult = {
 	tokens: TokenCounts | null;
 	/** The model Hermes reported using (stream-json only; null when it did not say). */
 	model_used: string | null;
+	/** What Hermes reported the run cost, where it reports it. */
+	cost_usd?: number;
 	tool_calls: ToolCallRecord[];
 	/** Hermes's own error message (or what we did, for a stop we asked for): never the session line. */
 	error?: string;
@@ -288,6 +290,8 @@ export type BatchReport = {
 		flags: HermesCapabilities['flags'];
 	};
 	warnings: string[];
+	/** Tokens Hermes reported (stream-json), for the batch and per route; absent when none were. */
+	tokens?: {total: TokenCounts; by_route: Record<string, TokenCounts>};
 	results: TaskResult[];
 };
 

@@ -1,0 +1,73 @@
+// The runner reading Hermes's stream-json (the fake agent as Hermes 0.20.6): the answer, the model
+// Hermes used, tokens per task and per route, tool calls, and live telemetry events.
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {afterEach, describe, expect, it} from 'vitest';
+import {planBatch} from '../../src/core/routing.js';
+import {createRunFolder} from '../../src/core/run-folder.js';
+import {BatchRunner} from '../../src/core/runner.js';
+import {defaultSettings} from '../../src/core/settings.js';
+import type {BatchEvent, DelegationConfig, TaskSpec} from '../../src/core/types.js';
+import {fakeAgentPath, fakeCapabilities, fakeVersionEnv} from '../helpers/processes.js';
+
+const delegation: DelegationConfig = {
+	mode: 'model_map',
+	builtin: {},
+	modelMap: {options: [
+		{kind: 'model', name: 'fast', description: 'Quick lookups.', provider: 'openrouter', model: 'm-fast'},
+		{kind: 'model', name: 'deep', description: 'Careful design.', provider: 'anthropic', model: 'm-deep'},
+	], default: 'fast'},
+	profileRoutes: {profiles: []},
+	source: {path: '/nonexistent/config.yaml', exists: false},
+};
+
+const homes: string[] = [];
+afterEach(() => {
+	for (const home of homes.splice(0)) rmSync(home, {recursive: true, force: true});
+});
+
+async function run(tasks: TaskSpec[]) {
+	const home = mkdtempSync(path.join(tmpdir(), 'runner-stream-'));
+	homes.push(home);
+	const runner = new BatchRunner(planBatch({tasks, delegation, settings: defaultSettings, capabilities: fakeCapabilities('0.20.6')}), {
+		hermesBin: fakeAgentPath,
+		capabilities: fakeCapabilities('0.20.6'),
+		env: fakeVersionEnv('0.20.6'),
+		folder: createRunFolder(home),
+		concurrency: 3,
+		graceMs: 1000,
+	});
+	const events: BatchEvent[] = [];
+	runner.subscribe(event => events.push(event));
+	return {report: await runner.start(), events};
+}
+
+describe('BatchRunner on stream-json', () => {
+	it('reports the exact answer, tokens per task and per route, tool calls and the model Hermes used', async () => {
+		const {report, events} = await run([
+			{goal: 'one', option: 'fast', context: '[fake:duration=0.2] [fake:steps=2] [fake:tokens=100,20] [fake:answer=First answer.]'},
+			{goal: 'two', option: 'fast', context: '[fake:duration=0.2] [fake:steps=1] [fake:tokens=10,5] [fake:model-used=m-other]'},
+			{goal: 'three', option: 'deep', context: '[fake:duration=0.2] [fake:steps=1] [fake:tokens=1,1]'},
+		]);
+
+		const [one, two] = report.results;
+		expect(report.hermes.output).toBe('stream-json');
+		expect(one).toMatchObject({status: 'succeeded', answer: 'First answer.', result: 'First answer.', model_used: 'm-fast', tokens: {input: 100, output: 20, total: 120}});
+		expect(one!.tool_calls).toHaveLength(2);
+		expect(one!.tool_calls[0]).toMatchObject({name: expect.any(String), is_error: false});
+		expect(one!.session_id).toMatch(/\S/);
+		expect(two!.model_used).toBe('m-other');
+		expect(two!.warnings).toEqual(['Hermes reported running model m-other, not the planned m-fast']);
+		expect(report.tokens?.total.total).toBe(120 + 15 + 2);
+		expect(report.tokens?.by_route).toMatchObject({fast: {total: 135}, deep: {total: 2}});
+		expect(events.filter(event => event.type === 'task.telemetry' && event.id === 't01').at(-1)).toMatchObject({telemetry: {model_used: 'm-fast', tokens: {total: 120}, tool_calls: 2}});
+	});
+
+	it('a failed run carries Hermes\'s error from its result event, not the session line', async () => {
+		const {report} = await run([{goal: 'fails', context: '[fake:duration=0.1] [fake:steps=1] [fake:fail]'}]);
+		expect(report.results[0]).toMatchObject({status: 'failed', exit_code: 1, answer: ''});
+		expect(report.results[0]!.error).toMatch(/429/);
+		expect(report.results[0]!.error).not.toMatch(/session_id/);
+	});
+});
