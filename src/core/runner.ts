@@ -19,8 +19,10 @@ import {recordProcessSafely, writePlanOrRemoveFolder, writeResults} from './run-
 import {StreamJsonDecoder} from './stream-json.js';
 import {TaskOutput} from './task-output.js';
 import {closeTaskLog, openTaskLog, outputEnd, pipeWithBackpressure} from './task-log.js';
-import type {BatchEvent, BatchReport, HermesCapabilities, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
+import type {BatchEvent, BatchReport, DelegateSettings, DelegationConfig, HermesCapabilities, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
 import {allWarnings} from './routing.js';
+import {replanBatch} from './replan.js';
+import {planOnDisk, writeJsonAtomic} from './run-folder.js';
 import {setLongTimeout} from './long-timer.js';
 
 export type RunnerOptions = {
@@ -42,6 +44,12 @@ export type RunnerOptions = {
 	logLimitBytes?: number | undefined;
 	/** How often each task's process tree is scanned for descendants that leave its session (setsid); 0: never. */
 	descendantScanMs?: number | undefined;
+	/**
+	 * What the batch was planned with, so it can be re-planned while it runs (applyRouting):
+	 * delegate.yaml's tables, and the warnings that came from outside the plan (the config's, the
+	 * open-files limit's), which a new plan keeps.
+	 */
+	routing?: {settings: Pick<DelegateSettings, 'characteristics' | 'characteristicWords'>; outsideWarnings: readonly string[]} | undefined;
 };
 
 type Live = {
@@ -67,8 +75,19 @@ export class BatchRunner {
 	/** Events before batch.planned wait for it: it is always the first event a listener sees. */
 	private early: BatchEvent[] | undefined = [];
 	private recordProblem: string | undefined;
+	/** The plan as it is now: applyRouting replaces it. */
+	private currentPlan: RoutePlan;
+	private readonly limit: ReturnType<typeof pLimit>;
+	/** Tasks handed to the concurrency limit and not yet done; start() waits until none are left. */
+	private readonly pending: Array<Promise<void>> = [];
+	/** start() has seen every task end: nothing can be started or re-planned any more. */
+	private settled = false;
+	/** plan.json rewrites, one after the other, so the last plan is the one on disk. */
+	private planWrite: Promise<void> = Promise.resolve();
 
-	constructor(readonly plan: RoutePlan, private readonly options: RunnerOptions) {
+	constructor(plan: RoutePlan, private readonly options: RunnerOptions) {
+		this.currentPlan = plan;
+		this.limit = pLimit(Math.max(1, options.concurrency));
 		const outputMode = outputModeOf(options.capabilities.flags);
 		const streamJson = outputMode === 'stream-json';
 		for (const task of plan.tasks) {
@@ -82,6 +101,10 @@ export class BatchRunner {
 
 			this.outputs.set(task.id, new TaskOutput({maxLines: options.tailLines, display: options.display, decoder, hideSessionLine: outputMode !== 'text'}));
 		}
+	}
+
+	get plan(): RoutePlan {
+		return this.currentPlan;
 	}
 
 	get runId(): string {
@@ -117,9 +140,17 @@ export class BatchRunner {
 			}
 		}
 
-		const limit = pLimit(Math.max(1, this.options.concurrency));
-		const runnable = this.plan.tasks.filter(task => !task.decision.refused);
-		await Promise.all(runnable.map(async task => limit(async () => this.runTask(task.id))));
+		for (const task of this.plan.tasks.filter(task => !task.decision.refused)) {
+			this.schedule(task.id);
+		}
+
+		// A re-plan may hand a refused task a route it can run on while others still run.
+		while (this.pending.length > 0) {
+			await Promise.all(this.pending.splice(0));
+		}
+
+		this.settled = true;
+		await this.planWrite;
 
 		const report: BatchReport = {
 			summary: summarize(this.orderedResults()),
@@ -170,26 +201,82 @@ export class BatchRunner {
 	}
 
 	/**
-	 * New routes for tasks of this batch, for the live routes editor of the roadmap (not built yet):
-	 * a task that has not started takes its new plan, refused now included; running and
-	 * finished tasks keep the route they ran on. Returns the ids that changed.
+	 * The routing message (the dashboard sends it after a route or mode change; it could come over
+	 * a socket as well): re-plans the whole batch on this delegation config with the settings and
+	 * Hermes it was first planned with. Tasks that have not started take their new plan; running
+	 * and finished tasks keep the route they ran on. Announces `batch.replanned` with the tasks
+	 * whose plan changed, rewrites plan.json, and returns their ids.
+	 */
+	applyRouting(delegation: DelegationConfig): string[] {
+		const {routing} = this.options;
+		if (!routing) {
+			throw new Error('this runner was made without its routing settings: it cannot re-plan');
+		}
+
+		if (this.settled || this.shuttingDown) {
+			return [];
+		}
+
+		const next = replanBatch({
+			current: this.currentPlan,
+			delegation,
+			settings: routing.settings,
+			capabilities: this.options.capabilities,
+			outsideWarnings: routing.outsideWarnings,
+			status: id => this.live.get(id)?.status ?? 'queued',
+			unstarted: id => this.isUnstarted(id),
+		});
+		this.currentPlan = next.plan;
+		this.emit({type: 'batch.replanned', mode: next.plan.mode, tasks: next.changed.map(task => ({id: task.id, plan: task})), warnings: allWarnings(next.plan), at: Date.now()});
+		const changed = this.replan(next.changed);
+		const plan = planOnDisk(this.currentPlan);
+		this.planWrite = this.planWrite.then(async () => writeJsonAtomic(this.options.folder.planPath, plan)).catch((error: unknown) => {
+			this.recordProblem ??= `plan.json could not be rewritten after a re-plan: ${(error as Error).message}; it shows an earlier plan`;
+		});
+		return changed;
+	}
+
+	/**
+	 * New plans for tasks of this batch: a task that has not started (queued, or refused) takes its
+	 * new plan, and runs or is refused by it; running and finished tasks keep the route they ran
+	 * on. Returns the ids that changed.
 	 */
 	replan(tasks: readonly PlannedTask[]): string[] {
 		const changed: string[] = [];
 		for (const task of tasks) {
 			const entry = this.live.get(task.id);
-			if (entry?.status !== 'queued') {
+			if (!entry || !this.isUnstarted(task.id)) {
 				continue;
 			}
 
+			const wasRefused = entry.status === 'refused';
 			entry.task = task;
 			changed.push(task.id);
+			this.currentPlan = {...this.currentPlan, tasks: this.currentPlan.tasks.map(planned => (planned.id === task.id ? task : planned))};
 			if (task.decision.refused) {
-				this.finish(task.id, refusedResult(task, this.options.capabilities.version));
+				if (wasRefused) {
+					this.results.set(task.id, refusedResult(task, this.options.capabilities.version)); // already announced as refused
+				} else {
+					this.finish(task.id, refusedResult(task, this.options.capabilities.version));
+				}
+			} else if (wasRefused) {
+				entry.status = 'queued';
+				this.results.delete(task.id);
+				this.schedule(task.id);
 			}
 		}
 
 		return changed;
+	}
+
+	/** Queued, or refused by its plan before it could start: a new plan may still change it. */
+	private isUnstarted(id: string): boolean {
+		const entry = this.live.get(id);
+		return entry !== undefined && entry.startedAt === undefined && (entry.status === 'queued' || (entry.status === 'refused' && !this.settled));
+	}
+
+	private schedule(id: string): void {
+		this.pending.push(this.limit(async () => this.runTask(id)));
 	}
 
 	/** SIGINT/SIGTERM/SIGHUP or quitting the dashboard: nothing new starts, everything running is cascaded. */

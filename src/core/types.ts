@@ -191,6 +191,8 @@ export type CancellingInfo = {
 /** Everything the runner announces. `run --jsonl` prints these; the store is fed by them. */
 export type BatchEvent =
 	| {type: 'batch.planned'; runId: string; runDir: string; plan: RoutePlan; at: number}
+	/** The routing changed during the run: tasks that had not started took new plans (only those whose plan changed are listed); the batch's warnings and every task's, as they now stand. */
+	| {type: 'batch.replanned'; mode: RoutingMode; tasks: Array<{id: string; plan: PlannedTask}>; warnings: string[]; at: number}
 	| {type: 'task.started'; id: string; pid: number; argv: string[]; at: number}
 	| {type: 'task.cancelling'; id: string; cancelling: CancellingInfo; at: number}
 	| {type: 'task.killed'; id: string; at: number}

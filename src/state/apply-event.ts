@@ -3,7 +3,8 @@
 // at a capped rate by `outputPatch` (see state/feed.ts).
 import type {BatchEvent} from '../core/types.js';
 import type {BatchControl, BatchState} from './store.js';
-import {finishedPatch, type TaskView} from './task-view.js';
+import {finishedPatch, replannedPatch, type TaskView} from './task-view.js';
+import {batchWarnings} from './warnings.js';
 import {withNewOutput} from './zoom.js';
 
 function withTask(state: BatchState, id: string, patch: Partial<TaskView>): Partial<BatchState> {
@@ -42,6 +43,18 @@ export function eventPatch(state: BatchState, event: BatchEvent, control: BatchC
 
 		case 'batch.planned': {
 			return {runId: event.runId, runDir: event.runDir};
+		}
+
+		case 'batch.replanned': {
+			const tasks = {...state.tasks};
+			for (const {id, plan} of event.tasks) {
+				const current = tasks[id];
+				if (current) {
+					tasks[id] = {...current, ...replannedPatch(plan, current)};
+				}
+			}
+
+			return {tasks, mode: event.mode, warnings: batchWarnings({tasks: event.tasks.map(task => task.plan), warnings: event.warnings})};
 		}
 	}
 }

@@ -63,6 +63,21 @@ export function taskViewFromPlan(task: PlannedTask): TaskView {
 }
 
 /**
+ * A task that had not started, re-planned: the new route and reason; a queued task refused by
+ * its new plan shows why, a refused one given a route is queued again. Only unstarted tasks are
+ * re-planned, so a running pane never changes here.
+ */
+export function replannedPatch(task: PlannedTask, current: TaskView): Partial<TaskView> {
+	const fresh = taskViewFromPlan(task);
+	const route = {routeName: fresh.routeName, routeKind: fresh.routeKind, model: fresh.model, provider: fresh.provider, reasoningEffort: fresh.reasoningEffort, profile: fresh.profile, reason: fresh.reason};
+	if (current.status !== 'queued' && current.status !== 'refused') {
+		return route;
+	}
+
+	return {...route, status: fresh.status, errorLine: fresh.errorLine, finishedAt: null, exitCode: null};
+}
+
+/**
  * A finished task: its final status, and the line that says why when it did not succeed. `cancelling`
  * is the task's kill cascade as the view last saw it (the patch clears it), `graceMs` the batch's grace.
  */

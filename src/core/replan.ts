@@ -1,0 +1,43 @@
+// Re-planning a batch that is already running: the whole batch is planned again on the new
+// routing (pure, planBatch), and only tasks that have not started take the new plan. Warnings
+// are those of the plan as it now stands: a profile shared between a running task and a
+// re-planned queued one is still shared.
+import {isDeepStrictEqual} from 'node:util';
+import {planBatch, sharedProfileWarnings, type PlanInput} from './routing.js';
+import {isActive, type DelegationConfig, type PlannedTask, type RoutePlan, type TaskStatus} from './types.js';
+
+export type ReplanInput = {
+	current: RoutePlan;
+	delegation: DelegationConfig;
+	settings: PlanInput['settings'];
+	capabilities: PlanInput['capabilities'];
+	/** Warnings from outside the plan (the config's, the open-files limit's): kept as they are. */
+	outsideWarnings: readonly string[];
+	status(id: string): TaskStatus;
+	/** Whether the task may still take a new plan (queued, or refused before it started). */
+	unstarted(id: string): boolean;
+};
+
+export type Replanned = {
+	plan: RoutePlan;
+	/** The new plans of unstarted tasks whose route, reason or launch changed. */
+	changed: PlannedTask[];
+};
+
+export function replanBatch(input: ReplanInput): Replanned {
+	const {current} = input;
+	const fresh = planBatch({tasks: current.tasks.map(task => task.spec), delegation: input.delegation, settings: input.settings, capabilities: input.capabilities});
+	const changed = fresh.tasks.filter((task, position) => input.unstarted(task.id) && !samePlan(task, current.tasks[position]!));
+	const byId = new Map(changed.map(task => [task.id, task]));
+	const tasks = current.tasks.map(task => byId.get(task.id) ?? task);
+	// planBatch's shared-profile warnings looked only at the new plans; the ones that count are
+	// those of the tasks that hold or will hold a process, on the routes they really have.
+	const freshShared = new Set(sharedProfileWarnings(fresh.tasks));
+	const live = tasks.filter(task => isActive(input.status(task.id)) || byId.has(task.id));
+	const warnings = [...new Set([...input.outsideWarnings, ...fresh.warnings.filter(warning => !freshShared.has(warning)), ...sharedProfileWarnings(live)])];
+	return {plan: {mode: input.delegation.mode, tasks, warnings}, changed};
+}
+
+function samePlan(a: PlannedTask, b: PlannedTask): boolean {
+	return isDeepStrictEqual({decision: a.decision, effective: a.effective, launch: a.launch, warnings: a.warnings}, {decision: b.decision, effective: b.effective, launch: b.launch, warnings: b.warnings});
+}
