@@ -4,11 +4,14 @@
 // `syncOutput` copies the bounded tails in at a capped rate (see state/feed.ts). What events
 // change is in apply-event.ts, the zoom's arithmetic in zoom.ts.
 import {createStore, type StoreApi} from 'zustand/vanilla';
-import type {BatchEvent, BatchReport, CancellingInfo, PlannedTask, RoutingMode, StopReason} from '../core/types.js';
+import type {RouteEdit} from '../core/config-edit.js';
+import type {SteerOutcome} from '../core/steering.js';
+import type {BatchEvent, BatchReport, CancellingInfo, DelegationConfig, PlannedTask, RoutingMode, StopReason} from '../core/types.js';
 import {eventPatch, outputPatch} from './apply-event.js';
 import {cancelRequest, quitRequest} from './intents.js';
 import {taskViewFromPlan, type TaskView} from './task-view.js';
 import {batchWarnings} from './warnings.js';
+import {switchModePatch} from './steer.js';
 import {openZoom, scrolled, searched} from './zoom.js';
 
 export type {TaskView} from './task-view.js';
@@ -19,6 +22,10 @@ export type BatchControl = {
 	shutdown(options: {skipGrace: boolean}): void;
 	/** Bounded output kept by the core; lines are already sanitised. */
 	output(id: string): {version: number; lines(count?: number): string[]; totalLines: number; errorLine(): string | undefined} | undefined;
+	/** The routing config as it now stands (absent: the batch cannot be steered). */
+	routing?(): DelegationConfig;
+	/** Saves route edits into config.yaml, records them and re-plans; a refused edit changes nothing. */
+	steer?(edits: readonly RouteEdit[]): SteerOutcome;
 };
 
 export type ConfirmAction = 'cancel' | 'kill' | 'quit';
@@ -79,6 +86,8 @@ export type BatchActions = {
 	requestQuit(): void;
 	confirmYes(): void;
 	confirmNo(): void;
+	/** m: the next routing mode with routes, saved into config.yaml, then the queue re-planned. */
+	switchMode(): void;
 };
 
 export type BatchStore = StoreApi<BatchState & BatchActions>;
@@ -289,6 +298,10 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 
 			confirmNo() {
 				set({confirm: null});
+			},
+
+			switchMode() {
+				set(switchModePatch(get(), control));
 			},
 		};
 	});

@@ -142,6 +142,11 @@ export function runCommand(command: Command, state: State, environment: CommandE
 			state.requestQuit();
 			break;
 		}
+
+		case 'routing.mode': {
+			state.switchMode();
+			break;
+		}
 	}
 }
 
