@@ -11,6 +11,7 @@ import {GridLayout} from './components/GridLayout.js';
 import {Header} from './components/Header.js';
 import {HelpOverlay} from './components/HelpOverlay.js';
 import {ListLayout} from './components/ListLayout.js';
+import {RoutesEditor} from './components/RoutesEditor.js';
 import {ZoomView} from './components/ZoomView.js';
 import {useKeys} from './hooks/use-keys.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
@@ -48,6 +49,7 @@ function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; read
 		statusLine: state.quitting || state.notice !== null,
 		help: state.help,
 		zoom: state.zoom !== null,
+		routes: state.routes !== null,
 	})));
 	const question = useBatch(confirmQuestion);
 	const confirmLines = confirmText(question, size.columns, bindings).length;
@@ -70,7 +72,7 @@ function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; read
 		<Box flexDirection='column' width={frame.columns}>
 			<Header width={frame.columns} bindings={bindings}/>
 			<Box height={frame.bodyHeight} width={frame.columns} overflow='hidden'>
-				<Body frame={frame} bindings={bindings} help={ui.help} zoom={ui.zoom} empty={ui.taskCount === 0}/>
+				<Body frame={frame} bindings={bindings} help={ui.help} zoom={ui.zoom} routes={ui.routes} empty={ui.taskCount === 0}/>
 			</Box>
 			{question !== null && <ConfirmBar width={frame.columns} bindings={bindings}/>}
 			<Footer width={frame.columns} bindings={bindings}/>
@@ -83,13 +85,18 @@ type BodyProps = {
 	readonly bindings: Bindings;
 	readonly help: boolean;
 	readonly zoom: boolean;
+	readonly routes: boolean;
 	readonly empty: boolean;
 };
 
-function Body({frame, bindings, help, zoom, empty}: BodyProps) {
+function Body({frame, bindings, help, zoom, routes, empty}: BodyProps) {
 	const theme = useTheme();
 	if (help) {
 		return <HelpOverlay width={frame.columns} height={frame.bodyHeight} bindings={bindings}/>;
+	}
+
+	if (routes) {
+		return <RoutesEditor width={frame.columns} height={frame.bodyHeight} bindings={bindings}/>;
 	}
 
 	if (zoom) {

@@ -6,7 +6,7 @@ import type {Command, KeyContext} from './keys.js';
 
 type State = BatchState & BatchActions;
 
-/** Where the keyboard is. The innermost overlay wins: confirm > help > search > zoom > grid. */
+/** Where the keyboard is. The innermost overlay wins: confirm > help > routes editor > search > zoom > grid. */
 export function keyContext(state: BatchState): KeyContext {
 	if (state.confirm) {
 		return 'confirm';
@@ -14,6 +14,10 @@ export function keyContext(state: BatchState): KeyContext {
 
 	if (state.help) {
 		return 'help';
+	}
+
+	if (state.routes) {
+		return state.routes.field ? 'route-edit' : 'routes';
 	}
 
 	if (state.zoom?.search.editing) {
@@ -145,6 +149,36 @@ export function runCommand(command: Command, state: State, environment: CommandE
 
 		case 'routing.mode': {
 			state.switchMode();
+			break;
+		}
+
+		case 'routes.open': {
+			state.openRoutes();
+			break;
+		}
+
+		case 'routes.up': case 'routes.down': {
+			state.moveRoute(command === 'routes.up' ? -1 : 1);
+			break;
+		}
+
+		case 'routes.edit': {
+			state.editDescription();
+			break;
+		}
+
+		case 'routes.default': {
+			state.setDefaultRoute();
+			break;
+		}
+
+		case 'routes.close': case 'field.cancel': {
+			state.closeOverlay();
+			break;
+		}
+
+		case 'field.submit': {
+			state.submitField();
 			break;
 		}
 	}

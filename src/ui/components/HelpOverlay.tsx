@@ -15,6 +15,8 @@ const sections: ReadonlyArray<{context: KeyContext; title: string}> = [
 	{context: 'zoom', title: 'Zoomed task'},
 	{context: 'search', title: 'Search field'},
 	{context: 'confirm', title: 'Confirm prompt'},
+	{context: 'routes', title: 'Routes editor'},
+	{context: 'route-edit', title: 'Editing a description'},
 ];
 
 type Row = {kind: 'title'; text: string} | {kind: 'entry'; keys: string; description: string};
