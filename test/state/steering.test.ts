@@ -19,32 +19,9 @@ import {feedStore} from '../../src/state/feed.js';
 import {createBatchStore} from '../../src/state/store.js';
 import {fakeAgentPath, fakeCapabilities, fakeVersionEnv} from '../helpers/processes.js';
 import {plannedTasks} from '../helpers/render.js';
+import {steeringConfig} from '../helpers/steering-config.js';
 import {waitFor} from '../helpers/wait-for.js';
 
-export const steeringConfig = `# Hermes config, with comments that must survive
-model: anthropic/claude-sonnet-5
-delegation:
-  backend: model_map   # the active mode
-  backends:
-    model_map:
-      options:
-        - name: fast
-          description: "Cheap and quick: lookups, summaries."
-          provider: openrouter
-          model: google/gemini-3-flash-preview
-        - name: deep
-          description: "Slow and careful: hard debugging and design work."
-          provider: anthropic
-          model: claude-opus-5
-      default: fast
-    profile_routes:
-      profiles:
-        - name: coder
-          description: "Writes and reviews code."
-        - name: writer
-          description: "Writes documentation and prose."
-      default: coder
-`;
 
 const homes: string[] = [];
 const stops: Array<() => void> = [];
