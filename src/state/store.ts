@@ -7,6 +7,7 @@
 import {createStore, type StoreApi} from 'zustand/vanilla';
 import type {CancellingInfo, PlannedTask, RoutingMode, StopReason} from '../core/types.js';
 import {eventPatch, outputPatch} from './apply-event.js';
+import {closeTopOverlay} from './overlay.js';
 import {cancelRequest, quitRequest} from './intents.js';
 import {taskViewFromPlan} from './task-view.js';
 import {batchWarnings} from './warnings.js';
@@ -120,21 +121,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			},
 
 			closeOverlay() {
-				const state = get();
-				if (state.confirm) {
-					set({confirm: null});
-				} else if (state.help) {
-					set({help: false});
-				} else if (state.routes?.field) {
-					get().cancelField();
-				} else if (state.routes) {
-					set({routes: null});
-				} else if (state.zoom?.search.editing) {
-					set({zoom: {...state.zoom, search: {...state.zoom.search, editing: false}}});
-				} else if (state.zoom) {
-					// A search's "no match" belongs to the zoom: it must not linger under the grid.
-					set({zoom: null, notice: null});
-				}
+				set(closeTopOverlay(get()));
 			},
 
 			scroll(delta, visibleLines) {

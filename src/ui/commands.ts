@@ -1,30 +1,15 @@
 // From a matched command to a store action, and which commands are worth offering right now.
 // Pure (no React) so the keyboard hook stays a thin adapter and the footer agrees with it.
 import {isActive} from '../core/types.js';
+import {topOverlay} from '../state/overlay.js';
 import type {BatchActions, BatchState} from '../state/store.js';
 import type {Command, KeyContext} from './keys.js';
 
 type State = BatchState & BatchActions;
 
-/** Where the keyboard is. The innermost overlay wins: confirm > help > routes editor > search > zoom > grid. */
+/** Where the keyboard is: the top overlay (state/overlay.ts), else the grid. */
 export function keyContext(state: BatchState): KeyContext {
-	if (state.confirm) {
-		return 'confirm';
-	}
-
-	if (state.help) {
-		return 'help';
-	}
-
-	if (state.routes) {
-		return state.routes.field ? 'route-edit' : 'routes';
-	}
-
-	if (state.zoom?.search.editing) {
-		return 'search';
-	}
-
-	return state.zoom ? 'zoom' : 'grid';
+	return topOverlay(state) ?? 'grid';
 }
 
 export type CommandEnvironment = {
