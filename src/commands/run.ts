@@ -159,6 +159,10 @@ function jsonlEvent(event: BatchEvent): unknown {
 		return {type: event.type, run_id: event.runId, run_dir: event.runDir, mode: event.plan.mode, tasks: event.plan.tasks.map(task => ({id: task.id, goal: task.spec.goal, route: resultRoute(task)})), at: event.at};
 	}
 
+	if (event.type === 'task.requeued') {
+		return {type: event.type, id: event.id, attempt: event.attempt, route: resultRoute(event.plan), at: event.at};
+	}
+
 	if (event.type === 'batch.replanned') {
 		return {type: event.type, mode: event.mode, tasks: event.tasks.map(({id, plan}) => ({id, goal: plan.spec.goal, route: resultRoute(plan)})), warnings: event.warnings, at: event.at};
 	}

@@ -20,7 +20,7 @@ import {StreamJsonDecoder} from './stream-json.js';
 import {TaskOutput} from './task-output.js';
 import {closeTaskLog, openTaskLog, outputEnd, pipeWithBackpressure} from './task-log.js';
 import type {BatchEvent, BatchReport, DelegateSettings, DelegationConfig, HermesCapabilities, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
-import {allWarnings} from './routing.js';
+import {allWarnings, planBatch} from './routing.js';
 import {replanBatch} from './replan.js';
 import {planOnDisk, writeJsonAtomic} from './run-folder.js';
 import {setLongTimeout} from './long-timer.js';
@@ -60,6 +60,10 @@ type Live = {
 	cascade?: Cascade;
 	stopReason?: StopReason;
 	startedAt?: number;
+	/** 1, then one more each time the operator re-routes the finished task (retryTask). */
+	attempt: number;
+	/** The results of the attempts before this one, oldest first. */
+	earlier: TaskResult[];
 };
 
 export type BatchListener = (event: BatchEvent) => void;
@@ -88,19 +92,25 @@ export class BatchRunner {
 	constructor(plan: RoutePlan, private readonly options: RunnerOptions) {
 		this.currentPlan = plan;
 		this.limit = pLimit(Math.max(1, options.concurrency));
-		const outputMode = outputModeOf(options.capabilities.flags);
-		const streamJson = outputMode === 'stream-json';
 		for (const task of plan.tasks) {
-			this.live.set(task.id, {task, status: task.decision.refused ? 'refused' : 'queued'});
-			const decoder = streamJson
-				? new StreamJsonDecoder({onTelemetry: telemetry => this.emit({type: 'task.telemetry', id: task.id, telemetry, at: Date.now()})})
-				: undefined;
-			if (decoder) {
-				this.decoders.set(task.id, decoder);
-			}
-
-			this.outputs.set(task.id, new TaskOutput({maxLines: options.tailLines, display: options.display, decoder, hideSessionLine: outputMode !== 'text'}));
+			this.live.set(task.id, {task, status: task.decision.refused ? 'refused' : 'queued', attempt: 1, earlier: []});
+			this.makeOutput(task.id);
 		}
+	}
+
+	/** A fresh output buffer (and stream-json decoder) for a task's next attempt. */
+	private makeOutput(id: string): void {
+		const outputMode = outputModeOf(this.options.capabilities.flags);
+		const decoder = outputMode === 'stream-json'
+			? new StreamJsonDecoder({onTelemetry: telemetry => this.emit({type: 'task.telemetry', id, telemetry, at: Date.now()})})
+			: undefined;
+		if (decoder) {
+			this.decoders.set(id, decoder);
+		} else {
+			this.decoders.delete(id);
+		}
+
+		this.outputs.set(id, new TaskOutput({maxLines: this.options.tailLines, display: this.options.display, decoder, hideSessionLine: outputMode !== 'text'}));
 	}
 
 	get plan(): RoutePlan {
@@ -229,11 +239,68 @@ export class BatchRunner {
 		this.currentPlan = next.plan;
 		this.emit({type: 'batch.replanned', mode: next.plan.mode, tasks: next.changed.map(task => ({id: task.id, plan: task})), warnings: allWarnings(next.plan), at: Date.now()});
 		const changed = this.replan(next.changed);
+		this.rewritePlan();
+		return changed;
+	}
+
+	/**
+	 * The re-route message: a queued, failed, cancelled or timed-out task goes (back) into the queue
+	 * on the route `routeName` of the delegation's active mode. A finished one starts a new attempt:
+	 * the earlier attempt's result stays in the task's result (`earlier_attempts`) and its log stays
+	 * where it was (attempt 2 logs to `<id>.2.log`). Only while the batch runs.
+	 */
+	retryTask(id: string, delegation: DelegationConfig, routeName: string): {ok: true; attempt: number} | {ok: false; reason: string} {
+		const entry = this.live.get(id);
+		const {routing} = this.options;
+		const retryable: ReadonlySet<TaskStatus> = new Set(['queued', 'failed', 'cancelled', 'timed_out']);
+		const refusal = !entry || !routing ? `no task ${id} to re-route`
+			: this.settled ? 'the batch has finished; run the task again in a new batch'
+				: this.shuttingDown ? 'the batch is stopping'
+					: retryable.has(entry.status) ? (delegation.mode === 'default' ? 'the built-in mode has no routes to choose from' : undefined)
+						: `${id} is ${entry.status.replace('_', ' ')}: only a queued, failed, cancelled or timed-out task can be re-routed`;
+		if (refusal !== undefined || !entry || !routing) {
+			return {ok: false, reason: refusal ?? `no task ${id}`};
+		}
+
+		const onRoute = {...entry.task.spec, model: undefined, provider: undefined, option: delegation.mode === 'model_map' ? routeName : undefined, profile: delegation.mode === 'profile_routes' ? routeName : undefined};
+		const specs = this.currentPlan.tasks.map(task => (task.id === id ? onRoute : task.spec));
+		const planned = planBatch({tasks: specs, delegation, settings: routing.settings, capabilities: this.options.capabilities, indexes: [entry.task.index]}).tasks[0]!;
+		if (planned.decision.refused) {
+			return {ok: false, reason: planned.decision.reason};
+		}
+
+		const attempt = entry.status === 'queued' ? entry.attempt : entry.attempt + 1;
+		const task: PlannedTask = {...planned, decision: {...planned.decision, reason: `re-routed to "${planned.decision.route?.name ?? routeName}" by the operator${attempt > 1 ? ` (attempt ${attempt})` : ''}`}};
+		const finished = entry.status !== 'queued';
+		if (finished) {
+			const previous = this.results.get(id);
+			if (previous) {
+				entry.earlier.push(previous);
+			}
+
+			this.results.delete(id);
+			Object.assign(entry, {status: 'queued', startedAt: undefined, stopReason: undefined, process: undefined, family: undefined, cascade: undefined});
+			this.makeOutput(id);
+		}
+
+		entry.task = task;
+		entry.attempt = attempt;
+		this.currentPlan = {...this.currentPlan, tasks: this.currentPlan.tasks.map(planned => (planned.id === id ? task : planned))};
+		this.emit({type: 'task.requeued', id, attempt, plan: task, at: Date.now()});
+		if (finished) {
+			this.schedule(id);
+		}
+
+		this.rewritePlan();
+		return {ok: true, attempt};
+	}
+
+	/** plan.json follows the plan, one write after the other so the last plan is the one on disk. */
+	private rewritePlan(): void {
 		const plan = planOnDisk(this.currentPlan);
 		this.planWrite = this.planWrite.then(async () => writeJsonAtomic(this.options.folder.planPath, plan)).catch((error: unknown) => {
 			this.recordProblem ??= `plan.json could not be rewritten after a re-plan: ${(error as Error).message}; it shows an earlier plan`;
 		});
-		return changed;
 	}
 
 	/**
@@ -308,7 +375,8 @@ export class BatchRunner {
 		}
 
 		const {folder, capabilities} = this.options;
-		const logPath = folder.logPath(task.id);
+		// Each attempt has its own log: the first <id>.log, a re-routed one <id>.<attempt>.log.
+		const logPath = entry.attempt === 1 ? folder.logPath(task.id) : path.join(path.dirname(folder.logPath(task.id)), `${task.id}.${entry.attempt}.log`);
 		const output = this.outputs.get(task.id)!;
 		entry.startedAt = Date.now();
 		entry.status = 'running';
@@ -451,12 +519,13 @@ export class BatchRunner {
 		this.finish(entry.task.id, buildResult(entry.task, {status, exitCode: null, signal: null, startedAt: null, finishedAt: null, stdout: {text: '', truncated: false}, errorText, logPath: null}));
 	}
 
-	private finish(id: string, result: TaskResult): void {
+	private finish(id: string, outcome: TaskResult): void {
 		const entry = this.live.get(id);
 		if (entry) {
-			entry.status = result.status;
+			entry.status = outcome.status;
 		}
 
+		const result = entry && entry.attempt > 1 ? {...outcome, attempt: entry.attempt, earlier_attempts: [...entry.earlier]} : outcome;
 		this.results.set(id, result);
 		this.emit({type: 'task.finished', id, result, at: Date.now()});
 	}

@@ -29,6 +29,8 @@ export type TaskView = {
 	tail: string[];
 	totalLines: number;
 	outputVersion: number;
+	/** 1, then one more each time the operator re-routes the task after it ended (R). */
+	attempt: number;
 };
 
 // Every text below comes from a task file or a config: sanitised once, here, as subagent output is.
@@ -59,6 +61,7 @@ export function taskViewFromPlan(task: PlannedTask): TaskView {
 		tail: [],
 		totalLines: 0,
 		outputVersion: -1,
+		attempt: 1,
 	};
 }
 
