@@ -5,7 +5,7 @@
 import type {BatchState} from './store-types.js';
 
 /** Innermost first: a question, the help, the routes editor (its text field), the search, the zoom. */
-export type Overlay = 'confirm' | 'help' | 'route-edit' | 'routes' | 'search' | 'zoom';
+export type Overlay = 'confirm' | 'help' | 'route-edit' | 'route-pick' | 'routes' | 'search' | 'zoom';
 
 export function topOverlay(state: Pick<BatchState, 'confirm' | 'help' | 'routes' | 'zoom'>): Overlay | null {
 	if (state.confirm) {
@@ -17,7 +17,7 @@ export function topOverlay(state: Pick<BatchState, 'confirm' | 'help' | 'routes'
 	}
 
 	if (state.routes) {
-		return state.routes.field ? 'route-edit' : 'routes';
+		return state.routes.field ? 'route-edit' : state.routes.pickFor ? 'route-pick' : 'routes';
 	}
 
 	if (state.zoom) {
@@ -47,7 +47,8 @@ export function closeTopOverlay(state: BatchState): Partial<BatchState> {
 			return {routes: {...state.routes!, field: null, error: null}};
 		}
 
-		case 'routes': {
+		case 'routes':
+		case 'route-pick': {
 			return {routes: null};
 		}
 

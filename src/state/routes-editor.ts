@@ -30,6 +30,8 @@ export type RoutesEditorState = {
 	field: TextField | null;
 	/** Why the last save was refused, shown in place; cleared by the next key that edits. */
 	error: string | null;
+	/** Open as the route picker of `R`: the task to send to the selected route. */
+	pickFor: string | null;
 };
 
 export function listOf(mode: RoutingMode): RouteList | null {
@@ -53,7 +55,7 @@ export function routeRows(delegation: DelegationConfig): RouteRow[] {
 export function editorFor(delegation: DelegationConfig, previous?: RoutesEditorState | null): RoutesEditorState {
 	const routes = routeRows(delegation);
 	const keep = previous ? routes.findIndex(route => route.name === previous.routes[previous.selected]?.name) : -1;
-	return {list: listOf(delegation.mode), routes, selected: Math.max(0, keep), field: null, error: null};
+	return {list: listOf(delegation.mode), routes, selected: Math.max(0, keep), field: null, error: null, pickFor: null};
 }
 
 export type RouteLoad = {queued: number; running: number; done: number};

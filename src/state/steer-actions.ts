@@ -6,7 +6,9 @@ import {editorFor, type TextField} from './routes-editor.js';
 import {editPatch, steerable, switchModePatch} from './steer.js';
 import type {BatchActions, BatchControl, BatchState} from './store.js';
 
-export type SteerActions = Pick<BatchActions, 'switchMode' | 'openRoutes' | 'moveRoute' | 'editDescription' | 'setField' | 'submitField' | 'cancelField' | 'setDefaultRoute'>;
+export type SteerActions = Pick<BatchActions, 'switchMode' | 'openRoutes' | 'moveRoute' | 'editDescription' | 'setField' | 'submitField' | 'cancelField' | 'setDefaultRoute' | 'openReroute' | 'pickRoute'>;
+
+const reroutable: ReadonlySet<string> = new Set(['queued', 'failed', 'cancelled', 'timed_out']);
 
 type Store = Pick<StoreApi<BatchState & BatchActions>, 'setState' | 'getState'>;
 
@@ -91,6 +93,33 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 			if (routes) {
 				set({routes: {...routes, field: null, error: null}});
 			}
+		},
+
+		openReroute() {
+			const state = get();
+			const steering = steerable(control);
+			const id = state.zoom?.taskId ?? state.focusedId;
+			const task = id ? state.tasks[id] : undefined;
+			if (!steering || !control.reroute || !id || !task) {
+				set({notice: 'this batch cannot be steered: it was started without its config'});
+			} else if (!reroutable.has(task.status)) {
+				set({notice: `${task.title} is ${task.status.replace('_', ' ')}: only a queued, failed, cancelled or timed-out task can be re-routed`});
+			} else if (state.mode === 'default') {
+				set({notice: 'the built-in mode has no routes to choose from; m switches the mode'});
+			} else {
+				set({routes: {...editorFor(steering.routing()), pickFor: id}, notice: null});
+			}
+		},
+
+		pickRoute() {
+			const {routes} = get();
+			const route = routes?.routes[routes.selected];
+			if (!routes?.pickFor || !route || !control.reroute) {
+				return;
+			}
+
+			const outcome = control.reroute(routes.pickFor, route.name);
+			set(outcome.ok ? {routes: null, notice: outcome.message} : {routes: {...routes, error: outcome.message}});
 		},
 
 		setDefaultRoute() {

@@ -16,6 +16,8 @@ export type BatchControl = {
 	routing?(): DelegationConfig;
 	/** Saves route edits into config.yaml, records them and re-plans; a refused edit changes nothing. */
 	steer?(edits: readonly RouteEdit[]): SteerOutcome;
+	/** Sends a task (back) into the queue on a route of the active mode, as a new attempt when it had ended. */
+	reroute?(id: string, routeName: string): {ok: boolean; message: string};
 };
 
 export type ConfirmAction = 'cancel' | 'kill' | 'quit';
@@ -91,4 +93,8 @@ export type BatchActions = {
 	cancelField(): void;
 	/** Makes the selected route its mode's default. */
 	setDefaultRoute(): void;
+	/** R: the route picker for the focused (or zoomed) task. */
+	openReroute(): void;
+	/** Sends the picked task to the selected route. */
+	pickRoute(): void;
 };

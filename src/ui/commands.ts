@@ -162,6 +162,16 @@ export function runCommand(command: Command, state: State, environment: CommandE
 			break;
 		}
 
+		case 'task.reroute': {
+			state.openReroute();
+			break;
+		}
+
+		case 'pick.submit': {
+			state.pickRoute();
+			break;
+		}
+
 		case 'field.submit': {
 			state.submitField();
 			break;

@@ -17,6 +17,7 @@ const sections: ReadonlyArray<{context: KeyContext; title: string}> = [
 	{context: 'confirm', title: 'Confirm prompt'},
 	{context: 'routes', title: 'Routes editor'},
 	{context: 'route-edit', title: 'Editing a description'},
+	{context: 'route-pick', title: 'Route picker (R)'},
 ];
 
 type Row = {kind: 'title'; text: string} | {kind: 'entry'; keys: string; description: string};

@@ -21,7 +21,10 @@ export function RoutesEditor({width, height, bindings}: {readonly width: number;
 	}
 
 	const key = (command: Command) => formatKey(bindings.get(command)?.[0] ?? '?');
-	const hint = editor.field
+	const picking = editor.pickFor === null ? undefined : tasks[editor.pickFor];
+	const hint = picking
+		? `${key('routes.up')}${key('routes.down')} select · ${key('pick.submit')} puts ${picking.id} back in the queue on that route · ${key('routes.close')} cancels`
+		: editor.field
 		? `${key('field.submit')} saves · ${key('field.cancel')} cancels · ←→ Home End move · Ctrl+W deletes a word`
 		: `${key('routes.up')}${key('routes.down')} select · ${key('routes.edit')} edit description · ${key('routes.default')} make default · ${key('routes.close')} closes`;
 	const inner = Math.max(1, width - 4);
@@ -31,7 +34,7 @@ export function RoutesEditor({width, height, bindings}: {readonly width: number;
 	const first = Math.min(Math.max(0, editor.selected - room + 1), Math.max(0, editor.routes.length - room));
 	return (
 		<Box flexDirection='column' width={width} height={height} overflow='hidden' borderStyle='round' borderColor={theme.colors.border.focused} paddingX={1}>
-			<Text wrap='truncate-end' bold color={theme.colors.header.title}>{`Routes · ${modeTitles[mode]} · saved into config.yaml`}</Text>
+			<Text wrap='truncate-end' bold color={theme.colors.header.title}>{picking ? `Re-route ${picking.id} ${picking.title} · ${modeTitles[mode]}` : `Routes · ${modeTitles[mode]} · saved into config.yaml`}</Text>
 			<Text wrap='truncate-end' color={theme.colors.text.muted}>{hint}</Text>
 			{editor.list === null && <Text wrap='wrap' color={theme.colors.text.muted}>{`The built-in mode has no routes: subagents run on Hermes's own delegation settings. ${key('routing.mode')} on the dashboard switches the mode.`}</Text>}
 			{editor.list !== null && editor.routes.length === 0 && <Text color={theme.colors.text.muted}>This mode has no routes.</Text>}
