@@ -37,7 +37,7 @@ afterEach(() => {
 });
 
 /** `tasksOf(release)`: the first task runs until the test writes `release`. */
-function harness(tasksOf: (release: string) => TaskSpec[]) {
+function harness(tasksOf: (release: string) => TaskSpec[], concurrency = 1) {
 	const home = mkdtempSync(path.join(tmpdir(), 'runner-replan-'));
 	homes.push(home);
 	const release = path.join(home, 'release');
@@ -45,7 +45,7 @@ function harness(tasksOf: (release: string) => TaskSpec[]) {
 	const plan = planBatch({tasks, delegation: modelMap, settings: defaultSettings});
 	const folder = createRunFolder(home);
 	const runner = new BatchRunner(plan, {
-		hermesBin: fakeAgentPath, capabilities: fakeCapabilities(), folder, concurrency: 1, graceMs: 300,
+		hermesBin: fakeAgentPath, capabilities: fakeCapabilities(), folder, concurrency, graceMs: 300,
 		env: {...fakeVersionEnv()},
 		routing: {settings: defaultSettings, outsideWarnings: ['from the config']},
 	});
@@ -95,5 +95,34 @@ describe('BatchRunner.applyRouting', () => {
 		expect(replanned?.type === 'batch.replanned' && replanned.tasks).toEqual([]);
 		writeFileSync(test.release, '');
 		expect((await done).results.map(result => result.route.name)).toEqual(['fast', 'fast']);
+	});
+});
+
+describe('BatchRunner.retryTask', () => {
+	it('a failed task runs again on the chosen route as attempt 2: its first log and result are kept', async () => {
+		const test = harness(release => [
+			{goal: 'first', context: `[fake:until-file=${release}]`},
+			{goal: 'second', context: '[fake:fail] [fake:echo-args]'},
+		], 2);
+		const done = test.runner.start();
+		// t01 keeps the batch running while t02 fails and is sent to another route.
+		await waitFor(() => test.runner.status('t01') === 'running' && test.runner.status('t02') === 'failed', {message: 't01 running, t02 failed'});
+		const firstLog = path.join(test.folder.dir, 'logs', 't02.log');
+		expect(readFileSync(firstLog, 'utf8')).toContain('google/gemini-3-flash-preview');
+
+		expect(test.runner.retryTask('t02', modelMap, 'deep')).toEqual({ok: true, attempt: 2});
+		const requeued = test.events.find(event => event.type === 'task.requeued');
+		expect(requeued).toMatchObject({id: 't02', attempt: 2, plan: {decision: {route: {name: 'deep'}, reason: 're-routed to "deep" by the operator (attempt 2)'}}});
+		await waitFor(() => test.runner.status('t02') === 'failed' && test.events.filter(event => event.type === 'task.finished' && event.id === 't02').length === 2, {message: 'attempt 2 ended'});
+		expect(test.runner.retryTask('t01', modelMap, 'deep')).toEqual({ok: false, reason: 't01 is running: only a queued, failed, cancelled or timed-out task can be re-routed'});
+		writeFileSync(test.release, '');
+		const report = await done;
+
+		const result = report.results[1]!;
+		expect(result).toMatchObject({attempt: 2, route: {name: 'deep'}, log: path.join(test.folder.dir, 'logs', 't02.2.log')});
+		expect(result.earlier_attempts?.map(earlier => [earlier.route.name, earlier.status, earlier.log])).toEqual([['fast', 'failed', firstLog]]);
+		expect(readFileSync(path.join(test.folder.dir, 'logs', 't02.2.log'), 'utf8')).toContain('claude-opus-5');
+		expect(readFileSync(firstLog, 'utf8')).not.toContain('claude-opus-5');
+		expect(test.runner.retryTask('t02', modelMap, 'fast')).toEqual({ok: false, reason: 'the batch has finished; run the task again in a new batch'});
 	});
 });
