@@ -34,7 +34,7 @@ afterEach(() => {
 });
 
 /** A running batch in a temp HERMES_HOME: t01 runs until `release` exists, the others queue behind it (concurrency 1). */
-function steeredBatch(config: string, tasksOf: (release: string) => TaskSpec[]) {
+function steeredBatch(config: string, tasksOf: (release: string) => TaskSpec[], concurrency = 1) {
 	const home = mkdtempSync(path.join(tmpdir(), 'steering-'));
 	homes.push(home);
 	for (const profile of ['coder', 'writer']) mkdirSync(path.join(home, 'profiles', profile), {recursive: true});
@@ -45,7 +45,7 @@ function steeredBatch(config: string, tasksOf: (release: string) => TaskSpec[]) 
 	const loaded = loadHermesConfig({configPath, hermesHome: home, explicit: true});
 	const plan = planBatch({tasks, delegation: loaded.delegation, settings: defaultSettings});
 	const folder = createRunFolder(home);
-	const runner = new BatchRunner(plan, {hermesBin: fakeAgentPath, capabilities: fakeCapabilities(), folder, concurrency: 1, graceMs: 300, env: fakeVersionEnv(), routing: {settings: defaultSettings, outsideWarnings: []}});
+	const runner = new BatchRunner(plan, {hermesBin: fakeAgentPath, capabilities: fakeCapabilities(), folder, concurrency, graceMs: 300, env: fakeVersionEnv(), routing: {settings: defaultSettings, outsideWarnings: []}});
 	runner.subscribe(event => {
 		if (event.type === 'task.started') pgids.add(event.pid);
 	});
@@ -125,6 +125,34 @@ describe('m: switch the routing mode', () => {
 		const store = createBatchStore({control: {cancel: () => true, shutdown() {}, output: () => undefined}, plan: {mode: 'model_map', tasks: plannedTasks(1), warnings: []}, runId: 'r', runDir: '/tmp/r', concurrency: 1, graceMs: 0});
 		store.getState().switchMode();
 		expect(store.getState()).toMatchObject({mode: 'model_map', notice: expect.stringMatching(/cannot be steered/)});
+	});
+});
+
+describe('R: re-route a task', () => {
+	it('puts a failed task back in the queue on the picked route; the pane shows the attempt, the running task cannot be picked', async () => {
+		const batch = steeredBatch(steeringConfig, release => [
+			{goal: 'first', context: `[fake:until-file=${release}]`},
+			{goal: 'second', context: '[fake:fail]'},
+		], 2);
+		const {store} = batch;
+		await waitFor(() => store.getState().tasks['t01']!.status === 'running' && store.getState().tasks['t02']!.status === 'failed', {message: 't01 running, t02 failed'});
+
+		store.getState().openReroute();
+		expect(store.getState()).toMatchObject({routes: null, notice: expect.stringMatching(/first is running: only a queued, failed, cancelled or timed-out task can be re-routed/)});
+		store.getState().focus('t02');
+		store.getState().openReroute();
+		expect(store.getState().routes).toMatchObject({pickFor: 't02', selected: 0});
+		store.getState().moveRoute(1);
+		store.getState().pickRoute();
+
+		expect(store.getState().routes).toBeNull();
+		expect(store.getState().notice).toBe('t02 queued on route "deep" as attempt 2; the earlier attempt\'s log and result are kept');
+		expect(store.getState().tasks['t02']).toMatchObject({attempt: 2, routeName: 'deep', reason: 're-routed to "deep" by the operator (attempt 2)'});
+		await waitFor(() => store.getState().tasks['t02']!.status === 'failed' && store.getState().tasks['t02']!.attempt === 2, {message: 'attempt 2 ended'});
+		writeFileSync(batch.release, '');
+		const report = await batch.done;
+		expect(report.results[1]).toMatchObject({attempt: 2, route: {name: 'deep'}});
+		expect(report.results[1]!.earlier_attempts).toHaveLength(1);
 	});
 });
 
