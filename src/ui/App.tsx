@@ -92,7 +92,7 @@ function Body({frame, bindings, overlay, empty}: BodyProps) {
 		return <HelpOverlay width={frame.columns} height={frame.bodyHeight} bindings={bindings}/>;
 	}
 
-	if (overlay === 'routes' || overlay === 'route-edit') {
+	if (overlay === 'routes' || overlay === 'route-edit' || overlay === 'route-pick') {
 		return <RoutesEditor width={frame.columns} height={frame.bodyHeight} bindings={bindings}/>;
 	}
 

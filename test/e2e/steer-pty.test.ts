@@ -20,17 +20,21 @@ afterEach(() => {
 
 const all = (...patterns: RegExp[]) => (screen: string) => patterns.every(pattern => pattern.test(screen));
 
-function steered(): {test: TestHome; screen: TmuxSession; go(): void} {
+type Tasks = Array<{goal: string; context?: string} & Record<string, unknown>>;
+
+const defaultTasks = (release: string): Tasks => [
+	{name: 'long-report', goal: 'Write the long report', context: `[fake:until-file=${release}]`},
+	{name: 'log-summary', goal: 'Summaries of the build logs', context: '[fake:duration=0]'},
+	{name: 'parser-bug', goal: 'Hard debugging of the parser', context: '[fake:duration=0]'},
+];
+
+function steered(tasksOf: (release: string) => Tasks = defaultTasks, concurrency = 1): {test: TestHome; screen: TmuxSession; go(): void} {
 	const test = makeHome(steeringConfig);
 	cleanups.push(() => test.remove());
 	for (const profile of ['coder', 'writer']) mkdirSync(path.join(test.dir, 'profiles', profile), {recursive: true});
 	const release = path.join(test.dir, 'go');
-	const file = test.write('tasks.json', tasksJson(
-		{name: 'long-report', goal: 'Write the long report', context: `[fake:until-file=${release}]`},
-		{name: 'log-summary', goal: 'Summaries of the build logs', context: '[fake:duration=0]'},
-		{name: 'parser-bug', goal: 'Hard debugging of the parser', context: '[fake:duration=0]'},
-	));
-	const screen = startTmux([process.execPath, cliPath, 'tui', file, '--hermes-bin', fakeAgentPath, '-j', '1'], {columns: 160, rows: 48, env: {HERMES_HOME: test.dir, TMPDIR: test.dir, XDG_CACHE_HOME: path.join(test.dir, '.cache')}});
+	const file = test.write('tasks.json', tasksJson(...tasksOf(release)));
+	const screen = startTmux([process.execPath, cliPath, 'tui', file, '--hermes-bin', fakeAgentPath, '-j', String(concurrency)], {columns: 160, rows: 48, env: {HERMES_HOME: test.dir, TMPDIR: test.dir, XDG_CACHE_HOME: path.join(test.dir, '.cache')}});
 	cleanups.push(() => screen.kill());
 	return {test, screen, go: () => writeFileSync(release, '')};
 }
@@ -76,5 +80,30 @@ describe('steering the batch from the dashboard', () => {
 			['delegation.backends.model_map.options[1].description', 'Slow and careful: hard debugging and design reviews.'],
 			['delegation.backend', 'profile_routes'],
 		]);
+	});
+
+	it('R sends a failed task to another route: it runs again as attempt 2, and the results keep both attempts', async () => {
+		const {screen, go} = steered(release => [
+			{name: 'long-report', goal: 'Write the long report', context: `[fake:until-file=${release}]`},
+			{name: 'flaky-fix', goal: 'Fix the flaky test', context: '[fake:fail]'},
+		], 2);
+		await screen.waitForScreen(all(/t01 long-report +● running/, /t02 flaky-fix +✗ failed/), {message: 't01 running, t02 failed'});
+		screen.sendKeys('Tab');
+		await screen.waitForScreen(/┃ t02 flaky-fix/);
+		screen.sendKeys('R');
+		await screen.waitForScreen(/Re-route t02 flaky-fix · model routes/, {message: 'the route picker'});
+		screen.sendKeys('Down');
+		await screen.waitForScreen(/▸ deep/);
+		screen.sendKeys('Enter');
+		await screen.waitForScreen(all(/t02 queued on route "deep" as attempt 2/, /t02 flaky-fix +✗ failed exit 1 .*attempt 2/), {message: 'attempt 2 ran and failed again'});
+
+		go();
+		await screen.waitForScreen(/t01 long-report +✓ succeeded/, {timeoutMs: 30_000});
+		screen.sendKeys('q');
+		const exit = await screen.waitForExit();
+		const resultsFile = /^results: (.+results\.json)$/m.exec(exit.screen)?.[1];
+		const report = JSON.parse(readFileSync(resultsFile!, 'utf8')) as BatchReport;
+		expect(report.results[1]).toMatchObject({attempt: 2, status: 'failed', route: {name: 'deep'}, log: expect.stringMatching(/logs\/t02\.2\.log$/)});
+		expect(report.results[1]!.earlier_attempts?.map(earlier => [earlier.route.name, earlier.log?.endsWith('logs/t02.log')])).toEqual([['fast', true]]);
 	});
 });
