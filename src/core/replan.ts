@@ -41,3 +41,44 @@ export function replanBatch(input: ReplanInput): Replanned {
 function samePlan(a: PlannedTask, b: PlannedTask): boolean {
 	return isDeepStrictEqual({decision: a.decision, effective: a.effective, launch: a.launch, warnings: a.warnings}, {decision: b.decision, effective: b.effective, launch: b.launch, warnings: b.warnings});
 }
+
+export type RetryInput = {
+	plan: RoutePlan;
+	task: PlannedTask;
+	status: TaskStatus;
+	/** The task's attempt so far (1 until it is re-routed after ending). */
+	attempt: number;
+	delegation: DelegationConfig;
+	routeName: string;
+	settings: PlanInput['settings'];
+	capabilities: PlanInput['capabilities'];
+};
+
+const retryable: ReadonlySet<TaskStatus> = new Set(['queued', 'failed', 'cancelled', 'timed_out']);
+
+/**
+ * The plan of a task the operator sends to `routeName` of the active mode (R): named as a task
+ * names a route (an explicit model of the task no longer wins), or why it cannot be.
+ */
+export function planRetry(input: RetryInput): {ok: true; task: PlannedTask; attempt: number} | {ok: false; reason: string} {
+	const {task, status, delegation, routeName} = input;
+	if (!retryable.has(status)) {
+		return {ok: false, reason: `${task.id} is ${status.replace('_', ' ')}: only a queued, failed, cancelled or timed-out task can be re-routed`};
+	}
+
+	if (delegation.mode === 'default') {
+		return {ok: false, reason: 'the built-in mode has no routes to choose from'};
+	}
+
+	const onRoute = {...task.spec, model: undefined, provider: undefined, option: delegation.mode === 'model_map' ? routeName : undefined, profile: delegation.mode === 'profile_routes' ? routeName : undefined};
+	const specs = input.plan.tasks.map(planned => (planned.id === task.id ? onRoute : planned.spec));
+	const planned = planBatch({tasks: specs, delegation, settings: input.settings, capabilities: input.capabilities, indexes: [task.index]}).tasks[0]!;
+	if (planned.decision.refused) {
+		return {ok: false, reason: planned.decision.reason};
+	}
+
+	// A queued task only changes route; one that ended runs again as its next attempt.
+	const attempt = status === 'queued' ? input.attempt : input.attempt + 1;
+	const reason = `re-routed to "${planned.decision.route?.name ?? routeName}" by the operator${attempt > 1 ? ` (attempt ${attempt})` : ''}`;
+	return {ok: true, task: {...planned, decision: {...planned.decision, reason}}, attempt};
+}

@@ -20,8 +20,8 @@ import {StreamJsonDecoder} from './stream-json.js';
 import {TaskOutput} from './task-output.js';
 import {closeTaskLog, openTaskLog, outputEnd, pipeWithBackpressure} from './task-log.js';
 import type {BatchEvent, BatchReport, DelegateSettings, DelegationConfig, HermesCapabilities, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
-import {allWarnings, planBatch} from './routing.js';
-import {replanBatch} from './replan.js';
+import {allWarnings} from './routing.js';
+import {planRetry, replanBatch} from './replan.js';
 import {planOnDisk, writeJsonAtomic} from './run-folder.js';
 import {setLongTimeout} from './long-timer.js';
 
@@ -252,25 +252,19 @@ export class BatchRunner {
 	retryTask(id: string, delegation: DelegationConfig, routeName: string): {ok: true; attempt: number} | {ok: false; reason: string} {
 		const entry = this.live.get(id);
 		const {routing} = this.options;
-		const retryable: ReadonlySet<TaskStatus> = new Set(['queued', 'failed', 'cancelled', 'timed_out']);
 		const refusal = !entry || !routing ? `no task ${id} to re-route`
 			: this.settled ? 'the batch has finished; run the task again in a new batch'
-				: this.shuttingDown ? 'the batch is stopping'
-					: retryable.has(entry.status) ? (delegation.mode === 'default' ? 'the built-in mode has no routes to choose from' : undefined)
-						: `${id} is ${entry.status.replace('_', ' ')}: only a queued, failed, cancelled or timed-out task can be re-routed`;
+				: this.shuttingDown ? 'the batch is stopping' : undefined;
 		if (refusal !== undefined || !entry || !routing) {
 			return {ok: false, reason: refusal ?? `no task ${id}`};
 		}
 
-		const onRoute = {...entry.task.spec, model: undefined, provider: undefined, option: delegation.mode === 'model_map' ? routeName : undefined, profile: delegation.mode === 'profile_routes' ? routeName : undefined};
-		const specs = this.currentPlan.tasks.map(task => (task.id === id ? onRoute : task.spec));
-		const planned = planBatch({tasks: specs, delegation, settings: routing.settings, capabilities: this.options.capabilities, indexes: [entry.task.index]}).tasks[0]!;
-		if (planned.decision.refused) {
-			return {ok: false, reason: planned.decision.reason};
+		const retry = planRetry({plan: this.currentPlan, task: entry.task, status: entry.status, attempt: entry.attempt, delegation, routeName, settings: routing.settings, capabilities: this.options.capabilities});
+		if (!retry.ok) {
+			return retry;
 		}
 
-		const attempt = entry.status === 'queued' ? entry.attempt : entry.attempt + 1;
-		const task: PlannedTask = {...planned, decision: {...planned.decision, reason: `re-routed to "${planned.decision.route?.name ?? routeName}" by the operator${attempt > 1 ? ` (attempt ${attempt})` : ''}`}};
+		const {task, attempt} = retry;
 		const finished = entry.status !== 'queued';
 		if (finished) {
 			const previous = this.results.get(id);
