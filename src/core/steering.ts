@@ -47,7 +47,8 @@ export class BatchSteering {
 			after = this.parsed(result.after);
 		} catch (error) {
 			if (error instanceof InputError) {
-				return {ok: false, message: `could not ${what}: ${terminalSafe(error.message)}${error.fix ? ` (${terminalSafe(error.fix)})` : ''}; nothing changed`};
+				// One line: it is shown in a notice or in place in the editor (a conflict's diff is in the message).
+				return {ok: false, message: oneLine(`could not ${what}: ${terminalSafe(error.message)}${error.fix ? ` (${terminalSafe(error.fix)})` : ''}; nothing changed`)};
 			}
 
 			throw error;
@@ -111,6 +112,10 @@ export class BatchSteering {
 		const parsed = parseHermesConfig(text, {file: configPath, profileExists: profileExistsIn(hermesHome), profileFolder: name => profileDir(hermesHome, name)});
 		return {delegation: parsed.delegation, document: parsed.located.document, text, hermesHome, warnings: parsed.warnings};
 	}
+}
+
+function oneLine(text: string): string {
+	return text.replaceAll(/\s*\n\s*/g, ' ');
 }
 
 function replannedText(ids: readonly string[]): string {
