@@ -128,6 +128,37 @@ describe('m: switch the routing mode', () => {
 	});
 });
 
+describe('the routes editor: a description edit', () => {
+	it('re-plans the queued tasks whose goal now matches the new words, and the reason says which words', async () => {
+		const batch = steeredBatch(steeringConfig, release => [
+			{goal: 'first', context: `[fake:until-file=${release}]`},
+			{goal: 'Tokenizer crashes on nested quotes', context: '[fake:duration=0]'},
+			{goal: 'Rename the variables', context: '[fake:duration=0]'},
+		]);
+		const {store} = batch;
+		await waitFor(() => store.getState().tasks['t01']!.status === 'running', {message: 't01 running'});
+		expect(store.getState().tasks['t02']).toMatchObject({routeName: 'fast', reason: 'default route of model_map'});
+
+		store.getState().openRoutes();
+		store.getState().moveRoute(1);
+		store.getState().editDescription();
+		const value = 'Slow and careful: tokenizer crashes, hard debugging and design work.';
+		store.getState().setField({value, cursor: value.length});
+		store.getState().submitField();
+
+		expect(store.getState().routes).toMatchObject({field: null, error: null, selected: 1});
+		expect(store.getState().routes?.routes[1]?.description).toBe(value);
+		expect(store.getState().tasks['t02']).toMatchObject({status: 'queued', routeName: 'deep', reason: 'goal matches route "deep" (tokenizer, crash)'});
+		expect(store.getState().tasks['t03']).toMatchObject({routeName: 'fast'});
+		expect(store.getState().tasks['t01']).toMatchObject({status: 'running', routeName: 'fast'});
+		expect(store.getState().notice).toMatch(/set description of model_map route "deep"; re-planned t02$/);
+		const changes = readFileSync(changesPath(batch.folder.dir), 'utf8').trim().split('\n').map(line => JSON.parse(line) as Record<string, unknown>);
+		expect(changes).toEqual([{at: expect.any(String), path: 'delegation.backends.model_map.options[1].description', old: 'Slow and careful: hard debugging and design work.', new: value}]);
+		writeFileSync(batch.release, '');
+		expect((await batch.done).results.map(result => result.route.name)).toEqual(['fast', 'deep', 'fast']);
+	});
+});
+
 describe('R: re-route a task', () => {
 	it('puts a failed task back in the queue on the picked route; the pane shows the attempt, the running task cannot be picked', async () => {
 		const batch = steeredBatch(steeringConfig, release => [
