@@ -38,6 +38,8 @@ export type PreparedBatch = {
 	config: LoadedConfig;
 	tasks: TaskSpec[];
 	plan: RoutePlan;
+	/** The plan's warnings that did not come from planning (the config's, the open-files limit's): a re-plan keeps them. */
+	outsideWarnings: string[];
 	concurrency: number;
 	graceMs: number;
 	timeoutMs: number | undefined;
@@ -97,6 +99,7 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 		? await probeHermes(bin.path, {env, cachePath: defaultCachePath(context.env)})
 		: unprobed(requestedBin, bin.problem);
 	const plan = planBatch({tasks, delegation: config.delegation, settings, capabilities});
+	const outsideWarnings = [...config.warnings];
 	plan.warnings.unshift(...config.warnings);
 
 	const refused = plan.tasks.filter(task => task.decision.refused);
@@ -112,6 +115,7 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 	const {concurrency, warning: openFilesWarning} = fitConcurrencyToOpenFiles(requested, plan.tasks.filter(task => !task.decision.refused).length);
 	if (openFilesWarning) {
 		plan.warnings.push(openFilesWarning);
+		outsideWarnings.push(openFilesWarning);
 	}
 
 	return {
@@ -120,6 +124,7 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 		config,
 		tasks,
 		plan,
+		outsideWarnings,
 		concurrency,
 		graceMs: Math.round(graceSeconds * 1000),
 		timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
@@ -161,6 +166,7 @@ export function createRunner(batch: PreparedBatch, options: {display: boolean}):
 		env: batch.env,
 		display: options.display,
 		logLimitBytes: batch.logLimitBytes,
+		routing: {settings: batch.settings, outsideWarnings: batch.outsideWarnings},
 	});
 	return {runner, folder};
 }

@@ -8,6 +8,7 @@ import {createRunner, prepareBatch, type BatchOptions, type PrepareContext, type
 import {startProgressLine} from './progress.js';
 import {onShutdownSignals} from './signals.js';
 import {allWarnings} from '../core/routing.js';
+import {BatchSteering} from '../core/steering.js';
 import {jsonText, terminalSafe} from '../core/visible-text.js';
 
 export type RunOptions = BatchOptions & {dryRun?: boolean; jsonl?: boolean};
@@ -50,6 +51,10 @@ export async function runCommand(taskArg: string | undefined, options: RunOption
 		runner?.shutdown();
 	};
 
+	// Someone changing the routes in config.yaml while the batch runs re-plans the queue
+	// (batch.replanned in --jsonl), as a change made from the dashboard does.
+	const stopWatching = new BatchSteering(batch.config, {runDir: folder.dir, applyRouting: delegation => runner!.applyRouting(delegation)})
+		.watch(outcome => stderr.write(`hermes-delegate: ${outcome.message}\n`));
 	const progress = io.stderr.isTTY && !options.jsonl ? startProgressLine(io.stderr, batch.plan.tasks.length, {color: io.color}) : undefined;
 	runner.subscribe(event => {
 		progress?.onEvent(event);
@@ -68,6 +73,7 @@ export async function runCommand(taskArg: string | undefined, options: RunOption
 		stderr.write(`hermes-delegate: ${report.summary}; ${report.results_error ?? `results in ${report.results_file}`}\n`);
 		return exitCodeOf(report);
 	} finally {
+		stopWatching();
 		progress?.stop();
 		stopSignals();
 	}
@@ -147,10 +153,18 @@ function printDryRun(batch: PreparedBatch, stdout: Output, stderr: Output): void
 	}, 2)}\n`);
 }
 
-/** The plan event is large and internal; scripts get a compact form of it. */
+/** The plan events are large and internal; scripts get a compact form of them. */
 function jsonlEvent(event: BatchEvent): unknown {
 	if (event.type === 'batch.planned') {
 		return {type: event.type, run_id: event.runId, run_dir: event.runDir, mode: event.plan.mode, tasks: event.plan.tasks.map(task => ({id: task.id, goal: task.spec.goal, route: resultRoute(task)})), at: event.at};
+	}
+
+	if (event.type === 'task.requeued') {
+		return {type: event.type, id: event.id, attempt: event.attempt, route: resultRoute(event.plan), at: event.at};
+	}
+
+	if (event.type === 'batch.replanned') {
+		return {type: event.type, mode: event.mode, tasks: event.tasks.map(({id, plan}) => ({id, goal: plan.spec.goal, route: resultRoute(plan)})), warnings: event.warnings, at: event.at};
 	}
 
 	return event;

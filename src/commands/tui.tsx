@@ -15,6 +15,7 @@ import {KeyBindingError, resolveBindings} from '../ui/keys.js';
 import {createRunner, prepareBatch, type BatchOptions} from './prepare.js';
 import {withCleanup, type CommandIO} from './run.js';
 import {onShutdownSignals} from './signals.js';
+import {BatchSteering} from '../core/steering.js';
 import {terminalSafe} from '../core/visible-text.js';
 
 export type TuiOptions = BatchOptions & {theme?: string; exitWhenDone?: boolean};
@@ -42,8 +43,11 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 	const created = withCleanup(() => createRunner(batch, {display: true}), stopSignals);
 	runner = created.runner;
 	const {folder} = created;
-	store = createBatchStore({control: runnerControl(runner), plan: batch.plan, runId: folder.runId, runDir: folder.dir, concurrency: batch.concurrency, graceMs: batch.graceMs});
+	const steering = new BatchSteering(batch.config, {runDir: folder.dir, applyRouting: delegation => created.runner.applyRouting(delegation)});
+	store = createBatchStore({control: runnerControl(runner, steering), plan: batch.plan, runId: folder.runId, runDir: folder.dir, concurrency: batch.concurrency, graceMs: batch.graceMs});
 	const stopFeed = feedStore(store, runner);
+	// Someone else editing config.yaml meanwhile: the routes and the queue follow it.
+	const stopWatching = steering.watch(outcome => store?.setState({notice: outcome.message}));
 
 	const leaveAlternateScreen = enterAlternateScreen(io.stdout);
 	const keyboard = keyboardStream(io.stdin);
@@ -65,6 +69,7 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 		await Promise.race([untilExit(store, options.exitWhenDone ?? false), finished.then(async () => new Promise<never>(() => undefined))]);
 		report = await finished;
 	} finally {
+		stopWatching();
 		stopFeed();
 		stopSignals();
 		app.unmount();

@@ -19,8 +19,10 @@ import {recordProcessSafely, writePlanOrRemoveFolder, writeResults} from './run-
 import {StreamJsonDecoder} from './stream-json.js';
 import {TaskOutput} from './task-output.js';
 import {closeTaskLog, openTaskLog, outputEnd, pipeWithBackpressure} from './task-log.js';
-import type {BatchEvent, BatchReport, HermesCapabilities, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
+import type {BatchEvent, BatchReport, DelegateSettings, DelegationConfig, HermesCapabilities, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
 import {allWarnings} from './routing.js';
+import {planRetry, replanBatch} from './replan.js';
+import {planOnDisk, writeJsonAtomic} from './run-folder.js';
 import {setLongTimeout} from './long-timer.js';
 
 export type RunnerOptions = {
@@ -42,6 +44,12 @@ export type RunnerOptions = {
 	logLimitBytes?: number | undefined;
 	/** How often each task's process tree is scanned for descendants that leave its session (setsid); 0: never. */
 	descendantScanMs?: number | undefined;
+	/**
+	 * What the batch was planned with, so it can be re-planned while it runs (applyRouting):
+	 * delegate.yaml's tables, and the warnings that came from outside the plan (the config's, the
+	 * open-files limit's), which a new plan keeps.
+	 */
+	routing?: {settings: Pick<DelegateSettings, 'characteristics' | 'characteristicWords'>; outsideWarnings: readonly string[]} | undefined;
 };
 
 type Live = {
@@ -52,6 +60,10 @@ type Live = {
 	cascade?: Cascade;
 	stopReason?: StopReason;
 	startedAt?: number;
+	/** 1, then one more each time the operator re-routes the finished task (retryTask). */
+	attempt: number;
+	/** The results of the attempts before this one, oldest first. */
+	earlier: TaskResult[];
 };
 
 export type BatchListener = (event: BatchEvent) => void;
@@ -67,21 +79,42 @@ export class BatchRunner {
 	/** Events before batch.planned wait for it: it is always the first event a listener sees. */
 	private early: BatchEvent[] | undefined = [];
 	private recordProblem: string | undefined;
+	/** The plan as it is now: applyRouting replaces it. */
+	private currentPlan: RoutePlan;
+	private readonly limit: ReturnType<typeof pLimit>;
+	/** Tasks handed to the concurrency limit and not yet done; start() waits until none are left. */
+	private readonly pending: Array<Promise<void>> = [];
+	/** start() has seen every task end: nothing can be started or re-planned any more. */
+	private settled = false;
+	/** plan.json rewrites, one after the other, so the last plan is the one on disk. */
+	private planWrite: Promise<void> = Promise.resolve();
 
-	constructor(readonly plan: RoutePlan, private readonly options: RunnerOptions) {
-		const outputMode = outputModeOf(options.capabilities.flags);
-		const streamJson = outputMode === 'stream-json';
+	constructor(plan: RoutePlan, private readonly options: RunnerOptions) {
+		this.currentPlan = plan;
+		this.limit = pLimit(Math.max(1, options.concurrency));
 		for (const task of plan.tasks) {
-			this.live.set(task.id, {task, status: task.decision.refused ? 'refused' : 'queued'});
-			const decoder = streamJson
-				? new StreamJsonDecoder({onTelemetry: telemetry => this.emit({type: 'task.telemetry', id: task.id, telemetry, at: Date.now()})})
-				: undefined;
-			if (decoder) {
-				this.decoders.set(task.id, decoder);
-			}
-
-			this.outputs.set(task.id, new TaskOutput({maxLines: options.tailLines, display: options.display, decoder, hideSessionLine: outputMode !== 'text'}));
+			this.live.set(task.id, {task, status: task.decision.refused ? 'refused' : 'queued', attempt: 1, earlier: []});
+			this.makeOutput(task.id);
 		}
+	}
+
+	/** A fresh output buffer (and stream-json decoder) for a task's next attempt. */
+	private makeOutput(id: string): void {
+		const outputMode = outputModeOf(this.options.capabilities.flags);
+		const decoder = outputMode === 'stream-json'
+			? new StreamJsonDecoder({onTelemetry: telemetry => this.emit({type: 'task.telemetry', id, telemetry, at: Date.now()})})
+			: undefined;
+		if (decoder) {
+			this.decoders.set(id, decoder);
+		} else {
+			this.decoders.delete(id);
+		}
+
+		this.outputs.set(id, new TaskOutput({maxLines: this.options.tailLines, display: this.options.display, decoder, hideSessionLine: outputMode !== 'text'}));
+	}
+
+	get plan(): RoutePlan {
+		return this.currentPlan;
 	}
 
 	get runId(): string {
@@ -117,9 +150,17 @@ export class BatchRunner {
 			}
 		}
 
-		const limit = pLimit(Math.max(1, this.options.concurrency));
-		const runnable = this.plan.tasks.filter(task => !task.decision.refused);
-		await Promise.all(runnable.map(async task => limit(async () => this.runTask(task.id))));
+		for (const task of this.plan.tasks.filter(task => !task.decision.refused)) {
+			this.schedule(task.id);
+		}
+
+		// A re-plan may hand a refused task a route it can run on while others still run.
+		while (this.pending.length > 0) {
+			await Promise.all(this.pending.splice(0));
+		}
+
+		this.settled = true;
+		await this.planWrite;
 
 		const report: BatchReport = {
 			summary: summarize(this.orderedResults()),
@@ -171,26 +212,133 @@ export class BatchRunner {
 	}
 
 	/**
-	 * New routes for tasks of this batch, for the live routes editor of the roadmap (not built yet):
-	 * a task that has not started takes its new plan, refused now included; running and
-	 * finished tasks keep the route they ran on. Returns the ids that changed.
+	 * The routing message (the dashboard sends it after a route or mode change; it could come over
+	 * a socket as well): re-plans the whole batch on this delegation config with the settings and
+	 * Hermes it was first planned with. Tasks that have not started take their new plan; running
+	 * and finished tasks keep the route they ran on. Announces `batch.replanned` with the tasks
+	 * whose plan changed, rewrites plan.json, and returns their ids.
+	 */
+	applyRouting(delegation: DelegationConfig): string[] {
+		const {routing} = this.options;
+		if (!routing) {
+			throw new Error('this runner was made without its routing settings: it cannot re-plan');
+		}
+
+		if (this.settled || this.shuttingDown) {
+			return [];
+		}
+
+		const next = replanBatch({
+			current: this.currentPlan,
+			delegation,
+			settings: routing.settings,
+			capabilities: this.options.capabilities,
+			outsideWarnings: routing.outsideWarnings,
+			status: id => this.live.get(id)?.status ?? 'queued',
+			unstarted: id => this.isUnstarted(id),
+		});
+		this.currentPlan = next.plan;
+		this.emit({type: 'batch.replanned', mode: next.plan.mode, tasks: next.changed.map(task => ({id: task.id, plan: task})), warnings: allWarnings(next.plan), at: Date.now()});
+		const changed = this.replan(next.changed);
+		this.rewritePlan();
+		return changed;
+	}
+
+	/**
+	 * The re-route message: a queued, failed, cancelled or timed-out task goes (back) into the queue
+	 * on the route `routeName` of the delegation's active mode. A finished one starts a new attempt:
+	 * the earlier attempt's result stays in the task's result (`earlier_attempts`) and its log stays
+	 * where it was (attempt 2 logs to `<id>.2.log`). Only while the batch runs.
+	 */
+	retryTask(id: string, delegation: DelegationConfig, routeName: string): {ok: true; attempt: number} | {ok: false; reason: string} {
+		const entry = this.live.get(id);
+		const {routing} = this.options;
+		const refusal = !entry || !routing ? `no task ${id} to re-route`
+			: this.settled ? 'the batch has finished; run the task again in a new batch'
+				: this.shuttingDown ? 'the batch is stopping' : undefined;
+		if (refusal !== undefined || !entry || !routing) {
+			return {ok: false, reason: refusal ?? `no task ${id}`};
+		}
+
+		const retry = planRetry({plan: this.currentPlan, task: entry.task, status: entry.status, attempt: entry.attempt, delegation, routeName, settings: routing.settings, capabilities: this.options.capabilities});
+		if (!retry.ok) {
+			return retry;
+		}
+
+		const {task, attempt} = retry;
+		const finished = entry.status !== 'queued';
+		if (finished) {
+			const previous = this.results.get(id);
+			if (previous) {
+				entry.earlier.push(previous);
+			}
+
+			this.results.delete(id);
+			Object.assign(entry, {status: 'queued', startedAt: undefined, stopReason: undefined, process: undefined, family: undefined, cascade: undefined});
+			this.makeOutput(id);
+		}
+
+		entry.task = task;
+		entry.attempt = attempt;
+		this.currentPlan = {...this.currentPlan, tasks: this.currentPlan.tasks.map(planned => (planned.id === id ? task : planned))};
+		this.emit({type: 'task.requeued', id, attempt, plan: task, at: Date.now()});
+		if (finished) {
+			this.schedule(id);
+		}
+
+		this.rewritePlan();
+		return {ok: true, attempt};
+	}
+
+	/** plan.json follows the plan, one write after the other so the last plan is the one on disk. */
+	private rewritePlan(): void {
+		const plan = planOnDisk(this.currentPlan);
+		this.planWrite = this.planWrite.then(async () => writeJsonAtomic(this.options.folder.planPath, plan)).catch((error: unknown) => {
+			this.recordProblem ??= `plan.json could not be rewritten after a re-plan: ${(error as Error).message}; it shows an earlier plan`;
+		});
+	}
+
+	/**
+	 * New plans for tasks of this batch: a task that has not started (queued, or refused) takes its
+	 * new plan, and runs or is refused by it; running and finished tasks keep the route they ran
+	 * on. Returns the ids that changed.
 	 */
 	replan(tasks: readonly PlannedTask[]): string[] {
 		const changed: string[] = [];
 		for (const task of tasks) {
 			const entry = this.live.get(task.id);
-			if (entry?.status !== 'queued') {
+			if (!entry || !this.isUnstarted(task.id)) {
 				continue;
 			}
 
+			const wasRefused = entry.status === 'refused';
 			entry.task = task;
 			changed.push(task.id);
+			this.currentPlan = {...this.currentPlan, tasks: this.currentPlan.tasks.map(planned => (planned.id === task.id ? task : planned))};
 			if (task.decision.refused) {
-				this.finish(task.id, refusedResult(task, this.options.capabilities.version));
+				if (wasRefused) {
+					this.results.set(task.id, refusedResult(task, this.options.capabilities.version)); // already announced as refused
+				} else {
+					this.finish(task.id, refusedResult(task, this.options.capabilities.version));
+				}
+			} else if (wasRefused) {
+				entry.status = 'queued';
+				this.results.delete(task.id);
+				this.schedule(task.id);
 			}
 		}
 
 		return changed;
+	}
+
+	/** Queued, or refused by its plan before it could start: a new plan may still change it. */
+	private isUnstarted(id: string): boolean {
+		const entry = this.live.get(id);
+		return entry !== undefined && entry.startedAt === undefined && (entry.status === 'queued' || (entry.status === 'refused' && !this.settled));
+	}
+
+	private schedule(id: string): void {
+		this.pending.push(this.limit(async () => this.runTask(id)));
 	}
 
 	/** SIGINT/SIGTERM/SIGHUP or quitting the dashboard: nothing new starts, everything running is cascaded. */
@@ -222,7 +370,8 @@ export class BatchRunner {
 		}
 
 		const {folder, capabilities} = this.options;
-		const logPath = folder.logPath(task.id);
+		// Each attempt has its own log: the first <id>.log, a re-routed one <id>.<attempt>.log.
+		const logPath = entry.attempt === 1 ? folder.logPath(task.id) : path.join(path.dirname(folder.logPath(task.id)), `${task.id}.${entry.attempt}.log`);
 		const output = this.outputs.get(task.id)!;
 		entry.startedAt = Date.now();
 		entry.status = 'running';
@@ -366,12 +515,13 @@ export class BatchRunner {
 		this.finish(entry.task.id, buildResult(entry.task, {status, exitCode: null, signal: null, startedAt: null, finishedAt: null, stdout: {text: '', truncated: false}, errorText, logPath: null}));
 	}
 
-	private finish(id: string, result: TaskResult): void {
+	private finish(id: string, outcome: TaskResult): void {
 		const entry = this.live.get(id);
 		if (entry) {
-			entry.status = result.status;
+			entry.status = outcome.status;
 		}
 
+		const result = entry && entry.attempt > 1 ? {...outcome, attempt: entry.attempt, earlier_attempts: [...entry.earlier]} : outcome;
 		this.results.set(id, result);
 		this.emit({type: 'task.finished', id, result, at: Date.now()});
 	}

@@ -191,6 +191,10 @@ export type CancellingInfo = {
 /** Everything the runner announces. `run --jsonl` prints these; the store is fed by them. */
 export type BatchEvent =
 	| {type: 'batch.planned'; runId: string; runDir: string; plan: RoutePlan; at: number}
+	/** The routing changed during the run: tasks that had not started took new plans (only those whose plan changed are listed); the batch's warnings and every task's, as they now stand. */
+	| {type: 'batch.replanned'; mode: RoutingMode; tasks: Array<{id: string; plan: PlannedTask}>; warnings: string[]; at: number}
+	/** The operator sent the task to another route (retryTask): queued again, as attempt `attempt`. */
+	| {type: 'task.requeued'; id: string; attempt: number; plan: PlannedTask; at: number}
 	| {type: 'task.started'; id: string; pid: number; argv: string[]; at: number}
 	| {type: 'task.cancelling'; id: string; cancelling: CancellingInfo; at: number}
 	| {type: 'task.killed'; id: string; at: number}
@@ -268,6 +272,10 @@ export type TaskResult = {
 	/** Route fields that could not be passed to `hermes chat`, and similar notes; absent when none. */
 	warnings?: string[];
 	log: string | null;
+	/** Present from the second attempt on (the operator re-routed the task): this attempt's number. */
+	attempt?: number;
+	/** The results of the earlier attempts, oldest first, each with its own log. */
+	earlier_attempts?: TaskResult[];
 };
 
 export type BatchReport = {

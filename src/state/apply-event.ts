@@ -3,7 +3,8 @@
 // at a capped rate by `outputPatch` (see state/feed.ts).
 import type {BatchEvent} from '../core/types.js';
 import type {BatchControl, BatchState} from './store.js';
-import {finishedPatch, type TaskView} from './task-view.js';
+import {finishedPatch, replannedPatch, taskViewFromPlan, type TaskView} from './task-view.js';
+import {batchWarnings} from './warnings.js';
 import {withNewOutput} from './zoom.js';
 
 function withTask(state: BatchState, id: string, patch: Partial<TaskView>): Partial<BatchState> {
@@ -13,6 +14,12 @@ function withTask(state: BatchState, id: string, patch: Partial<TaskView>): Part
 
 export function eventPatch(state: BatchState, event: BatchEvent, control: BatchControl): Partial<BatchState> {
 	switch (event.type) {
+		case 'task.requeued': {
+			const current = state.tasks[event.id];
+			// A new attempt: a fresh pane on the new route; its output starts again from nothing.
+			return current ? withTask(state, event.id, {...taskViewFromPlan(event.plan), attempt: event.attempt}) : {};
+		}
+
 		case 'task.started': {
 			return withTask(state, event.id, {status: 'running', pid: event.pid, startedAt: event.at});
 		}
@@ -42,6 +49,18 @@ export function eventPatch(state: BatchState, event: BatchEvent, control: BatchC
 
 		case 'batch.planned': {
 			return {runId: event.runId, runDir: event.runDir};
+		}
+
+		case 'batch.replanned': {
+			const tasks = {...state.tasks};
+			for (const {id, plan} of event.tasks) {
+				const current = tasks[id];
+				if (current) {
+					tasks[id] = {...current, ...replannedPatch(plan, current)};
+				}
+			}
+
+			return {tasks, mode: event.mode, warnings: batchWarnings({tasks: event.tasks.map(task => task.plan), warnings: event.warnings})};
 		}
 	}
 }

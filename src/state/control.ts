@@ -1,9 +1,22 @@
 // The runner, seen through the narrow BatchControl interface the store is allowed to use.
 import type {BatchRunner} from '../core/runner.js';
+import type {BatchSteering} from '../core/steering.js';
+import {terminalSafe} from '../core/visible-text.js';
 import type {BatchControl} from './store.js';
 
-export function runnerControl(runner: BatchRunner): BatchControl {
+/** `steering`: the batch's config, through which route changes are saved and re-planned. */
+export function runnerControl(runner: BatchRunner, steering?: BatchSteering): BatchControl {
 	return {
+		...(steering ? {
+			routing: () => steering.delegation,
+			steer: edits => steering.edit(edits),
+			reroute(id, routeName) {
+				const outcome = runner.retryTask(id, steering.delegation, routeName);
+				return outcome.ok
+					? {ok: true, message: `${id} queued on route "${terminalSafe(routeName)}"${outcome.attempt > 1 ? ` as attempt ${outcome.attempt}; the earlier attempt's log and result are kept` : ''}`}
+					: {ok: false, message: terminalSafe(outcome.reason)};
+			},
+		} : {}),
 		cancel: (id, options) => runner.cancel(id, options),
 		shutdown: options => runner.shutdown(options),
 		output(id) {

@@ -2,84 +2,22 @@
 // state (focus, overlays). A vanilla zustand store so it is created and tested without React;
 // components read it through selectors (ui/store-context.tsx). Output is not pushed per line:
 // `syncOutput` copies the bounded tails in at a capped rate (see state/feed.ts). What events
-// change is in apply-event.ts, the zoom's arithmetic in zoom.ts.
+// change is in apply-event.ts, the zoom's arithmetic in zoom.ts, steering in steer-actions.ts;
+// the state's and actions' types are in store-types.ts.
 import {createStore, type StoreApi} from 'zustand/vanilla';
-import type {BatchEvent, BatchReport, CancellingInfo, PlannedTask, RoutingMode, StopReason} from '../core/types.js';
+import type {CancellingInfo, PlannedTask, RoutingMode, StopReason} from '../core/types.js';
 import {eventPatch, outputPatch} from './apply-event.js';
+import {closeTopOverlay} from './overlay.js';
 import {cancelRequest, quitRequest} from './intents.js';
-import {taskViewFromPlan, type TaskView} from './task-view.js';
+import {taskViewFromPlan} from './task-view.js';
 import {batchWarnings} from './warnings.js';
+import {steerActions} from './steer-actions.js';
+import type {BatchActions, BatchControl, BatchState} from './store-types.js';
 import {openZoom, scrolled, searched} from './zoom.js';
 
 export type {TaskView} from './task-view.js';
 
-/** What the store may ask of the core. The runner implements it; component tests may fake it. */
-export type BatchControl = {
-	cancel(id: string, options: {skipGrace: boolean}): boolean;
-	shutdown(options: {skipGrace: boolean}): void;
-	/** Bounded output kept by the core; lines are already sanitised. */
-	output(id: string): {version: number; lines(count?: number): string[]; totalLines: number; errorLine(): string | undefined} | undefined;
-};
-
-export type ConfirmAction = 'cancel' | 'kill' | 'quit';
-export type LayoutPreference = 'auto' | 'grid' | 'list';
-export type ZoomState = {
-	taskId: string;
-	scrollback: string[];
-	/** Lines the task printed, including those the bounded buffer no longer keeps. */
-	totalLines: number;
-	version: number;
-	offsetFromBottom: number;
-	/** Scrollback lines on screen when the UI last said: what keeps the view full as output arrives. */
-	visibleLines: number;
-	search: {query: string; editing: boolean; matchLine: number | null};
-};
-
-export type BatchState = {
-	runId: string;
-	runDir: string;
-	mode: RoutingMode;
-	concurrency: number;
-	graceMs: number;
-	startedAt: number;
-	/** When the runner finished the batch (batch.finished); the header's clock stops there. */
-	finishedAt: number | null;
-	now: number;
-	order: string[];
-	tasks: Record<string, TaskView>;
-	warnings: string[];
-	report: BatchReport | null;
-	focusedId: string | null;
-	layout: LayoutPreference;
-	help: boolean;
-	confirm: {action: ConfirmAction; taskId: string | null} | null;
-	zoom: ZoomState | null;
-	quitting: boolean;
-	exitRequested: boolean;
-	notice: string | null;
-};
-
-export type BatchActions = {
-	applyEvent(event: BatchEvent): void;
-	syncOutput(): void;
-	tick(now: number): void;
-	focus(id: string): void;
-	moveFocus(direction: 'up' | 'down' | 'left' | 'right' | 'next' | 'prev', columns: number): void;
-	toggleLayout(effective: 'grid' | 'list'): void;
-	toggleHelp(): void;
-	/** `visibleLines`: scrollback lines the zoom view shows, so that it is never scrolled past full. */
-	openZoom(visibleLines: number): void;
-	closeOverlay(): void;
-	scroll(delta: number | 'top' | 'bottom', visibleLines: number): void;
-	startSearch(): void;
-	editSearch(query: string): void;
-	submitSearch(): void;
-	findNext(direction: 1 | -1): void;
-	requestCancel(kill: boolean): void;
-	requestQuit(): void;
-	confirmYes(): void;
-	confirmNo(): void;
-};
+export type {BatchActions, BatchControl, BatchState, ConfirmAction, LayoutPreference, ZoomState} from './store-types.js';
 
 export type BatchStore = StoreApi<BatchState & BatchActions>;
 
@@ -102,9 +40,10 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 	const order = options.plan.tasks.map(task => task.id);
 	const tasks = Object.fromEntries(options.plan.tasks.map(task => [task.id, taskViewFromPlan(task)]));
 
-	return createStore<BatchState & BatchActions>()((set, get) => {
+	return createStore<BatchState & BatchActions>()((set, get, api) => {
 
 		return {
+			...steerActions(api, control),
 			runId: options.runId,
 			runDir: options.runDir,
 			mode: options.plan.mode,
@@ -122,6 +61,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			help: false,
 			confirm: null,
 			zoom: null,
+			routes: null,
 			quitting: false,
 			exitRequested: false,
 			notice: null,
@@ -181,17 +121,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			},
 
 			closeOverlay() {
-				const state = get();
-				if (state.confirm) {
-					set({confirm: null});
-				} else if (state.help) {
-					set({help: false});
-				} else if (state.zoom?.search.editing) {
-					set({zoom: {...state.zoom, search: {...state.zoom.search, editing: false}}});
-				} else if (state.zoom) {
-					// A search's "no match" belongs to the zoom: it must not linger under the grid.
-					set({zoom: null, notice: null});
-				}
+				set(closeTopOverlay(get()));
 			},
 
 			scroll(delta, visibleLines) {

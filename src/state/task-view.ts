@@ -29,6 +29,8 @@ export type TaskView = {
 	tail: string[];
 	totalLines: number;
 	outputVersion: number;
+	/** 1, then one more each time the operator re-routes the task after it ended (R). */
+	attempt: number;
 };
 
 // Every text below comes from a task file or a config: sanitised once, here, as subagent output is.
@@ -59,7 +61,23 @@ export function taskViewFromPlan(task: PlannedTask): TaskView {
 		tail: [],
 		totalLines: 0,
 		outputVersion: -1,
+		attempt: 1,
 	};
+}
+
+/**
+ * A task that had not started, re-planned: the new route and reason; a queued task refused by
+ * its new plan shows why, a refused one given a route is queued again. Only unstarted tasks are
+ * re-planned, so a running pane never changes here.
+ */
+export function replannedPatch(task: PlannedTask, current: TaskView): Partial<TaskView> {
+	const fresh = taskViewFromPlan(task);
+	const route = {routeName: fresh.routeName, routeKind: fresh.routeKind, model: fresh.model, provider: fresh.provider, reasoningEffort: fresh.reasoningEffort, profile: fresh.profile, reason: fresh.reason};
+	if (current.status !== 'queued' && current.status !== 'refused') {
+		return route;
+	}
+
+	return {...route, status: fresh.status, errorLine: fresh.errorLine, finishedAt: null, exitCode: null};
 }
 
 /**

@@ -4,6 +4,7 @@
 import {Box, Text} from 'ink';
 import {useShallow} from 'zustand/shallow';
 import type {Theme} from '../core/themes.js';
+import {bodyOverlay, type Overlay} from '../state/overlay.js';
 import type {BatchStore} from '../state/store.js';
 import {ConfirmBar, confirmQuestion, confirmText} from './components/ConfirmBar.js';
 import {Footer} from './components/Footer.js';
@@ -11,6 +12,7 @@ import {GridLayout} from './components/GridLayout.js';
 import {Header} from './components/Header.js';
 import {HelpOverlay} from './components/HelpOverlay.js';
 import {ListLayout} from './components/ListLayout.js';
+import {RoutesEditor} from './components/RoutesEditor.js';
 import {ZoomView} from './components/ZoomView.js';
 import {useKeys} from './hooks/use-keys.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
@@ -46,8 +48,7 @@ function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; read
 		layout: state.layout,
 		warnings: state.warnings.length > 0,
 		statusLine: state.quitting || state.notice !== null,
-		help: state.help,
-		zoom: state.zoom !== null,
+		overlay: bodyOverlay(state),
 	})));
 	const question = useBatch(confirmQuestion);
 	const confirmLines = confirmText(question, size.columns, bindings).length;
@@ -70,7 +71,7 @@ function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; read
 		<Box flexDirection='column' width={frame.columns}>
 			<Header width={frame.columns} bindings={bindings}/>
 			<Box height={frame.bodyHeight} width={frame.columns} overflow='hidden'>
-				<Body frame={frame} bindings={bindings} help={ui.help} zoom={ui.zoom} empty={ui.taskCount === 0}/>
+				<Body frame={frame} bindings={bindings} overlay={ui.overlay} empty={ui.taskCount === 0}/>
 			</Box>
 			{question !== null && <ConfirmBar width={frame.columns} bindings={bindings}/>}
 			<Footer width={frame.columns} bindings={bindings}/>
@@ -81,18 +82,21 @@ function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; read
 type BodyProps = {
 	readonly frame: Extract<FramePlan, {tooSmall: false}>;
 	readonly bindings: Bindings;
-	readonly help: boolean;
-	readonly zoom: boolean;
+	readonly overlay: Overlay | null;
 	readonly empty: boolean;
 };
 
-function Body({frame, bindings, help, zoom, empty}: BodyProps) {
+function Body({frame, bindings, overlay, empty}: BodyProps) {
 	const theme = useTheme();
-	if (help) {
+	if (overlay === 'help') {
 		return <HelpOverlay width={frame.columns} height={frame.bodyHeight} bindings={bindings}/>;
 	}
 
-	if (zoom) {
+	if (overlay === 'routes' || overlay === 'route-edit' || overlay === 'route-pick') {
+		return <RoutesEditor width={frame.columns} height={frame.bodyHeight} bindings={bindings}/>;
+	}
+
+	if (overlay === 'zoom' || overlay === 'search') {
 		return <ZoomView width={frame.columns} height={frame.bodyHeight} bindings={bindings}/>;
 	}
 

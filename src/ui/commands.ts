@@ -1,26 +1,15 @@
 // From a matched command to a store action, and which commands are worth offering right now.
 // Pure (no React) so the keyboard hook stays a thin adapter and the footer agrees with it.
 import {isActive} from '../core/types.js';
+import {topOverlay} from '../state/overlay.js';
 import type {BatchActions, BatchState} from '../state/store.js';
 import type {Command, KeyContext} from './keys.js';
 
 type State = BatchState & BatchActions;
 
-/** Where the keyboard is. The innermost overlay wins: confirm > help > search > zoom > grid. */
+/** Where the keyboard is: the top overlay (state/overlay.ts), else the grid. */
 export function keyContext(state: BatchState): KeyContext {
-	if (state.confirm) {
-		return 'confirm';
-	}
-
-	if (state.help) {
-		return 'help';
-	}
-
-	if (state.zoom?.search.editing) {
-		return 'search';
-	}
-
-	return state.zoom ? 'zoom' : 'grid';
+	return topOverlay(state) ?? 'grid';
 }
 
 export type CommandEnvironment = {
@@ -140,6 +129,51 @@ export function runCommand(command: Command, state: State, environment: CommandE
 
 		case 'app.quit': {
 			state.requestQuit();
+			break;
+		}
+
+		case 'routing.mode': {
+			state.switchMode();
+			break;
+		}
+
+		case 'routes.open': {
+			state.openRoutes();
+			break;
+		}
+
+		case 'routes.up': case 'routes.down': {
+			state.moveRoute(command === 'routes.up' ? -1 : 1);
+			break;
+		}
+
+		case 'routes.edit': {
+			state.editDescription();
+			break;
+		}
+
+		case 'routes.default': {
+			state.setDefaultRoute();
+			break;
+		}
+
+		case 'routes.close': case 'field.cancel': {
+			state.closeOverlay();
+			break;
+		}
+
+		case 'task.reroute': {
+			state.openReroute();
+			break;
+		}
+
+		case 'pick.submit': {
+			state.pickRoute();
+			break;
+		}
+
+		case 'field.submit': {
+			state.submitField();
 			break;
 		}
 	}

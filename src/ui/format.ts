@@ -130,6 +130,10 @@ export function statusBadge(task: TaskView, now: number): string {
 		}
 	}
 
+	if (task.attempt > 1) {
+		parts.push(`· attempt ${task.attempt}`);
+	}
+
 	return parts.filter(part => part !== '').join(' ');
 }
 

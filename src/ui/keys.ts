@@ -5,7 +5,7 @@ import {InputError} from '../core/errors.js';
 import {arrowGlyphs, canonical, formatKey, isTextKey, keyMatches, parseKey, specOf} from './key-descriptor.js';
 
 /** Where the keyboard is: decides which commands a key can mean. */
-export type KeyContext = 'grid' | 'zoom' | 'confirm' | 'help' | 'search';
+export type KeyContext = 'grid' | 'zoom' | 'confirm' | 'help' | 'search' | 'routes' | 'route-edit' | 'route-pick';
 
 export type Command =
 	| 'focus.up' | 'focus.down' | 'focus.left' | 'focus.right' | 'focus.next' | 'focus.prev'
@@ -13,7 +13,9 @@ export type Command =
 	| 'scroll.up' | 'scroll.down' | 'scroll.pageUp' | 'scroll.pageDown' | 'scroll.top' | 'scroll.bottom'
 	| 'search.start' | 'search.next' | 'search.prev' | 'search.submit' | 'search.cancel'
 	| 'task.cancel' | 'task.kill' | 'confirm.yes' | 'confirm.no'
-	| 'layout.toggle' | 'help.toggle' | 'app.quit';
+	| 'layout.toggle' | 'help.toggle' | 'app.quit'
+	| 'routing.mode' | 'routes.open' | 'routes.up' | 'routes.down' | 'routes.edit' | 'routes.default' | 'routes.close'
+	| 'field.submit' | 'field.cancel' | 'task.reroute' | 'pick.submit';
 
 type Entry = {
 	command: Command;
@@ -31,7 +33,7 @@ type Entry = {
 	pinned?: boolean;
 };
 
-const everywhere: readonly KeyContext[] = ['grid', 'zoom', 'confirm', 'help', 'search'];
+const everywhere: readonly KeyContext[] = ['grid', 'zoom', 'confirm', 'help', 'search', 'routes', 'route-edit', 'route-pick'];
 
 const table: readonly Entry[] = [
 	{command: 'focus.up', keys: ['up', 'k'], label: 'up', description: 'Focus the pane above', contexts: ['grid'], group: 'move'},
@@ -57,6 +59,17 @@ const table: readonly Entry[] = [
 	{command: 'task.kill', keys: ['K'], label: 'kill', description: 'Kill the focused task now, skipping the grace period (asks first)', contexts: ['grid', 'zoom']},
 	{command: 'confirm.yes', keys: ['y'], label: 'yes', description: 'Confirm', contexts: ['confirm']},
 	{command: 'confirm.no', keys: ['n', 'escape'], label: 'no', description: 'Back out', contexts: ['confirm']},
+	{command: 'routing.mode', keys: ['m'], label: 'mode', description: 'Switch the routing mode (model_map → profile_routes → built-in), saved into config.yaml; tasks not started yet are re-planned', contexts: ['grid'], footer: false},
+	{command: 'routes.open', keys: ['r'], label: 'routes', description: 'Open the routes editor for the active mode: edit a description or the default, saved into config.yaml', contexts: ['grid'], footer: false},
+	{command: 'routes.up', keys: ['up', 'k'], label: 'up', description: 'Select the route above', contexts: ['routes', 'route-pick'], group: 'select'},
+	{command: 'routes.down', keys: ['down', 'j'], label: 'down', description: 'Select the route below', contexts: ['routes', 'route-pick'], group: 'select'},
+	{command: 'routes.edit', keys: ['e', 'enter'], label: 'edit', description: 'Edit the selected route\'s description (Enter saves, Esc cancels)', contexts: ['routes']},
+	{command: 'routes.default', keys: ['d'], label: 'default', description: 'Make the selected route its mode\'s default', contexts: ['routes']},
+	{command: 'routes.close', keys: ['escape'], label: 'close', description: 'Close the routes editor or the route picker', contexts: ['routes', 'route-pick']},
+	{command: 'pick.submit', keys: ['enter'], label: 're-route', description: 'Put the task back in the queue on the selected route', contexts: ['route-pick']},
+	{command: 'field.submit', keys: ['enter'], label: 'save', description: 'Save the description into config.yaml and re-plan the queue', contexts: ['route-edit']},
+	{command: 'field.cancel', keys: ['escape'], label: 'cancel', description: 'Stop editing; nothing is saved', contexts: ['route-edit']},
+	{command: 'task.reroute', keys: ['R'], label: 're-route', description: 'Send the focused queued, failed, cancelled or timed-out task to another route of the active mode (a new attempt; the earlier one\'s log and result are kept)', contexts: ['grid', 'zoom'], footer: false},
 	{command: 'layout.toggle', keys: ['L'], label: 'layout', description: 'Switch between the grid and the list layout', contexts: ['grid']},
 	{command: 'help.toggle', keys: ['?'], label: 'help', description: 'Show or hide this help', contexts: ['grid', 'zoom', 'help'], pinned: true},
 	{command: 'app.quit', keys: ['q', 'ctrl+c'], label: 'quit', description: 'Quit (asks first while tasks are still running); again at the question: yes; again while quitting: kill all now', contexts: everywhere, pinned: true},
@@ -67,12 +80,19 @@ const table: readonly Entry[] = [
 // replace the question with another one (ctrl+c still quits).
 const textKeysOwnedBy: Partial<Record<KeyContext, ReadonlySet<Command>>> = {
 	search: new Set(),
+	'route-edit': new Set(),
 	confirm: new Set(['confirm.yes', 'confirm.no']),
 };
 
 const contextNames: Readonly<Record<KeyContext, string>> = {
 	grid: 'the grid', zoom: 'the zoom view', confirm: 'a confirm prompt', help: 'the help overlay', search: 'the search field',
+	routes: 'the routes editor', 'route-edit': 'a route\'s text field', 'route-pick': 'the route picker',
 };
+
+/** Contexts where keys that are not commands are typing. */
+export function isTextContext(context: KeyContext): boolean {
+	return context === 'search' || context === 'route-edit';
+}
 
 export const commands: readonly Command[] = table.map(entry => entry.command);
 

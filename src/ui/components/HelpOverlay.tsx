@@ -15,6 +15,9 @@ const sections: ReadonlyArray<{context: KeyContext; title: string}> = [
 	{context: 'zoom', title: 'Zoomed task'},
 	{context: 'search', title: 'Search field'},
 	{context: 'confirm', title: 'Confirm prompt'},
+	{context: 'routes', title: 'Routes editor'},
+	{context: 'route-edit', title: 'Editing a description'},
+	{context: 'route-pick', title: 'Route picker (R)'},
 ];
 
 type Row = {kind: 'title'; text: string} | {kind: 'entry'; keys: string; description: string};

@@ -3,7 +3,8 @@
 // not commands there are typing.
 import {useInput, useStdin, type Key} from 'ink';
 import {keyContext, runCommand, type CommandEnvironment} from '../commands.js';
-import {matchCommand, type Bindings} from '../keys.js';
+import {isTextContext, matchCommand, type Bindings} from '../keys.js';
+import {editField, fieldAtEnd} from '../text-field.js';
 import {useBatchStore} from '../store-context.js';
 import type {BatchStore} from '../../state/store.js';
 
@@ -28,7 +29,7 @@ function handle(store: BatchStore, bindings: Bindings, environment: CommandEnvir
 		// arrive as one string, which no binding matches. Outside the search field each is its own
 		// key press, in order: the first may change where the keyboard is (`/` opens the search
 		// field) for the next.
-		if (keyContext(store.getState()) !== 'search') {
+		if (!isTextContext(keyContext(store.getState()))) {
 			for (const character of characters) {
 				const [characterInput, characterKey] = pressOf(key, character);
 				press(store, bindings, environment, characterInput, characterKey);
@@ -37,7 +38,7 @@ function handle(store: BatchStore, bindings: Bindings, environment: CommandEnvir
 			return;
 		}
 
-		// In the search field a string is text (typed fast, or pasted) up to a line break, which is
+		// In a text field a string is text (typed fast, or pasted) up to a line break, which is
 		// Enter; what follows it is keys again, wherever Enter has taken the keyboard.
 		const lineBreak = input.search(/[\r\n]/);
 		if (lineBreak !== -1) {
@@ -76,7 +77,16 @@ function press(store: BatchStore, bindings: Bindings, environment: CommandEnviro
 		press(store, bindings, environment, '', {...key, escape: true, meta: true});
 		press(store, bindings, environment, input, {...key, meta: false, shift: /^[A-Z]$/.test(input)});
 	} else if (context === 'search') {
-		editQuery(state.zoom?.search.query ?? '', input, key, state.editSearch);
+		// The search query is typed at its end (it keeps no cursor of its own).
+		const field = editField(fieldAtEnd(state.zoom?.search.query ?? ''), input, key);
+		if (field.value !== state.zoom?.search.query) {
+			state.editSearch(field.value);
+		}
+	} else if (context === 'route-edit' && state.routes?.field) {
+		const field = editField(state.routes.field, input, key);
+		if (field !== state.routes.field) {
+			state.setField(field);
+		}
 	}
 }
 
@@ -89,21 +99,4 @@ function pressOf(key: Key, character: string): [string, Key] {
 	const enter = character === '\r' || character === '\n';
 	const tab = character === '\t';
 	return [enter || tab ? '' : character, {...key, return: enter, tab, shift: /^[A-Z]$/.test(character)}];
-}
-
-function editQuery(query: string, input: string, key: Key, edit: (query: string) => void): void {
-	// Terminals send DEL for the backspace key, which Ink reports as delete.
-	if (key.backspace || key.delete) {
-		edit([...query].slice(0, -1).join(''));
-		return;
-	}
-
-	if (key.ctrl || key.meta) {
-		return;
-	}
-
-	const text = input.replace(nonText, '');
-	if (text !== '') {
-		edit(query + text);
-	}
 }

@@ -1,0 +1,84 @@
+// Re-planning a batch that is already running: the whole batch is planned again on the new
+// routing (pure, planBatch), and only tasks that have not started take the new plan. Warnings
+// are those of the plan as it now stands: a profile shared between a running task and a
+// re-planned queued one is still shared.
+import {isDeepStrictEqual} from 'node:util';
+import {planBatch, sharedProfileWarnings, type PlanInput} from './routing.js';
+import {isActive, type DelegationConfig, type PlannedTask, type RoutePlan, type TaskStatus} from './types.js';
+
+export type ReplanInput = {
+	current: RoutePlan;
+	delegation: DelegationConfig;
+	settings: PlanInput['settings'];
+	capabilities: PlanInput['capabilities'];
+	/** Warnings from outside the plan (the config's, the open-files limit's): kept as they are. */
+	outsideWarnings: readonly string[];
+	status(id: string): TaskStatus;
+	/** Whether the task may still take a new plan (queued, or refused before it started). */
+	unstarted(id: string): boolean;
+};
+
+export type Replanned = {
+	plan: RoutePlan;
+	/** The new plans of unstarted tasks whose route, reason or launch changed. */
+	changed: PlannedTask[];
+};
+
+export function replanBatch(input: ReplanInput): Replanned {
+	const {current} = input;
+	const fresh = planBatch({tasks: current.tasks.map(task => task.spec), delegation: input.delegation, settings: input.settings, capabilities: input.capabilities});
+	const changed = fresh.tasks.filter((task, position) => input.unstarted(task.id) && !samePlan(task, current.tasks[position]!));
+	const byId = new Map(changed.map(task => [task.id, task]));
+	const tasks = current.tasks.map(task => byId.get(task.id) ?? task);
+	// planBatch's shared-profile warnings looked only at the new plans; the ones that count are
+	// those of the tasks that hold or will hold a process, on the routes they really have.
+	const freshShared = new Set(sharedProfileWarnings(fresh.tasks));
+	const live = tasks.filter(task => isActive(input.status(task.id)) || byId.has(task.id));
+	const warnings = [...new Set([...input.outsideWarnings, ...fresh.warnings.filter(warning => !freshShared.has(warning)), ...sharedProfileWarnings(live)])];
+	return {plan: {mode: input.delegation.mode, tasks, warnings}, changed};
+}
+
+function samePlan(a: PlannedTask, b: PlannedTask): boolean {
+	return isDeepStrictEqual({decision: a.decision, effective: a.effective, launch: a.launch, warnings: a.warnings}, {decision: b.decision, effective: b.effective, launch: b.launch, warnings: b.warnings});
+}
+
+export type RetryInput = {
+	plan: RoutePlan;
+	task: PlannedTask;
+	status: TaskStatus;
+	/** The task's attempt so far (1 until it is re-routed after ending). */
+	attempt: number;
+	delegation: DelegationConfig;
+	routeName: string;
+	settings: PlanInput['settings'];
+	capabilities: PlanInput['capabilities'];
+};
+
+const retryable: ReadonlySet<TaskStatus> = new Set(['queued', 'failed', 'cancelled', 'timed_out']);
+
+/**
+ * The plan of a task the operator sends to `routeName` of the active mode (R): named as a task
+ * names a route (an explicit model of the task no longer wins), or why it cannot be.
+ */
+export function planRetry(input: RetryInput): {ok: true; task: PlannedTask; attempt: number} | {ok: false; reason: string} {
+	const {task, status, delegation, routeName} = input;
+	if (!retryable.has(status)) {
+		return {ok: false, reason: `${task.id} is ${status.replace('_', ' ')}: only a queued, failed, cancelled or timed-out task can be re-routed`};
+	}
+
+	if (delegation.mode === 'default') {
+		return {ok: false, reason: 'the built-in mode has no routes to choose from'};
+	}
+
+	const onRoute = {...task.spec, model: undefined, provider: undefined, option: delegation.mode === 'model_map' ? routeName : undefined, profile: delegation.mode === 'profile_routes' ? routeName : undefined};
+	const specs = input.plan.tasks.map(planned => (planned.id === task.id ? onRoute : planned.spec));
+	const planned = planBatch({tasks: specs, delegation, settings: input.settings, capabilities: input.capabilities, indexes: [task.index]}).tasks[0]!;
+	if (planned.decision.refused) {
+		return {ok: false, reason: planned.decision.reason};
+	}
+
+	// A queued task only changes route; one that ended runs again as its next attempt.
+	const attempt = status === 'queued' ? input.attempt : input.attempt + 1;
+	const reason = `re-routed to "${planned.decision.route?.name ?? routeName}" by the operator${attempt > 1 ? ` (attempt ${attempt})` : ''}`;
+	return {ok: true, task: {...planned, decision: {...planned.decision, reason}}, attempt};
+}

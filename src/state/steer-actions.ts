@@ -1,0 +1,140 @@
+// The store's steering actions (mode switch, routes editor), kept apart from store.ts so each
+// file stays readable. They decide with pure functions (steer.ts, routes-editor.ts) and change
+// the routing only through the control.
+import type {StoreApi} from 'zustand/vanilla';
+import {editorFor, type TextField} from './routes-editor.js';
+import {editPatch, steerable, switchModePatch} from './steer.js';
+import type {BatchActions, BatchControl, BatchState} from './store.js';
+
+export type SteerActions = Pick<BatchActions, 'switchMode' | 'openRoutes' | 'moveRoute' | 'editDescription' | 'setField' | 'submitField' | 'cancelField' | 'setDefaultRoute' | 'openReroute' | 'pickRoute'>;
+
+const reroutable: ReadonlySet<string> = new Set(['queued', 'failed', 'cancelled', 'timed_out']);
+
+type Store = Pick<StoreApi<BatchState & BatchActions>, 'setState' | 'getState'>;
+
+export function steerActions(store: Store, control: BatchControl): SteerActions {
+	const set = (patch: Partial<BatchState>) => store.setState(patch);
+	const get = () => store.getState();
+	const reread = (extra: Partial<BatchState> = {}) => {
+		const steering = steerable(control);
+		const {routes} = get();
+		if (steering && routes) {
+			set({...extra, routes: editorFor(steering.routing(), routes)});
+		}
+	};
+
+	return {
+		switchMode() {
+			set(switchModePatch(get(), control));
+			reread();
+		},
+
+		openRoutes() {
+			const steering = steerable(control);
+			if (!steering) {
+				set({notice: 'this batch cannot be steered: it was started without its config'});
+				return;
+			}
+
+			set({routes: editorFor(steering.routing()), notice: null});
+		},
+
+		moveRoute(delta) {
+			const {routes} = get();
+			if (routes && !routes.field && routes.routes.length > 0) {
+				set({routes: {...routes, selected: Math.min(routes.routes.length - 1, Math.max(0, routes.selected + delta)), error: null}});
+			}
+		},
+
+		editDescription() {
+			const {routes} = get();
+			const route = routes?.routes[routes.selected];
+			if (routes && route) {
+				set({routes: {...routes, field: {value: route.description, cursor: [...route.description].length}, error: null}});
+			}
+		},
+
+		setField(field: TextField) {
+			const {routes} = get();
+			if (routes?.field) {
+				set({routes: {...routes, field, error: null}});
+			}
+		},
+
+		submitField() {
+			const {routes} = get();
+			const route = routes?.routes[routes.selected];
+			if (!routes?.field || !route || !routes.list) {
+				return;
+			}
+
+			const value = routes.field.value.trim();
+			if (value === '') {
+				set({routes: {...routes, error: 'a description must not be empty: it is what routes tasks here'}});
+				return;
+			}
+
+			if (value === route.description) {
+				set({routes: {...routes, field: null, error: null}});
+				return;
+			}
+
+			const {ok, patch} = editPatch(control, [{kind: 'set-field', list: routes.list, name: route.name, field: 'description', value}]);
+			if (ok) {
+				reread(patch);
+			} else {
+				// Refused in place: the field stays open with what was typed, and says why.
+				set({routes: {...routes, error: patch.notice ?? 'refused'}});
+			}
+		},
+
+		cancelField() {
+			const {routes} = get();
+			if (routes) {
+				set({routes: {...routes, field: null, error: null}});
+			}
+		},
+
+		openReroute() {
+			const state = get();
+			const steering = steerable(control);
+			const id = state.zoom?.taskId ?? state.focusedId;
+			const task = id ? state.tasks[id] : undefined;
+			if (!steering || !control.reroute || !id || !task) {
+				set({notice: 'this batch cannot be steered: it was started without its config'});
+			} else if (!reroutable.has(task.status)) {
+				set({notice: `${task.title} is ${task.status.replace('_', ' ')}: only a queued, failed, cancelled or timed-out task can be re-routed`});
+			} else if (state.mode === 'default') {
+				set({notice: 'the built-in mode has no routes to choose from; m switches the mode'});
+			} else {
+				set({routes: {...editorFor(steering.routing()), pickFor: id}, notice: null});
+			}
+		},
+
+		pickRoute() {
+			const {routes} = get();
+			const route = routes?.routes[routes.selected];
+			if (!routes?.pickFor || !route || !control.reroute) {
+				return;
+			}
+
+			const outcome = control.reroute(routes.pickFor, route.name);
+			set(outcome.ok ? {routes: null, notice: outcome.message} : {routes: {...routes, error: outcome.message}});
+		},
+
+		setDefaultRoute() {
+			const {routes} = get();
+			const route = routes?.routes[routes.selected];
+			if (!routes?.list || !route || route.isDefault) {
+				return;
+			}
+
+			const {ok, patch} = editPatch(control, [{kind: 'set-default', list: routes.list, name: route.name}]);
+			if (ok) {
+				reread(patch);
+			} else {
+				set({routes: {...routes, error: patch.notice ?? 'refused'}});
+			}
+		},
+	};
+}

@@ -1,0 +1,76 @@
+// The operator's steering intents (switch the routing mode, edit a route), decided as pure
+// functions of the state and the routing config; the change itself goes through the control
+// (saved into config.yaml, recorded, re-planned by the runner), whose answer becomes the notice.
+import type {RouteEdit} from '../core/config-edit.js';
+import type {SteerOutcome} from '../core/steering.js';
+import type {DelegationConfig, RoutingMode} from '../core/types.js';
+import type {BatchControl, BatchState} from './store.js';
+
+/** The order `m` goes through the modes. */
+export const modeCycle: readonly RoutingMode[] = ['model_map', 'profile_routes', 'default'];
+
+export const modeNames: Readonly<Record<RoutingMode, string>> = {model_map: 'model_map', profile_routes: 'profile_routes', default: 'default (built-in)'};
+
+/** A mode the batch can be switched to: the built-in one always, the others with routes configured. */
+export function hasRoutes(delegation: DelegationConfig, mode: RoutingMode): boolean {
+	return mode === 'model_map' ? delegation.modelMap.options.length > 0 : mode === 'profile_routes' ? delegation.profileRoutes.profiles.length > 0 : true;
+}
+
+/** The next mode after `current` that has routes, and the ones skipped on the way. */
+export function nextMode(delegation: DelegationConfig, current: RoutingMode): {mode: RoutingMode; skipped: RoutingMode[]} {
+	const skipped: RoutingMode[] = [];
+	const start = modeCycle.indexOf(current);
+	for (let step = 1; step < modeCycle.length; step++) {
+		const mode = modeCycle[(start + step) % modeCycle.length]!;
+		if (hasRoutes(delegation, mode)) {
+			return {mode, skipped};
+		}
+
+		skipped.push(mode);
+	}
+
+	return {mode: current, skipped};
+}
+
+export type Steerable = Required<Pick<BatchControl, 'routing' | 'steer'>>;
+
+export function steerable(control: BatchControl): Steerable | undefined {
+	return control.routing && control.steer ? {routing: control.routing.bind(control), steer: control.steer.bind(control)} : undefined;
+}
+
+/** m: the next mode with routes, saved into config.yaml; on success the queue is re-planned. */
+export function switchModePatch(state: BatchState, control: BatchControl): Partial<BatchState> {
+	const steering = steerable(control);
+	if (!steering) {
+		return {notice: 'this batch cannot be steered: it was started without its config'};
+	}
+
+	if (state.quitting) {
+		return {notice: 'quitting: the routing can no longer change'};
+	}
+
+	const delegation = steering.routing();
+	const {mode, skipped} = nextMode(delegation, state.mode);
+	const skippedText = skipped.length > 0 ? ` (skipped ${skipped.map(name => modeNames[name]).join(', ')}: no routes configured)` : '';
+	if (mode === state.mode) {
+		return {notice: `no other routing mode has routes configured${skippedText}`};
+	}
+
+	const outcome = steering.steer([{kind: 'set-mode', mode}]);
+	return outcomePatch(outcome, outcome.ok ? `mode ${modeNames[mode]}${skippedText}: ` : '', outcome.ok ? {mode} : {});
+}
+
+/** Any edit: what the control said, as the notice. */
+export function editPatch(control: BatchControl, edits: readonly RouteEdit[]): {ok: boolean; patch: Partial<BatchState>} {
+	const steering = steerable(control);
+	if (!steering) {
+		return {ok: false, patch: {notice: 'this batch cannot be steered: it was started without its config'}};
+	}
+
+	const outcome = steering.steer(edits);
+	return {ok: outcome.ok, patch: outcomePatch(outcome, '', {})};
+}
+
+function outcomePatch(outcome: SteerOutcome, prefix: string, extra: Partial<BatchState>): Partial<BatchState> {
+	return {...extra, notice: `${prefix}${outcome.message}`};
+}

@@ -1,0 +1,100 @@
+// The store's shape: the batch state, the actions, and what the store may ask of the core.
+// Kept apart from store.ts (which implements them) so both stay readable.
+import type {RouteEdit} from '../core/config-edit.js';
+import type {SteerOutcome} from '../core/steering.js';
+import type {BatchEvent, BatchReport, DelegationConfig, RoutingMode} from '../core/types.js';
+import type {RoutesEditorState, TextField} from './routes-editor.js';
+import type {TaskView} from './task-view.js';
+
+/** What the store may ask of the core. The runner implements it; component tests may fake it. */
+export type BatchControl = {
+	cancel(id: string, options: {skipGrace: boolean}): boolean;
+	shutdown(options: {skipGrace: boolean}): void;
+	/** Bounded output kept by the core; lines are already sanitised. */
+	output(id: string): {version: number; lines(count?: number): string[]; totalLines: number; errorLine(): string | undefined} | undefined;
+	/** The routing config as it now stands (absent: the batch cannot be steered). */
+	routing?(): DelegationConfig;
+	/** Saves route edits into config.yaml, records them and re-plans; a refused edit changes nothing. */
+	steer?(edits: readonly RouteEdit[]): SteerOutcome;
+	/** Sends a task (back) into the queue on a route of the active mode, as a new attempt when it had ended. */
+	reroute?(id: string, routeName: string): {ok: boolean; message: string};
+};
+
+export type ConfirmAction = 'cancel' | 'kill' | 'quit';
+export type LayoutPreference = 'auto' | 'grid' | 'list';
+export type ZoomState = {
+	taskId: string;
+	scrollback: string[];
+	/** Lines the task printed, including those the bounded buffer no longer keeps. */
+	totalLines: number;
+	version: number;
+	offsetFromBottom: number;
+	/** Scrollback lines on screen when the UI last said: what keeps the view full as output arrives. */
+	visibleLines: number;
+	search: {query: string; editing: boolean; matchLine: number | null};
+};
+
+export type BatchState = {
+	runId: string;
+	runDir: string;
+	mode: RoutingMode;
+	concurrency: number;
+	graceMs: number;
+	startedAt: number;
+	/** When the runner finished the batch (batch.finished); the header's clock stops there. */
+	finishedAt: number | null;
+	now: number;
+	order: string[];
+	tasks: Record<string, TaskView>;
+	warnings: string[];
+	report: BatchReport | null;
+	focusedId: string | null;
+	layout: LayoutPreference;
+	help: boolean;
+	confirm: {action: ConfirmAction; taskId: string | null} | null;
+	zoom: ZoomState | null;
+	/** The routes editor (`r`), while it is open. */
+	routes: RoutesEditorState | null;
+	quitting: boolean;
+	exitRequested: boolean;
+	notice: string | null;
+};
+
+export type BatchActions = {
+	applyEvent(event: BatchEvent): void;
+	syncOutput(): void;
+	tick(now: number): void;
+	focus(id: string): void;
+	moveFocus(direction: 'up' | 'down' | 'left' | 'right' | 'next' | 'prev', columns: number): void;
+	toggleLayout(effective: 'grid' | 'list'): void;
+	toggleHelp(): void;
+	/** `visibleLines`: scrollback lines the zoom view shows, so that it is never scrolled past full. */
+	openZoom(visibleLines: number): void;
+	closeOverlay(): void;
+	scroll(delta: number | 'top' | 'bottom', visibleLines: number): void;
+	startSearch(): void;
+	editSearch(query: string): void;
+	submitSearch(): void;
+	findNext(direction: 1 | -1): void;
+	requestCancel(kill: boolean): void;
+	requestQuit(): void;
+	confirmYes(): void;
+	confirmNo(): void;
+	/** m: the next routing mode with routes, saved into config.yaml, then the queue re-planned. */
+	switchMode(): void;
+	/** r: the routes editor for the active mode. */
+	openRoutes(): void;
+	moveRoute(delta: number): void;
+	/** Starts editing the selected route's description. */
+	editDescription(): void;
+	setField(field: TextField): void;
+	/** Saves the typed description (refused in place when invalid), then the queue is re-planned. */
+	submitField(): void;
+	cancelField(): void;
+	/** Makes the selected route its mode's default. */
+	setDefaultRoute(): void;
+	/** R: the route picker for the focused (or zoomed) task. */
+	openReroute(): void;
+	/** Sends the picked task to the selected route. */
+	pickRoute(): void;
+};

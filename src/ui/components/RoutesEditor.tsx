@@ -1,0 +1,75 @@
+// The routes editor (`r`): the active mode's routes, each with its description, what it runs
+// (model, provider, reasoning effort, or the profile), whether it is the default, and how many
+// of this batch's tasks are on it. The selected route's description can be edited in place.
+import {Box, Text} from 'ink';
+import {routeLoad, type RouteRow} from '../../state/routes-editor.js';
+import {formatKey} from '../key-descriptor.js';
+import type {Bindings, Command} from '../keys.js';
+import {useBatch} from '../store-context.js';
+import {useTheme} from '../theme.js';
+import {TextInput} from './TextInput.js';
+
+const modeTitles = {model_map: 'model routes (model_map)', profile_routes: 'profile routes (profile_routes)', default: 'built-in delegation (default)'} as const;
+
+export function RoutesEditor({width, height, bindings}: {readonly width: number; readonly height: number; readonly bindings: Bindings}) {
+	const theme = useTheme();
+	const editor = useBatch(state => state.routes);
+	const mode = useBatch(state => state.mode);
+	const tasks = useBatch(state => state.tasks);
+	if (!editor) {
+		return null;
+	}
+
+	const key = (command: Command) => formatKey(bindings.get(command)?.[0] ?? '?');
+	const picking = editor.pickFor === null ? undefined : tasks[editor.pickFor];
+	const hint = picking
+		? `${key('routes.up')}${key('routes.down')} select · ${key('pick.submit')} puts ${picking.id} back in the queue on that route · ${key('routes.close')} cancels`
+		: editor.field
+		? `${key('field.submit')} saves · ${key('field.cancel')} cancels · ←→ Home End move · Ctrl+W deletes a word`
+		: `${key('routes.up')}${key('routes.down')} select · ${key('routes.edit')} edit description · ${key('routes.default')} make default · ${key('routes.close')} closes`;
+	const inner = Math.max(1, width - 4);
+	// Each route takes three lines; the selected one stays in view.
+	const perRoute = 3;
+	const room = Math.max(1, Math.floor((height - 4) / perRoute));
+	const first = Math.min(Math.max(0, editor.selected - room + 1), Math.max(0, editor.routes.length - room));
+	return (
+		<Box flexDirection='column' width={width} height={height} overflow='hidden' borderStyle='round' borderColor={theme.colors.border.focused} paddingX={1}>
+			<Text wrap='truncate-end' bold color={theme.colors.header.title}>{picking ? `Re-route ${picking.id} ${picking.title} · ${modeTitles[mode]}` : `Routes · ${modeTitles[mode]} · saved into config.yaml`}</Text>
+			<Text wrap='truncate-end' color={theme.colors.text.muted}>{hint}</Text>
+			{editor.list === null && <Text wrap='wrap' color={theme.colors.text.muted}>{`The built-in mode has no routes: subagents run on Hermes's own delegation settings. ${key('routing.mode')} on the dashboard switches the mode.`}</Text>}
+			{editor.list !== null && editor.routes.length === 0 && <Text color={theme.colors.text.muted}>This mode has no routes.</Text>}
+			{editor.routes.slice(first, first + room).map((route, index) => {
+				const position = first + index;
+				const selected = position === editor.selected;
+				return (
+					<Box key={route.name} flexDirection='column' width={inner}>
+						<Text wrap='truncate-end' bold={selected} color={selected ? theme.colors.text.accent : theme.colors.text.primary}>
+							{`${selected ? '▸' : ' '} ${route.name}${route.isDefault ? ' (default)' : ''} · ${runsOn(route)} · ${loadText(routeLoad(tasks, route.name))}`}
+						</Text>
+						<Box width={inner}>
+							<Text>{'  '}</Text>
+							{selected && editor.field
+								? <TextInput field={editor.field} width={inner - 2}/>
+								: <Text wrap='truncate-end' color={theme.colors.text.muted}>{route.description}</Text>}
+						</Box>
+						{selected && editor.error
+							? <Text wrap='truncate-end' color={theme.colors.text.error}>{`  refused: ${editor.error}`}</Text>
+							: <Text> </Text>}
+					</Box>
+				);
+			})}
+		</Box>
+	);
+}
+
+function runsOn(route: RouteRow): string {
+	if (route.kind === 'profile') {
+		return `profile ${route.name}`;
+	}
+
+	return [route.model, route.provider, route.reasoningEffort ? `reasoning ${route.reasoningEffort}` : undefined].filter(Boolean).join(' · ');
+}
+
+function loadText(load: {queued: number; running: number; done: number}): string {
+	return `${load.queued} queued, ${load.running} running, ${load.done} done`;
+}

@@ -1,0 +1,141 @@
+// The routes editor driven by the keyboard, saving into a real config.yaml through the real
+// BatchSteering (the runner's re-plan is recorded): r opens it, ↑↓ select, e edits a description
+// in the text field, Enter saves exactly that line, Esc cancels, d sets the default, and a value
+// that cannot be saved is refused in place with nothing written.
+import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {cleanup, render as inkRender} from 'ink-testing-library';
+import {afterEach, describe, expect, test, vi} from 'vitest';
+import {loadHermesConfig} from '../../src/core/config.js';
+import {lineDiff} from '../../src/core/line-diff.js';
+import {planBatch} from '../../src/core/routing.js';
+import {defaultSettings} from '../../src/core/settings.js';
+import {BatchSteering} from '../../src/core/steering.js';
+import {loadTheme} from '../../src/core/themes.js';
+import type {DelegationConfig} from '../../src/core/types.js';
+import {createBatchStore} from '../../src/state/store.js';
+import {App} from '../../src/ui/App.js';
+import {defaultBindings} from '../../src/ui/keys.js';
+import {FakeControl, stripAnsi, t0} from '../helpers/render.js';
+import {steeringConfig} from '../helpers/steering-config.js';
+
+const homes: string[] = [];
+afterEach(() => {
+	cleanup();
+	for (const home of homes.splice(0)) rmSync(home, {recursive: true, force: true});
+});
+
+const keys = {down: '\u001B[B', left: '\u001B[D', home: '\u001B[H', enter: '\r', escape: '\u001B', ctrlW: '\u0017', ctrlU: '\u0015'};
+
+function editor() {
+	const home = mkdtempSync(path.join(tmpdir(), 'routes-editor-'));
+	homes.push(home);
+	for (const profile of ['coder', 'writer']) mkdirSync(path.join(home, 'profiles', profile), {recursive: true});
+	const configPath = path.join(home, 'config.yaml');
+	writeFileSync(configPath, steeringConfig);
+	const loaded = loadHermesConfig({configPath, hermesHome: home, explicit: true});
+	const plan = planBatch({tasks: [{goal: 'summaries of the logs'}, {goal: 'hard debugging of the parser'}, {goal: 'anything'}], delegation: loaded.delegation, settings: defaultSettings});
+	const replans: DelegationConfig[] = [];
+	const steering = new BatchSteering(loaded, {runDir: home, applyRouting(delegation) {
+		replans.push(delegation);
+		return [];
+	}});
+	const control = Object.assign(new FakeControl(), {routing: () => steering.delegation, steer: steering.edit.bind(steering)});
+	const store = createBatchStore({control, plan, runId: 'run-test', runDir: home, concurrency: 1, graceMs: 1000, now: t0});
+	const instance = inkRender(<App store={store} theme={loadTheme('dark', {noColor: false})} bindings={defaultBindings} columns={110} rows={30}/>);
+	const frame = () => stripAnsi(instance.lastFrame() ?? '');
+	const until = async (pattern: RegExp) => vi.waitFor(() => {
+		expect(frame()).toMatch(pattern);
+	});
+	return {...instance, store, configPath, replans, frame, until, config: () => readFileSync(configPath, 'utf8')};
+}
+
+describe('the routes editor', () => {
+	test('lists the active mode\'s routes with what they run, the default and the tasks on them', async () => {
+		const view = editor();
+		view.stdin.write('r');
+		await view.until(/Routes · model routes \(model_map\)/);
+		expect(view.frame()).toMatch(/▸ fast \(default\) · google\/gemini-3-flash-preview · openrouter · 2 queued, 0 running, 0 done/);
+		expect(view.frame()).toMatch(/ {2}deep · claude-opus-5 · anthropic · 1 queued/);
+		expect(view.frame()).toContain('Slow and careful: hard debugging and design work.');
+	});
+
+	test('editing a description with the keyboard saves that one line and re-plans', async () => {
+		const view = editor();
+		view.stdin.write('r');
+		await view.until(/▸ fast/);
+		view.stdin.write(keys.down);
+		await view.until(/▸ deep/);
+		view.stdin.write('e');
+		await view.until(/Enter saves · Esc cancels/);
+		// "...design work." → delete "work." with Ctrl+W, type "reviews.", then fix the start with Home.
+		view.stdin.write(keys.ctrlW);
+		await view.until(/hard debugging and design\s+│/);
+		view.stdin.write('reviews.');
+		await view.until(/design reviews\./);
+		view.stdin.write(keys.home);
+		view.stdin.write('Very ');
+		await view.until(/Very Slow and careful/);
+		view.stdin.write(keys.enter);
+		await view.until(/▸ deep · claude-opus-5/);
+
+		expect(lineDiff(steeringConfig, view.config())).toEqual([{line: 13, removed: ['          description: "Slow and careful: hard debugging and design work."'], added: ['          description: "Very Slow and careful: hard debugging and design reviews."']}]);
+		expect(view.replans).toHaveLength(1);
+		expect(view.replans[0]!.modelMap.options[1]!.description).toBe('Very Slow and careful: hard debugging and design reviews.');
+		expect(view.frame()).toContain('Very Slow and careful: hard debugging and design reviews.');
+		expect(view.store.getState().notice).toMatch(/saved to .*config\.yaml: set description of model_map route "deep"/);
+	});
+
+	test('Esc cancels the edit and saves nothing; a second Esc closes the editor', async () => {
+		const view = editor();
+		view.stdin.write('r');
+		await view.until(/▸ fast/);
+		view.stdin.write('e');
+		await view.until(/Enter saves/);
+		view.stdin.write(' and more');
+		await view.until(/and more/);
+		view.stdin.write(keys.escape);
+		await view.until(/e edit description/);
+		expect(view.frame()).not.toContain('and more');
+		expect(view.config()).toBe(steeringConfig);
+		view.stdin.write(keys.escape);
+		await vi.waitFor(() => {
+			expect(view.store.getState().routes).toBeNull();
+		});
+	});
+
+	test('an empty description, or one that cannot be saved, is refused in place and nothing is written', async () => {
+		const view = editor();
+		view.stdin.write('r');
+		await view.until(/▸ fast/);
+		view.stdin.write('e');
+		await view.until(/Enter saves/);
+		view.stdin.write(keys.ctrlU);
+		view.stdin.write(keys.enter);
+		await view.until(/refused: a description must not be empty/);
+		expect(view.config()).toBe(steeringConfig);
+
+		// Someone edits the same route on disk meanwhile: the save is refused with the reason.
+		const theirs = steeringConfig.replace('Cheap and quick: lookups, summaries.', 'Theirs.');
+		writeFileSync(view.configPath, theirs);
+		view.stdin.write('Mine.');
+		view.stdin.write(keys.enter);
+		await view.until(/refused: could not set description of model_map route "fast": changed on disk/);
+		expect(view.config()).toBe(theirs);
+		expect(view.replans).toHaveLength(0);
+		expect(view.store.getState().routes?.field?.value).toBe('Mine.');
+	});
+
+	test('d makes the selected route the default', async () => {
+		const view = editor();
+		view.stdin.write('r');
+		await view.until(/▸ fast \(default\)/);
+		view.stdin.write(keys.down);
+		await view.until(/▸ deep/);
+		view.stdin.write('d');
+		await view.until(/▸ deep \(default\)/);
+		expect(lineDiff(steeringConfig, view.config())).toEqual([{line: 16, removed: ['      default: fast'], added: ['      default: deep']}]);
+		expect(view.replans).toHaveLength(1);
+	});
+});
