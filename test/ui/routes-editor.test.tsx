@@ -87,6 +87,19 @@ describe('the routes editor', () => {
 		expect(view.store.getState().notice).toMatch(/saved to .*config\.yaml: set description of model_map route "deep"/);
 	});
 
+	test('Ctrl+W and text read at once (tmux send-keys, a loaded machine) still delete the word first', async () => {
+		const view = editor();
+		view.stdin.write('r');
+		await view.until(/▸ fast/);
+		view.stdin.write(keys.down);
+		await view.until(/▸ deep/);
+		view.stdin.write('e');
+		await view.until(/Enter saves · Esc cancels/);
+		view.stdin.write(`${keys.ctrlW}reviews.`);
+		await view.until(/hard debugging and design reviews\./);
+		expect(view.frame()).not.toContain('work.');
+	});
+
 	test('Esc cancels the edit and saves nothing; a second Esc closes the editor', async () => {
 		const view = editor();
 		view.stdin.write('r');

@@ -22,8 +22,36 @@ export function useKeys(bindings: Bindings, environment: CommandEnvironment): vo
 	}, {isActive: isRawModeSupported});
 }
 
+// Ctrl+letter keys (one byte, 0x01-0x1A) other than Tab, line feed and Enter.
+const ctrlLetter = /[\u0001-\u0008\u000B\u000C\u000E-\u001A]/;
+
 function handle(store: BatchStore, bindings: Bindings, environment: CommandEnvironment, input: string, key: Key): void {
 	const characters = [...input];
+	// Ctrl+W then text, read at once (tmux send-keys, a loaded machine): Ink takes the whole string
+	// for text and the Ctrl key is lost. Each Ctrl key is its own press, in order, between the text.
+	if (characters.length > 1 && !input.includes('\u001B') && ctrlLetter.test(input)) {
+		let text = '';
+		for (const character of characters) {
+			if (!ctrlLetter.test(character)) {
+				text += character;
+				continue;
+			}
+
+			if (text !== '') {
+				handle(store, bindings, environment, text, {...key, ctrl: false});
+				text = '';
+			}
+
+			press(store, bindings, environment, String.fromCodePoint(character.codePointAt(0)! + 96), {...key, ctrl: true});
+		}
+
+		if (text !== '') {
+			handle(store, bindings, environment, text, {...key, ctrl: false});
+		}
+
+		return;
+	}
+
 	if (characters.length > 1 && !key.ctrl && !key.meta && splittable.test(input)) {
 		// Keys typed faster than they are read (key repeat under load, `c` then `y`, tmux send-keys)
 		// arrive as one string, which no binding matches. Outside the search field each is its own
