@@ -6,7 +6,7 @@ import {execFileSync} from 'node:child_process';
 import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {agentPids, alive, killGroups, sleep, waitFor} from './procs.mjs';
+import {agentPids, alive, killGroups, running, sleep, waitFor} from './procs.mjs';
 
 export const columns = 200;
 export const rows = 50;
@@ -78,13 +78,14 @@ export async function startDashboard(tool, paths, goalList, options = {}) {
 				// gone already
 			}
 
-			// A hang-up ends both dashboards; whatever outlives them is ended here.
+			// Shutting down is not what is measured, and a dashboard still winding down would load
+			// the next measurement: everything of this batch is ended at once.
+			killGroups([pid, ...agentPids(state)]);
 			const deadline = Date.now() + 3000;
-			while (alive(pid) && Date.now() < deadline) {
-				await sleep(20);
+			while (running(pid) && Date.now() < deadline) {
+				await sleep(10);
 			}
 
-			killGroups([...(alive(pid) ? [pid] : []), ...agentPids(state)]);
 			rmSync(state, {recursive: true, force: true});
 		},
 	};

@@ -31,6 +31,16 @@ export function alive(pid) {
 	}
 }
 
+/** Alive and not a zombie waiting to be reaped (pid 1 of a container may take a second or two). */
+export function running(pid) {
+	try {
+		const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		return !/^[ZX]/.test(text.slice(text.lastIndexOf(')') + 2));
+	} catch {
+		return false;
+	}
+}
+
 export function groupAlive(pgid) {
 	try {
 		process.kill(-pgid, 0);
@@ -99,4 +109,36 @@ export function killGroups(pids) {
 			}
 		}
 	}
+}
+
+/**
+ * Whether any process of the group is still alive, zombies not counted: an orphaned member
+ * that has exited waits for pid 1 to reap it, and some container inits do that only every
+ * second or two, which would be measured as the tool's delay.
+ */
+export function groupHasLiveMember(pgid) {
+	if (!groupAlive(pgid)) {
+		return false;
+	}
+
+	for (const name of readdirSync('/proc')) {
+		if (!/^\d+$/.test(name)) {
+			continue;
+		}
+
+		let text;
+		try {
+			text = readFileSync(`/proc/${name}/stat`, 'utf8');
+		} catch {
+			continue; // exited meanwhile
+		}
+
+		// After the command name: state, ppid, pgrp.
+		const [state, , pgrp] = text.slice(text.lastIndexOf(')') + 2).split(' ', 3);
+		if (Number(pgrp) === pgid && state !== 'Z' && state !== 'X') {
+			return true;
+		}
+	}
+
+	return false;
 }

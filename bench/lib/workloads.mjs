@@ -4,15 +4,15 @@ import {spawnSync} from 'node:child_process';
 import {writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {goals, newState, startDashboard} from './dashboard.mjs';
-import {agentPids, countFiles, cpuSeconds, groupAlive, settleCpu, sleep, statusMiB, waitFor} from './procs.mjs';
+import {agentPids, countFiles, cpuSeconds, groupHasLiveMember, settleCpu, sleep, statusMiB, waitFor} from './procs.mjs';
 import {median} from './stats.mjs';
 
 /** How big each workload is: the sizes, BENCH_SCALE times, or a few seconds in all (tiny). */
 export function sizes({tiny, scale, soakSeconds}) {
 	if (tiny) {
 		return {
-			flood: {tasks: 2, lines: 2000}, trickle: {tasks: 4, seconds: 2}, soak: {tasks: 2, seconds: 4, every: 1, from: 2},
-			keys: {tasks: 4, presses: 5, settleMs: 500}, cancelGrace: 0.5, quick: {tasks: 20}, headlessFlood: {tasks: 2, lines: 2000}, memory: {few: 2, many: 10, settleMs: 1000},
+			flood: {tasks: 2, lines: 2000}, trickle: {tasks: 4, seconds: 1}, soak: {tasks: 2, seconds: 2, every: 1, from: 1},
+			keys: {tasks: 4, presses: 5, settleMs: 300}, cancelGrace: 0.5, quick: {tasks: 20}, headlessFlood: {tasks: 2, lines: 2000}, memory: {few: 2, many: 6, settleMs: 500},
 		};
 	}
 
@@ -108,7 +108,7 @@ export async function cancel(paths, kind, grace) {
 		await waitFor('the cancel question', () => /Cancel .*\?/.test(session.screen()));
 		const sent = performance.now();
 		session.sendKeys('y');
-		await waitFor('the group to be gone', () => !groupAlive(pgid), 30_000, 1);
+		await waitFor('the group to be gone', () => !groupHasLiveMember(pgid), 30_000, 1);
 		return performance.now() - sent;
 	} finally {
 		await session.stop();
