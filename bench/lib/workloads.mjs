@@ -12,7 +12,7 @@ export function sizes({tiny, scale, soakSeconds}) {
 	if (tiny) {
 		return {
 			flood: {tasks: 2, lines: 2000}, trickle: {tasks: 4, seconds: 1}, soak: {tasks: 2, seconds: 2, every: 1, from: 1},
-			keys: {tasks: 4, presses: 5, settleMs: 300}, cancelGrace: 0.5, quick: {tasks: 20}, headlessFlood: {tasks: 2, lines: 2000}, memory: {few: 2, many: 6, settleMs: 500},
+			keys: {tasks: 4, presses: 5, settleMs: 300, timeoutMs: 1000}, cancelGrace: 0.5, quick: {tasks: 20}, headlessFlood: {tasks: 2, lines: 2000}, memory: {few: 2, many: 6, settleMs: 500},
 		};
 	}
 
@@ -22,7 +22,7 @@ export function sizes({tiny, scale, soakSeconds}) {
 		trickle: {tasks: 32, seconds: 20 * scale},
 		// Growth is measured from minute 2, or from half-way through a soak of 4 minutes or less.
 		soak: {tasks: 16, seconds, every: 10, from: Math.min(120, seconds / 2)},
-		keys: {tasks: 16, presses: 50, settleMs: 2000},
+		keys: {tasks: 16, presses: 50, settleMs: 2000, timeoutMs: 5000},
 		cancelGrace: 1,
 		quick: {tasks: Math.round(300 * scale)},
 		headlessFlood: {tasks: 16, lines: Math.round(100_000 * scale)},
@@ -66,30 +66,45 @@ export async function soak(paths, {tasks, seconds, every, from}) {
 	}
 }
 
-// The focused task: the heavy border of its pane in the grid, the marker of its row in the list.
-const focusPattern = /(?:› |┃ )(t\d+) /;
-const focusOf = screen => focusPattern.exec(screen)?.[1];
+// The focused task: in hermes-delegate the heavy border of its pane in the grid (the marker of
+// its row in the list), moved by Tab; in mprocs the bullet in its process list, moved by j.
+const focus = {
+	'hermes-delegate': {key: 'Tab', read: screen => /(?:› |┃ )(t\d+) /.exec(screen)?.[1]},
+	mprocs: {key: 'j', read: screen => /•([a-z]+-\d+)/.exec(screen)?.[1]},
+};
 
-/** Workload 4: Tab during a flood, key sent → the screen shows the new focus; milliseconds. */
-export async function keysUnderLoad(paths, {tasks, presses, settleMs}) {
-	const session = await startDashboard('hermes-delegate', paths, goals('endless', tasks));
+/**
+ * Workload 4: the focus key during a flood, key sent → the screen shows the focus moved;
+ * milliseconds. A press not shown within `timeoutMs` counts as a timeout; after three in a row
+ * the tool is taken to be unresponsive and the rest are not tried.
+ */
+export async function keysUnderLoad(tool, paths, {tasks, presses, settleMs, timeoutMs}) {
+	const session = await startDashboard(tool, paths, goals('endless', tasks));
+	const {key, read} = focus[tool];
 	try {
-		await waitFor(`${tasks} running tasks on screen`, () => session.screen().includes(`${tasks} running`));
+		await waitFor(`${tasks} agents flooding`, () => countFiles(path.join(session.state, 'pid')) >= tasks && read(session.screen()));
 		await sleep(settleMs); // past start-up, into the steady state
 		const latencies = [];
-		for (let press = 0; press < presses; press++) {
-			const before = focusOf(session.screen());
+		let timeouts = 0;
+		for (let press = 0; press < presses && timeouts < 3; press++) {
+			const before = read(session.screen());
 			const sent = performance.now();
-			session.sendKeys('Tab');
-			await waitFor('Tab to move the focus', () => {
-				const now = focusOf(session.screen());
-				return now !== undefined && now !== before;
-			}, 10_000, 0);
-			latencies.push(performance.now() - sent);
+			session.sendKeys(key);
+			try {
+				await waitFor(`${key} to move the focus`, () => {
+					const now = read(session.screen());
+					return now !== undefined && now !== before;
+				}, timeoutMs, 0);
+				latencies.push(performance.now() - sent);
+				timeouts = 0;
+			} catch {
+				timeouts++;
+			}
+
 			await sleep(60 + ((press * 37) % 120)); // not in step with the frame clock
 		}
 
-		return latencies;
+		return {latencies, timeouts};
 	} finally {
 		await session.stop();
 	}
