@@ -161,7 +161,7 @@ export function headless(tool, paths, kind, count, concurrency, env = {}) {
 		file = process.execPath;
 		args = [paths.cli, 'run', tasks, '-j', String(concurrency), '--hermes-bin', paths.agent];
 	} else {
-		const runner = tool === 'xargs' ? `xargs -P ${concurrency} -I{}` : `parallel -j ${concurrency}`;
+		const runner = tool === 'xargs' ? `xargs -P ${concurrency} -I{}` : `parallel --will-cite -j ${concurrency}`;
 		file = 'sh';
 		args = ['-c', `printf '%s\\n' "$GOALS" | ${runner} '${paths.agent}' chat -q {}`];
 	}
