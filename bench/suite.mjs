@@ -7,6 +7,7 @@
 // Environment: BENCH_RUNS (3), BENCH_SCALE (1: sizes of the issue; 0.1 for a quick look),
 // BENCH_SOAK_S (600), BENCH_ONLY=flood,keys (a subset), BENCH_TINY=1 (= --tiny),
 // BENCH_MPROCS_VERSION (0.9.6), BENCH_CLI (dist/cli.js of this checkout).
+import {spawnSync} from 'node:child_process';
 import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -17,10 +18,37 @@ import {cancel, headless, idleMemory, keysUnderLoad, sizes, soak, watchBatch} fr
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const env = process.env;
+const workloadNames = ['flood', 'trickle', 'soak', 'keys', 'cancel', 'headless-quick', 'headless-flood', 'memory'];
+
+function refuse(message) {
+	console.error(`bench: ${message}`);
+	process.exit(2);
+}
+
+/** A positive number from the environment, or the default; anything else stops the suite. */
+function setting(name, fallback, integer = false) {
+	const text = env[name];
+	if (text === undefined || text === '') {
+		return fallback;
+	}
+
+	const value = Number(text);
+	if (!(value > 0) || (integer && !Number.isInteger(value))) {
+		refuse(`${name}=${JSON.stringify(text)} is not a positive ${integer ? 'whole number' : 'number'}; unset it for ${fallback ?? 'the default'}`);
+	}
+
+	return value;
+}
+
 const tiny = process.argv.includes('--tiny') || env.BENCH_TINY === '1';
-const runs = tiny ? 1 : Math.max(1, Number(env.BENCH_RUNS ?? 3));
+const runs = tiny ? 1 : setting('BENCH_RUNS', 3, true);
 const only = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',')) : undefined;
-const size = sizes({tiny, scale: Number(env.BENCH_SCALE ?? 1), soakSeconds: env.BENCH_SOAK_S ? Number(env.BENCH_SOAK_S) : undefined});
+const unknown = [...(only ?? [])].filter(name => !workloadNames.includes(name));
+if (unknown.length > 0) {
+	refuse(`BENCH_ONLY names no workload ${unknown.join(', ')}; the workloads: ${workloadNames.join(',')}`);
+}
+
+const size = sizes({tiny, scale: setting('BENCH_SCALE', 1), soakSeconds: setting('BENCH_SOAK_S', undefined)});
 const paths = {cli: env.BENCH_CLI ?? path.join(here, '..', 'dist', 'cli.js'), agent: path.join(here, 'agents', 'agent.sh')};
 
 const rows = [];
@@ -81,8 +109,17 @@ async function workload(name, body) {
 }
 
 if (!existsSync(paths.cli)) {
-	console.error(`no ${paths.cli}: build first (npm run build)`);
-	process.exit(2);
+	refuse(`no ${paths.cli}: build first (npm run build)`);
+}
+
+if (process.platform !== 'linux') {
+	refuse('the suite reads /proc: it runs on Linux only');
+}
+
+for (const [command, install] of [['tmux', 'apt-get install tmux'], ['python3', 'apt-get install python3']]) {
+	if (spawnSync(command, ['-V'], {stdio: 'ignore'}).error) {
+		refuse(`${command} is needed and not installed (${install})`);
+	}
 }
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
