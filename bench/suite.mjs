@@ -74,8 +74,8 @@ function absolute(workload, figure, text, limitText, met) {
 	rows.push([workload, figure, text, '(none: absolute target)', '—', limitText, met ? 'met' : '**missed**']);
 }
 
-const figure = (values, digits, scale = 1) => {
-	const value = median(values) * scale;
+const figure = (values, digits) => {
+	const value = median(values);
 	return {value, text: fixed(value, digits)};
 };
 
