@@ -1,0 +1,121 @@
+// Runs a dashboard (hermes-delegate `tui` or mprocs) over a batch of stand-in agents in a
+// 200×50 tmux pane on the suite's own tmux server, and hands back what the workloads need: the
+// dashboard's pid (the pane's process: the command is exec'd), its screen, keys, and a stop
+// that leaves nothing running.
+import {execFileSync} from 'node:child_process';
+import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {agentPids, alive, killGroups, running, sleep, waitFor} from './procs.mjs';
+
+export const columns = 200;
+export const rows = 50;
+
+const socket = `hd-bench-${process.pid}`;
+// Without CI in the environment: Ink draws no live frames when it sees CI.
+const tmuxEnv = {...process.env, LANG: process.env.LANG || 'C.UTF-8'};
+delete tmuxEnv.CI;
+delete tmuxEnv.CONTINUOUS_INTEGRATION;
+delete tmuxEnv.NO_COLOR;
+delete tmuxEnv.TMUX;
+
+function tmux(...args) {
+	return execFileSync('tmux', ['-u', '-L', socket, '-f', '/dev/null', ...args], {encoding: 'utf8', env: tmuxEnv, stdio: ['ignore', 'pipe', 'pipe']});
+}
+
+const quote = word => `'${String(word).replaceAll("'", "'\\''")}'`;
+const open = new Set();
+let sessions = 0;
+
+/** A state folder for one batch: the agents' pid/ and done/ records, HERMES_HOME, caches. */
+export function newState() {
+	const state = mkdtempSync(path.join(tmpdir(), 'hd-bench-'));
+	mkdirSync(path.join(state, 'pid'));
+	mkdirSync(path.join(state, 'done'));
+	return state;
+}
+
+export const goals = (kind, count) => Array.from({length: count}, (_, i) => `${kind}-${i}`);
+
+/** The command line (argv) that shows `goals` in the tool's dashboard. */
+function dashboardArgv(tool, paths, state, goalList, options) {
+	if (tool === 'hermes-delegate') {
+		const tasks = path.join(state, 'tasks.json');
+		writeFileSync(tasks, JSON.stringify(goalList.map(goal => ({goal}))));
+		return [process.execPath, ...(options.nodeArgs ?? []), paths.cli, 'tui', tasks, '-j', String(goalList.length), '--hermes-bin', paths.agent, ...(options.args ?? [])];
+	}
+
+	// mprocs: one proc per task, the same agent with the same arguments hermes-delegate gives it.
+	const config = path.join(state, 'mprocs.yaml');
+	const procs = goalList.map(goal => `  ${goal}:\n    cmd: [${JSON.stringify(paths.agent)}, "chat", "-q", "${goal}"]\n`).join('');
+	writeFileSync(config, `procs:\n${procs}`);
+	return [paths.mprocs, '--config', config];
+}
+
+/**
+ * Starts the dashboard of `tool` over `goalList` (see agents/agent.sh for the kinds). `env`
+ * goes to the dashboard and from it to the agents.
+ */
+export async function startDashboard(tool, paths, goalList, options = {}) {
+	const state = newState();
+	const name = `s${++sessions}`;
+	const env = {BENCH_STATE: state, HERMES_HOME: state, XDG_CACHE_HOME: path.join(state, 'cache'), ...options.env};
+	const argv = dashboardArgv(tool, paths, state, goalList, options);
+	const command = `cd ${quote(state)} && exec env ${Object.entries(env).map(([key, value]) => quote(`${key}=${value}`)).join(' ')} ${argv.map(quote).join(' ')}`;
+	const started = performance.now();
+	tmux('new-session', '-d', '-s', name, '-x', String(columns), '-y', String(rows), command);
+	tmux('set-option', '-t', name, 'remain-on-exit', 'on');
+	const pid = Number(tmux('display-message', '-p', '-t', name, '#{pane_pid}').trim());
+	const session = {
+		tool, state, pid, started,
+		screen: () => tmux('capture-pane', '-p', '-t', name),
+		sendKeys: (...keys) => tmux('send-keys', '-t', name, ...keys),
+		async stop() {
+			open.delete(session);
+			try {
+				tmux('kill-session', '-t', name);
+			} catch {
+				// gone already
+			}
+
+			// Shutting down is not what is measured, and a dashboard still winding down would load
+			// the next measurement: everything of this batch is ended at once.
+			killGroups([pid, ...agentPids(state)]);
+			const deadline = Date.now() + 3000;
+			while (running(pid) && Date.now() < deadline) {
+				await sleep(10);
+			}
+
+			rmSync(state, {recursive: true, force: true});
+		},
+	};
+	open.add(session);
+	// The exec'd command may take a moment to replace the shell: wait until it is the tool.
+	await waitFor(`${tool} to start`, () => alive(pid) && !/^(sh|dash|bash|env)$/.test(commName(pid)), 10_000, 5);
+	return session;
+}
+
+function commName(pid) {
+	try {
+		return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+	} catch {
+		return '';
+	}
+}
+
+/** For the exit path: kills whatever sessions are still open, and the tmux server. */
+export function stopEverything() {
+	for (const session of open) {
+		killGroups([session.pid, ...agentPids(session.state)]);
+		rmSync(session.state, {recursive: true, force: true});
+	}
+
+	open.clear();
+	try {
+		tmux('kill-server');
+	} catch {
+		// no server
+	}
+
+	rmSync(path.join(process.env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid()}`, socket), {force: true});
+}

@@ -1,0 +1,144 @@
+// What the suite reads about a process: CPU seconds and memory from /proc, the same way for a
+// Node dashboard and a Rust one, so that the figures compare.
+import {execFileSync} from 'node:child_process';
+import {existsSync, readdirSync, readFileSync} from 'node:fs';
+import path from 'node:path';
+
+const clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], {encoding: 'utf8'}).trim()) || 100;
+
+export const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
+
+/** User + system CPU seconds of the process itself (its threads included, its children not). */
+export function cpuSeconds(pid) {
+	const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+	const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+	// utime and stime are fields 14 and 15 of proc(5); the slice starts at field 3.
+	return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+}
+
+/** A field of /proc/<pid>/status in MiB: VmRSS now, VmHWM the peak so far. */
+export function statusMiB(pid, key) {
+	const match = new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+	return match ? Number(match[1]) / 1024 : 0;
+}
+
+export function alive(pid) {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** Alive and not a zombie waiting to be reaped (pid 1 of a container may take a second or two). */
+export function running(pid) {
+	try {
+		const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		return !/^[ZX]/.test(text.slice(text.lastIndexOf(')') + 2));
+	} catch {
+		return false;
+	}
+}
+
+export function groupAlive(pgid) {
+	try {
+		process.kill(-pgid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+export async function waitFor(what, check, timeoutMs = 30_000, pollMs = 20) {
+	const started = Date.now();
+	for (;;) {
+		const value = check();
+		if (value) {
+			return value;
+		}
+
+		if (Date.now() - started > timeoutMs) {
+			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		}
+
+		await sleep(pollMs);
+	}
+}
+
+/**
+ * Waits until the process has stopped working through a backlog (less than 2% of a core over
+ * half a second), so that the CPU a workload cost includes what the tool did after its agents
+ * had finished: drawing the output it had not drawn yet.
+ */
+export async function settleCpu(pid, capMs = 30_000) {
+	const started = Date.now();
+	let last = cpuSeconds(pid);
+	while (Date.now() - started < capMs) {
+		await sleep(500);
+		const now = cpuSeconds(pid);
+		if (now - last < 0.011) {
+			return;
+		}
+
+		last = now;
+	}
+}
+
+export function countFiles(dir) {
+	return existsSync(dir) ? readdirSync(dir).length : 0;
+}
+
+/** The pids the agents recorded in their state folder (each leads its process group). */
+export function agentPids(state) {
+	const dir = path.join(state, 'pid');
+	if (!existsSync(dir)) {
+		return [];
+	}
+
+	return readdirSync(dir).map(name => Number(readFileSync(path.join(dir, name), 'utf8').trim())).filter(pid => pid > 0);
+}
+
+export function killGroups(pids) {
+	for (const pid of pids) {
+		for (const target of [-pid, pid]) {
+			try {
+				process.kill(target, 'SIGKILL');
+			} catch {
+				// gone already
+			}
+		}
+	}
+}
+
+/**
+ * Whether any process of the group is still alive, zombies not counted: an orphaned member
+ * that has exited waits for pid 1 to reap it, and some container inits do that only every
+ * second or two, which would be measured as the tool's delay.
+ */
+export function groupHasLiveMember(pgid) {
+	if (!groupAlive(pgid)) {
+		return false;
+	}
+
+	for (const name of readdirSync('/proc')) {
+		if (!/^\d+$/.test(name)) {
+			continue;
+		}
+
+		let text;
+		try {
+			text = readFileSync(`/proc/${name}/stat`, 'utf8');
+		} catch {
+			continue; // exited meanwhile
+		}
+
+		// After the command name: state, ppid, pgrp.
+		const [state, , pgrp] = text.slice(text.lastIndexOf(')') + 2).split(' ', 3);
+		if (Number(pgrp) === pgid && state !== 'Z' && state !== 'X') {
+			return true;
+		}
+	}
+
+	return false;
+}
