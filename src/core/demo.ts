@@ -99,7 +99,8 @@ export function demoTasks(options: {runawayTimeoutSeconds: number}): TaskSpec[] 
 		{name: 'capital-lookup', goal: 'What is the capital of France? Quick lookup.', characteristic: 'quick', context: '[fake:duration=4]'},
 		{name: 'fix-flaky-test', goal: 'Debug and fix the flaky retry test in the payment service', option: 'deep', context: '[fake:duration=12]'},
 		{name: 'survey-vector-dbs', goal: 'Research and compare three vector databases for our scale', context: '[fake:duration=9]'},
-		{name: 'changelog-summary', goal: 'Summarize this week\'s changelog for the team', context: '[fake:duration=6] [fake:escapes]'},
+		// One step: its tool lines must not push the hostile lines out of the pane's tail.
+		{name: 'changelog-summary', goal: 'Summarize this week\'s changelog for the team', context: '[fake:duration=6] [fake:steps=1] [fake:escapes]'},
 		{name: 'flaky-provider', goal: 'Translate the onboarding guide to German', context: '[fake:duration=5] [fake:fail]'},
 		{name: 'runaway-crawler', goal: 'Crawl the docs site and index every page', option: 'research', timeout: options.runawayTimeoutSeconds, context: '[fake:forever] [fake:ignore-term] [fake:grandchild]'},
 		{name: 'explain-design', goal: 'Explain the tradeoffs of event sourcing for our ledger', context: '[fake:duration=10]'},
