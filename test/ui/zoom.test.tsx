@@ -72,7 +72,7 @@ describe('zoom', () => {
 		expect(frame()).toContain('entry-016 detail');
 	});
 
-	test('when older lines were dropped, the status line says which log file has them', async () => {
+	test('when older lines were dropped, the status line says how to read them: the logs command', async () => {
 		const view = render({tasks: plannedTasks(1), columns: 120, rows: 24, maxOutputLines: 50});
 		startTask(view.store, 't01', t0);
 		view.control.write('t01', Array.from({length: 80}, (_, index) => `entry-${index + 1}`));
@@ -81,7 +81,7 @@ describe('zoom', () => {
 		await vi.waitFor(() => {
 			expect(view.frame()).toContain('lines 65–80 of 80');
 		});
-		expect(view.frame()).toContain('lines 1–30 are in /tmp/run-test/logs/t01.log');
+		expect(view.frame()).toContain('lines 1–30: hermes-delegate logs run-test t01');
 	});
 
 	test('up scrolls back one line', async () => {

@@ -25,7 +25,7 @@ export function ZoomView({width, height, bindings}: ZoomViewProps) {
 		const view = state.zoom ? state.tasks[state.zoom.taskId] : undefined;
 		return view ? statusDetail(view, state.now) : null;
 	});
-	const runDir = useBatch(state => state.runDir);
+	const runId = useBatch(state => state.runId);
 	if (!zoom || !task) {
 		return null;
 	}
@@ -89,7 +89,7 @@ export function ZoomView({width, height, bindings}: ZoomViewProps) {
 				zoom={zoom}
 				view={{start, end, following: offset === 0}}
 				width={width}
-				logPath={`${runDir}/logs/${zoom.taskId}.log`}
+				logCommand={`${runId} ${zoom.taskId}`}
 				resume={task.sessionId ? `hermes -p ${task.profile ?? 'default'} --resume ${task.sessionId}` : undefined}
 				bottomKey={formatKey(bindings.get('scroll.bottom')?.[0] ?? 'G')}
 			/>
@@ -101,13 +101,14 @@ type StatusLineProps = {
 	readonly zoom: ZoomState;
 	readonly view: {start: number; end: number; following: boolean};
 	readonly width: number;
-	readonly logPath: string;
+	/** `RUN TASK` for `hermes-delegate logs`, which prints the task's whole log made safe. */
+	readonly logCommand: string;
 	readonly bottomKey: string;
 	/** How to continue this subagent's Hermes session, once it has one. */
 	readonly resume?: string | undefined;
 };
 
-function StatusLine({zoom, view, width, logPath, bottomKey, resume}: StatusLineProps) {
+function StatusLine({zoom, view, width, logCommand, bottomKey, resume}: StatusLineProps) {
 	const theme = useTheme();
 	const {search} = zoom;
 	if (search.editing) {
@@ -122,7 +123,9 @@ function StatusLine({zoom, view, width, logPath, bottomKey, resume}: StatusLineP
 	const range = end > start ? `lines ${firstNumber + start}–${firstNumber + end - 1} of ${zoom.totalLines}` : `${zoom.totalLines} lines`;
 	const match = search.query !== '' && search.matchLine !== null ? `match "${search.query}" at line ${firstNumber + search.matchLine}` : undefined;
 	// Only the newest lines are kept in memory; the operator must learn where the rest went.
-	const dropped = firstNumber > 1 ? `lines 1–${firstNumber - 1} are in ${logPath}` : undefined;
+	// The logs command, not the file: `tail -f` on the byte-exact log would replay what the agent
+	// printed (escape sequences included) into the operator's terminal.
+	const dropped = firstNumber > 1 ? `lines 1–${firstNumber - 1}: hermes-delegate logs ${logCommand}` : undefined;
 	const follow = view.following ? 'following the output' : `${bottomKey} follows the output`;
 	const parts = [match, resume === undefined ? undefined : `continue: ${resume}`, range, dropped, follow].filter(part => part !== undefined);
 	// The follow hint goes first when the line is too long: it is in the help as well, the log path is not.
