@@ -2,28 +2,17 @@
 // The runner owns every process it starts for its whole life (the kill cascade, cleanup of
 // leftover grandchildren) and announces everything as BatchEvents; `run` prints them and the
 // dashboard's store is fed by them. Nothing here knows about terminals or React.
-import {mkdirSync, writeFileSync} from 'node:fs';
-import path from 'node:path';
 import pLimit from 'p-limit';
-import {interpretHermesOutput} from './hermes-output.js';
 import {hermesSummary} from './hermes-probe.js';
-import {buildLaunch, promptOf} from './launcher.js';
-import {spawnIfDescriptors} from './open-files.js';
-import {isFamilyAlive, watchFamily, type FamilyWatch} from './process-family.js';
-import {forgetGroup, processStartTicks, rememberGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
-import {freshProcessTable} from './proc-tree.js';
-import {buildResult, describeExit, describeStop, finalStatus, refusedResult, summarize, tokenTotals} from './results.js';
-import {outputModeOf} from './route-flags.js';
+import {buildResult, refusedResult, summarize, tokenTotals} from './results.js';
 import type {ProcessRecord, RunFolder} from './run-folder.js';
 import {recordProcessSafely, writePlanOrRemoveFolder, writeResults} from './run-folder-writes.js';
-import {StreamJsonDecoder} from './stream-json.js';
-import {TaskOutput} from './task-output.js';
-import {closeTaskLog, openTaskLog, outputEnd, pipeWithBackpressure} from './task-log.js';
+import {newAttemptOutput, TaskRun, type AttemptOutput} from './task-run.js';
+import type {TaskOutput} from './task-output.js';
 import type {BatchEvent, BatchReport, DelegateSettings, DelegationConfig, HermesCapabilities, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
 import {allWarnings} from './routing.js';
 import {planRetry, replanBatch} from './replan.js';
 import {planOnDisk, writeJsonAtomic} from './run-folder.js';
-import {setLongTimeout} from './long-timer.js';
 
 export type RunnerOptions = {
 	hermesBin: string;
@@ -55,11 +44,8 @@ export type RunnerOptions = {
 type Live = {
 	task: PlannedTask;
 	status: TaskStatus;
-	process?: GroupProcess;
-	family?: FamilyWatch;
-	cascade?: Cascade;
-	stopReason?: StopReason;
-	startedAt?: number;
+	/** The attempt's process, from the moment it is taken from the queue: absent, the task has not started. */
+	run?: TaskRun;
 	/** 1, then one more each time the operator re-routes the finished task (retryTask). */
 	attempt: number;
 	/** The results of the attempts before this one, oldest first. */
@@ -71,8 +57,7 @@ export type BatchListener = (event: BatchEvent) => void;
 export class BatchRunner {
 	private readonly listeners = new Set<BatchListener>();
 	private readonly live = new Map<string, Live>();
-	private readonly outputs = new Map<string, TaskOutput>();
-	private readonly decoders = new Map<string, StreamJsonDecoder>();
+	private readonly outputs = new Map<string, AttemptOutput>();
 	private readonly results = new Map<string, TaskResult>();
 	private shuttingDown = false;
 	private interrupted = false;
@@ -100,17 +85,7 @@ export class BatchRunner {
 
 	/** A fresh output buffer (and stream-json decoder) for a task's next attempt. */
 	private makeOutput(id: string): void {
-		const outputMode = outputModeOf(this.options.capabilities.flags);
-		const decoder = outputMode === 'stream-json'
-			? new StreamJsonDecoder({onTelemetry: telemetry => this.emit({type: 'task.telemetry', id, telemetry, at: Date.now()})})
-			: undefined;
-		if (decoder) {
-			this.decoders.set(id, decoder);
-		} else {
-			this.decoders.delete(id);
-		}
-
-		this.outputs.set(id, new TaskOutput({maxLines: this.options.tailLines, display: this.options.display, decoder, hideSessionLine: outputMode !== 'text'}));
+		this.outputs.set(id, newAttemptOutput(this.options.capabilities, this.options, telemetry => this.emit({type: 'task.telemetry', id, telemetry, at: Date.now()})));
 	}
 
 	get plan(): RoutePlan {
@@ -127,7 +102,7 @@ export class BatchRunner {
 	}
 
 	output(id: string): TaskOutput | undefined {
-		return this.outputs.get(id);
+		return this.outputs.get(id)?.output;
 	}
 
 	status(id: string): TaskStatus | undefined {
@@ -188,13 +163,12 @@ export class BatchRunner {
 
 		const reason = options.reason ?? 'cancel';
 		if (entry.status === 'queued') {
-			entry.stopReason = reason;
 			this.finishUnstarted(entry, 'cancelled', `cancelled before it started (${reason})`);
 			return true;
 		}
 
 		if (entry.status === 'cancelling' && options.skipGrace) {
-			entry.cascade?.skipGrace();
+			entry.run?.skipGrace();
 			return true;
 		}
 
@@ -202,12 +176,7 @@ export class BatchRunner {
 			return false;
 		}
 
-		entry.stopReason = reason;
-		if (!entry.process) {
-			return true; // still spawning: runTask starts the cascade as soon as the pid is known
-		}
-
-		this.startCascade(entry, entry.process.pid, options.skipGrace ?? false);
+		entry.run?.stop(reason, options.skipGrace ?? false);
 		return true;
 	}
 
@@ -274,7 +243,7 @@ export class BatchRunner {
 			}
 
 			this.results.delete(id);
-			Object.assign(entry, {status: 'queued', startedAt: undefined, stopReason: undefined, process: undefined, family: undefined, cascade: undefined});
+			Object.assign(entry, {status: 'queued', run: undefined});
 			this.makeOutput(id);
 		}
 
@@ -334,7 +303,7 @@ export class BatchRunner {
 	/** Queued, or refused by its plan before it could start: a new plan may still change it. */
 	private isUnstarted(id: string): boolean {
 		const entry = this.live.get(id);
-		return entry !== undefined && entry.startedAt === undefined && (entry.status === 'queued' || (entry.status === 'refused' && !this.settled));
+		return entry !== undefined && entry.run === undefined && (entry.status === 'queued' || (entry.status === 'refused' && !this.settled));
 	}
 
 	private schedule(id: string): void {
@@ -358,8 +327,6 @@ export class BatchRunner {
 
 	private async runTask(id: string): Promise<void> {
 		const entry = this.live.get(id)!;
-		// Read at start, not when queued: replan() may have changed the route meanwhile.
-		const {task} = entry;
 		if (entry.status !== 'queued') {
 			return; // cancelled while it waited for a slot
 		}
@@ -369,140 +336,21 @@ export class BatchRunner {
 			return;
 		}
 
-		const {folder, capabilities} = this.options;
-		// Each attempt has its own log: the first <id>.log, a re-routed one <id>.<attempt>.log.
-		const logPath = entry.attempt === 1 ? folder.logPath(task.id) : path.join(path.dirname(folder.logPath(task.id)), `${task.id}.${entry.attempt}.log`);
-		const output = this.outputs.get(task.id)!;
-		entry.startedAt = Date.now();
-		entry.status = 'running';
-		const failToStart = (message: string) => {
-			this.finish(task.id, buildResult(task, {status: 'failed', exitCode: null, signal: null, startedAt: entry.startedAt!, finishedAt: Date.now(), stdout: {text: '', truncated: false}, errorText: message, logPath: null, hermesVersion: capabilities.version}));
-			this.maybeFailFast(task.id, 'failed');
-		};
-
-		let launch: ReturnType<typeof buildLaunch>;
-		try {
-			launch = buildLaunch(task, this.options.hermesBin, {capabilities, promptFile: task.launch.prompt_file ? writePromptFile(folder.dir, task) : undefined, batchTimeoutMs: this.options.timeoutMs});
-		} catch (error) {
-			failToStart(`could not prepare the prompt file: ${(error as Error).message}`);
-			return;
-		}
-
-		const log = openTaskLog(logPath, {limitBytes: this.options.logLimitBytes});
-		let child: GroupProcess;
-		try {
-			child = await spawnIfDescriptors(launch.file, launch.args, {env: {...(this.options.env ?? process.env), ...launch.env}});
-		} catch (error) {
-			log.end();
-			failToStart((error as Error).message);
-			return;
-		}
-
-		entry.process = child;
-		const pgid = child.pid;
-		rememberGroup(pgid);
-		const startTicks = processStartTicks(child.pid);
-		entry.family = watchFamily({pid: pgid, startTicks}, {intervalMs: this.options.descendantScanMs ?? 1000, onLeftSession: stat => this.record({event: 'escaped', task: task.id, pid: stat.pid, pgid, start_ticks: stat.startTicks, at: new Date().toISOString()})});
-		this.record({event: 'started', task: task.id, pid: child.pid, pgid, start_ticks: startTicks, at: new Date().toISOString()});
-		this.emit({type: 'task.started', id: task.id, pid: child.pid, argv: [launch.file, ...launch.args], at: entry.startedAt});
-		if (entry.stopReason) {
-			this.startCascade(entry, pgid, false); // cancelled between spawn request and spawn
-		}
-
-		const activity = {lastChunkAt: Date.now()};
-		pipeWithBackpressure(child.stdout, log, chunk => output.pushStdout(chunk), activity);
-		pipeWithBackpressure(child.stderr, log, chunk => output.pushStderr(chunk), activity);
-
-		const timeoutMs = task.spec.timeout === undefined ? this.options.timeoutMs : task.spec.timeout * 1000;
-		const timer = timeoutMs === undefined ? undefined : setLongTimeout(() => {
-			if (entry.status === 'running') {
-				entry.stopReason = 'timeout';
-				this.startCascade(entry, pgid, false);
-			}
-		}, timeoutMs);
-
-		const exit = await child.exited;
-		const exitedAt = Date.now();
-		clearTimeout(timer);
-		// The leader is gone; anything it left in its group, session or tree (a backgrounded
-		// grandchild, a job-control shell's job) is ours to end, or it would outlive the batch.
-		if (!entry.cascade && isFamilyAlive(entry.family.family, freshProcessTable)) {
-			this.startCascade(entry, pgid, false, {quiet: true});
-		}
-
-		const cascadeOutcome = await entry.cascade?.done;
-		forgetGroup(pgid); // empty now: its id may be recycled by anything
-		entry.family.stop();
-		const notes: string[] = [];
-		if (await outputEnd(child.closed, activity, log) === 'held') {
-			child.detachOutput();
-			await child.closed;
-			notes.push('its process group ended but its output pipe stayed open: a process that left the group (setsid) still holds it and may still be running; output after that point is not in the log');
-		}
-
-		output.end();
-		notes.push(...await closeTaskLog(log));
-		this.record({event: 'ended', task: task.id, pid: child.pid, pgid, start_ticks: null, at: new Date().toISOString()});
-
-		const status = finalStatus(entry.stopReason, exit.exitCode);
-		const hermes = interpretHermesOutput({mode: launch.output, exitCode: exit.exitCode, stdout: output.result(), stderr: output.errorText(), stream: this.decoders.get(task.id)?.summary()});
-		// A stop we asked for is reported as what we did and what happened, not as the traceback
-		// Hermes prints when SIGTERM interrupts it (that stays in the log).
-		const stopped = entry.stopReason && entry.cascade
-			? describeStop({reason: entry.stopReason, termSentAt: entry.cascade.termSentAt, endedAt: exitedAt, signal: exit.signal, exitCode: exit.exitCode, forced: cascadeOutcome?.forced ?? false})
-			: undefined;
-		const errorText = status === 'succeeded' ? undefined : stopped ?? hermes.error ?? describeExit(status, exit.exitCode, exit.signal, entry.stopReason);
-		this.finish(task.id, buildResult(task, {
-			status,
-			exitCode: exit.exitCode,
-			signal: exit.signal,
-			startedAt: entry.startedAt,
-			finishedAt: Date.now(),
-			stdout: {text: hermes.answer, truncated: hermes.answerTruncated},
-			answer: hermes.answer,
-			errorText,
-			notes: [...hermes.notes, ...modelMismatch(task, hermes.modelUsed), ...notes],
-			logPath,
-			sessionId: hermes.sessionId,
-			hermesVersion: capabilities.version,
-			tokens: hermes.tokens,
-			modelUsed: hermes.modelUsed,
-			toolCalls: hermes.toolCalls,
-			costUsd: hermes.costUsd,
-		}));
-		this.maybeFailFast(task.id, status);
-	}
-
-	private startCascade(entry: Live, pgid: number, skipGrace: boolean, options: {quiet?: boolean} = {}): void {
-		if (entry.cascade) {
-			if (skipGrace) {
-				entry.cascade.skipGrace();
-			}
-
-			return;
-		}
-
-		const id = entry.task.id;
-		const cascade = startKillCascade(entry.family?.family ?? pgid, {
-			graceMs: skipGrace ? 0 : this.options.graceMs,
-			onKill: () => {
-				if (!options.quiet) {
-					this.emit({type: 'task.killed', id, at: Date.now()});
-				}
+		// The task as it is now, not as it was queued: replan() may have changed the route meanwhile.
+		const run = new TaskRun(entry.task, entry.attempt, this.outputs.get(id)!, this.options, {
+			emit: event => this.emit(event),
+			record: record => this.record(record),
+			cancelling: () => {
+				entry.status = 'cancelling';
+			},
+			finished: result => {
+				this.finish(id, result);
+				this.maybeFailFast(id, result.status);
 			},
 		});
-		entry.cascade = cascade;
-		if (options.quiet) {
-			return;
-		}
-
-		entry.status = 'cancelling';
-		this.emit({
-			type: 'task.cancelling',
-			id,
-			cancelling: {reason: entry.stopReason ?? 'cancel', termSentAt: cascade.termSentAt, killDueAt: cascade.killDueAt, killSent: false},
-			at: Date.now(),
-		});
+		entry.run = run;
+		entry.status = 'running';
+		await run.start();
 	}
 
 	private maybeFailFast(id: string, status: TaskStatus): void {
@@ -546,24 +394,7 @@ export class BatchRunner {
 	}
 }
 
-/**
- * A prompt too long for one argument goes to Hermes as --query-file: written into the run folder,
- * readable by us only (it is the operator's text, and maybe secret).
- */
-function writePromptFile(runDir: string, task: PlannedTask): string {
-	const file = path.join(runDir, 'prompts', `${task.id}.txt`);
-	mkdirSync(path.dirname(file), {recursive: true, mode: 0o700});
-	writeFileSync(file, promptOf(task.spec), {mode: 0o600});
-	return file;
-}
-
 function withTokens(results: readonly TaskResult[]): Pick<BatchReport, 'tokens'> {
 	const tokens = tokenTotals(results);
 	return tokens ? {tokens} : {};
-}
-
-/** Hermes said which model it used (stream-json): one other than the plan's is worth a warning. */
-function modelMismatch(task: PlannedTask, modelUsed: string | null): string[] {
-	const planned = task.effective.model;
-	return modelUsed && planned && modelUsed !== planned ? [`Hermes reported running model ${modelUsed}, not the planned ${planned}`] : [];
 }
