@@ -5,14 +5,15 @@
 import pLimit from 'p-limit';
 import {hermesSummary} from './hermes-probe.js';
 import {buildResult, refusedResult, summarize, tokenTotals} from './results.js';
-import type {ProcessRecord, RunFolder} from './run-folder.js';
-import {recordProcessSafely, writePlanOrRemoveFolder, writeResults} from './run-folder-writes.js';
+import {BatchEvents, type BatchListener} from './batch-events.js';
+import type {RunFolder} from './run-folder.js';
+import {writePlanOrRemoveFolder, writeResults} from './run-folder-writes.js';
+import {RunRecords} from './run-records.js';
 import {newAttemptOutput, TaskRun, type AttemptOutput} from './task-run.js';
 import type {TaskOutput} from './task-output.js';
 import type {BatchEvent, BatchReport, DelegateSettings, DelegationConfig, HermesCapabilities, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
 import {allWarnings} from './routing.js';
 import {planRetry, replanBatch} from './replan.js';
-import {planOnDisk, writeJsonAtomic} from './run-folder.js';
 
 export type RunnerOptions = {
 	hermesBin: string;
@@ -52,18 +53,16 @@ type Live = {
 	earlier: TaskResult[];
 };
 
-export type BatchListener = (event: BatchEvent) => void;
+export type {BatchListener} from './batch-events.js';
 
 export class BatchRunner {
-	private readonly listeners = new Set<BatchListener>();
+	private readonly events = new BatchEvents();
 	private readonly live = new Map<string, Live>();
 	private readonly outputs = new Map<string, AttemptOutput>();
 	private readonly results = new Map<string, TaskResult>();
 	private shuttingDown = false;
 	private interrupted = false;
-	/** Events before batch.planned wait for it: it is always the first event a listener sees. */
-	private early: BatchEvent[] | undefined = [];
-	private recordProblem: string | undefined;
+	private readonly records: RunRecords;
 	/** The plan as it is now: applyRouting replaces it. */
 	private currentPlan: RoutePlan;
 	private readonly limit: ReturnType<typeof pLimit>;
@@ -71,11 +70,10 @@ export class BatchRunner {
 	private readonly pending: Array<Promise<void>> = [];
 	/** start() has seen every task end: nothing can be started or re-planned any more. */
 	private settled = false;
-	/** plan.json rewrites, one after the other, so the last plan is the one on disk. */
-	private planWrite: Promise<void> = Promise.resolve();
 
 	constructor(plan: RoutePlan, private readonly options: RunnerOptions) {
 		this.currentPlan = plan;
+		this.records = new RunRecords(options.folder);
 		this.limit = pLimit(Math.max(1, options.concurrency));
 		for (const task of plan.tasks) {
 			this.live.set(task.id, {task, status: task.decision.refused ? 'refused' : 'queued', attempt: 1, earlier: []});
@@ -97,8 +95,7 @@ export class BatchRunner {
 	}
 
 	subscribe(listener: BatchListener): () => void {
-		this.listeners.add(listener);
-		return () => this.listeners.delete(listener);
+		return this.events.subscribe(listener);
 	}
 
 	output(id: string): TaskOutput | undefined {
@@ -112,12 +109,7 @@ export class BatchRunner {
 	async start(): Promise<BatchReport> {
 		const {folder} = this.options;
 		await writePlanOrRemoveFolder(folder, this.plan);
-		const early = this.early ?? [];
-		this.early = undefined;
-		this.emit({type: 'batch.planned', runId: folder.runId, runDir: folder.dir, plan: this.plan, at: Date.now()});
-		for (const event of early) {
-			this.emit(event);
-		}
+		this.events.open({type: 'batch.planned', runId: folder.runId, runDir: folder.dir, plan: this.plan, at: Date.now()});
 
 		for (const task of this.plan.tasks) {
 			if (task.decision.refused) {
@@ -135,7 +127,7 @@ export class BatchRunner {
 		}
 
 		this.settled = true;
-		await this.planWrite;
+		await this.records.written();
 
 		const report: BatchReport = {
 			summary: summarize(this.orderedResults()),
@@ -145,7 +137,7 @@ export class BatchRunner {
 			mode: this.plan.mode,
 			interrupted: this.interrupted,
 			hermes: hermesSummary(this.options.capabilities),
-			warnings: [...allWarnings(this.plan), ...(this.recordProblem ? [this.recordProblem] : [])],
+			warnings: [...allWarnings(this.plan), ...(this.records.problem ? [this.records.problem] : [])],
 			...withTokens(this.orderedResults()),
 			results: this.orderedResults(),
 		};
@@ -209,7 +201,7 @@ export class BatchRunner {
 		this.currentPlan = next.plan;
 		this.emit({type: 'batch.replanned', mode: next.plan.mode, tasks: next.changed.map(task => ({id: task.id, plan: task})), warnings: allWarnings(next.plan), at: Date.now()});
 		const changed = this.replan(next.changed);
-		this.rewritePlan();
+		this.records.rewritePlan(this.currentPlan);
 		return changed;
 	}
 
@@ -255,16 +247,8 @@ export class BatchRunner {
 			this.schedule(id);
 		}
 
-		this.rewritePlan();
+		this.records.rewritePlan(this.currentPlan);
 		return {ok: true, attempt};
-	}
-
-	/** plan.json follows the plan, one write after the other so the last plan is the one on disk. */
-	private rewritePlan(): void {
-		const plan = planOnDisk(this.currentPlan);
-		this.planWrite = this.planWrite.then(async () => writeJsonAtomic(this.options.folder.planPath, plan)).catch((error: unknown) => {
-			this.recordProblem ??= `plan.json could not be rewritten after a re-plan: ${(error as Error).message}; it shows an earlier plan`;
-		});
 	}
 
 	/**
@@ -339,7 +323,7 @@ export class BatchRunner {
 		// The task as it is now, not as it was queued: replan() may have changed the route meanwhile.
 		const run = new TaskRun(entry.task, entry.attempt, this.outputs.get(id)!, this.options, {
 			emit: event => this.emit(event),
-			record: record => this.record(record),
+			record: record => this.records.record(record),
 			cancelling: () => {
 				entry.status = 'cancelling';
 			},
@@ -378,19 +362,8 @@ export class BatchRunner {
 		return this.plan.tasks.map(task => this.results.get(task.id)).filter((result): result is TaskResult => result !== undefined);
 	}
 
-	private record(record: ProcessRecord): void {
-		this.recordProblem ??= recordProcessSafely(this.options.folder, record);
-	}
-
 	private emit(event: BatchEvent): void {
-		if (this.early) {
-			this.early.push(event);
-			return;
-		}
-
-		for (const listener of this.listeners) {
-			listener(event);
-		}
+		this.events.emit(event);
 	}
 }
 
