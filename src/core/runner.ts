@@ -6,10 +6,11 @@ import pLimit from 'p-limit';
 import {hermesSummary} from './hermes-probe.js';
 import {buildResult, refusedResult, summarize, tokenTotals} from './results.js';
 import {BatchEvents, type BatchListener} from './batch-events.js';
+import {BatchTasks, type TaskEntry} from './batch-tasks.js';
 import type {RunFolder} from './run-folder.js';
 import {writePlanOrRemoveFolder, writeResults} from './run-folder-writes.js';
 import {RunRecords} from './run-records.js';
-import {newAttemptOutput, TaskRun, type AttemptOutput} from './task-run.js';
+import {newAttemptOutput, TaskRun} from './task-run.js';
 import type {TaskOutput} from './task-output.js';
 import type {BatchEvent, BatchReport, DelegateSettings, DelegationConfig, HermesCapabilities, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
 import {allWarnings} from './routing.js';
@@ -42,29 +43,14 @@ export type RunnerOptions = {
 	routing?: {settings: Pick<DelegateSettings, 'characteristics' | 'characteristicWords'>; outsideWarnings: readonly string[]} | undefined;
 };
 
-type Live = {
-	task: PlannedTask;
-	status: TaskStatus;
-	/** The attempt's process, from the moment it is taken from the queue: absent, the task has not started. */
-	run?: TaskRun;
-	/** 1, then one more each time the operator re-routes the finished task (retryTask). */
-	attempt: number;
-	/** The results of the attempts before this one, oldest first. */
-	earlier: TaskResult[];
-};
-
 export type {BatchListener} from './batch-events.js';
 
 export class BatchRunner {
 	private readonly events = new BatchEvents();
-	private readonly live = new Map<string, Live>();
-	private readonly outputs = new Map<string, AttemptOutput>();
-	private readonly results = new Map<string, TaskResult>();
+	private readonly tasks: BatchTasks;
 	private shuttingDown = false;
 	private interrupted = false;
 	private readonly records: RunRecords;
-	/** The plan as it is now: applyRouting replaces it. */
-	private currentPlan: RoutePlan;
 	private readonly limit: ReturnType<typeof pLimit>;
 	/** Tasks handed to the concurrency limit and not yet done; start() waits until none are left. */
 	private readonly pending: Array<Promise<void>> = [];
@@ -72,22 +58,13 @@ export class BatchRunner {
 	private settled = false;
 
 	constructor(plan: RoutePlan, private readonly options: RunnerOptions) {
-		this.currentPlan = plan;
+		this.tasks = new BatchTasks(plan, id => newAttemptOutput(options.capabilities, options, telemetry => this.emit({type: 'task.telemetry', id, telemetry, at: Date.now()})));
 		this.records = new RunRecords(options.folder);
 		this.limit = pLimit(Math.max(1, options.concurrency));
-		for (const task of plan.tasks) {
-			this.live.set(task.id, {task, status: task.decision.refused ? 'refused' : 'queued', attempt: 1, earlier: []});
-			this.makeOutput(task.id);
-		}
-	}
-
-	/** A fresh output buffer (and stream-json decoder) for a task's next attempt. */
-	private makeOutput(id: string): void {
-		this.outputs.set(id, newAttemptOutput(this.options.capabilities, this.options, telemetry => this.emit({type: 'task.telemetry', id, telemetry, at: Date.now()})));
 	}
 
 	get plan(): RoutePlan {
-		return this.currentPlan;
+		return this.tasks.plan;
 	}
 
 	get runId(): string {
@@ -99,11 +76,11 @@ export class BatchRunner {
 	}
 
 	output(id: string): TaskOutput | undefined {
-		return this.outputs.get(id)?.output;
+		return this.tasks.output(id)?.output;
 	}
 
 	status(id: string): TaskStatus | undefined {
-		return this.live.get(id)?.status;
+		return this.tasks.entry(id)?.status;
 	}
 
 	async start(): Promise<BatchReport> {
@@ -130,7 +107,7 @@ export class BatchRunner {
 		await this.records.written();
 
 		const report: BatchReport = {
-			summary: summarize(this.orderedResults()),
+			summary: summarize(this.tasks.orderedResults()),
 			run_id: folder.runId,
 			run_dir: folder.dir,
 			results_file: folder.resultsPath,
@@ -138,8 +115,8 @@ export class BatchRunner {
 			interrupted: this.interrupted,
 			hermes: hermesSummary(this.options.capabilities),
 			warnings: [...allWarnings(this.plan), ...(this.records.problem ? [this.records.problem] : [])],
-			...withTokens(this.orderedResults()),
-			results: this.orderedResults(),
+			...withTokens(this.tasks.orderedResults()),
+			results: this.tasks.orderedResults(),
 		};
 		await writeResults(folder, report);
 		this.emit({type: 'batch.finished', report, at: Date.now()});
@@ -148,7 +125,7 @@ export class BatchRunner {
 
 	/** Cancel one task: a queued one never starts; a running one gets the kill cascade. */
 	cancel(id: string, options: {skipGrace?: boolean; reason?: StopReason} = {}): boolean {
-		const entry = this.live.get(id);
+		const entry = this.tasks.entry(id);
 		if (!entry) {
 			return false;
 		}
@@ -190,18 +167,18 @@ export class BatchRunner {
 		}
 
 		const next = replanBatch({
-			current: this.currentPlan,
+			current: this.tasks.plan,
 			delegation,
 			settings: routing.settings,
 			capabilities: this.options.capabilities,
 			outsideWarnings: routing.outsideWarnings,
-			status: id => this.live.get(id)?.status ?? 'queued',
-			unstarted: id => this.isUnstarted(id),
+			status: id => this.tasks.entry(id)?.status ?? 'queued',
+			unstarted: id => this.tasks.isUnstarted(id, this.settled),
 		});
-		this.currentPlan = next.plan;
+		this.tasks.plan = next.plan;
 		this.emit({type: 'batch.replanned', mode: next.plan.mode, tasks: next.changed.map(task => ({id: task.id, plan: task})), warnings: allWarnings(next.plan), at: Date.now()});
 		const changed = this.replan(next.changed);
-		this.records.rewritePlan(this.currentPlan);
+		this.records.rewritePlan(this.tasks.plan);
 		return changed;
 	}
 
@@ -212,7 +189,7 @@ export class BatchRunner {
 	 * where it was (attempt 2 logs to `<id>.2.log`). Only while the batch runs.
 	 */
 	retryTask(id: string, delegation: DelegationConfig, routeName: string): {ok: true; attempt: number} | {ok: false; reason: string} {
-		const entry = this.live.get(id);
+		const entry = this.tasks.entry(id);
 		const {routing} = this.options;
 		const refusal = !entry || !routing ? `no task ${id} to re-route`
 			: this.settled ? 'the batch has finished; run the task again in a new batch'
@@ -221,7 +198,7 @@ export class BatchRunner {
 			return {ok: false, reason: refusal ?? `no task ${id}`};
 		}
 
-		const retry = planRetry({plan: this.currentPlan, task: entry.task, status: entry.status, attempt: entry.attempt, delegation, routeName, settings: routing.settings, capabilities: this.options.capabilities});
+		const retry = planRetry({plan: this.tasks.plan, task: entry.task, status: entry.status, attempt: entry.attempt, delegation, routeName, settings: routing.settings, capabilities: this.options.capabilities});
 		if (!retry.ok) {
 			return retry;
 		}
@@ -229,25 +206,17 @@ export class BatchRunner {
 		const {task, attempt} = retry;
 		const finished = entry.status !== 'queued';
 		if (finished) {
-			const previous = this.results.get(id);
-			if (previous) {
-				entry.earlier.push(previous);
-			}
-
-			this.results.delete(id);
-			Object.assign(entry, {status: 'queued', run: undefined});
-			this.makeOutput(id);
+			this.tasks.newAttempt(entry);
 		}
 
-		entry.task = task;
+		this.tasks.setTask(entry, task);
 		entry.attempt = attempt;
-		this.currentPlan = {...this.currentPlan, tasks: this.currentPlan.tasks.map(planned => (planned.id === id ? task : planned))};
 		this.emit({type: 'task.requeued', id, attempt, plan: task, at: Date.now()});
 		if (finished) {
 			this.schedule(id);
 		}
 
-		this.records.rewritePlan(this.currentPlan);
+		this.records.rewritePlan(this.tasks.plan);
 		return {ok: true, attempt};
 	}
 
@@ -259,35 +228,27 @@ export class BatchRunner {
 	replan(tasks: readonly PlannedTask[]): string[] {
 		const changed: string[] = [];
 		for (const task of tasks) {
-			const entry = this.live.get(task.id);
-			if (!entry || !this.isUnstarted(task.id)) {
+			const entry = this.tasks.entry(task.id);
+			if (!entry || !this.tasks.isUnstarted(task.id, this.settled)) {
 				continue;
 			}
 
 			const wasRefused = entry.status === 'refused';
-			entry.task = task;
+			this.tasks.setTask(entry, task);
 			changed.push(task.id);
-			this.currentPlan = {...this.currentPlan, tasks: this.currentPlan.tasks.map(planned => (planned.id === task.id ? task : planned))};
 			if (task.decision.refused) {
 				if (wasRefused) {
-					this.results.set(task.id, refusedResult(task, this.options.capabilities.version)); // already announced as refused
+					this.tasks.replaceResult(task.id, refusedResult(task, this.options.capabilities.version)); // already announced as refused
 				} else {
 					this.finish(task.id, refusedResult(task, this.options.capabilities.version));
 				}
 			} else if (wasRefused) {
-				entry.status = 'queued';
-				this.results.delete(task.id);
+				this.tasks.unrefuse(entry);
 				this.schedule(task.id);
 			}
 		}
 
 		return changed;
-	}
-
-	/** Queued, or refused by its plan before it could start: a new plan may still change it. */
-	private isUnstarted(id: string): boolean {
-		const entry = this.live.get(id);
-		return entry !== undefined && entry.run === undefined && (entry.status === 'queued' || (entry.status === 'refused' && !this.settled));
 	}
 
 	private schedule(id: string): void {
@@ -302,7 +263,7 @@ export class BatchRunner {
 
 	private stopAll(reason: StopReason, skipGrace: boolean, except?: string): void {
 		this.shuttingDown = true;
-		for (const [id, entry] of this.live) {
+		for (const [id, entry] of this.tasks.all()) {
 			if (id !== except && (entry.status === 'queued' || entry.status === 'running' || (skipGrace && entry.status === 'cancelling'))) {
 				this.cancel(id, {reason, skipGrace});
 			}
@@ -310,7 +271,7 @@ export class BatchRunner {
 	}
 
 	private async runTask(id: string): Promise<void> {
-		const entry = this.live.get(id)!;
+		const entry = this.tasks.entry(id)!;
 		if (entry.status !== 'queued') {
 			return; // cancelled while it waited for a slot
 		}
@@ -321,7 +282,7 @@ export class BatchRunner {
 		}
 
 		// The task as it is now, not as it was queued: replan() may have changed the route meanwhile.
-		const run = new TaskRun(entry.task, entry.attempt, this.outputs.get(id)!, this.options, {
+		const run = new TaskRun(entry.task, entry.attempt, this.tasks.output(id)!, this.options, {
 			emit: event => this.emit(event),
 			record: record => this.records.record(record),
 			cancelling: () => {
@@ -343,23 +304,13 @@ export class BatchRunner {
 		}
 	}
 
-	private finishUnstarted(entry: Live, status: TaskStatus, errorText: string): void {
+	private finishUnstarted(entry: TaskEntry, status: TaskStatus, errorText: string): void {
 		this.finish(entry.task.id, buildResult(entry.task, {status, exitCode: null, signal: null, startedAt: null, finishedAt: null, stdout: {text: '', truncated: false}, errorText, logPath: null}));
 	}
 
 	private finish(id: string, outcome: TaskResult): void {
-		const entry = this.live.get(id);
-		if (entry) {
-			entry.status = outcome.status;
-		}
-
-		const result = entry && entry.attempt > 1 ? {...outcome, attempt: entry.attempt, earlier_attempts: [...entry.earlier]} : outcome;
-		this.results.set(id, result);
+		const result = this.tasks.finish(id, outcome);
 		this.emit({type: 'task.finished', id, result, at: Date.now()});
-	}
-
-	private orderedResults(): TaskResult[] {
-		return this.plan.tasks.map(task => this.results.get(task.id)).filter((result): result is TaskResult => result !== undefined);
 	}
 
 	private emit(event: BatchEvent): void {
