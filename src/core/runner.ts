@@ -3,38 +3,21 @@
 // leftover grandchildren) and announces everything as BatchEvents; `run` prints them and the
 // dashboard's store is fed by them. Nothing here knows about terminals or React.
 import pLimit from 'p-limit';
-import {hermesSummary} from './hermes-probe.js';
-import {buildResult, refusedResult, summarize, tokenTotals} from './results.js';
+import {batchReport} from './batch-report.js';
+import {buildResult, refusedResult} from './results.js';
 import {BatchEvents, type BatchListener} from './batch-events.js';
 import {BatchTasks, type TaskEntry} from './batch-tasks.js';
-import type {RunFolder} from './run-folder.js';
 import {writePlanOrRemoveFolder, writeResults} from './run-folder-writes.js';
 import {RunRecords} from './run-records.js';
-import {newAttemptOutput, TaskRun} from './task-run.js';
+import {newAttemptOutput, TaskRun, type TaskRunSettings} from './task-run.js';
 import type {TaskOutput} from './task-output.js';
-import type {BatchEvent, BatchReport, DelegateSettings, DelegationConfig, HermesCapabilities, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
+import type {BatchEvent, BatchReport, DelegateSettings, DelegationConfig, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
 import {allWarnings} from './routing.js';
 import {planRetry, replanBatch} from './replan.js';
 
-export type RunnerOptions = {
-	hermesBin: string;
-	/** What the installed Hermes can do (hermes-probe.ts): decides the output mode and the flags. */
-	capabilities: HermesCapabilities;
-	folder: RunFolder;
+export type RunnerOptions = TaskRunSettings & {
 	concurrency: number;
-	graceMs: number;
-	/** Batch timeout per task; a task's own `timeout` wins. */
-	timeoutMs?: number | undefined;
 	failFast?: boolean | undefined;
-	env?: NodeJS.ProcessEnv | undefined;
-	/** Lines of output kept in memory per task for the dashboard. */
-	tailLines?: number | undefined;
-	/** false when nobody watches (headless run): output goes to the logs and the result only. */
-	display?: boolean | undefined;
-	/** Most bytes one task's log keeps (its first and last part); 0 or absent: no limit. */
-	logLimitBytes?: number | undefined;
-	/** How often each task's process tree is scanned for descendants that leave its session (setsid); 0: never. */
-	descendantScanMs?: number | undefined;
 	/**
 	 * What the batch was planned with, so it can be re-planned while it runs (applyRouting):
 	 * delegate.yaml's tables, and the warnings that came from outside the plan (the config's, the
@@ -58,7 +41,7 @@ export class BatchRunner {
 	private settled = false;
 
 	constructor(plan: RoutePlan, private readonly options: RunnerOptions) {
-		this.tasks = new BatchTasks(plan, id => newAttemptOutput(options.capabilities, options, telemetry => this.emit({type: 'task.telemetry', id, telemetry, at: Date.now()})));
+		this.tasks = new BatchTasks(plan, id => newAttemptOutput(options, telemetry => this.emit({type: 'task.telemetry', id, telemetry, at: Date.now()})));
 		this.records = new RunRecords(options.folder);
 		this.limit = pLimit(Math.max(1, options.concurrency));
 	}
@@ -106,18 +89,7 @@ export class BatchRunner {
 		this.settled = true;
 		await this.records.written();
 
-		const report: BatchReport = {
-			summary: summarize(this.tasks.orderedResults()),
-			run_id: folder.runId,
-			run_dir: folder.dir,
-			results_file: folder.resultsPath,
-			mode: this.plan.mode,
-			interrupted: this.interrupted,
-			hermes: hermesSummary(this.options.capabilities),
-			warnings: [...allWarnings(this.plan), ...(this.records.problem ? [this.records.problem] : [])],
-			...withTokens(this.tasks.orderedResults()),
-			results: this.tasks.orderedResults(),
-		};
+		const report = batchReport({plan: this.plan, results: this.tasks.orderedResults(), folder, capabilities: this.options.capabilities, interrupted: this.interrupted, recordProblem: this.records.problem});
 		await writeResults(folder, report);
 		this.emit({type: 'batch.finished', report, at: Date.now()});
 		return report;
@@ -316,9 +288,4 @@ export class BatchRunner {
 	private emit(event: BatchEvent): void {
 		this.events.emit(event);
 	}
-}
-
-function withTokens(results: readonly TaskResult[]): Pick<BatchReport, 'tokens'> {
-	const tokens = tokenTotals(results);
-	return tokens ? {tokens} : {};
 }

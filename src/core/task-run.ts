@@ -19,16 +19,23 @@ import {closeTaskLog, openTaskLog, outputEnd, pipeWithBackpressure} from './task
 import type {BatchEvent, HermesCapabilities, PlannedTask, StopReason, TaskResult, TaskTelemetry} from './types.js';
 import {setLongTimeout} from './long-timer.js';
 
-/** What every task of a batch is started with (the batch's RunnerOptions, less the batch's own). */
+/** What every task of a batch is started with: the part of the batch's RunnerOptions that is not about the batch. */
 export type TaskRunSettings = {
 	hermesBin: string;
+	/** What the installed Hermes can do (hermes-probe.ts): decides the output mode and the flags. */
 	capabilities: HermesCapabilities;
 	folder: RunFolder;
 	graceMs: number;
 	/** Batch timeout per task; a task's own `timeout` wins. */
 	timeoutMs?: number | undefined;
 	env?: NodeJS.ProcessEnv | undefined;
+	/** Lines of output kept in memory per task for the dashboard. */
+	tailLines?: number | undefined;
+	/** false when nobody watches (headless run): output goes to the logs and the result only. */
+	display?: boolean | undefined;
+	/** Most bytes one task's log keeps (its first and last part); 0 or absent: no limit. */
 	logLimitBytes?: number | undefined;
+	/** How often each task's process tree is scanned for descendants that leave its session (setsid); 0: never. */
 	descendantScanMs?: number | undefined;
 };
 
@@ -45,14 +52,10 @@ export type TaskRunHooks = {
 /** A task's output buffer and, under stream-json, the decoder that feeds it: one per attempt. */
 export type AttemptOutput = {output: TaskOutput; decoder: StreamJsonDecoder | undefined};
 
-export function newAttemptOutput(
-	capabilities: HermesCapabilities,
-	options: {tailLines?: number | undefined; display?: boolean | undefined},
-	onTelemetry: (telemetry: TaskTelemetry) => void,
-): AttemptOutput {
-	const outputMode = outputModeOf(capabilities.flags);
+export function newAttemptOutput(settings: TaskRunSettings, onTelemetry: (telemetry: TaskTelemetry) => void): AttemptOutput {
+	const outputMode = outputModeOf(settings.capabilities.flags);
 	const decoder = outputMode === 'stream-json' ? new StreamJsonDecoder({onTelemetry}) : undefined;
-	return {output: new TaskOutput({maxLines: options.tailLines, display: options.display, decoder, hideSessionLine: outputMode !== 'text'}), decoder};
+	return {output: new TaskOutput({maxLines: settings.tailLines, display: settings.display, decoder, hideSessionLine: outputMode !== 'text'}), decoder};
 }
 
 export class TaskRun {
