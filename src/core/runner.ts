@@ -2,18 +2,20 @@
 // The runner owns every process it starts for its whole life (the kill cascade, cleanup of
 // leftover grandchildren) and announces everything as BatchEvents; `run` prints them and the
 // dashboard's store is fed by them. Nothing here knows about terminals or React.
+// This file is the batch's lifecycle: the queue, re-planning and re-routing, cancel, shutdown,
+// fail-fast and the report. How one task's process is started and ended is task-run.ts.
 import pLimit from 'p-limit';
-import {batchReport} from './batch-report.js';
-import {buildResult, refusedResult} from './results.js';
 import {BatchEvents, type BatchListener} from './batch-events.js';
+import {batchReport} from './batch-report.js';
 import {BatchTasks, type TaskEntry} from './batch-tasks.js';
+import {planRetry, replanBatch} from './replan.js';
+import {buildResult, refusedResult} from './results.js';
+import {allWarnings} from './routing.js';
 import {writePlanOrRemoveFolder, writeResults} from './run-folder-writes.js';
 import {RunRecords} from './run-records.js';
-import {newAttemptOutput, TaskRun, type TaskRunSettings} from './task-run.js';
 import type {TaskOutput} from './task-output.js';
+import {newAttemptOutput, TaskRun, type TaskRunSettings} from './task-run.js';
 import type {BatchEvent, BatchReport, DelegateSettings, DelegationConfig, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
-import {allWarnings} from './routing.js';
-import {planRetry, replanBatch} from './replan.js';
 
 export type RunnerOptions = TaskRunSettings & {
 	concurrency: number;
