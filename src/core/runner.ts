@@ -7,25 +7,19 @@
 import pLimit from 'p-limit';
 import {BatchEvents, type BatchListener} from './batch-events.js';
 import {batchReport} from './batch-report.js';
+import {applyRoutingTo, replanTasks, retryTaskIn, type ReroutableBatch, type RoutingSettings} from './batch-reroute.js';
 import {BatchTasks, type TaskEntry} from './batch-tasks.js';
-import {planRetry, replanBatch} from './replan.js';
 import {buildResult, refusedResult} from './results.js';
-import {allWarnings} from './routing.js';
 import {writePlanOrRemoveFolder, writeResults} from './run-folder-writes.js';
 import {RunRecords} from './run-records.js';
 import type {TaskOutput} from './task-output.js';
 import {newAttemptOutput, TaskRun, type TaskRunSettings} from './task-run.js';
-import type {BatchEvent, BatchReport, DelegateSettings, DelegationConfig, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
+import type {BatchEvent, BatchReport, DelegationConfig, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
 
 export type RunnerOptions = TaskRunSettings & {
 	concurrency: number;
 	failFast?: boolean | undefined;
-	/**
-	 * What the batch was planned with, so it can be re-planned while it runs (applyRouting):
-	 * delegate.yaml's tables, and the warnings that came from outside the plan (the config's, the
-	 * open-files limit's), which a new plan keeps.
-	 */
-	routing?: {settings: Pick<DelegateSettings, 'characteristics' | 'characteristicWords'>; outsideWarnings: readonly string[]} | undefined;
+	routing?: RoutingSettings | undefined;
 };
 
 export type {BatchListener} from './batch-events.js';
@@ -41,11 +35,28 @@ export class BatchRunner {
 	private readonly pending: Array<Promise<void>> = [];
 	/** start() has seen every task end: nothing can be started or re-planned any more. */
 	private settled = false;
+	/** What re-planning and re-routing (batch-reroute.ts) may read and drive. */
+	private readonly reroutable: ReroutableBatch;
 
 	constructor(plan: RoutePlan, private readonly options: RunnerOptions) {
 		this.tasks = new BatchTasks(plan, id => newAttemptOutput(options, telemetry => this.emit({type: 'task.telemetry', id, telemetry, at: Date.now()})));
 		this.records = new RunRecords(options.folder);
 		this.limit = pLimit(Math.max(1, options.concurrency));
+		this.reroutable = {
+			tasks: this.tasks,
+			get capabilities() {
+				return options.capabilities;
+			},
+			get routing() {
+				return options.routing;
+			},
+			settled: () => this.settled,
+			stopping: () => this.shuttingDown,
+			emit: event => this.emit(event),
+			finish: (id, result) => this.finish(id, result),
+			schedule: id => this.schedule(id),
+			rewritePlan: () => this.records.rewritePlan(this.tasks.plan),
+		};
 	}
 
 	get plan(): RoutePlan {
@@ -131,29 +142,7 @@ export class BatchRunner {
 	 * whose plan changed, rewrites plan.json, and returns their ids.
 	 */
 	applyRouting(delegation: DelegationConfig): string[] {
-		const {routing} = this.options;
-		if (!routing) {
-			throw new Error('this runner was made without its routing settings: it cannot re-plan');
-		}
-
-		if (this.settled || this.shuttingDown) {
-			return [];
-		}
-
-		const next = replanBatch({
-			current: this.tasks.plan,
-			delegation,
-			settings: routing.settings,
-			capabilities: this.options.capabilities,
-			outsideWarnings: routing.outsideWarnings,
-			status: id => this.tasks.entry(id)?.status ?? 'queued',
-			unstarted: id => this.tasks.isUnstarted(id, this.settled),
-		});
-		this.tasks.plan = next.plan;
-		this.emit({type: 'batch.replanned', mode: next.plan.mode, tasks: next.changed.map(task => ({id: task.id, plan: task})), warnings: allWarnings(next.plan), at: Date.now()});
-		const changed = this.replan(next.changed);
-		this.records.rewritePlan(this.tasks.plan);
-		return changed;
+		return applyRoutingTo(this.reroutable, delegation);
 	}
 
 	/**
@@ -163,35 +152,7 @@ export class BatchRunner {
 	 * where it was (attempt 2 logs to `<id>.2.log`). Only while the batch runs.
 	 */
 	retryTask(id: string, delegation: DelegationConfig, routeName: string): {ok: true; attempt: number} | {ok: false; reason: string} {
-		const entry = this.tasks.entry(id);
-		const {routing} = this.options;
-		const refusal = !entry || !routing ? `no task ${id} to re-route`
-			: this.settled ? 'the batch has finished; run the task again in a new batch'
-				: this.shuttingDown ? 'the batch is stopping' : undefined;
-		if (refusal !== undefined || !entry || !routing) {
-			return {ok: false, reason: refusal ?? `no task ${id}`};
-		}
-
-		const retry = planRetry({plan: this.tasks.plan, task: entry.task, status: entry.status, attempt: entry.attempt, delegation, routeName, settings: routing.settings, capabilities: this.options.capabilities});
-		if (!retry.ok) {
-			return retry;
-		}
-
-		const {task, attempt} = retry;
-		const finished = entry.status !== 'queued';
-		if (finished) {
-			this.tasks.newAttempt(entry);
-		}
-
-		this.tasks.setTask(entry, task);
-		entry.attempt = attempt;
-		this.emit({type: 'task.requeued', id, attempt, plan: task, at: Date.now()});
-		if (finished) {
-			this.schedule(id);
-		}
-
-		this.records.rewritePlan(this.tasks.plan);
-		return {ok: true, attempt};
+		return retryTaskIn(this.reroutable, id, delegation, routeName);
 	}
 
 	/**
@@ -200,29 +161,7 @@ export class BatchRunner {
 	 * on. Returns the ids that changed.
 	 */
 	replan(tasks: readonly PlannedTask[]): string[] {
-		const changed: string[] = [];
-		for (const task of tasks) {
-			const entry = this.tasks.entry(task.id);
-			if (!entry || !this.tasks.isUnstarted(task.id, this.settled)) {
-				continue;
-			}
-
-			const wasRefused = entry.status === 'refused';
-			this.tasks.setTask(entry, task);
-			changed.push(task.id);
-			if (task.decision.refused) {
-				if (wasRefused) {
-					this.tasks.replaceResult(task.id, refusedResult(task, this.options.capabilities.version)); // already announced as refused
-				} else {
-					this.finish(task.id, refusedResult(task, this.options.capabilities.version));
-				}
-			} else if (wasRefused) {
-				this.tasks.unrefuse(entry);
-				this.schedule(task.id);
-			}
-		}
-
-		return changed;
+		return replanTasks(this.reroutable, tasks);
 	}
 
 	private schedule(id: string): void {
