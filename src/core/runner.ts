@@ -2,119 +2,65 @@
 // The runner owns every process it starts for its whole life (the kill cascade, cleanup of
 // leftover grandchildren) and announces everything as BatchEvents; `run` prints them and the
 // dashboard's store is fed by them. Nothing here knows about terminals or React.
-import {mkdirSync, writeFileSync} from 'node:fs';
-import path from 'node:path';
+// This file is the batch's lifecycle: the queue, re-planning and re-routing, cancel, shutdown,
+// fail-fast and the report. How one task's process is started and ended is task-run.ts.
 import pLimit from 'p-limit';
-import {interpretHermesOutput} from './hermes-output.js';
-import {hermesSummary} from './hermes-probe.js';
-import {buildLaunch, promptOf} from './launcher.js';
-import {spawnIfDescriptors} from './open-files.js';
-import {isFamilyAlive, watchFamily, type FamilyWatch} from './process-family.js';
-import {forgetGroup, processStartTicks, rememberGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
-import {freshProcessTable} from './proc-tree.js';
-import {buildResult, describeExit, describeStop, finalStatus, refusedResult, summarize, tokenTotals} from './results.js';
-import {outputModeOf} from './route-flags.js';
-import type {ProcessRecord, RunFolder} from './run-folder.js';
-import {recordProcessSafely, writePlanOrRemoveFolder, writeResults} from './run-folder-writes.js';
-import {StreamJsonDecoder} from './stream-json.js';
-import {TaskOutput} from './task-output.js';
-import {closeTaskLog, openTaskLog, outputEnd, pipeWithBackpressure} from './task-log.js';
-import type {BatchEvent, BatchReport, DelegateSettings, DelegationConfig, HermesCapabilities, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
-import {allWarnings} from './routing.js';
-import {planRetry, replanBatch} from './replan.js';
-import {planOnDisk, writeJsonAtomic} from './run-folder.js';
-import {setLongTimeout} from './long-timer.js';
+import {BatchEvents, type BatchListener} from './batch-events.js';
+import {batchReport} from './batch-report.js';
+import {applyRoutingTo, replanTasks, retryTaskIn, type ReroutableBatch, type RoutingSettings} from './batch-reroute.js';
+import {BatchTasks, type TaskEntry} from './batch-tasks.js';
+import {buildResult, refusedResult} from './results.js';
+import {writePlanOrRemoveFolder, writeResults} from './run-folder-writes.js';
+import {RunRecords} from './run-records.js';
+import type {TaskOutput} from './task-output.js';
+import {newAttemptOutput, TaskRun, type TaskRunSettings} from './task-run.js';
+import type {BatchEvent, BatchReport, DelegationConfig, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from './types.js';
 
-export type RunnerOptions = {
-	hermesBin: string;
-	/** What the installed Hermes can do (hermes-probe.ts): decides the output mode and the flags. */
-	capabilities: HermesCapabilities;
-	folder: RunFolder;
+export type RunnerOptions = TaskRunSettings & {
 	concurrency: number;
-	graceMs: number;
-	/** Batch timeout per task; a task's own `timeout` wins. */
-	timeoutMs?: number | undefined;
 	failFast?: boolean | undefined;
-	env?: NodeJS.ProcessEnv | undefined;
-	/** Lines of output kept in memory per task for the dashboard. */
-	tailLines?: number | undefined;
-	/** false when nobody watches (headless run): output goes to the logs and the result only. */
-	display?: boolean | undefined;
-	/** Most bytes one task's log keeps (its first and last part); 0 or absent: no limit. */
-	logLimitBytes?: number | undefined;
-	/** How often each task's process tree is scanned for descendants that leave its session (setsid); 0: never. */
-	descendantScanMs?: number | undefined;
-	/**
-	 * What the batch was planned with, so it can be re-planned while it runs (applyRouting):
-	 * delegate.yaml's tables, and the warnings that came from outside the plan (the config's, the
-	 * open-files limit's), which a new plan keeps.
-	 */
-	routing?: {settings: Pick<DelegateSettings, 'characteristics' | 'characteristicWords'>; outsideWarnings: readonly string[]} | undefined;
+	routing?: RoutingSettings | undefined;
 };
 
-type Live = {
-	task: PlannedTask;
-	status: TaskStatus;
-	process?: GroupProcess;
-	family?: FamilyWatch;
-	cascade?: Cascade;
-	stopReason?: StopReason;
-	startedAt?: number;
-	/** 1, then one more each time the operator re-routes the finished task (retryTask). */
-	attempt: number;
-	/** The results of the attempts before this one, oldest first. */
-	earlier: TaskResult[];
-};
-
-export type BatchListener = (event: BatchEvent) => void;
+export type {BatchListener} from './batch-events.js';
 
 export class BatchRunner {
-	private readonly listeners = new Set<BatchListener>();
-	private readonly live = new Map<string, Live>();
-	private readonly outputs = new Map<string, TaskOutput>();
-	private readonly decoders = new Map<string, StreamJsonDecoder>();
-	private readonly results = new Map<string, TaskResult>();
+	private readonly events = new BatchEvents();
+	private readonly tasks: BatchTasks;
 	private shuttingDown = false;
 	private interrupted = false;
-	/** Events before batch.planned wait for it: it is always the first event a listener sees. */
-	private early: BatchEvent[] | undefined = [];
-	private recordProblem: string | undefined;
-	/** The plan as it is now: applyRouting replaces it. */
-	private currentPlan: RoutePlan;
+	private readonly records: RunRecords;
 	private readonly limit: ReturnType<typeof pLimit>;
 	/** Tasks handed to the concurrency limit and not yet done; start() waits until none are left. */
 	private readonly pending: Array<Promise<void>> = [];
 	/** start() has seen every task end: nothing can be started or re-planned any more. */
 	private settled = false;
-	/** plan.json rewrites, one after the other, so the last plan is the one on disk. */
-	private planWrite: Promise<void> = Promise.resolve();
+	/** What re-planning and re-routing (batch-reroute.ts) may read and drive. */
+	private readonly reroutable: ReroutableBatch;
 
 	constructor(plan: RoutePlan, private readonly options: RunnerOptions) {
-		this.currentPlan = plan;
+		this.tasks = new BatchTasks(plan, id => newAttemptOutput(options, telemetry => this.emit({type: 'task.telemetry', id, telemetry, at: Date.now()})));
+		this.records = new RunRecords(options.folder);
 		this.limit = pLimit(Math.max(1, options.concurrency));
-		for (const task of plan.tasks) {
-			this.live.set(task.id, {task, status: task.decision.refused ? 'refused' : 'queued', attempt: 1, earlier: []});
-			this.makeOutput(task.id);
-		}
-	}
-
-	/** A fresh output buffer (and stream-json decoder) for a task's next attempt. */
-	private makeOutput(id: string): void {
-		const outputMode = outputModeOf(this.options.capabilities.flags);
-		const decoder = outputMode === 'stream-json'
-			? new StreamJsonDecoder({onTelemetry: telemetry => this.emit({type: 'task.telemetry', id, telemetry, at: Date.now()})})
-			: undefined;
-		if (decoder) {
-			this.decoders.set(id, decoder);
-		} else {
-			this.decoders.delete(id);
-		}
-
-		this.outputs.set(id, new TaskOutput({maxLines: this.options.tailLines, display: this.options.display, decoder, hideSessionLine: outputMode !== 'text'}));
+		this.reroutable = {
+			tasks: this.tasks,
+			get capabilities() {
+				return options.capabilities;
+			},
+			get routing() {
+				return options.routing;
+			},
+			settled: () => this.settled,
+			stopping: () => this.shuttingDown,
+			emit: event => this.emit(event),
+			finish: (id, result) => this.finish(id, result),
+			schedule: id => this.schedule(id),
+			rewritePlan: () => this.records.rewritePlan(this.tasks.plan),
+		};
 	}
 
 	get plan(): RoutePlan {
-		return this.currentPlan;
+		return this.tasks.plan;
 	}
 
 	get runId(): string {
@@ -122,27 +68,21 @@ export class BatchRunner {
 	}
 
 	subscribe(listener: BatchListener): () => void {
-		this.listeners.add(listener);
-		return () => this.listeners.delete(listener);
+		return this.events.subscribe(listener);
 	}
 
 	output(id: string): TaskOutput | undefined {
-		return this.outputs.get(id);
+		return this.tasks.output(id)?.output;
 	}
 
 	status(id: string): TaskStatus | undefined {
-		return this.live.get(id)?.status;
+		return this.tasks.entry(id)?.status;
 	}
 
 	async start(): Promise<BatchReport> {
 		const {folder} = this.options;
 		await writePlanOrRemoveFolder(folder, this.plan);
-		const early = this.early ?? [];
-		this.early = undefined;
-		this.emit({type: 'batch.planned', runId: folder.runId, runDir: folder.dir, plan: this.plan, at: Date.now()});
-		for (const event of early) {
-			this.emit(event);
-		}
+		this.events.open({type: 'batch.planned', runId: folder.runId, runDir: folder.dir, plan: this.plan, at: Date.now()});
 
 		for (const task of this.plan.tasks) {
 			if (task.decision.refused) {
@@ -160,20 +100,9 @@ export class BatchRunner {
 		}
 
 		this.settled = true;
-		await this.planWrite;
+		await this.records.written();
 
-		const report: BatchReport = {
-			summary: summarize(this.orderedResults()),
-			run_id: folder.runId,
-			run_dir: folder.dir,
-			results_file: folder.resultsPath,
-			mode: this.plan.mode,
-			interrupted: this.interrupted,
-			hermes: hermesSummary(this.options.capabilities),
-			warnings: [...allWarnings(this.plan), ...(this.recordProblem ? [this.recordProblem] : [])],
-			...withTokens(this.orderedResults()),
-			results: this.orderedResults(),
-		};
+		const report = batchReport({plan: this.plan, results: this.tasks.orderedResults(), folder, capabilities: this.options.capabilities, interrupted: this.interrupted, recordProblem: this.records.problem});
 		await writeResults(folder, report);
 		this.emit({type: 'batch.finished', report, at: Date.now()});
 		return report;
@@ -181,20 +110,19 @@ export class BatchRunner {
 
 	/** Cancel one task: a queued one never starts; a running one gets the kill cascade. */
 	cancel(id: string, options: {skipGrace?: boolean; reason?: StopReason} = {}): boolean {
-		const entry = this.live.get(id);
+		const entry = this.tasks.entry(id);
 		if (!entry) {
 			return false;
 		}
 
 		const reason = options.reason ?? 'cancel';
 		if (entry.status === 'queued') {
-			entry.stopReason = reason;
 			this.finishUnstarted(entry, 'cancelled', `cancelled before it started (${reason})`);
 			return true;
 		}
 
 		if (entry.status === 'cancelling' && options.skipGrace) {
-			entry.cascade?.skipGrace();
+			entry.run?.skipGrace();
 			return true;
 		}
 
@@ -202,12 +130,7 @@ export class BatchRunner {
 			return false;
 		}
 
-		entry.stopReason = reason;
-		if (!entry.process) {
-			return true; // still spawning: runTask starts the cascade as soon as the pid is known
-		}
-
-		this.startCascade(entry, entry.process.pid, options.skipGrace ?? false);
+		entry.run?.stop(reason, options.skipGrace ?? false);
 		return true;
 	}
 
@@ -219,29 +142,7 @@ export class BatchRunner {
 	 * whose plan changed, rewrites plan.json, and returns their ids.
 	 */
 	applyRouting(delegation: DelegationConfig): string[] {
-		const {routing} = this.options;
-		if (!routing) {
-			throw new Error('this runner was made without its routing settings: it cannot re-plan');
-		}
-
-		if (this.settled || this.shuttingDown) {
-			return [];
-		}
-
-		const next = replanBatch({
-			current: this.currentPlan,
-			delegation,
-			settings: routing.settings,
-			capabilities: this.options.capabilities,
-			outsideWarnings: routing.outsideWarnings,
-			status: id => this.live.get(id)?.status ?? 'queued',
-			unstarted: id => this.isUnstarted(id),
-		});
-		this.currentPlan = next.plan;
-		this.emit({type: 'batch.replanned', mode: next.plan.mode, tasks: next.changed.map(task => ({id: task.id, plan: task})), warnings: allWarnings(next.plan), at: Date.now()});
-		const changed = this.replan(next.changed);
-		this.rewritePlan();
-		return changed;
+		return applyRoutingTo(this.reroutable, delegation);
 	}
 
 	/**
@@ -251,51 +152,7 @@ export class BatchRunner {
 	 * where it was (attempt 2 logs to `<id>.2.log`). Only while the batch runs.
 	 */
 	retryTask(id: string, delegation: DelegationConfig, routeName: string): {ok: true; attempt: number} | {ok: false; reason: string} {
-		const entry = this.live.get(id);
-		const {routing} = this.options;
-		const refusal = !entry || !routing ? `no task ${id} to re-route`
-			: this.settled ? 'the batch has finished; run the task again in a new batch'
-				: this.shuttingDown ? 'the batch is stopping' : undefined;
-		if (refusal !== undefined || !entry || !routing) {
-			return {ok: false, reason: refusal ?? `no task ${id}`};
-		}
-
-		const retry = planRetry({plan: this.currentPlan, task: entry.task, status: entry.status, attempt: entry.attempt, delegation, routeName, settings: routing.settings, capabilities: this.options.capabilities});
-		if (!retry.ok) {
-			return retry;
-		}
-
-		const {task, attempt} = retry;
-		const finished = entry.status !== 'queued';
-		if (finished) {
-			const previous = this.results.get(id);
-			if (previous) {
-				entry.earlier.push(previous);
-			}
-
-			this.results.delete(id);
-			Object.assign(entry, {status: 'queued', startedAt: undefined, stopReason: undefined, process: undefined, family: undefined, cascade: undefined});
-			this.makeOutput(id);
-		}
-
-		entry.task = task;
-		entry.attempt = attempt;
-		this.currentPlan = {...this.currentPlan, tasks: this.currentPlan.tasks.map(planned => (planned.id === id ? task : planned))};
-		this.emit({type: 'task.requeued', id, attempt, plan: task, at: Date.now()});
-		if (finished) {
-			this.schedule(id);
-		}
-
-		this.rewritePlan();
-		return {ok: true, attempt};
-	}
-
-	/** plan.json follows the plan, one write after the other so the last plan is the one on disk. */
-	private rewritePlan(): void {
-		const plan = planOnDisk(this.currentPlan);
-		this.planWrite = this.planWrite.then(async () => writeJsonAtomic(this.options.folder.planPath, plan)).catch((error: unknown) => {
-			this.recordProblem ??= `plan.json could not be rewritten after a re-plan: ${(error as Error).message}; it shows an earlier plan`;
-		});
+		return retryTaskIn(this.reroutable, id, delegation, routeName);
 	}
 
 	/**
@@ -304,37 +161,7 @@ export class BatchRunner {
 	 * on. Returns the ids that changed.
 	 */
 	replan(tasks: readonly PlannedTask[]): string[] {
-		const changed: string[] = [];
-		for (const task of tasks) {
-			const entry = this.live.get(task.id);
-			if (!entry || !this.isUnstarted(task.id)) {
-				continue;
-			}
-
-			const wasRefused = entry.status === 'refused';
-			entry.task = task;
-			changed.push(task.id);
-			this.currentPlan = {...this.currentPlan, tasks: this.currentPlan.tasks.map(planned => (planned.id === task.id ? task : planned))};
-			if (task.decision.refused) {
-				if (wasRefused) {
-					this.results.set(task.id, refusedResult(task, this.options.capabilities.version)); // already announced as refused
-				} else {
-					this.finish(task.id, refusedResult(task, this.options.capabilities.version));
-				}
-			} else if (wasRefused) {
-				entry.status = 'queued';
-				this.results.delete(task.id);
-				this.schedule(task.id);
-			}
-		}
-
-		return changed;
-	}
-
-	/** Queued, or refused by its plan before it could start: a new plan may still change it. */
-	private isUnstarted(id: string): boolean {
-		const entry = this.live.get(id);
-		return entry !== undefined && entry.startedAt === undefined && (entry.status === 'queued' || (entry.status === 'refused' && !this.settled));
+		return replanTasks(this.reroutable, tasks);
 	}
 
 	private schedule(id: string): void {
@@ -349,7 +176,7 @@ export class BatchRunner {
 
 	private stopAll(reason: StopReason, skipGrace: boolean, except?: string): void {
 		this.shuttingDown = true;
-		for (const [id, entry] of this.live) {
+		for (const [id, entry] of this.tasks.all()) {
 			if (id !== except && (entry.status === 'queued' || entry.status === 'running' || (skipGrace && entry.status === 'cancelling'))) {
 				this.cancel(id, {reason, skipGrace});
 			}
@@ -357,9 +184,7 @@ export class BatchRunner {
 	}
 
 	private async runTask(id: string): Promise<void> {
-		const entry = this.live.get(id)!;
-		// Read at start, not when queued: replan() may have changed the route meanwhile.
-		const {task} = entry;
+		const entry = this.tasks.entry(id)!;
 		if (entry.status !== 'queued') {
 			return; // cancelled while it waited for a slot
 		}
@@ -369,140 +194,21 @@ export class BatchRunner {
 			return;
 		}
 
-		const {folder, capabilities} = this.options;
-		// Each attempt has its own log: the first <id>.log, a re-routed one <id>.<attempt>.log.
-		const logPath = entry.attempt === 1 ? folder.logPath(task.id) : path.join(path.dirname(folder.logPath(task.id)), `${task.id}.${entry.attempt}.log`);
-		const output = this.outputs.get(task.id)!;
-		entry.startedAt = Date.now();
-		entry.status = 'running';
-		const failToStart = (message: string) => {
-			this.finish(task.id, buildResult(task, {status: 'failed', exitCode: null, signal: null, startedAt: entry.startedAt!, finishedAt: Date.now(), stdout: {text: '', truncated: false}, errorText: message, logPath: null, hermesVersion: capabilities.version}));
-			this.maybeFailFast(task.id, 'failed');
-		};
-
-		let launch: ReturnType<typeof buildLaunch>;
-		try {
-			launch = buildLaunch(task, this.options.hermesBin, {capabilities, promptFile: task.launch.prompt_file ? writePromptFile(folder.dir, task) : undefined, batchTimeoutMs: this.options.timeoutMs});
-		} catch (error) {
-			failToStart(`could not prepare the prompt file: ${(error as Error).message}`);
-			return;
-		}
-
-		const log = openTaskLog(logPath, {limitBytes: this.options.logLimitBytes});
-		let child: GroupProcess;
-		try {
-			child = await spawnIfDescriptors(launch.file, launch.args, {env: {...(this.options.env ?? process.env), ...launch.env}});
-		} catch (error) {
-			log.end();
-			failToStart((error as Error).message);
-			return;
-		}
-
-		entry.process = child;
-		const pgid = child.pid;
-		rememberGroup(pgid);
-		const startTicks = processStartTicks(child.pid);
-		entry.family = watchFamily({pid: pgid, startTicks}, {intervalMs: this.options.descendantScanMs ?? 1000, onLeftSession: stat => this.record({event: 'escaped', task: task.id, pid: stat.pid, pgid, start_ticks: stat.startTicks, at: new Date().toISOString()})});
-		this.record({event: 'started', task: task.id, pid: child.pid, pgid, start_ticks: startTicks, at: new Date().toISOString()});
-		this.emit({type: 'task.started', id: task.id, pid: child.pid, argv: [launch.file, ...launch.args], at: entry.startedAt});
-		if (entry.stopReason) {
-			this.startCascade(entry, pgid, false); // cancelled between spawn request and spawn
-		}
-
-		const activity = {lastChunkAt: Date.now()};
-		pipeWithBackpressure(child.stdout, log, chunk => output.pushStdout(chunk), activity);
-		pipeWithBackpressure(child.stderr, log, chunk => output.pushStderr(chunk), activity);
-
-		const timeoutMs = task.spec.timeout === undefined ? this.options.timeoutMs : task.spec.timeout * 1000;
-		const timer = timeoutMs === undefined ? undefined : setLongTimeout(() => {
-			if (entry.status === 'running') {
-				entry.stopReason = 'timeout';
-				this.startCascade(entry, pgid, false);
-			}
-		}, timeoutMs);
-
-		const exit = await child.exited;
-		const exitedAt = Date.now();
-		clearTimeout(timer);
-		// The leader is gone; anything it left in its group, session or tree (a backgrounded
-		// grandchild, a job-control shell's job) is ours to end, or it would outlive the batch.
-		if (!entry.cascade && isFamilyAlive(entry.family.family, freshProcessTable)) {
-			this.startCascade(entry, pgid, false, {quiet: true});
-		}
-
-		const cascadeOutcome = await entry.cascade?.done;
-		forgetGroup(pgid); // empty now: its id may be recycled by anything
-		entry.family.stop();
-		const notes: string[] = [];
-		if (await outputEnd(child.closed, activity, log) === 'held') {
-			child.detachOutput();
-			await child.closed;
-			notes.push('its process group ended but its output pipe stayed open: a process that left the group (setsid) still holds it and may still be running; output after that point is not in the log');
-		}
-
-		output.end();
-		notes.push(...await closeTaskLog(log));
-		this.record({event: 'ended', task: task.id, pid: child.pid, pgid, start_ticks: null, at: new Date().toISOString()});
-
-		const status = finalStatus(entry.stopReason, exit.exitCode);
-		const hermes = interpretHermesOutput({mode: launch.output, exitCode: exit.exitCode, stdout: output.result(), stderr: output.errorText(), stream: this.decoders.get(task.id)?.summary()});
-		// A stop we asked for is reported as what we did and what happened, not as the traceback
-		// Hermes prints when SIGTERM interrupts it (that stays in the log).
-		const stopped = entry.stopReason && entry.cascade
-			? describeStop({reason: entry.stopReason, termSentAt: entry.cascade.termSentAt, endedAt: exitedAt, signal: exit.signal, exitCode: exit.exitCode, forced: cascadeOutcome?.forced ?? false})
-			: undefined;
-		const errorText = status === 'succeeded' ? undefined : stopped ?? hermes.error ?? describeExit(status, exit.exitCode, exit.signal, entry.stopReason);
-		this.finish(task.id, buildResult(task, {
-			status,
-			exitCode: exit.exitCode,
-			signal: exit.signal,
-			startedAt: entry.startedAt,
-			finishedAt: Date.now(),
-			stdout: {text: hermes.answer, truncated: hermes.answerTruncated},
-			answer: hermes.answer,
-			errorText,
-			notes: [...hermes.notes, ...modelMismatch(task, hermes.modelUsed), ...notes],
-			logPath,
-			sessionId: hermes.sessionId,
-			hermesVersion: capabilities.version,
-			tokens: hermes.tokens,
-			modelUsed: hermes.modelUsed,
-			toolCalls: hermes.toolCalls,
-			costUsd: hermes.costUsd,
-		}));
-		this.maybeFailFast(task.id, status);
-	}
-
-	private startCascade(entry: Live, pgid: number, skipGrace: boolean, options: {quiet?: boolean} = {}): void {
-		if (entry.cascade) {
-			if (skipGrace) {
-				entry.cascade.skipGrace();
-			}
-
-			return;
-		}
-
-		const id = entry.task.id;
-		const cascade = startKillCascade(entry.family?.family ?? pgid, {
-			graceMs: skipGrace ? 0 : this.options.graceMs,
-			onKill: () => {
-				if (!options.quiet) {
-					this.emit({type: 'task.killed', id, at: Date.now()});
-				}
+		// The task as it is now, not as it was queued: replan() may have changed the route meanwhile.
+		const run = new TaskRun(entry.task, entry.attempt, this.tasks.output(id)!, this.options, {
+			emit: event => this.emit(event),
+			record: record => this.records.record(record),
+			cancelling: () => {
+				entry.status = 'cancelling';
+			},
+			finished: result => {
+				this.finish(id, result);
+				this.maybeFailFast(id, result.status);
 			},
 		});
-		entry.cascade = cascade;
-		if (options.quiet) {
-			return;
-		}
-
-		entry.status = 'cancelling';
-		this.emit({
-			type: 'task.cancelling',
-			id,
-			cancelling: {reason: entry.stopReason ?? 'cancel', termSentAt: cascade.termSentAt, killDueAt: cascade.killDueAt, killSent: false},
-			at: Date.now(),
-		});
+		entry.run = run;
+		entry.status = 'running';
+		await run.start();
 	}
 
 	private maybeFailFast(id: string, status: TaskStatus): void {
@@ -511,59 +217,16 @@ export class BatchRunner {
 		}
 	}
 
-	private finishUnstarted(entry: Live, status: TaskStatus, errorText: string): void {
+	private finishUnstarted(entry: TaskEntry, status: TaskStatus, errorText: string): void {
 		this.finish(entry.task.id, buildResult(entry.task, {status, exitCode: null, signal: null, startedAt: null, finishedAt: null, stdout: {text: '', truncated: false}, errorText, logPath: null}));
 	}
 
 	private finish(id: string, outcome: TaskResult): void {
-		const entry = this.live.get(id);
-		if (entry) {
-			entry.status = outcome.status;
-		}
-
-		const result = entry && entry.attempt > 1 ? {...outcome, attempt: entry.attempt, earlier_attempts: [...entry.earlier]} : outcome;
-		this.results.set(id, result);
+		const result = this.tasks.finish(id, outcome);
 		this.emit({type: 'task.finished', id, result, at: Date.now()});
 	}
 
-	private orderedResults(): TaskResult[] {
-		return this.plan.tasks.map(task => this.results.get(task.id)).filter((result): result is TaskResult => result !== undefined);
-	}
-
-	private record(record: ProcessRecord): void {
-		this.recordProblem ??= recordProcessSafely(this.options.folder, record);
-	}
-
 	private emit(event: BatchEvent): void {
-		if (this.early) {
-			this.early.push(event);
-			return;
-		}
-
-		for (const listener of this.listeners) {
-			listener(event);
-		}
+		this.events.emit(event);
 	}
-}
-
-/**
- * A prompt too long for one argument goes to Hermes as --query-file: written into the run folder,
- * readable by us only (it is the operator's text, and maybe secret).
- */
-function writePromptFile(runDir: string, task: PlannedTask): string {
-	const file = path.join(runDir, 'prompts', `${task.id}.txt`);
-	mkdirSync(path.dirname(file), {recursive: true, mode: 0o700});
-	writeFileSync(file, promptOf(task.spec), {mode: 0o600});
-	return file;
-}
-
-function withTokens(results: readonly TaskResult[]): Pick<BatchReport, 'tokens'> {
-	const tokens = tokenTotals(results);
-	return tokens ? {tokens} : {};
-}
-
-/** Hermes said which model it used (stream-json): one other than the plan's is worth a warning. */
-function modelMismatch(task: PlannedTask, modelUsed: string | null): string[] {
-	const planned = task.effective.model;
-	return modelUsed && planned && modelUsed !== planned ? [`Hermes reported running model ${modelUsed}, not the planned ${planned}`] : [];
 }

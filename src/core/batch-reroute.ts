@@ -1,0 +1,118 @@
+// Changing plans while the batch runs: the routing message re-plans every task that has not
+// started, the re-route message sends one task (back) into the queue on a route the operator
+// chose. These only keep the books and announce; the batch (runner.ts) runs what they queue.
+import type {BatchTasks} from './batch-tasks.js';
+import {planRetry, replanBatch} from './replan.js';
+import {refusedResult} from './results.js';
+import {allWarnings} from './routing.js';
+import type {BatchEvent, DelegateSettings, DelegationConfig, HermesCapabilities, PlannedTask, TaskResult} from './types.js';
+
+/**
+ * What the batch was planned with, so it can be re-planned while it runs (applyRouting):
+ * delegate.yaml's tables, and the warnings that came from outside the plan (the config's, the
+ * open-files limit's), which a new plan keeps.
+ */
+export type RoutingSettings = {settings: Pick<DelegateSettings, 'characteristics' | 'characteristicWords'>; outsideWarnings: readonly string[]};
+
+/** The part of a running batch that re-planning reads and drives. */
+export type ReroutableBatch = {
+	tasks: BatchTasks;
+	capabilities: HermesCapabilities;
+	routing: RoutingSettings | undefined;
+	/** start() has seen every task end. */
+	settled: () => boolean;
+	/** shutdown or fail-fast: nothing new starts. */
+	stopping: () => boolean;
+	emit: (event: BatchEvent) => void;
+	finish: (id: string, result: TaskResult) => void;
+	schedule: (id: string) => void;
+	rewritePlan: () => void;
+};
+
+/** See BatchRunner.applyRouting. */
+export function applyRoutingTo(batch: ReroutableBatch, delegation: DelegationConfig): string[] {
+	const {routing, tasks} = batch;
+	if (!routing) {
+		throw new Error('this runner was made without its routing settings: it cannot re-plan');
+	}
+
+	if (batch.settled() || batch.stopping()) {
+		return [];
+	}
+
+	const next = replanBatch({
+		current: tasks.plan,
+		delegation,
+		settings: routing.settings,
+		capabilities: batch.capabilities,
+		outsideWarnings: routing.outsideWarnings,
+		status: id => tasks.entry(id)?.status ?? 'queued',
+		unstarted: id => tasks.isUnstarted(id, batch.settled()),
+	});
+	tasks.plan = next.plan;
+	batch.emit({type: 'batch.replanned', mode: next.plan.mode, tasks: next.changed.map(task => ({id: task.id, plan: task})), warnings: allWarnings(next.plan), at: Date.now()});
+	const changed = replanTasks(batch, next.changed);
+	batch.rewritePlan();
+	return changed;
+}
+
+/** See BatchRunner.retryTask. */
+export function retryTaskIn(batch: ReroutableBatch, id: string, delegation: DelegationConfig, routeName: string): {ok: true; attempt: number} | {ok: false; reason: string} {
+	const {routing, tasks} = batch;
+	const entry = tasks.entry(id);
+	const refusal = !entry || !routing ? `no task ${id} to re-route`
+		: batch.settled() ? 'the batch has finished; run the task again in a new batch'
+			: batch.stopping() ? 'the batch is stopping' : undefined;
+	if (refusal !== undefined || !entry || !routing) {
+		return {ok: false, reason: refusal ?? `no task ${id}`};
+	}
+
+	const retry = planRetry({plan: tasks.plan, task: entry.task, status: entry.status, attempt: entry.attempt, delegation, routeName, settings: routing.settings, capabilities: batch.capabilities});
+	if (!retry.ok) {
+		return retry;
+	}
+
+	const {task, attempt} = retry;
+	const finished = entry.status !== 'queued';
+	if (finished) {
+		tasks.newAttempt(entry);
+	}
+
+	tasks.setTask(entry, task);
+	entry.attempt = attempt;
+	batch.emit({type: 'task.requeued', id, attempt, plan: task, at: Date.now()});
+	if (finished) {
+		batch.schedule(id);
+	}
+
+	batch.rewritePlan();
+	return {ok: true, attempt};
+}
+
+/** See BatchRunner.replan. */
+export function replanTasks(batch: ReroutableBatch, planned: readonly PlannedTask[]): string[] {
+	const {tasks, capabilities} = batch;
+	const changed: string[] = [];
+	for (const task of planned) {
+		const entry = tasks.entry(task.id);
+		if (!entry || !tasks.isUnstarted(task.id, batch.settled())) {
+			continue;
+		}
+
+		const wasRefused = entry.status === 'refused';
+		tasks.setTask(entry, task);
+		changed.push(task.id);
+		if (task.decision.refused) {
+			if (wasRefused) {
+				tasks.replaceResult(task.id, refusedResult(task, capabilities.version)); // already announced as refused
+			} else {
+				batch.finish(task.id, refusedResult(task, capabilities.version));
+			}
+		} else if (wasRefused) {
+			tasks.unrefuse(entry);
+			batch.schedule(task.id);
+		}
+	}
+
+	return changed;
+}
