@@ -2,11 +2,12 @@
 // file stays readable. They decide with pure functions (steer.ts, routes-editor.ts) and change
 // the routing only through the control.
 import type {StoreApi} from 'zustand/vanilla';
-import {editorFor, type TextField} from './routes-editor.js';
+import type {RouteField} from '../core/config-edit.js';
+import {editorFor, type RouteRow, type TextField} from './routes-editor.js';
 import {editPatch, steerable, switchModePatch} from './steer.js';
 import type {BatchActions, BatchControl, BatchState} from './store.js';
 
-export type SteerActions = Pick<BatchActions, 'switchMode' | 'openRoutes' | 'moveRoute' | 'editDescription' | 'setField' | 'submitField' | 'cancelField' | 'setDefaultRoute' | 'openReroute' | 'pickRoute'>;
+export type SteerActions = Pick<BatchActions, 'switchMode' | 'openRoutes' | 'moveRoute' | 'editDescription' | 'editRouteField' | 'setField' | 'submitField' | 'cancelField' | 'setDefaultRoute' | 'openReroute' | 'pickRoute'>;
 
 const reroutable: ReadonlySet<string> = new Set(['queued', 'failed', 'cancelled', 'timed_out']);
 
@@ -47,11 +48,23 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 		},
 
 		editDescription() {
+			get().editRouteField('description');
+		},
+
+		editRouteField(fieldName: RouteField) {
 			const {routes} = get();
 			const route = routes?.routes[routes.selected];
-			if (routes && route) {
-				set({routes: {...routes, field: {value: route.description, cursor: [...route.description].length}, error: null}});
+			if (!routes || !route) {
+				return;
 			}
+
+			if (route.kind === 'profile' && fieldName !== 'description') {
+				set({routes: {...routes, error: `a profile route has no ${fieldName}: its profile's own config.yaml names the model`}});
+				return;
+			}
+
+			const value = currentValue(route, fieldName);
+			set({routes: {...routes, field: {value, cursor: [...value].length}, fieldName, error: null}});
 		},
 
 		setField(field: TextField) {
@@ -69,17 +82,20 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 			}
 
 			const value = routes.field.value.trim();
+			const {fieldName} = routes;
 			if (value === '') {
-				set({routes: {...routes, error: 'a description must not be empty: it is what routes tasks here'}});
+				set({routes: {...routes, error: emptyFieldReasons[fieldName]}});
 				return;
 			}
 
-			if (value === route.description) {
+			if (value === currentValue(route, fieldName)) {
 				set({routes: {...routes, field: null, error: null}});
 				return;
 			}
 
-			const {ok, patch} = editPatch(control, [{kind: 'set-field', list: routes.list, name: route.name, field: 'description', value}]);
+			// The config core validates the saved file as loading does (an unknown reasoning_effort
+			// included): its message is the one shown.
+			const {ok, patch} = editPatch(control, [{kind: 'set-field', list: routes.list, name: route.name, field: fieldName, value}]);
 			if (ok) {
 				reread(patch);
 			} else {
@@ -137,4 +153,16 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 			}
 		},
 	};
+}
+
+const emptyFieldReasons: Readonly<Record<RouteField, string>> = {
+	description: 'a description must not be empty: it is what routes tasks here',
+	model: 'a model route needs a model',
+	provider: 'a model route needs a provider (a base_url route is edited in the file)',
+	reasoning_effort: 'reasoning_effort cannot be emptied here: leave it out of the file by hand to use what Hermes configures',
+};
+
+function currentValue(route: RouteRow, fieldName: RouteField): string {
+	const values: Record<RouteField, string | null> = {description: route.description, model: route.model, provider: route.provider, reasoning_effort: route.reasoningEffort};
+	return values[fieldName] ?? '';
 }

@@ -1,6 +1,6 @@
 // The store's shape: the batch state, the actions, and what the store may ask of the core.
 // Kept apart from store.ts (which implements them) so both stay readable.
-import type {RouteEdit} from '../core/config-edit.js';
+import type {RouteEdit, RouteField} from '../core/config-edit.js';
 import type {SteerOutcome} from '../core/steering.js';
 import type {BatchEvent, BatchReport, DelegationConfig, RoutingMode} from '../core/types.js';
 import type {RoutesEditorState, TextField} from './routes-editor.js';
@@ -87,6 +87,8 @@ export type BatchActions = {
 	moveRoute(delta: number): void;
 	/** Starts editing the selected route's description. */
 	editDescription(): void;
+	/** Starts editing one of the selected route's fields (a profile route has only its description). */
+	editRouteField(field: RouteField): void;
 	setField(field: TextField): void;
 	/** Saves the typed description (refused in place when invalid), then the queue is re-planned. */
 	submitField(): void;

@@ -152,6 +152,11 @@ export function runCommand(command: Command, state: State, environment: CommandE
 			break;
 		}
 
+		case 'routes.model': case 'routes.provider': case 'routes.effort': {
+			state.editRouteField(({'routes.model': 'model', 'routes.provider': 'provider', 'routes.effort': 'reasoning_effort'} as const)[command]);
+			break;
+		}
+
 		case 'routes.default': {
 			state.setDefaultRoute();
 			break;

@@ -109,7 +109,7 @@ describe('the routes editor', () => {
 		view.stdin.write(' and more');
 		await view.until(/and more/);
 		view.stdin.write(keys.escape);
-		await view.until(/e edit description/);
+		await view.until(/e description · M model/);
 		expect(view.frame()).not.toContain('and more');
 		expect(view.config()).toBe(steeringConfig);
 		view.stdin.write(keys.escape);
@@ -150,5 +150,56 @@ describe('the routes editor', () => {
 		await view.until(/▸ deep \(default\)/);
 		expect(lineDiff(steeringConfig, view.config())).toEqual([{line: 16, removed: ['      default: fast'], added: ['      default: deep']}]);
 		expect(view.replans).toHaveLength(1);
+	});
+
+	test('M, P and E edit a model route\'s model, provider and reasoning effort, each saved as its own line', async () => {
+		const view = editor();
+		view.stdin.write('r');
+		await view.until(/▸ fast/);
+		view.stdin.write('M');
+		await view.until(/model: google\/gemini-3-flash-preview/);
+		view.stdin.write(keys.ctrlU);
+		view.stdin.write('google/gemini-3-pro');
+		view.stdin.write(keys.enter);
+		await view.until(/▸ fast \(default\) · google\/gemini-3-pro · openrouter/);
+		view.stdin.write('P');
+		await view.until(/provider: openrouter/);
+		view.stdin.write(keys.ctrlU);
+		view.stdin.write('google');
+		view.stdin.write(keys.enter);
+		await view.until(/▸ fast \(default\) · google\/gemini-3-pro · google ·/);
+		view.stdin.write('E');
+		await view.until(/one of none, minimal, low, medium, high, xhigh, max, ultra/);
+		view.stdin.write('high');
+		view.stdin.write(keys.enter);
+		await view.until(/· google · reasoning high ·/);
+		expect(lineDiff(steeringConfig, view.config())).toEqual([
+			{line: 10, removed: ['          provider: openrouter', '          model: google/gemini-3-flash-preview'], added: ['          provider: google', '          model: google/gemini-3-pro', '          reasoning_effort: high']},
+		]);
+		expect(view.replans).toHaveLength(3);
+	});
+
+	test('a reasoning effort config.yaml would refuse is refused in place with the core\'s reason, nothing written', async () => {
+		const view = editor();
+		view.stdin.write('r');
+		await view.until(/▸ fast/);
+		view.stdin.write('E');
+		await view.until(/reasoning_effort: /);
+		view.stdin.write('turbo');
+		view.stdin.write(keys.enter);
+		await view.until(/refused: could not set reasoning_effort of model_map route "fast": must be one of: none, minimal/);
+		expect(view.config()).toBe(steeringConfig);
+		expect(view.replans).toHaveLength(0);
+		expect(view.store.getState().routes?.field?.value).toBe('turbo');
+	});
+
+	test('a profile route has only a description: M is refused with the reason', async () => {
+		const view = editor();
+		view.store.getState().switchMode();
+		view.stdin.write('r');
+		await view.until(/Routes · profile routes/);
+		view.stdin.write('M');
+		await view.until(/refused: a profile route has no model/);
+		expect(view.store.getState().routes?.field).toBeNull();
 	});
 });

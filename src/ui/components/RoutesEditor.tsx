@@ -1,7 +1,9 @@
 // The routes editor (`r`): the active mode's routes, each with its description, what it runs
 // (model, provider, reasoning effort, or the profile), whether it is the default, and how many
-// of this batch's tasks are on it. The selected route's description can be edited in place.
+// of this batch's tasks are on it. The selected route's description, and a model route's model,
+// provider and reasoning effort, can be edited in place.
 import {Box, Text} from 'ink';
+import {reasoningEfforts} from '../../core/types.js';
 import {routeLoad, type RouteRow} from '../../state/routes-editor.js';
 import {formatKey} from '../key-descriptor.js';
 import type {Bindings, Command} from '../keys.js';
@@ -25,8 +27,8 @@ export function RoutesEditor({width, height, bindings}: {readonly width: number;
 	const hint = picking
 		? `${key('routes.up')}${key('routes.down')} select · ${key('pick.submit')} puts ${picking.id} back in the queue on that route · ${key('routes.close')} cancels`
 		: editor.field
-		? `${key('field.submit')} saves · ${key('field.cancel')} cancels · ←→ Home End move · Ctrl+W deletes a word`
-		: `${key('routes.up')}${key('routes.down')} select · ${key('routes.edit')} edit description · ${key('routes.default')} make default · ${key('routes.close')} closes`;
+		? `${key('field.submit')} saves · ${key('field.cancel')} cancels · ${editor.fieldName === 'reasoning_effort' ? `one of ${reasoningEfforts.join(', ')}` : '←→ Home End move · Ctrl+W deletes a word'}`
+		: `${key('routes.up')}${key('routes.down')} select · ${key('routes.edit')} description · ${key('routes.model')} model · ${key('routes.provider')} provider · ${key('routes.effort')} effort · ${key('routes.default')} default · ${key('routes.close')} closes`;
 	const inner = Math.max(1, width - 4);
 	// Each route takes three lines; the selected one stays in view.
 	const perRoute = 3;
@@ -48,8 +50,9 @@ export function RoutesEditor({width, height, bindings}: {readonly width: number;
 						</Text>
 						<Box width={inner}>
 							<Text>{'  '}</Text>
+							{selected && editor.field && editor.fieldName !== 'description' && <Text color={theme.colors.text.accent}>{`${editor.fieldName}: `}</Text>}
 							{selected && editor.field
-								? <TextInput field={editor.field} width={inner - 2}/>
+								? <TextInput field={editor.field} width={inner - 2 - (editor.fieldName === 'description' ? 0 : editor.fieldName.length + 2)}/>
 								: <Text wrap='truncate-end' color={theme.colors.text.muted}>{route.description}</Text>}
 						</Box>
 						{selected && editor.error
