@@ -3,14 +3,15 @@
 // and only then sent to the runner as its routing message, which re-plans what has not started.
 // An edit that cannot be saved changes nothing, the plan included. Changes made to the file by
 // someone else while the batch runs are picked up the same way (watch()).
-import {unwatchFile, watchFile, type Stats} from 'node:fs';
+import {readdirSync, unwatchFile, watchFile, type Stats} from 'node:fs';
+import path from 'node:path';
 import {isDeepStrictEqual} from 'node:util';
 import {appendChanges, changeRecords} from './config-changes.js';
 import {describeEdit, type RouteEdit} from './config-edit.js';
 import {parseHermesConfig} from './config-parse.js';
 import {loadHermesConfig, profileExistsIn, saveRouteEdits, type LoadedConfig} from './config.js';
 import {InputError} from './errors.js';
-import {profileDir} from './hermes-home.js';
+import {normaliseProfileName, profileDir} from './hermes-home.js';
 import type {DelegationConfig} from './types.js';
 import {terminalSafe} from './visible-text.js';
 
@@ -35,6 +36,25 @@ export class BatchSteering {
 	/** The routing config as it now stands (as saved, or as last read from the file). */
 	get delegation(): DelegationConfig {
 		return this.loaded.delegation;
+	}
+
+	/**
+	 * The profiles under $HERMES_HOME/profiles/ that no profile route names yet: what a new profile
+	 * route can be. Only folders whose name Hermes would read as written (valid, lower-case).
+	 */
+	unroutedProfiles(): string[] {
+		const routed = new Set(this.loaded.delegation.profileRoutes.profiles.map(route => route.name));
+		let entries;
+		try {
+			entries = readdirSync(path.join(this.loaded.hermesHome, 'profiles'), {withFileTypes: true});
+		} catch {
+			return []; // no profiles folder: no profiles
+		}
+
+		return entries
+			.filter(entry => entry.isDirectory() && normaliseProfileName(entry.name) === entry.name && !routed.has(entry.name))
+			.map(entry => entry.name)
+			.sort();
 	}
 
 	/** Saves the edits, records them, re-plans. Bad or conflicting edits save and re-plan nothing. */

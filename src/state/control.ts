@@ -9,6 +9,7 @@ export function runnerControl(runner: BatchRunner, steering?: BatchSteering): Ba
 	return {
 		...(steering ? {
 			routing: () => steering.delegation,
+			profiles: () => steering.unroutedProfiles(),
 			steer: edits => steering.edit(edits),
 			reroute(id, routeName) {
 				const outcome = runner.retryTask(id, steering.delegation, routeName);

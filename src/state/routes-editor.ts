@@ -34,7 +34,16 @@ export type RoutesEditorState = {
 	error: string | null;
 	/** Open as the route picker of `R`: the task to send to the selected route. */
 	pickFor: string | null;
+	/** A route being added (`a`), field by field; the text field holds the current step. */
+	adding: RouteDraft | null;
+	/** Adding a profile route: the profiles to choose from (picked first), and the selected one. */
+	profileChoices: string[] | null;
+	choice: number;
 };
+
+/** The fields a new route is asked for, in order. */
+export type DraftField = 'name' | 'description' | 'model' | 'provider';
+export type RouteDraft = {steps: readonly DraftField[]; step: number; values: Partial<Record<DraftField, string>>};
 
 export function listOf(mode: RoutingMode): RouteList | null {
 	return mode === 'model_map' ? 'model_map' : mode === 'profile_routes' ? 'profile_routes' : null;
@@ -57,7 +66,7 @@ export function routeRows(delegation: DelegationConfig): RouteRow[] {
 export function editorFor(delegation: DelegationConfig, previous?: RoutesEditorState | null): RoutesEditorState {
 	const routes = routeRows(delegation);
 	const keep = previous ? routes.findIndex(route => route.name === previous.routes[previous.selected]?.name) : -1;
-	return {list: listOf(delegation.mode), routes, selected: Math.max(0, keep), field: null, fieldName: 'description', error: null, pickFor: null};
+	return {list: listOf(delegation.mode), routes, selected: Math.max(0, keep), field: null, fieldName: 'description', error: null, pickFor: null, adding: null, profileChoices: null, choice: 0};
 }
 
 export type RouteLoad = {queued: number; running: number; done: number};

@@ -3,6 +3,7 @@
 // the routing only through the control.
 import type {StoreApi} from 'zustand/vanilla';
 import type {RouteField} from '../core/config-edit.js';
+import {pickedProfile, submitDraft} from './route-add-remove.js';
 import {editorFor, type RouteRow, type TextField} from './routes-editor.js';
 import {editPatch, steerable, switchModePatch} from './steer.js';
 import type {BatchActions, BatchControl, BatchState} from './store.js';
@@ -42,7 +43,9 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 
 		moveRoute(delta) {
 			const {routes} = get();
-			if (routes && !routes.field && routes.routes.length > 0) {
+			if (routes?.profileChoices && !routes.field) {
+				set({routes: {...routes, choice: Math.min(routes.profileChoices.length - 1, Math.max(0, routes.choice + delta))}});
+			} else if (routes && !routes.field && routes.routes.length > 0) {
 				set({routes: {...routes, selected: Math.min(routes.routes.length - 1, Math.max(0, routes.selected + delta)), error: null}});
 			}
 		},
@@ -76,6 +79,11 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 
 		submitField() {
 			const {routes} = get();
+			if (routes?.adding) {
+				set(submitDraft(routes, control));
+				return;
+			}
+
 			const route = routes?.routes[routes.selected];
 			if (!routes?.field || !route || !routes.list) {
 				return;
@@ -107,7 +115,7 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 		cancelField() {
 			const {routes} = get();
 			if (routes) {
-				set({routes: {...routes, field: null, error: null}});
+				set({routes: {...routes, field: null, adding: null, error: null}});
 			}
 		},
 
@@ -129,6 +137,11 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 
 		pickRoute() {
 			const {routes} = get();
+			if (routes?.profileChoices) {
+				set({routes: pickedProfile(routes)});
+				return;
+			}
+
 			const route = routes?.routes[routes.selected];
 			if (!routes?.pickFor || !route || !control.reroute) {
 				return;

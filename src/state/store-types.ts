@@ -18,9 +18,11 @@ export type BatchControl = {
 	steer?(edits: readonly RouteEdit[]): SteerOutcome;
 	/** Sends a task (back) into the queue on a route of the active mode, as a new attempt when it had ended. */
 	reroute?(id: string, routeName: string): {ok: boolean; message: string};
+	/** The profiles a new profile route can name: those that exist and are no route yet. */
+	profiles?(): string[];
 };
 
-export type ConfirmAction = 'cancel' | 'kill' | 'quit';
+export type ConfirmAction = 'cancel' | 'kill' | 'quit' | 'remove-route';
 export type LayoutPreference = 'auto' | 'grid' | 'list';
 export type ZoomState = {
 	taskId: string;
@@ -51,7 +53,8 @@ export type BatchState = {
 	focusedId: string | null;
 	layout: LayoutPreference;
 	help: boolean;
-	confirm: {action: ConfirmAction; taskId: string | null} | null;
+	/** routeName: the route `remove-route` asks about. */
+	confirm: {action: ConfirmAction; taskId: string | null; routeName?: string} | null;
 	zoom: ZoomState | null;
 	/** The routes editor (`r`), while it is open. */
 	routes: RoutesEditorState | null;
@@ -95,6 +98,12 @@ export type BatchActions = {
 	cancelField(): void;
 	/** Makes the selected route its mode's default. */
 	setDefaultRoute(): void;
+	/** a: starts adding a route to the active mode (model route: its fields; profile route: a profile picker). */
+	startAddRoute(): void;
+	/** x: asks before removing the selected route (never the default). */
+	requestRemoveRoute(): void;
+	/** Removes the named route (after the question). */
+	removeRoute(name: string): void;
 	/** R: the route picker for the focused (or zoomed) task. */
 	openReroute(): void;
 	/** Sends the picked task to the selected route. */

@@ -157,6 +157,16 @@ export function runCommand(command: Command, state: State, environment: CommandE
 			break;
 		}
 
+		case 'routes.add': {
+			state.startAddRoute();
+			break;
+		}
+
+		case 'routes.remove': {
+			state.requestRemoveRoute();
+			break;
+		}
+
 		case 'routes.default': {
 			state.setDefaultRoute();
 			break;

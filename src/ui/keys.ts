@@ -14,7 +14,7 @@ export type Command =
 	| 'search.start' | 'search.next' | 'search.prev' | 'search.submit' | 'search.cancel'
 	| 'task.cancel' | 'task.kill' | 'confirm.yes' | 'confirm.no'
 	| 'layout.toggle' | 'help.toggle' | 'app.quit'
-	| 'routing.mode' | 'routes.open' | 'routes.up' | 'routes.down' | 'routes.edit' | 'routes.model' | 'routes.provider' | 'routes.effort' | 'routes.default' | 'routes.close'
+	| 'routing.mode' | 'routes.open' | 'routes.up' | 'routes.down' | 'routes.edit' | 'routes.model' | 'routes.provider' | 'routes.effort' | 'routes.add' | 'routes.remove' | 'routes.default' | 'routes.close'
 	| 'field.submit' | 'field.cancel' | 'task.reroute' | 'pick.submit';
 
 type Entry = {
@@ -67,9 +67,11 @@ const table: readonly Entry[] = [
 	{command: 'routes.model', keys: ['M'], label: 'model', description: 'Edit the selected model route\'s model', contexts: ['routes']},
 	{command: 'routes.provider', keys: ['P'], label: 'provider', description: 'Edit the selected model route\'s provider', contexts: ['routes']},
 	{command: 'routes.effort', keys: ['E'], label: 'effort', description: 'Edit the selected model route\'s reasoning_effort: none, minimal, low, medium, high, xhigh, max or ultra', contexts: ['routes']},
+	{command: 'routes.add', keys: ['a'], label: 'add', description: 'Add a route to the active mode: a model route asks its name, description, model and provider; a profile route picks one of the profiles not routed yet, then asks its description', contexts: ['routes']},
+	{command: 'routes.remove', keys: ['x'], label: 'remove', description: 'Remove the selected route from config.yaml (asks first; not the default route)', contexts: ['routes']},
 	{command: 'routes.default', keys: ['d'], label: 'default', description: 'Make the selected route its mode\'s default', contexts: ['routes']},
 	{command: 'routes.close', keys: ['escape'], label: 'close', description: 'Close the routes editor or the route picker', contexts: ['routes', 'route-pick']},
-	{command: 'pick.submit', keys: ['enter'], label: 're-route', description: 'Put the task back in the queue on the selected route', contexts: ['route-pick']},
+	{command: 'pick.submit', keys: ['enter'], label: 're-route', description: 'Put the task back in the queue on the selected route; when adding a profile route, take the selected profile', contexts: ['route-pick']},
 	{command: 'field.submit', keys: ['enter'], label: 'save', description: 'Save the field into config.yaml and re-plan the queue; a value config.yaml would refuse is refused in place, with the reason', contexts: ['route-edit']},
 	{command: 'field.cancel', keys: ['escape'], label: 'cancel', description: 'Stop editing; nothing is saved', contexts: ['route-edit']},
 	{command: 'task.reroute', keys: ['R'], label: 're-route', description: 'Send the focused queued, failed, cancelled or timed-out task to another route of the active mode (a new attempt; the earlier one\'s log and result are kept)', contexts: ['grid', 'zoom'], footer: false},
