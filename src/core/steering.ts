@@ -10,6 +10,7 @@ import {appendChanges, changeRecords} from './config-changes.js';
 import {describeEdit, type RouteEdit} from './config-edit.js';
 import {parseHermesConfig} from './config-parse.js';
 import {loadHermesConfig, profileExistsIn, saveRouteEdits, type LoadedConfig} from './config.js';
+import {ConfigConflictError} from './config-save.js';
 import {InputError} from './errors.js';
 import {normaliseProfileName, profileDir} from './hermes-home.js';
 import type {DelegationConfig} from './types.js';
@@ -17,7 +18,8 @@ import {terminalSafe} from './visible-text.js';
 
 export type SteerOutcome =
 	| {ok: true; delegation: DelegationConfig; replanned: string[]; message: string}
-	| {ok: false; message: string};
+	/** conflict: the file changed on disk in a way that stopped the save (or cannot be read): re-read it. */
+	| {ok: false; message: string; conflict?: boolean};
 
 export type SteeringOptions = {
 	/** The run folder: changes.jsonl is appended there. */
@@ -68,7 +70,7 @@ export class BatchSteering {
 		} catch (error) {
 			if (error instanceof InputError) {
 				// One line: it is shown in a notice or in place in the editor (a conflict's diff is in the message).
-				return {ok: false, message: oneLine(`could not ${what}: ${terminalSafe(error.message)}${error.fix ? ` (${terminalSafe(error.fix)})` : ''}; nothing changed`)};
+				return {ok: false, conflict: error instanceof ConfigConflictError, message: oneLine(`could not ${what}: ${terminalSafe(error.message)}${error.fix ? ` (${terminalSafe(error.fix)})` : ''}; nothing changed`)};
 			}
 
 			throw error;
@@ -85,6 +87,27 @@ export class BatchSteering {
 
 		const replanned = this.options.applyRouting(after.delegation);
 		return {ok: true, delegation: after.delegation, replanned, message: `saved to ${terminalSafe(configPath)}: ${what}; ${replannedText(replanned)}${recorded}`};
+	}
+
+	/**
+	 * Re-reads the config file now (the operator's reload after a conflict): the routing as the
+	 * file says, re-planned when it differs. A file that cannot be used changes nothing.
+	 */
+	reload(): SteerOutcome {
+		const configPath = this.loaded.delegation.source.path;
+		let reloaded: LoadedConfig;
+		try {
+			reloaded = loadHermesConfig({configPath, hermesHome: this.loaded.hermesHome, explicit: this.loaded.delegation.source.exists});
+		} catch (error) {
+			const why = error instanceof InputError ? error.message : (error as Error).message;
+			return {ok: false, conflict: true, message: oneLine(`${terminalSafe(configPath)} cannot be used (${terminalSafe(why)}); the plan is unchanged`)};
+		}
+
+		const before = this.loaded.delegation;
+		this.loaded = reloaded;
+		const changed = !isDeepStrictEqual({...before, source: null}, {...reloaded.delegation, source: null});
+		const replanned = changed ? this.options.applyRouting(reloaded.delegation) : [];
+		return {ok: true, delegation: reloaded.delegation, replanned, message: `re-read ${terminalSafe(configPath)}; ${changed ? replannedText(replanned) : 'the routing is as it was'}`};
 	}
 
 	/**

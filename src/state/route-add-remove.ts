@@ -4,7 +4,7 @@
 // are saved through the same RouteEdits as `hermes-delegate config add-route|remove-route`.
 import type {StoreApi} from 'zustand/vanilla';
 import {editorFor, type DraftField, type RoutesEditorState} from './routes-editor.js';
-import {editPatch, steerable} from './steer.js';
+import {editPatch, refusedPatch, steerable} from './steer.js';
 import type {BatchActions, BatchControl, BatchState} from './store-types.js';
 
 export type AddRemoveActions = Pick<BatchActions, 'startAddRoute' | 'requestRemoveRoute' | 'removeRoute'>;
@@ -64,7 +64,7 @@ export function addRemoveActions(store: Store, control: BatchControl): AddRemove
 
 			const {ok, patch} = editPatch(control, [{kind: 'remove-route', list: routes.list, name}]);
 			const steering = steerable(control);
-			set(ok && steering ? {...patch, routes: editorFor(steering.routing(), routes)} : {routes: {...routes, error: patch.notice ?? 'refused'}});
+			set(ok && steering ? {...patch, routes: editorFor(steering.routing(), routes)} : refusedPatch(routes, patch));
 		},
 	};
 }
@@ -107,7 +107,7 @@ export function submitDraft(routes: RoutesEditorState, control: BatchControl): P
 	const steering = steerable(control);
 	if (!ok || !steering) {
 		// Refused in place: the last field stays open with what was typed, and says why.
-		return {routes: {...routes, error: patch.notice ?? 'refused'}};
+		return refusedPatch(routes, patch);
 	}
 
 	const after = editorFor(steering.routing());

@@ -5,10 +5,10 @@ import type {StoreApi} from 'zustand/vanilla';
 import type {RouteField} from '../core/config-edit.js';
 import {pickedProfile, submitDraft} from './route-add-remove.js';
 import {editorFor, type RouteRow, type TextField} from './routes-editor.js';
-import {editPatch, steerable, switchModePatch} from './steer.js';
+import {editPatch, refusedPatch, steerable, switchModePatch} from './steer.js';
 import type {BatchActions, BatchControl, BatchState} from './store.js';
 
-export type SteerActions = Pick<BatchActions, 'switchMode' | 'openRoutes' | 'moveRoute' | 'editDescription' | 'editRouteField' | 'setField' | 'submitField' | 'cancelField' | 'setDefaultRoute' | 'openReroute' | 'pickRoute'>;
+export type SteerActions = Pick<BatchActions, 'switchMode' | 'openRoutes' | 'moveRoute' | 'editDescription' | 'editRouteField' | 'setField' | 'submitField' | 'cancelField' | 'setDefaultRoute' | 'openReroute' | 'pickRoute' | 'reloadConfig'>;
 
 const reroutable: ReadonlySet<string> = new Set(['queued', 'failed', 'cancelled', 'timed_out']);
 
@@ -39,6 +39,26 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 			}
 
 			set({routes: editorFor(steering.routing()), notice: null});
+			// Opening the editor after a conflict is the operator looking again: show the file as it is.
+			if (get().configConflict) {
+				get().reloadConfig();
+			}
+		},
+
+		reloadConfig() {
+			const outcome = control.reload?.();
+			if (!outcome) {
+				return;
+			}
+
+			const steering = steerable(control);
+			const {routes} = get();
+			set({
+				notice: outcome.message,
+				configConflict: !outcome.ok,
+				...(outcome.ok ? {mode: outcome.delegation.mode} : {}),
+				...(outcome.ok && routes && steering ? {routes: editorFor(steering.routing(), routes)} : {}),
+			});
 		},
 
 		moveRoute(delta) {
@@ -108,7 +128,7 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 				reread(patch);
 			} else {
 				// Refused in place: the field stays open with what was typed, and says why.
-				set({routes: {...routes, error: patch.notice ?? 'refused'}});
+				set(refusedPatch(routes, patch));
 			}
 		},
 
@@ -162,7 +182,7 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 			if (ok) {
 				reread(patch);
 			} else {
-				set({routes: {...routes, error: patch.notice ?? 'refused'}});
+				set(refusedPatch(routes, patch));
 			}
 		},
 	};

@@ -20,6 +20,8 @@ export type BatchControl = {
 	reroute?(id: string, routeName: string): {ok: boolean; message: string};
 	/** The profiles a new profile route can name: those that exist and are no route yet. */
 	profiles?(): string[];
+	/** Re-reads config.yaml (after a conflict), re-planning when its routing changed. */
+	reload?(): SteerOutcome;
 };
 
 export type ConfirmAction = 'cancel' | 'kill' | 'quit' | 'remove-route';
@@ -58,6 +60,8 @@ export type BatchState = {
 	zoom: ZoomState | null;
 	/** The routes editor (`r`), while it is open. */
 	routes: RoutesEditorState | null;
+	/** A save was stopped by a change made to config.yaml on disk: marked until the operator re-reads it. */
+	configConflict: boolean;
 	quitting: boolean;
 	exitRequested: boolean;
 	notice: string | null;
@@ -100,6 +104,8 @@ export type BatchActions = {
 	setDefaultRoute(): void;
 	/** a: starts adding a route to the active mode (model route: its fields; profile route: a profile picker). */
 	startAddRoute(): void;
+	/** Re-reads config.yaml into the editor and clears the conflict mark. */
+	reloadConfig(): void;
 	/** x: asks before removing the selected route (never the default). */
 	requestRemoveRoute(): void;
 	/** Removes the named route (after the question). */

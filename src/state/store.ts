@@ -64,6 +64,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			confirm: null,
 			zoom: null,
 			routes: null,
+			configConflict: false,
 			quitting: false,
 			exitRequested: false,
 			notice: null,

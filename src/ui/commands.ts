@@ -167,6 +167,11 @@ export function runCommand(command: Command, state: State, environment: CommandE
 			break;
 		}
 
+		case 'routes.reload': {
+			state.reloadConfig();
+			break;
+		}
+
 		case 'routes.default': {
 			state.setDefaultRoute();
 			break;

@@ -14,7 +14,7 @@ export type Command =
 	| 'search.start' | 'search.next' | 'search.prev' | 'search.submit' | 'search.cancel'
 	| 'task.cancel' | 'task.kill' | 'confirm.yes' | 'confirm.no'
 	| 'layout.toggle' | 'help.toggle' | 'app.quit'
-	| 'routing.mode' | 'routes.open' | 'routes.up' | 'routes.down' | 'routes.edit' | 'routes.model' | 'routes.provider' | 'routes.effort' | 'routes.add' | 'routes.remove' | 'routes.default' | 'routes.close'
+	| 'routing.mode' | 'routes.open' | 'routes.up' | 'routes.down' | 'routes.edit' | 'routes.model' | 'routes.provider' | 'routes.effort' | 'routes.add' | 'routes.remove' | 'routes.reload' | 'routes.default' | 'routes.close'
 	| 'field.submit' | 'field.cancel' | 'task.reroute' | 'pick.submit';
 
 type Entry = {
@@ -69,6 +69,7 @@ const table: readonly Entry[] = [
 	{command: 'routes.effort', keys: ['E'], label: 'effort', description: 'Edit the selected model route\'s reasoning_effort: none, minimal, low, medium, high, xhigh, max or ultra', contexts: ['routes']},
 	{command: 'routes.add', keys: ['a'], label: 'add', description: 'Add a route to the active mode: a model route asks its name, description, model and provider; a profile route picks one of the profiles not routed yet, then asks its description', contexts: ['routes']},
 	{command: 'routes.remove', keys: ['x'], label: 'remove', description: 'Remove the selected route from config.yaml (asks first; not the default route)', contexts: ['routes']},
+	{command: 'routes.reload', keys: ['r'], label: 'reload', description: 'Re-read config.yaml from disk (after a save was stopped by someone else\'s change) and clear the header\'s ⚠ mark', contexts: ['routes'], footer: false},
 	{command: 'routes.default', keys: ['d'], label: 'default', description: 'Make the selected route its mode\'s default', contexts: ['routes']},
 	{command: 'routes.close', keys: ['escape'], label: 'close', description: 'Close the routes editor or the route picker', contexts: ['routes', 'route-pick']},
 	{command: 'pick.submit', keys: ['enter'], label: 're-route', description: 'Put the task back in the queue on the selected route; when adding a profile route, take the selected profile', contexts: ['route-pick']},

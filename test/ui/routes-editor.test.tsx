@@ -41,7 +41,7 @@ function editor(profiles: readonly string[] = ['coder', 'writer']) {
 		replans.push(delegation);
 		return [];
 	}});
-	const control = Object.assign(new FakeControl(), {routing: () => steering.delegation, steer: steering.edit.bind(steering), profiles: steering.unroutedProfiles.bind(steering)});
+	const control = Object.assign(new FakeControl(), {routing: () => steering.delegation, steer: steering.edit.bind(steering), profiles: steering.unroutedProfiles.bind(steering), reload: steering.reload.bind(steering)});
 	const store = createBatchStore({control, plan, runId: 'run-test', runDir: home, concurrency: 1, graceMs: 1000, now: t0});
 	const instance = inkRender(<App store={store} theme={loadTheme('dark', {noColor: false})} bindings={defaultBindings} columns={110} rows={30}/>);
 	const frame = () => stripAnsi(instance.lastFrame() ?? '');
@@ -300,5 +300,42 @@ describe('the routes editor', () => {
 		});
 		expect(lineDiff(steeringConfig, view.config())).toEqual([{line: 12, removed: ['        - name: deep', '          description: "Slow and careful: hard debugging and design work."', '          provider: anthropic', '          model: claude-opus-5'], added: []}]);
 		expect(view.replans).toHaveLength(1);
+	});
+
+	test('the header marks an open edit with ✎ after the mode, and drops the mark when it closes', async () => {
+		const view = editor();
+		expect(view.frame()).toMatch(/· model routes · concurrency/);
+		view.stdin.write('r');
+		await view.until(/▸ fast/);
+		view.stdin.write('M');
+		await view.until(/· model routes ✎ · concurrency/);
+		view.stdin.write(keys.escape);
+		await view.until(/· model routes · concurrency/);
+		view.stdin.write('a');
+		await view.until(/· model routes ✎ · concurrency/);
+	});
+
+	test('a save stopped by a change on disk marks the header until r re-reads the file', async () => {
+		const view = editor();
+		view.stdin.write('r');
+		await view.until(/▸ fast/);
+		view.stdin.write('e');
+		await view.until(/Enter saves/);
+		const theirs = steeringConfig.replace('Cheap and quick: lookups, summaries.', 'Theirs.');
+		writeFileSync(view.configPath, theirs);
+		view.stdin.write(' Mine.');
+		view.stdin.write(keys.enter);
+		await view.until(/refused: could not set description .*changed on disk/);
+		await view.until(/· model routes ⚠ config changed on disk · concurrency/);
+		view.stdin.write(keys.escape);
+		await view.until(/a add · x remove/);
+		// Still marked: nothing has re-read the file yet.
+		expect(view.frame()).toMatch(/model routes ⚠ config changed on disk/);
+		view.stdin.write('r');
+		await view.until(/· model routes · concurrency/);
+		expect(view.frame()).toMatch(/^│ {3}Theirs\. +│$/m);
+		expect(view.store.getState().notice).toMatch(/re-read .*config\.yaml; re-planned|re-read .*config\.yaml; no queued task changed route/);
+		expect(view.replans).toHaveLength(1);
+		expect(view.config()).toBe(theirs);
 	});
 });
