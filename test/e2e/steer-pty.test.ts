@@ -54,7 +54,7 @@ describe('steering the batch from the dashboard', () => {
 		screen.sendKeys('reviews.');
 		await screen.waitForScreen(/hard debugging and design reviews\./);
 		screen.sendKeys('Enter');
-		await screen.waitForScreen(all(/e edit description/, /Slow and careful: hard debugging and design reviews\./), {message: 'the saved description'});
+		await screen.waitForScreen(all(/e description · M model/, /Slow and careful: hard debugging and design reviews\./), {message: 'the saved description'});
 
 		const config = readFileSync(path.join(test.dir, 'config.yaml'), 'utf8');
 		expect(lineDiff(steeringConfig, config)).toEqual([{line: 13, removed: ['          description: "Slow and careful: hard debugging and design work."'], added: ['          description: "Slow and careful: hard debugging and design reviews."']}]);
