@@ -64,7 +64,14 @@ export function addRemoveActions(store: Store, control: BatchControl): AddRemove
 
 			const {ok, patch} = editPatch(control, [{kind: 'remove-route', list: routes.list, name}]);
 			const steering = steerable(control);
-			set(ok && steering ? {...patch, routes: editorFor(steering.routing(), routes)} : refusedPatch(routes, patch));
+			if (!ok || !steering) {
+				set(refusedPatch(routes, patch));
+				return;
+			}
+
+			// The selection stays where the removed route was: on the one that took its place.
+			const after = editorFor(steering.routing());
+			set({...patch, routes: {...after, selected: Math.min(routes.selected, Math.max(0, after.routes.length - 1))}});
 		},
 	};
 }

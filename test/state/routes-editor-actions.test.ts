@@ -116,6 +116,7 @@ describe('adding and removing routes', () => {
 		expect(batch.config()).toBe(steeringConfig);
 		batch.store.getState().confirmYes();
 		expect(batch.steering.delegation.modelMap.options.map(route => route.name)).toEqual(['fast']);
+		expect(batch.editor().selected).toBe(0);
 		expect(batch.store.getState().notice).toMatch(/remove model_map route "deep"/);
 	});
 });
