@@ -97,6 +97,10 @@ describe('adding and removing routes', () => {
 		batch.store.getState().openRoutes();
 		batch.store.getState().startAddRoute();
 		expect(batch.editor().profileChoices).toEqual(['analyst', 'reviewer']);
+		// Esc in the picker goes back to the editor, which stays open.
+		batch.store.getState().closeOverlay();
+		expect(batch.editor().profileChoices).toBeNull();
+		batch.store.getState().startAddRoute();
 		batch.store.getState().moveRoute(1);
 		batch.store.getState().pickRoute();
 		expect(batch.editor().adding?.values).toEqual({name: 'reviewer'});
