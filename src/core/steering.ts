@@ -3,20 +3,23 @@
 // and only then sent to the runner as its routing message, which re-plans what has not started.
 // An edit that cannot be saved changes nothing, the plan included. Changes made to the file by
 // someone else while the batch runs are picked up the same way (watch()).
-import {unwatchFile, watchFile, type Stats} from 'node:fs';
+import {readdirSync, unwatchFile, watchFile, type Stats} from 'node:fs';
+import path from 'node:path';
 import {isDeepStrictEqual} from 'node:util';
 import {appendChanges, changeRecords} from './config-changes.js';
 import {describeEdit, type RouteEdit} from './config-edit.js';
 import {parseHermesConfig} from './config-parse.js';
 import {loadHermesConfig, profileExistsIn, saveRouteEdits, type LoadedConfig} from './config.js';
+import {ConfigConflictError} from './config-save.js';
 import {InputError} from './errors.js';
-import {profileDir} from './hermes-home.js';
+import {normaliseProfileName, profileDir} from './hermes-home.js';
 import type {DelegationConfig} from './types.js';
 import {terminalSafe} from './visible-text.js';
 
 export type SteerOutcome =
 	| {ok: true; delegation: DelegationConfig; replanned: string[]; message: string}
-	| {ok: false; message: string};
+	/** conflict: the file changed on disk in a way that stopped the save (or cannot be read): re-read it. */
+	| {ok: false; message: string; conflict?: boolean};
 
 export type SteeringOptions = {
 	/** The run folder: changes.jsonl is appended there. */
@@ -37,6 +40,25 @@ export class BatchSteering {
 		return this.loaded.delegation;
 	}
 
+	/**
+	 * The profiles under $HERMES_HOME/profiles/ that no profile route names yet: what a new profile
+	 * route can be. Only folders whose name Hermes would read as written (valid, lower-case).
+	 */
+	unroutedProfiles(): string[] {
+		const routed = new Set(this.loaded.delegation.profileRoutes.profiles.map(route => route.name));
+		let entries;
+		try {
+			entries = readdirSync(path.join(this.loaded.hermesHome, 'profiles'), {withFileTypes: true});
+		} catch {
+			return []; // no profiles folder: no profiles
+		}
+
+		return entries
+			.filter(entry => entry.isDirectory() && normaliseProfileName(entry.name) === entry.name && !routed.has(entry.name))
+			.map(entry => entry.name)
+			.sort();
+	}
+
 	/** Saves the edits, records them, re-plans. Bad or conflicting edits save and re-plan nothing. */
 	edit(edits: readonly RouteEdit[]): SteerOutcome {
 		const what = edits.map(describeEdit).join('; ');
@@ -48,7 +70,7 @@ export class BatchSteering {
 		} catch (error) {
 			if (error instanceof InputError) {
 				// One line: it is shown in a notice or in place in the editor (a conflict's diff is in the message).
-				return {ok: false, message: oneLine(`could not ${what}: ${terminalSafe(error.message)}${error.fix ? ` (${terminalSafe(error.fix)})` : ''}; nothing changed`)};
+				return {ok: false, conflict: error instanceof ConfigConflictError, message: oneLine(`could not ${what}: ${terminalSafe(error.message)}${error.fix ? ` (${terminalSafe(error.fix)})` : ''}; nothing changed`)};
 			}
 
 			throw error;
@@ -65,6 +87,27 @@ export class BatchSteering {
 
 		const replanned = this.options.applyRouting(after.delegation);
 		return {ok: true, delegation: after.delegation, replanned, message: `saved to ${terminalSafe(configPath)}: ${what}; ${replannedText(replanned)}${recorded}`};
+	}
+
+	/**
+	 * Re-reads the config file now (the operator's reload after a conflict): the routing as the
+	 * file says, re-planned when it differs. A file that cannot be used changes nothing.
+	 */
+	reload(): SteerOutcome {
+		const configPath = this.loaded.delegation.source.path;
+		let reloaded: LoadedConfig;
+		try {
+			reloaded = loadHermesConfig({configPath, hermesHome: this.loaded.hermesHome, explicit: this.loaded.delegation.source.exists});
+		} catch (error) {
+			const why = error instanceof InputError ? error.message : (error as Error).message;
+			return {ok: false, conflict: true, message: oneLine(`${terminalSafe(configPath)} cannot be used (${terminalSafe(why)}); the plan is unchanged`)};
+		}
+
+		const before = this.loaded.delegation;
+		this.loaded = reloaded;
+		const changed = !isDeepStrictEqual({...before, source: null}, {...reloaded.delegation, source: null});
+		const replanned = changed ? this.options.applyRouting(reloaded.delegation) : [];
+		return {ok: true, delegation: reloaded.delegation, replanned, message: `re-read ${terminalSafe(configPath)}; ${changed ? replannedText(replanned) : 'the routing is as it was'}`};
 	}
 
 	/**

@@ -9,6 +9,8 @@ export function runnerControl(runner: BatchRunner, steering?: BatchSteering): Ba
 	return {
 		...(steering ? {
 			routing: () => steering.delegation,
+			profiles: () => steering.unroutedProfiles(),
+			reload: () => steering.reload(),
 			steer: edits => steering.edit(edits),
 			reroute(id, routeName) {
 				const outcome = runner.retryTask(id, steering.delegation, routeName);

@@ -17,7 +17,7 @@ export function topOverlay(state: Pick<BatchState, 'confirm' | 'help' | 'routes'
 	}
 
 	if (state.routes) {
-		return state.routes.field ? 'route-edit' : state.routes.pickFor ? 'route-pick' : 'routes';
+		return state.routes.field ? 'route-edit' : state.routes.pickFor || state.routes.profileChoices ? 'route-pick' : 'routes';
 	}
 
 	if (state.zoom) {
@@ -44,11 +44,15 @@ export function closeTopOverlay(state: BatchState): Partial<BatchState> {
 		}
 
 		case 'route-edit': {
-			return {routes: {...state.routes!, field: null, error: null}};
+			return {routes: {...state.routes!, field: null, adding: null, error: null}};
 		}
 
-		case 'routes':
 		case 'route-pick': {
+			// The profile picker of `a` goes back to the editor; the `R` picker closes.
+			return {routes: state.routes!.profileChoices ? {...state.routes!, profileChoices: null, error: null} : null};
+		}
+
+		case 'routes': {
 			return {routes: null};
 		}
 

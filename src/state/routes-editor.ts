@@ -1,7 +1,7 @@
 // The routes editor (`r`): the active mode's routes as plain rows, which one is selected, and
 // the description being edited. Pure: the rows are copied from the routing config when the
 // editor opens and after every save, and every text in them is sanitised here, once.
-import type {RouteList} from '../core/config-edit.js';
+import type {RouteField, RouteList} from '../core/config-edit.js';
 import {activeRoutes} from '../core/routing.js';
 import type {DelegationConfig, RoutingMode, TaskStatus} from '../core/types.js';
 import {isActive} from '../core/types.js';
@@ -26,13 +26,24 @@ export type RoutesEditorState = {
 	list: RouteList | null;
 	routes: RouteRow[];
 	selected: number;
-	/** The description being typed, while it is. */
+	/** The text being typed into one of the selected route's fields, while it is. */
 	field: TextField | null;
+	/** Which of the route's fields the text field edits. */
+	fieldName: RouteField;
 	/** Why the last save was refused, shown in place; cleared by the next key that edits. */
 	error: string | null;
 	/** Open as the route picker of `R`: the task to send to the selected route. */
 	pickFor: string | null;
+	/** A route being added (`a`), field by field; the text field holds the current step. */
+	adding: RouteDraft | null;
+	/** Adding a profile route: the profiles to choose from (picked first), and the selected one. */
+	profileChoices: string[] | null;
+	choice: number;
 };
+
+/** The fields a new route is asked for, in order. */
+export type DraftField = 'name' | 'description' | 'model' | 'provider';
+export type RouteDraft = {steps: readonly DraftField[]; step: number; values: Partial<Record<DraftField, string>>};
 
 export function listOf(mode: RoutingMode): RouteList | null {
 	return mode === 'model_map' ? 'model_map' : mode === 'profile_routes' ? 'profile_routes' : null;
@@ -55,7 +66,7 @@ export function routeRows(delegation: DelegationConfig): RouteRow[] {
 export function editorFor(delegation: DelegationConfig, previous?: RoutesEditorState | null): RoutesEditorState {
 	const routes = routeRows(delegation);
 	const keep = previous ? routes.findIndex(route => route.name === previous.routes[previous.selected]?.name) : -1;
-	return {list: listOf(delegation.mode), routes, selected: Math.max(0, keep), field: null, error: null, pickFor: null};
+	return {list: listOf(delegation.mode), routes, selected: Math.max(0, keep), field: null, fieldName: 'description', error: null, pickFor: null, adding: null, profileChoices: null, choice: 0};
 }
 
 export type RouteLoad = {queued: number; running: number; done: number};

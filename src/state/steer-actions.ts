@@ -2,11 +2,13 @@
 // file stays readable. They decide with pure functions (steer.ts, routes-editor.ts) and change
 // the routing only through the control.
 import type {StoreApi} from 'zustand/vanilla';
-import {editorFor, type TextField} from './routes-editor.js';
-import {editPatch, steerable, switchModePatch} from './steer.js';
+import type {RouteField} from '../core/config-edit.js';
+import {pickedProfile, submitDraft} from './route-add-remove.js';
+import {editorFor, type RouteRow, type TextField} from './routes-editor.js';
+import {editPatch, refusedPatch, steerable, switchModePatch} from './steer.js';
 import type {BatchActions, BatchControl, BatchState} from './store.js';
 
-export type SteerActions = Pick<BatchActions, 'switchMode' | 'openRoutes' | 'moveRoute' | 'editDescription' | 'setField' | 'submitField' | 'cancelField' | 'setDefaultRoute' | 'openReroute' | 'pickRoute'>;
+export type SteerActions = Pick<BatchActions, 'switchMode' | 'openRoutes' | 'moveRoute' | 'editDescription' | 'editRouteField' | 'setField' | 'submitField' | 'cancelField' | 'setDefaultRoute' | 'openReroute' | 'pickRoute' | 'reloadConfig'>;
 
 const reroutable: ReadonlySet<string> = new Set(['queued', 'failed', 'cancelled', 'timed_out']);
 
@@ -37,21 +39,55 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 			}
 
 			set({routes: editorFor(steering.routing()), notice: null});
+			// Opening the editor after a conflict is the operator looking again: show the file as it is.
+			if (get().configConflict) {
+				get().reloadConfig();
+			}
+		},
+
+		reloadConfig() {
+			const outcome = control.reload?.();
+			if (!outcome) {
+				return;
+			}
+
+			const steering = steerable(control);
+			const {routes} = get();
+			set({
+				notice: outcome.message,
+				configConflict: !outcome.ok,
+				...(outcome.ok ? {mode: outcome.delegation.mode} : {}),
+				...(outcome.ok && routes && steering ? {routes: editorFor(steering.routing(), routes)} : {}),
+			});
 		},
 
 		moveRoute(delta) {
 			const {routes} = get();
-			if (routes && !routes.field && routes.routes.length > 0) {
+			if (routes?.profileChoices && !routes.field) {
+				set({routes: {...routes, choice: Math.min(routes.profileChoices.length - 1, Math.max(0, routes.choice + delta))}});
+			} else if (routes && !routes.field && routes.routes.length > 0) {
 				set({routes: {...routes, selected: Math.min(routes.routes.length - 1, Math.max(0, routes.selected + delta)), error: null}});
 			}
 		},
 
 		editDescription() {
+			get().editRouteField('description');
+		},
+
+		editRouteField(fieldName: RouteField) {
 			const {routes} = get();
 			const route = routes?.routes[routes.selected];
-			if (routes && route) {
-				set({routes: {...routes, field: {value: route.description, cursor: [...route.description].length}, error: null}});
+			if (!routes || !route) {
+				return;
 			}
+
+			if (route.kind === 'profile' && fieldName !== 'description') {
+				set({routes: {...routes, error: `a profile route has no ${fieldName}: its profile's own config.yaml names the model`}});
+				return;
+			}
+
+			const value = currentValue(route, fieldName);
+			set({routes: {...routes, field: {value, cursor: [...value].length}, fieldName, error: null}});
 		},
 
 		setField(field: TextField) {
@@ -63,35 +99,43 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 
 		submitField() {
 			const {routes} = get();
+			if (routes?.adding) {
+				set(submitDraft(routes, control));
+				return;
+			}
+
 			const route = routes?.routes[routes.selected];
 			if (!routes?.field || !route || !routes.list) {
 				return;
 			}
 
 			const value = routes.field.value.trim();
+			const {fieldName} = routes;
 			if (value === '') {
-				set({routes: {...routes, error: 'a description must not be empty: it is what routes tasks here'}});
+				set({routes: {...routes, error: emptyFieldReasons[fieldName]}});
 				return;
 			}
 
-			if (value === route.description) {
+			if (value === currentValue(route, fieldName)) {
 				set({routes: {...routes, field: null, error: null}});
 				return;
 			}
 
-			const {ok, patch} = editPatch(control, [{kind: 'set-field', list: routes.list, name: route.name, field: 'description', value}]);
+			// The config core validates the saved file as loading does (an unknown reasoning_effort
+			// included): its message is the one shown.
+			const {ok, patch} = editPatch(control, [{kind: 'set-field', list: routes.list, name: route.name, field: fieldName, value}]);
 			if (ok) {
 				reread(patch);
 			} else {
 				// Refused in place: the field stays open with what was typed, and says why.
-				set({routes: {...routes, error: patch.notice ?? 'refused'}});
+				set(refusedPatch(routes, patch));
 			}
 		},
 
 		cancelField() {
 			const {routes} = get();
 			if (routes) {
-				set({routes: {...routes, field: null, error: null}});
+				set({routes: {...routes, field: null, adding: null, error: null}});
 			}
 		},
 
@@ -113,6 +157,11 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 
 		pickRoute() {
 			const {routes} = get();
+			if (routes?.profileChoices) {
+				set({routes: pickedProfile(routes)});
+				return;
+			}
+
 			const route = routes?.routes[routes.selected];
 			if (!routes?.pickFor || !route || !control.reroute) {
 				return;
@@ -133,8 +182,20 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 			if (ok) {
 				reread(patch);
 			} else {
-				set({routes: {...routes, error: patch.notice ?? 'refused'}});
+				set(refusedPatch(routes, patch));
 			}
 		},
 	};
+}
+
+const emptyFieldReasons: Readonly<Record<RouteField, string>> = {
+	description: 'a description must not be empty: it is what routes tasks here',
+	model: 'a model route needs a model',
+	provider: 'a model route needs a provider (a base_url route is edited in the file)',
+	reasoning_effort: 'reasoning_effort cannot be emptied here: leave it out of the file by hand to use what Hermes configures',
+};
+
+function currentValue(route: RouteRow, fieldName: RouteField): string {
+	const values: Record<RouteField, string | null> = {description: route.description, model: route.model, provider: route.provider, reasoning_effort: route.reasoningEffort};
+	return values[fieldName] ?? '';
 }

@@ -4,6 +4,7 @@
 import type {RouteEdit} from '../core/config-edit.js';
 import type {SteerOutcome} from '../core/steering.js';
 import type {DelegationConfig, RoutingMode} from '../core/types.js';
+import type {RoutesEditorState} from './routes-editor.js';
 import type {BatchControl, BatchState} from './store.js';
 
 /** The order `m` goes through the modes. */
@@ -72,5 +73,20 @@ export function editPatch(control: BatchControl, edits: readonly RouteEdit[]): {
 }
 
 function outcomePatch(outcome: SteerOutcome, prefix: string, extra: Partial<BatchState>): Partial<BatchState> {
-	return {...extra, notice: `${prefix}${outcome.message}`};
+	// A save that went through means the file was read as it is: no conflict is left to show.
+	return {...extra, notice: `${prefix}${outcome.message}`, configConflict: outcome.ok ? false : outcome.conflict === true};
+}
+
+/** A refused edit, shown in place in the editor (and marked in the header when the file changed on disk). */
+export function refusedPatch(routes: RoutesEditorState, patch: Partial<BatchState>): Partial<BatchState> {
+	return {routes: {...routes, error: patch.notice ?? 'refused'}, ...(patch.configConflict ? {configConflict: true} : {})};
+}
+
+/** The header's mark after the mode: an edit open in the editor, or config.yaml changed on disk under a save. */
+export function configMark(state: Pick<BatchState, 'routes' | 'configConflict'>): string {
+	if (state.configConflict) {
+		return '⚠ config changed on disk';
+	}
+
+	return state.routes?.field || state.routes?.adding ? '✎' : '';
 }

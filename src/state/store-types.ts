@@ -1,6 +1,6 @@
 // The store's shape: the batch state, the actions, and what the store may ask of the core.
 // Kept apart from store.ts (which implements them) so both stay readable.
-import type {RouteEdit} from '../core/config-edit.js';
+import type {RouteEdit, RouteField} from '../core/config-edit.js';
 import type {SteerOutcome} from '../core/steering.js';
 import type {BatchEvent, BatchReport, DelegationConfig, RoutingMode} from '../core/types.js';
 import type {RoutesEditorState, TextField} from './routes-editor.js';
@@ -18,9 +18,13 @@ export type BatchControl = {
 	steer?(edits: readonly RouteEdit[]): SteerOutcome;
 	/** Sends a task (back) into the queue on a route of the active mode, as a new attempt when it had ended. */
 	reroute?(id: string, routeName: string): {ok: boolean; message: string};
+	/** The profiles a new profile route can name: those that exist and are no route yet. */
+	profiles?(): string[];
+	/** Re-reads config.yaml (after a conflict), re-planning when its routing changed. */
+	reload?(): SteerOutcome;
 };
 
-export type ConfirmAction = 'cancel' | 'kill' | 'quit';
+export type ConfirmAction = 'cancel' | 'kill' | 'quit' | 'remove-route';
 export type LayoutPreference = 'auto' | 'grid' | 'list';
 export type ZoomState = {
 	taskId: string;
@@ -51,10 +55,13 @@ export type BatchState = {
 	focusedId: string | null;
 	layout: LayoutPreference;
 	help: boolean;
-	confirm: {action: ConfirmAction; taskId: string | null} | null;
+	/** routeName: the route `remove-route` asks about. */
+	confirm: {action: ConfirmAction; taskId: string | null; routeName?: string} | null;
 	zoom: ZoomState | null;
 	/** The routes editor (`r`), while it is open. */
 	routes: RoutesEditorState | null;
+	/** A save was stopped by a change made to config.yaml on disk: marked until the operator re-reads it. */
+	configConflict: boolean;
 	quitting: boolean;
 	exitRequested: boolean;
 	notice: string | null;
@@ -87,12 +94,22 @@ export type BatchActions = {
 	moveRoute(delta: number): void;
 	/** Starts editing the selected route's description. */
 	editDescription(): void;
+	/** Starts editing one of the selected route's fields (a profile route has only its description). */
+	editRouteField(field: RouteField): void;
 	setField(field: TextField): void;
 	/** Saves the typed description (refused in place when invalid), then the queue is re-planned. */
 	submitField(): void;
 	cancelField(): void;
 	/** Makes the selected route its mode's default. */
 	setDefaultRoute(): void;
+	/** a: starts adding a route to the active mode (model route: its fields; profile route: a profile picker). */
+	startAddRoute(): void;
+	/** Re-reads config.yaml into the editor and clears the conflict mark. */
+	reloadConfig(): void;
+	/** x: asks before removing the selected route (never the default). */
+	requestRemoveRoute(): void;
+	/** Removes the named route (after the question). */
+	removeRoute(name: string): void;
 	/** R: the route picker for the focused (or zoomed) task. */
 	openReroute(): void;
 	/** Sends the picked task to the selected route. */

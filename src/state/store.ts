@@ -11,6 +11,7 @@ import {closeTopOverlay} from './overlay.js';
 import {cancelRequest, quitRequest} from './intents.js';
 import {taskViewFromPlan} from './task-view.js';
 import {batchWarnings} from './warnings.js';
+import {addRemoveActions} from './route-add-remove.js';
 import {steerActions} from './steer-actions.js';
 import type {BatchActions, BatchControl, BatchState} from './store-types.js';
 import {openZoom, scrolled, searched} from './zoom.js';
@@ -44,6 +45,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 
 		return {
 			...steerActions(api, control),
+			...addRemoveActions(api, control),
 			runId: options.runId,
 			runDir: options.runDir,
 			mode: options.plan.mode,
@@ -62,6 +64,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			confirm: null,
 			zoom: null,
 			routes: null,
+			configConflict: false,
 			quitting: false,
 			exitRequested: false,
 			notice: null,
@@ -199,6 +202,11 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 				}
 
 				set({confirm: null});
+				if (confirm.action === 'remove-route') {
+					get().removeRoute(confirm.routeName ?? '');
+					return;
+				}
+
 				if (confirm.action === 'quit') {
 					set({quitting: true, notice: null});
 					control.shutdown({skipGrace: false});

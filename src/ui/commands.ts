@@ -152,6 +152,26 @@ export function runCommand(command: Command, state: State, environment: CommandE
 			break;
 		}
 
+		case 'routes.model': case 'routes.provider': case 'routes.effort': {
+			state.editRouteField(({'routes.model': 'model', 'routes.provider': 'provider', 'routes.effort': 'reasoning_effort'} as const)[command]);
+			break;
+		}
+
+		case 'routes.add': {
+			state.startAddRoute();
+			break;
+		}
+
+		case 'routes.remove': {
+			state.requestRemoveRoute();
+			break;
+		}
+
+		case 'routes.reload': {
+			state.reloadConfig();
+			break;
+		}
+
 		case 'routes.default': {
 			state.setDefaultRoute();
 			break;

@@ -14,7 +14,7 @@ export type Command =
 	| 'search.start' | 'search.next' | 'search.prev' | 'search.submit' | 'search.cancel'
 	| 'task.cancel' | 'task.kill' | 'confirm.yes' | 'confirm.no'
 	| 'layout.toggle' | 'help.toggle' | 'app.quit'
-	| 'routing.mode' | 'routes.open' | 'routes.up' | 'routes.down' | 'routes.edit' | 'routes.default' | 'routes.close'
+	| 'routing.mode' | 'routes.open' | 'routes.up' | 'routes.down' | 'routes.edit' | 'routes.model' | 'routes.provider' | 'routes.effort' | 'routes.add' | 'routes.remove' | 'routes.reload' | 'routes.default' | 'routes.close'
 	| 'field.submit' | 'field.cancel' | 'task.reroute' | 'pick.submit';
 
 type Entry = {
@@ -60,14 +60,20 @@ const table: readonly Entry[] = [
 	{command: 'confirm.yes', keys: ['y'], label: 'yes', description: 'Confirm', contexts: ['confirm']},
 	{command: 'confirm.no', keys: ['n', 'escape'], label: 'no', description: 'Back out', contexts: ['confirm']},
 	{command: 'routing.mode', keys: ['m'], label: 'mode', description: 'Switch the routing mode (model_map → profile_routes → built-in), saved into config.yaml; tasks not started yet are re-planned', contexts: ['grid'], footer: false},
-	{command: 'routes.open', keys: ['r'], label: 'routes', description: 'Open the routes editor for the active mode: edit a description or the default, saved into config.yaml', contexts: ['grid'], footer: false},
+	{command: 'routes.open', keys: ['r'], label: 'routes', description: 'Open the routes editor for the active mode: edit a route\'s description, model, provider or reasoning effort, or the default, saved into config.yaml', contexts: ['grid'], footer: false},
 	{command: 'routes.up', keys: ['up', 'k'], label: 'up', description: 'Select the route above', contexts: ['routes', 'route-pick'], group: 'select'},
 	{command: 'routes.down', keys: ['down', 'j'], label: 'down', description: 'Select the route below', contexts: ['routes', 'route-pick'], group: 'select'},
 	{command: 'routes.edit', keys: ['e', 'enter'], label: 'edit', description: 'Edit the selected route\'s description (Enter saves, Esc cancels)', contexts: ['routes']},
+	{command: 'routes.model', keys: ['M'], label: 'model', description: 'Edit the selected model route\'s model', contexts: ['routes']},
+	{command: 'routes.provider', keys: ['P'], label: 'provider', description: 'Edit the selected model route\'s provider', contexts: ['routes']},
+	{command: 'routes.effort', keys: ['E'], label: 'effort', description: 'Edit the selected model route\'s reasoning_effort: none, minimal, low, medium, high, xhigh, max or ultra', contexts: ['routes']},
+	{command: 'routes.add', keys: ['a'], label: 'add', description: 'Add a route to the active mode: a model route asks its name, description, model and provider; a profile route picks one of the profiles not routed yet, then asks its description', contexts: ['routes']},
+	{command: 'routes.remove', keys: ['x'], label: 'remove', description: 'Remove the selected route from config.yaml (asks first; not the default route)', contexts: ['routes']},
+	{command: 'routes.reload', keys: ['r'], label: 'reload', description: 'Re-read config.yaml from disk (after a save was stopped by someone else\'s change) and clear the header\'s ⚠ mark', contexts: ['routes'], footer: false},
 	{command: 'routes.default', keys: ['d'], label: 'default', description: 'Make the selected route its mode\'s default', contexts: ['routes']},
 	{command: 'routes.close', keys: ['escape'], label: 'close', description: 'Close the routes editor or the route picker', contexts: ['routes', 'route-pick']},
-	{command: 'pick.submit', keys: ['enter'], label: 're-route', description: 'Put the task back in the queue on the selected route', contexts: ['route-pick']},
-	{command: 'field.submit', keys: ['enter'], label: 'save', description: 'Save the description into config.yaml and re-plan the queue', contexts: ['route-edit']},
+	{command: 'pick.submit', keys: ['enter'], label: 're-route', description: 'Put the task back in the queue on the selected route; when adding a profile route, take the selected profile', contexts: ['route-pick']},
+	{command: 'field.submit', keys: ['enter'], label: 'save', description: 'Save the field into config.yaml and re-plan the queue; a value config.yaml would refuse is refused in place, with the reason', contexts: ['route-edit']},
 	{command: 'field.cancel', keys: ['escape'], label: 'cancel', description: 'Stop editing; nothing is saved', contexts: ['route-edit']},
 	{command: 'task.reroute', keys: ['R'], label: 're-route', description: 'Send the focused queued, failed, cancelled or timed-out task to another route of the active mode (a new attempt; the earlier one\'s log and result are kept)', contexts: ['grid', 'zoom'], footer: false},
 	{command: 'layout.toggle', keys: ['L'], label: 'layout', description: 'Switch between the grid and the list layout', contexts: ['grid']},

@@ -1,4 +1,5 @@
-// Steering a live batch in a real terminal: the routes editor changes one description with the
+// Steering a live batch in a real terminal: the routes editor adds a route field by field and
+// removes another after y/n; it changes one description with the
 // keyboard and saves it (the file differs in that line only), then `m` switches to profile
 // routes and the queued panes show them; the running task keeps its route. The first task runs
 // until the test writes its file ([fake:until-file]); every wait polls the screen.
@@ -40,6 +41,43 @@ function steered(tasksOf: (release: string) => Tasks = defaultTasks, concurrency
 }
 
 describe('steering the batch from the dashboard', () => {
+	it('adds a model route field by field, sets its reasoning effort, and removes another after y', async () => {
+		const {test, screen, go} = steered();
+		await screen.waitForScreen(/t01 long-report +● running/, {message: 't01 running'});
+		screen.sendKeys('r');
+		await screen.waitForScreen(/▸ fast \(default\)/, {message: 'the routes editor'});
+		screen.sendKeys('a');
+		await screen.waitForScreen(all(/model routes ✎/, /\+ new model route/, /name: /), {message: 'the new route\'s name field, marked in the header'});
+		for (const [value, next] of [['mid', /description: /], ['Middle of the road.', /model: /], ['gpt-6-mini', /provider: /], ['openai', /▸ mid · gpt-6-mini · openai/]] as const) {
+			screen.sendKeys(value);
+			screen.sendKeys('Enter');
+			await screen.waitForScreen(next, {message: `after ${value}`});
+		}
+
+		screen.sendKeys('E');
+		await screen.waitForScreen(/reasoning_effort: /);
+		screen.sendKeys('max');
+		screen.sendKeys('Enter');
+		await screen.waitForScreen(/▸ mid · gpt-6-mini · openai · reasoning max/, {message: 'the effort saved'});
+		screen.sendKeys('Up');
+		await screen.waitForScreen(/▸ deep/);
+		screen.sendKeys('x');
+		await screen.waitForScreen(/Remove route "deep" from config\.yaml\? Its 1 queued task moves to another route\./, {message: 'the question'});
+		screen.sendKeys('y');
+		await screen.waitForScreen(screen => /▸ mid/.test(screen) && !/deep · claude-opus-5/.test(screen), {message: 'deep removed, the selection on the route that took its place'});
+
+		const config = readFileSync(path.join(test.dir, 'config.yaml'), 'utf8');
+		expect(config).not.toContain('name: deep');
+		expect(config).toMatch(/- name: mid\n {10}description: Middle of the road\.\n {10}model: gpt-6-mini\n {10}provider: openai\n {10}reasoning_effort: max\n/);
+		expect(readFileSync(path.join(test.dir, 'config.yaml'), 'utf8')).toContain('# Hermes config, with comments that must survive');
+
+		screen.sendKeys('Escape');
+		go();
+		await screen.waitForScreen(/t03 parser-bug +✓ succeeded/, {timeoutMs: 30_000, message: 'every task to succeed'});
+		screen.sendKeys('q');
+		expect((await screen.waitForExit()).code).toBe(0);
+	});
+
 	it('edits a description in the routes editor, then m moves the queued tasks to profile routes', async () => {
 		const {test, screen, go} = steered();
 		await screen.waitForScreen(all(/t01 long-report +● running/, /t02 log-summary +○ queued/, /t03 parser-bug +○ queued/), {message: 't01 running, the others queued'});
@@ -54,7 +92,7 @@ describe('steering the batch from the dashboard', () => {
 		screen.sendKeys('reviews.');
 		await screen.waitForScreen(/hard debugging and design reviews\./);
 		screen.sendKeys('Enter');
-		await screen.waitForScreen(all(/e edit description/, /Slow and careful: hard debugging and design reviews\./), {message: 'the saved description'});
+		await screen.waitForScreen(all(/e description · M model/, /Slow and careful: hard debugging and design reviews\./), {message: 'the saved description'});
 
 		const config = readFileSync(path.join(test.dir, 'config.yaml'), 'utf8');
 		expect(lineDiff(steeringConfig, config)).toEqual([{line: 13, removed: ['          description: "Slow and careful: hard debugging and design work."'], added: ['          description: "Slow and careful: hard debugging and design reviews."']}]);

@@ -194,10 +194,11 @@ describe('keyMatches with kitty-protocol key shapes', () => {
 
 describe('overrides from delegate.yaml', () => {
 	it('replace the defaults for that command only', async () => {
-		const bindings = resolveBindings({'app.quit': ['x', 'ctrl+q'], 'focus.up': ['w']});
-		expect(bindings.get('app.quit')).toEqual(['x', 'ctrl+q', 'ctrl+c']);
+		// (x is the routes editor's remove, so an x for quit would clash there.)
+		const bindings = resolveBindings({'app.quit': ['z', 'ctrl+q'], 'focus.up': ['w']});
+		expect(bindings.get('app.quit')).toEqual(['z', 'ctrl+q', 'ctrl+c']);
 		expect(await commandFor('grid', 'q', bindings)).toBeUndefined();
-		expect(await commandFor('grid', 'x', bindings)).toBe('app.quit');
+		expect(await commandFor('grid', 'z', bindings)).toBe('app.quit');
 		expect(await commandFor('grid', '\u0011', bindings)).toBe('app.quit');
 		expect(await commandFor('grid', 'k', bindings)).toBeUndefined();
 		expect(await commandFor('grid', 'w', bindings)).toBe('focus.up');
@@ -242,7 +243,7 @@ describe('help and footer are generated from the bindings', () => {
 		const entry = (bindings: Bindings, command: Command) => helpEntries(bindings, 'zoom').find(item => item.command === command);
 		expect(entry(defaultBindings, 'scroll.up')?.keys).toBe('↑ k');
 		expect(entry(defaultBindings, 'app.quit')?.keys).toBe('q Ctrl+C');
-		expect(entry(resolveBindings({'app.quit': ['x']}), 'app.quit')?.keys).toBe('x Ctrl+C');
+		expect(entry(resolveBindings({'app.quit': ['z']}), 'app.quit')?.keys).toBe('z Ctrl+C');
 	});
 
 	it('help for a context lists only commands that work there', () => {
@@ -273,9 +274,13 @@ describe('help and footer are generated from the bindings', () => {
 	});
 
 	it('the footer follows overrides', () => {
-		const hints = footerHints(resolveBindings({'app.quit': ['x'], 'focus.up': ['w']}), 'grid');
-		expect(hints).toContainEqual({keys: 'x', label: 'quit', pinned: true});
+		const hints = footerHints(resolveBindings({'app.quit': ['z'], 'focus.up': ['w']}), 'grid');
+		expect(hints).toContainEqual({keys: 'z', label: 'quit', pinned: true});
 		expect(hints[0]).toEqual({keys: 'w/↓/←/→', label: 'move'});
+	});
+
+	it('a key the routes editor uses cannot also quit: the clash is named with the fix', () => {
+		expect(bindingError({'app.quit': ['x']}).message).toMatch(/keys\.app\.quit: "x" is also bound to routes\.remove in the routes editor; choose another key, or rebind routes\.remove too/);
 	});
 
 	it('formats keys for people', () => {

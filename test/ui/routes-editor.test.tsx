@@ -28,10 +28,10 @@ afterEach(() => {
 
 const keys = {down: '\u001B[B', left: '\u001B[D', home: '\u001B[H', enter: '\r', escape: '\u001B', ctrlW: '\u0017', ctrlU: '\u0015'};
 
-function editor() {
+function editor(profiles: readonly string[] = ['coder', 'writer']) {
 	const home = mkdtempSync(path.join(tmpdir(), 'routes-editor-'));
 	homes.push(home);
-	for (const profile of ['coder', 'writer']) mkdirSync(path.join(home, 'profiles', profile), {recursive: true});
+	for (const profile of profiles) mkdirSync(path.join(home, 'profiles', profile), {recursive: true});
 	const configPath = path.join(home, 'config.yaml');
 	writeFileSync(configPath, steeringConfig);
 	const loaded = loadHermesConfig({configPath, hermesHome: home, explicit: true});
@@ -41,7 +41,7 @@ function editor() {
 		replans.push(delegation);
 		return [];
 	}});
-	const control = Object.assign(new FakeControl(), {routing: () => steering.delegation, steer: steering.edit.bind(steering)});
+	const control = Object.assign(new FakeControl(), {routing: () => steering.delegation, steer: steering.edit.bind(steering), profiles: steering.unroutedProfiles.bind(steering), reload: steering.reload.bind(steering)});
 	const store = createBatchStore({control, plan, runId: 'run-test', runDir: home, concurrency: 1, graceMs: 1000, now: t0});
 	const instance = inkRender(<App store={store} theme={loadTheme('dark', {noColor: false})} bindings={defaultBindings} columns={110} rows={30}/>);
 	const frame = () => stripAnsi(instance.lastFrame() ?? '');
@@ -109,7 +109,7 @@ describe('the routes editor', () => {
 		view.stdin.write(' and more');
 		await view.until(/and more/);
 		view.stdin.write(keys.escape);
-		await view.until(/e edit description/);
+		await view.until(/e description · M model/);
 		expect(view.frame()).not.toContain('and more');
 		expect(view.config()).toBe(steeringConfig);
 		view.stdin.write(keys.escape);
@@ -150,5 +150,192 @@ describe('the routes editor', () => {
 		await view.until(/▸ deep \(default\)/);
 		expect(lineDiff(steeringConfig, view.config())).toEqual([{line: 16, removed: ['      default: fast'], added: ['      default: deep']}]);
 		expect(view.replans).toHaveLength(1);
+	});
+
+	test('M, P and E edit a model route\'s model, provider and reasoning effort, each saved as its own line', async () => {
+		const view = editor();
+		view.stdin.write('r');
+		await view.until(/▸ fast/);
+		view.stdin.write('M');
+		await view.until(/model: google\/gemini-3-flash-preview/);
+		view.stdin.write(keys.ctrlU);
+		view.stdin.write('google/gemini-3-pro');
+		view.stdin.write(keys.enter);
+		await view.until(/▸ fast \(default\) · google\/gemini-3-pro · openrouter/);
+		view.stdin.write('P');
+		await view.until(/provider: openrouter/);
+		view.stdin.write(keys.ctrlU);
+		view.stdin.write('google');
+		view.stdin.write(keys.enter);
+		await view.until(/▸ fast \(default\) · google\/gemini-3-pro · google ·/);
+		view.stdin.write('E');
+		await view.until(/one of none, minimal, low, medium, high, xhigh, max, ultra/);
+		view.stdin.write('high');
+		view.stdin.write(keys.enter);
+		await view.until(/· google · reasoning high ·/);
+		expect(lineDiff(steeringConfig, view.config())).toEqual([
+			{line: 10, removed: ['          provider: openrouter', '          model: google/gemini-3-flash-preview'], added: ['          provider: google', '          model: google/gemini-3-pro', '          reasoning_effort: high']},
+		]);
+		expect(view.replans).toHaveLength(3);
+	});
+
+	test('a reasoning effort config.yaml would refuse is refused in place with the core\'s reason, nothing written', async () => {
+		const view = editor();
+		view.stdin.write('r');
+		await view.until(/▸ fast/);
+		view.stdin.write('E');
+		await view.until(/reasoning_effort: /);
+		view.stdin.write('turbo');
+		view.stdin.write(keys.enter);
+		await view.until(/refused: could not set reasoning_effort of model_map route "fast": must be one of: none, minimal/);
+		expect(view.config()).toBe(steeringConfig);
+		expect(view.replans).toHaveLength(0);
+		expect(view.store.getState().routes?.field?.value).toBe('turbo');
+	});
+
+	test('a profile route has only a description: M is refused with the reason', async () => {
+		const view = editor();
+		view.store.getState().switchMode();
+		view.stdin.write('r');
+		await view.until(/Routes · profile routes/);
+		view.stdin.write('M');
+		await view.until(/refused: a profile route has no model/);
+		expect(view.store.getState().routes?.field).toBeNull();
+	});
+
+	test('a adds a model route field by field (name, description, model, provider), saved as one new list item', async () => {
+		const view = editor();
+		view.stdin.write('r');
+		await view.until(/▸ fast/);
+		view.stdin.write('a');
+		await view.until(/\+ new model route\s/);
+		await view.until(/name: /);
+		view.stdin.write(keys.enter);
+		await view.until(/refused: a route needs a name/);
+		view.stdin.write('fast');
+		view.stdin.write(keys.enter);
+		await view.until(/refused: model_map already has a route "fast"/);
+		view.stdin.write(keys.ctrlU);
+		view.stdin.write('mid');
+		view.stdin.write(keys.enter);
+		await view.until(/description: /);
+		view.stdin.write('Middle of the road.');
+		view.stdin.write(keys.enter);
+		await view.until(/model: /);
+		view.stdin.write('gpt-6-mini');
+		view.stdin.write(keys.enter);
+		await view.until(/provider: /);
+		expect(view.config()).toBe(steeringConfig);
+		view.stdin.write('openai');
+		view.stdin.write(keys.enter);
+		await view.until(/▸ mid · gpt-6-mini · openai · 0 queued/);
+		expect(lineDiff(steeringConfig, view.config())).toEqual([{line: 16, removed: [], added: ['        - name: mid', '          description: Middle of the road.', '          model: gpt-6-mini', '          provider: openai']}]);
+		expect(view.replans).toHaveLength(1);
+	});
+
+	test('Esc while adding drops the new route and writes nothing', async () => {
+		const view = editor();
+		view.stdin.write('r');
+		await view.until(/▸ fast/);
+		view.stdin.write('a');
+		await view.until(/name: /);
+		view.stdin.write('mid');
+		view.stdin.write(keys.enter);
+		await view.until(/description: /);
+		view.stdin.write(keys.escape);
+		await view.until(/a add · x remove/);
+		expect(view.frame()).not.toContain('new model route');
+		expect(view.config()).toBe(steeringConfig);
+	});
+
+	test('a in profile routes picks one of the profiles that exist and are no route yet, then asks its description', async () => {
+		const view = editor(['coder', 'writer', 'reviewer', 'Bad Name']);
+		view.store.getState().switchMode();
+		const switched = view.config();
+		view.stdin.write('r');
+		await view.until(/Routes · profile routes/);
+		view.stdin.write('a');
+		await view.until(/which profile\?/);
+		// The picker lists reviewer alone: coder and writer are routes, "Bad Name" is no profile name Hermes reads.
+		const picker = view.frame().split('\n').filter(line => /^│ [▸ ] \S+\s+│$/.test(line)).map(line => line.replaceAll(/[│▸]/g, '').trim());
+		expect(picker).toEqual(['reviewer']);
+		expect(view.frame()).not.toContain('Bad Name');
+		view.stdin.write(keys.enter);
+		await view.until(/\+ new profile route · name reviewer/);
+		view.stdin.write('Reviews pull requests.');
+		view.stdin.write(keys.enter);
+		await view.until(/▸ reviewer · profile reviewer/);
+		expect(lineDiff(switched, view.config())).toEqual([{line: 23, removed: [], added: ['        - name: reviewer', '          description: Reviews pull requests.']}]);
+	});
+
+	test('a with every profile routed already says how to make one', async () => {
+		const view = editor();
+		view.store.getState().switchMode();
+		view.stdin.write('r');
+		await view.until(/Routes · profile routes/);
+		view.stdin.write('a');
+		await view.until(/refused: every profile under \$HERMES_HOME\/profiles\/ is a route already/);
+	});
+
+	test('x asks before removing a route, n keeps it, y removes it; the default route cannot be removed', async () => {
+		const view = editor();
+		view.stdin.write('r');
+		await view.until(/▸ fast \(default\)/);
+		view.stdin.write('x');
+		await view.until(/refused: "fast" is the default route and cannot be removed: make another route the default first/);
+		view.stdin.write(keys.down);
+		await view.until(/▸ deep/);
+		view.stdin.write('x');
+		await view.until(/Remove route "deep" from config\.yaml\? Its 1 queued task moves to another route\. y\/n/);
+		view.stdin.write('n');
+		await vi.waitFor(() => {
+			expect(view.store.getState().confirm).toBeNull();
+		});
+		expect(view.config()).toBe(steeringConfig);
+		view.stdin.write('x');
+		await view.until(/Remove route "deep"/);
+		view.stdin.write('y');
+		await vi.waitFor(() => {
+			expect(view.frame()).not.toMatch(/deep · claude-opus-5/);
+		});
+		expect(lineDiff(steeringConfig, view.config())).toEqual([{line: 12, removed: ['        - name: deep', '          description: "Slow and careful: hard debugging and design work."', '          provider: anthropic', '          model: claude-opus-5'], added: []}]);
+		expect(view.replans).toHaveLength(1);
+	});
+
+	test('the header marks an open edit with ✎ after the mode, and drops the mark when it closes', async () => {
+		const view = editor();
+		expect(view.frame()).toMatch(/· model routes · concurrency/);
+		view.stdin.write('r');
+		await view.until(/▸ fast/);
+		view.stdin.write('M');
+		await view.until(/· model routes ✎ · concurrency/);
+		view.stdin.write(keys.escape);
+		await view.until(/· model routes · concurrency/);
+		view.stdin.write('a');
+		await view.until(/· model routes ✎ · concurrency/);
+	});
+
+	test('a save stopped by a change on disk marks the header until r re-reads the file', async () => {
+		const view = editor();
+		view.stdin.write('r');
+		await view.until(/▸ fast/);
+		view.stdin.write('e');
+		await view.until(/Enter saves/);
+		const theirs = steeringConfig.replace('Cheap and quick: lookups, summaries.', 'Theirs.');
+		writeFileSync(view.configPath, theirs);
+		view.stdin.write(' Mine.');
+		view.stdin.write(keys.enter);
+		await view.until(/refused: could not set description .*changed on disk/);
+		await view.until(/· model routes ⚠ config changed on disk · concurrency/);
+		view.stdin.write(keys.escape);
+		await view.until(/a add · x remove/);
+		// Still marked: nothing has re-read the file yet.
+		expect(view.frame()).toMatch(/model routes ⚠ config changed on disk/);
+		view.stdin.write('r');
+		await view.until(/· model routes · concurrency/);
+		expect(view.frame()).toMatch(/^│ {3}Theirs\. +│$/m);
+		expect(view.store.getState().notice).toMatch(/re-read .*config\.yaml; re-planned|re-read .*config\.yaml; no queued task changed route/);
+		expect(view.replans).toHaveLength(1);
+		expect(view.config()).toBe(theirs);
 	});
 });

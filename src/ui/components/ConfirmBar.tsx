@@ -57,6 +57,12 @@ export function confirmQuestion(state: BatchState): string | null {
 		return null;
 	}
 
+	if (confirm.action === 'remove-route') {
+		const name = confirm.routeName ?? '';
+		const load = Object.values(state.tasks).filter(task => task.routeName === name && task.status === 'queued').length;
+		return `Remove route "${name}" from config.yaml?${load > 0 ? ` Its ${load} queued ${load === 1 ? 'task moves' : 'tasks move'} to another route.` : ''}`;
+	}
+
 	const grace = formatElapsed(state.graceMs);
 	if (confirm.action === 'quit') {
 		let running = 0;

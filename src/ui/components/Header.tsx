@@ -3,6 +3,7 @@ import {Box, Text} from 'ink';
 import {useShallow} from 'zustand/shallow';
 import type {RoutingMode, TaskStatus} from '../../core/types.js';
 import {formatElapsed} from '../../core/durations.js';
+import {configMark} from '../../state/steer.js';
 import {formatCount, statusLabels, statusOrder, statusSymbols} from '../format.js';
 import {formatKey} from '../key-descriptor.js';
 import type {Bindings} from '../keys.js';
@@ -24,6 +25,7 @@ export function Header({width, bindings}: {readonly width: number; readonly bind
 		concurrency: state.concurrency,
 		total: state.order.length,
 		finished: state.report !== null,
+		mark: configMark(state),
 	})));
 	// A string, so the header re-renders once a second rather than on every tick.
 	const elapsed = useBatch(state => formatElapsed((state.finishedAt ?? state.now) - state.startedAt));
@@ -33,7 +35,7 @@ export function Header({width, bindings}: {readonly width: number; readonly bind
 	// Most watched first: a narrow terminal cuts the end of the line, so the run id goes last.
 	const facts = [
 		info.finished ? `finished after ${elapsed}` : elapsed,
-		modeLabels[info.mode],
+		info.mark ? `${modeLabels[info.mode]} ${info.mark}` : modeLabels[info.mode],
 		`concurrency ${info.concurrency}`,
 		tokens > 0 ? `${formatCount(tokens)} tokens` : undefined,
 		info.runId ? `run ${info.runId}` : undefined,

@@ -1,7 +1,10 @@
 // The routes editor (`r`): the active mode's routes, each with its description, what it runs
 // (model, provider, reasoning effort, or the profile), whether it is the default, and how many
-// of this batch's tasks are on it. The selected route's description can be edited in place.
+// of this batch's tasks are on it. The selected route's description, and a model route's model,
+// provider and reasoning effort, can be edited in place.
 import {Box, Text} from 'ink';
+import {reasoningEfforts} from '../../core/types.js';
+import {terminalSafe} from '../../core/visible-text.js';
 import {routeLoad, type RouteRow} from '../../state/routes-editor.js';
 import {formatKey} from '../key-descriptor.js';
 import type {Bindings, Command} from '../keys.js';
@@ -22,20 +25,36 @@ export function RoutesEditor({width, height, bindings}: {readonly width: number;
 
 	const key = (command: Command) => formatKey(bindings.get(command)?.[0] ?? '?');
 	const picking = editor.pickFor === null ? undefined : tasks[editor.pickFor];
-	const hint = picking
+	const adding = editor.adding;
+	const hint = editor.profileChoices
+		? `${key('routes.up')}${key('routes.down')} select · ${key('pick.submit')} takes the profile · ${key('routes.close')} goes back`
+		: adding
+		? `${key('field.submit')} ${adding.step + 1 < adding.steps.length ? 'next' : 'saves'} · ${key('field.cancel')} cancels the new route · step ${adding.step + 1} of ${adding.steps.length}`
+		: picking
 		? `${key('routes.up')}${key('routes.down')} select · ${key('pick.submit')} puts ${picking.id} back in the queue on that route · ${key('routes.close')} cancels`
 		: editor.field
-		? `${key('field.submit')} saves · ${key('field.cancel')} cancels · ←→ Home End move · Ctrl+W deletes a word`
-		: `${key('routes.up')}${key('routes.down')} select · ${key('routes.edit')} edit description · ${key('routes.default')} make default · ${key('routes.close')} closes`;
+		? `${key('field.submit')} saves · ${key('field.cancel')} cancels · ${editor.fieldName === 'reasoning_effort' ? `one of ${reasoningEfforts.join(', ')}` : '←→ Home End move · Ctrl+W deletes a word'}`
+		: `${key('routes.up')}${key('routes.down')} select · ${key('routes.edit')} description · ${key('routes.model')} model · ${key('routes.provider')} provider · ${key('routes.effort')} effort · ${key('routes.default')} default · ${key('routes.add')} add · ${key('routes.remove')} remove · ${key('routes.close')} closes`;
 	const inner = Math.max(1, width - 4);
 	// Each route takes three lines; the selected one stays in view.
 	const perRoute = 3;
-	const room = Math.max(1, Math.floor((height - 4) / perRoute));
+	const room = Math.max(1, Math.floor((height - 4 - (adding || editor.profileChoices ? perRoute : 0)) / perRoute));
 	const first = Math.min(Math.max(0, editor.selected - room + 1), Math.max(0, editor.routes.length - room));
 	return (
 		<Box flexDirection='column' width={width} height={height} overflow='hidden' borderStyle='round' borderColor={theme.colors.border.focused} paddingX={1}>
 			<Text wrap='truncate-end' bold color={theme.colors.header.title}>{picking ? `Re-route ${picking.id} ${picking.title} · ${modeTitles[mode]}` : `Routes · ${modeTitles[mode]} · saved into config.yaml`}</Text>
 			<Text wrap='truncate-end' color={theme.colors.text.muted}>{hint}</Text>
+			{editor.profileChoices && <ProfilePicker choices={editor.profileChoices} choice={editor.choice} width={inner}/>}
+			{adding && editor.field && (
+				<Box flexDirection='column' width={inner}>
+					<Text wrap='truncate-end' bold color={theme.colors.text.accent}>{`+ new ${editor.list === 'profile_routes' ? 'profile' : 'model'} route${draftText(adding.values)}`}</Text>
+					<Box width={inner}>
+						<Text color={theme.colors.text.accent}>{`  ${adding.steps[adding.step]}: `}</Text>
+						<TextInput field={editor.field} width={inner - 4 - (adding.steps[adding.step]?.length ?? 0)}/>
+					</Box>
+					{editor.error ? <Text wrap='truncate-end' color={theme.colors.text.error}>{`  refused: ${editor.error}`}</Text> : <Text> </Text>}
+				</Box>
+			)}
 			{editor.list === null && <Text wrap='wrap' color={theme.colors.text.muted}>{`The built-in mode has no routes: subagents run on Hermes's own delegation settings. ${key('routing.mode')} on the dashboard switches the mode.`}</Text>}
 			{editor.list !== null && editor.routes.length === 0 && <Text color={theme.colors.text.muted}>This mode has no routes.</Text>}
 			{editor.routes.slice(first, first + room).map((route, index) => {
@@ -48,11 +67,12 @@ export function RoutesEditor({width, height, bindings}: {readonly width: number;
 						</Text>
 						<Box width={inner}>
 							<Text>{'  '}</Text>
-							{selected && editor.field
-								? <TextInput field={editor.field} width={inner - 2}/>
+							{selected && editor.field && !adding && editor.fieldName !== 'description' && <Text color={theme.colors.text.accent}>{`${editor.fieldName}: `}</Text>}
+							{selected && editor.field && !adding
+								? <TextInput field={editor.field} width={inner - 2 - (editor.fieldName === 'description' ? 0 : editor.fieldName.length + 2)}/>
 								: <Text wrap='truncate-end' color={theme.colors.text.muted}>{route.description}</Text>}
 						</Box>
-						{selected && editor.error
+						{selected && editor.error && !adding
 							? <Text wrap='truncate-end' color={theme.colors.text.error}>{`  refused: ${editor.error}`}</Text>
 							: <Text> </Text>}
 					</Box>
@@ -60,6 +80,22 @@ export function RoutesEditor({width, height, bindings}: {readonly width: number;
 			})}
 		</Box>
 	);
+}
+
+function ProfilePicker({choices, choice, width}: {readonly choices: readonly string[]; readonly choice: number; readonly width: number}) {
+	const theme = useTheme();
+	return (
+		<Box flexDirection='column' width={width}>
+			<Text wrap='truncate-end' bold color={theme.colors.text.accent}>+ new profile route: which profile?</Text>
+			{choices.map((name, index) => (
+				<Text key={name} wrap='truncate-end' bold={index === choice} color={index === choice ? theme.colors.text.accent : theme.colors.text.primary}>{`${index === choice ? '▸' : ' '} ${terminalSafe(name)}`}</Text>
+			))}
+		</Box>
+	);
+}
+
+function draftText(values: Readonly<Record<string, string | undefined>>): string {
+	return Object.entries(values).filter(([, value]) => value !== undefined).map(([name, value]) => ` · ${name} ${value ?? ''}`).join('');
 }
 
 function runsOn(route: RouteRow): string {

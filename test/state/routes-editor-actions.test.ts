@@ -1,0 +1,153 @@
+// The routes editor's store actions on a real config.yaml through the real BatchSteering (the
+// runner's re-plan recorded): field edits for model, provider and reasoning effort, adding and
+// removing routes, and the header's mark (configMark) derived from the state.
+import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {afterEach, describe, expect, it} from 'vitest';
+import {loadHermesConfig} from '../../src/core/config.js';
+import {planBatch} from '../../src/core/routing.js';
+import {defaultSettings} from '../../src/core/settings.js';
+import {BatchSteering} from '../../src/core/steering.js';
+import type {DelegationConfig} from '../../src/core/types.js';
+import {configMark} from '../../src/state/steer.js';
+import {createBatchStore} from '../../src/state/store.js';
+import {fieldAtEnd} from '../../src/ui/text-field.js';
+import {FakeControl, t0} from '../helpers/render.js';
+import {steeringConfig} from '../helpers/steering-config.js';
+
+const homes: string[] = [];
+afterEach(() => {
+	for (const home of homes.splice(0)) rmSync(home, {recursive: true, force: true});
+});
+
+function editorStore(profiles: readonly string[] = ['coder', 'writer']) {
+	const home = mkdtempSync(path.join(tmpdir(), 'routes-actions-'));
+	homes.push(home);
+	for (const profile of profiles) mkdirSync(path.join(home, 'profiles', profile), {recursive: true});
+	const configPath = path.join(home, 'config.yaml');
+	writeFileSync(configPath, steeringConfig);
+	const loaded = loadHermesConfig({configPath, hermesHome: home, explicit: true});
+	const plan = planBatch({tasks: [{goal: 'summaries of the logs'}, {goal: 'hard debugging of the parser'}], delegation: loaded.delegation, settings: defaultSettings});
+	const replans: DelegationConfig[] = [];
+	const steering = new BatchSteering(loaded, {runDir: home, applyRouting(delegation) {
+		replans.push(delegation);
+		return [];
+	}});
+	const control = Object.assign(new FakeControl(), {
+		routing: () => steering.delegation, steer: steering.edit.bind(steering), profiles: steering.unroutedProfiles.bind(steering), reload: steering.reload.bind(steering),
+	});
+	const store = createBatchStore({control, plan, runId: 'run-test', runDir: home, concurrency: 1, graceMs: 1000, now: t0});
+	store.getState().openRoutes();
+	const type = (text: string) => store.getState().setField(fieldAtEnd(text));
+	return {store, steering, replans, configPath, type, config: () => readFileSync(configPath, 'utf8'), editor: () => store.getState().routes!};
+}
+
+describe('route fields', () => {
+	it('saves a model route\'s reasoning_effort and refuses one config.yaml would refuse, with the core\'s reason', () => {
+		const batch = editorStore();
+		batch.store.getState().editRouteField('reasoning_effort');
+		expect(batch.editor().fieldName).toBe('reasoning_effort');
+		batch.type('ultra-max');
+		batch.store.getState().submitField();
+		expect(batch.editor().error).toMatch(/could not set reasoning_effort of model_map route "fast": must be one of: none, minimal, low, medium, high, xhigh, max, ultra/);
+		expect(batch.config()).toBe(steeringConfig);
+		batch.type('xhigh');
+		batch.store.getState().submitField();
+		expect(batch.editor().field).toBeNull();
+		expect(batch.steering.delegation.modelMap.options[0]!.reasoning_effort).toBe('xhigh');
+		expect(batch.replans).toHaveLength(1);
+	});
+
+	it('an empty model or provider is refused before anything is saved', () => {
+		const batch = editorStore();
+		for (const field of ['model', 'provider'] as const) {
+			batch.store.getState().editRouteField(field);
+			batch.type('  ');
+			batch.store.getState().submitField();
+			expect(batch.editor().error).toMatch(new RegExp(`needs a ${field}`));
+			batch.store.getState().cancelField();
+		}
+
+		expect(batch.config()).toBe(steeringConfig);
+	});
+});
+
+describe('adding and removing routes', () => {
+	it('adds a model route once all four fields are given, and selects it', () => {
+		const batch = editorStore();
+		batch.store.getState().startAddRoute();
+		for (const value of ['mid', 'Middle of the road.', 'gpt-6-mini']) {
+			batch.type(value);
+			batch.store.getState().submitField();
+			expect(batch.config()).toBe(steeringConfig);
+		}
+
+		batch.type('openai');
+		batch.store.getState().submitField();
+		expect(batch.steering.delegation.modelMap.options.map(route => route.name)).toEqual(['fast', 'deep', 'mid']);
+		expect(batch.editor().routes[batch.editor().selected]!.name).toBe('mid');
+		expect(batch.editor().adding).toBeNull();
+	});
+
+	it('offers only existing, valid, unrouted profiles for a new profile route', () => {
+		const batch = editorStore(['coder', 'writer', 'reviewer', 'analyst', 'Not Valid']);
+		batch.store.getState().closeOverlay();
+		batch.store.getState().switchMode();
+		batch.store.getState().openRoutes();
+		batch.store.getState().startAddRoute();
+		expect(batch.editor().profileChoices).toEqual(['analyst', 'reviewer']);
+		// Esc in the picker goes back to the editor, which stays open.
+		batch.store.getState().closeOverlay();
+		expect(batch.editor().profileChoices).toBeNull();
+		batch.store.getState().startAddRoute();
+		batch.store.getState().moveRoute(1);
+		batch.store.getState().pickRoute();
+		expect(batch.editor().adding?.values).toEqual({name: 'reviewer'});
+		batch.type('Reviews.');
+		batch.store.getState().submitField();
+		expect(batch.steering.delegation.profileRoutes.profiles.map(route => route.name)).toEqual(['coder', 'writer', 'reviewer']);
+	});
+
+	it('x asks before removing, refuses the default route, and y removes through the same edit as the CLI', () => {
+		const batch = editorStore();
+		batch.store.getState().requestRemoveRoute();
+		expect(batch.store.getState().confirm).toBeNull();
+		expect(batch.editor().error).toMatch(/"fast" is the default route and cannot be removed/);
+		batch.store.getState().moveRoute(1);
+		batch.store.getState().requestRemoveRoute();
+		expect(batch.store.getState().confirm).toEqual({action: 'remove-route', taskId: null, routeName: 'deep'});
+		expect(batch.config()).toBe(steeringConfig);
+		batch.store.getState().confirmYes();
+		expect(batch.steering.delegation.modelMap.options.map(route => route.name)).toEqual(['fast']);
+		expect(batch.editor().selected).toBe(0);
+		expect(batch.store.getState().notice).toMatch(/remove model_map route "deep"/);
+	});
+});
+
+describe('the header mark', () => {
+	it('is ✎ while a field is open, ⚠ after a conflicting save until the file is re-read, else nothing', () => {
+		const batch = editorStore();
+		expect(configMark(batch.store.getState())).toBe('');
+		batch.store.getState().editDescription();
+		expect(configMark(batch.store.getState())).toBe('✎');
+		writeFileSync(batch.configPath, steeringConfig.replace('Cheap and quick', 'Theirs'));
+		batch.type('Mine.');
+		batch.store.getState().submitField();
+		expect(configMark(batch.store.getState())).toBe('⚠ config changed on disk');
+		batch.store.getState().cancelField();
+		expect(configMark(batch.store.getState())).toBe('⚠ config changed on disk');
+		batch.store.getState().reloadConfig();
+		expect(configMark(batch.store.getState())).toBe('');
+		expect(batch.editor().routes[0]!.description).toBe('Theirs: lookups, summaries.');
+	});
+
+	it('a refusal that is not a conflict leaves no ⚠', () => {
+		const batch = editorStore();
+		batch.store.getState().editRouteField('reasoning_effort');
+		batch.type('turbo');
+		batch.store.getState().submitField();
+		expect(batch.editor().error).not.toBeNull();
+		expect(batch.store.getState().configConflict).toBe(false);
+	});
+});
