@@ -47,7 +47,8 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 	store = createBatchStore({control: runnerControl(runner, steering), plan: batch.plan, runId: folder.runId, runDir: folder.dir, concurrency: batch.concurrency, graceMs: batch.graceMs});
 	const stopFeed = feedStore(store, runner);
 	// Someone else editing config.yaml meanwhile: the routes and the queue follow it.
-	const stopWatching = steering.watch(outcome => store?.setState({notice: outcome.message}));
+	// An outside edit that cannot be used marks the header (⚠) until the file is usable again.
+	const stopWatching = steering.watch(outcome => store?.setState({notice: outcome.message, configConflict: !outcome.ok}));
 
 	const leaveAlternateScreen = enterAlternateScreen(io.stdout);
 	const keyboard = keyboardStream(io.stdin);
