@@ -2,7 +2,7 @@
 // started, the re-route message sends one task (back) into the queue on a route the operator
 // chose. These only keep the books and announce; the batch (runner.ts) runs what they queue.
 import type {BatchTasks} from './batch-tasks.js';
-import {planRetry, replanBatch} from './replan.js';
+import {planRetry, replanBatch, type RetryTarget} from './replan.js';
 import {refusedResult} from './results.js';
 import {allWarnings} from './routing.js';
 import type {BatchEvent, DelegateSettings, DelegationConfig, HermesCapabilities, PlannedTask, TaskResult} from './types.js';
@@ -57,7 +57,7 @@ export function applyRoutingTo(batch: ReroutableBatch, delegation: DelegationCon
 }
 
 /** See BatchRunner.retryTask. */
-export function retryTaskIn(batch: ReroutableBatch, id: string, delegation: DelegationConfig, routeName: string): {ok: true; attempt: number} | {ok: false; reason: string} {
+export function retryTaskIn(batch: ReroutableBatch, id: string, delegation: DelegationConfig, target: RetryTarget): {ok: true; attempt: number} | {ok: false; reason: string} {
 	const {routing, tasks} = batch;
 	const entry = tasks.entry(id);
 	const refusal = !entry || !routing ? `no task ${id} to re-route`
@@ -67,7 +67,7 @@ export function retryTaskIn(batch: ReroutableBatch, id: string, delegation: Dele
 		return {ok: false, reason: refusal ?? `no task ${id}`};
 	}
 
-	const retry = planRetry({plan: tasks.plan, task: entry.task, status: entry.status, attempt: entry.attempt, delegation, routeName, settings: routing.settings, capabilities: batch.capabilities});
+	const retry = planRetry({plan: tasks.plan, task: entry.task, status: entry.status, attempt: entry.attempt, delegation, target, settings: routing.settings, capabilities: batch.capabilities});
 	if (!retry.ok) {
 		return retry;
 	}

@@ -4,6 +4,7 @@
 // re-planned queued one is still shared.
 import {isDeepStrictEqual} from 'node:util';
 import {planBatch, sharedProfileWarnings, type PlanInput} from './routing.js';
+import {maxOneLineLength} from './tasks.js';
 import {isActive, type DelegationConfig, type PlannedTask, type RoutePlan, type TaskStatus} from './types.js';
 
 export type ReplanInput = {
@@ -49,29 +50,41 @@ export type RetryInput = {
 	/** The task's attempt so far (1 until it is re-routed after ending). */
 	attempt: number;
 	delegation: DelegationConfig;
-	routeName: string;
+	target: RetryTarget;
 	settings: PlanInput['settings'];
 	capabilities: PlanInput['capabilities'];
 };
 
+/** Where R sends a task: a route of the active mode by its name, or an explicit model the operator typed. */
+export type RetryTarget = string | {model: string};
+
 const retryable: ReadonlySet<TaskStatus> = new Set(['queued', 'failed', 'cancelled', 'timed_out']);
 
 /**
- * The plan of a task the operator sends to `routeName` of the active mode (R): named as a task
- * names a route (an explicit model of the task no longer wins), or why it cannot be.
+ * The plan of a task the operator sends to a route of the active mode (R): named as a task names
+ * a route (an explicit model of the task no longer wins), or run on an explicit model with the
+ * precedence of a task file's `model` (under profile routes it still runs as its profile, the
+ * model on top); or why it cannot be.
  */
 export function planRetry(input: RetryInput): {ok: true; task: PlannedTask; attempt: number} | {ok: false; reason: string} {
-	const {task, status, delegation, routeName} = input;
+	const {task, status, delegation, target} = input;
 	if (!retryable.has(status)) {
 		return {ok: false, reason: `${task.id} is ${status.replace('_', ' ')}: only a queued, failed, cancelled or timed-out task can be re-routed`};
 	}
 
-	if (delegation.mode === 'default') {
-		return {ok: false, reason: 'the built-in mode has no routes to choose from'};
+	const explicit = typeof target === 'string' ? undefined : target.model.trim();
+	const refusal = explicit === undefined ? (delegation.mode === 'default' ? 'the built-in mode has no routes to choose from' : undefined) : explicitModelRefusal(explicit);
+	if (refusal !== undefined) {
+		return {ok: false, reason: refusal};
 	}
 
-	const onRoute = {...task.spec, model: undefined, provider: undefined, option: delegation.mode === 'model_map' ? routeName : undefined, profile: delegation.mode === 'profile_routes' ? routeName : undefined};
-	const specs = input.plan.tasks.map(planned => (planned.id === task.id ? onRoute : planned.spec));
+	const routeName = typeof target === 'string' ? target : undefined;
+	// An explicit model keeps only the profile the task is on under profile routes: a route name of
+	// another mode would refuse it, and under model_map the model wins over any route anyway.
+	const respec = explicit === undefined
+		? {...task.spec, model: undefined, provider: undefined, option: delegation.mode === 'model_map' ? routeName : undefined, profile: delegation.mode === 'profile_routes' ? routeName : undefined}
+		: {...task.spec, model: explicit, provider: undefined, option: undefined, profile: delegation.mode === 'profile_routes' ? task.spec.profile : undefined};
+	const specs = input.plan.tasks.map(planned => (planned.id === task.id ? respec : planned.spec));
 	const planned = planBatch({tasks: specs, delegation, settings: input.settings, capabilities: input.capabilities, indexes: [task.index]}).tasks[0]!;
 	if (planned.decision.refused) {
 		return {ok: false, reason: planned.decision.reason};
@@ -79,6 +92,17 @@ export function planRetry(input: RetryInput): {ok: true; task: PlannedTask; atte
 
 	// A queued task only changes route; one that ended runs again as its next attempt.
 	const attempt = status === 'queued' ? input.attempt : input.attempt + 1;
-	const reason = `re-routed to "${planned.decision.route?.name ?? routeName}" by the operator${attempt > 1 ? ` (attempt ${attempt})` : ''}`;
+	const attemptNote = attempt > 1 ? ` (attempt ${attempt})` : '';
+	const reason = explicit === undefined
+		? `re-routed to "${planned.decision.route?.name ?? routeName}" by the operator${attemptNote}`
+		: `${planned.decision.reason}, set by the operator${attemptNote}`;
 	return {ok: true, task: {...planned, decision: {...planned.decision, reason}}, attempt};
+}
+
+/** Why a typed model name cannot be a task's `model` (the rules of a task file), or undefined. */
+export function explicitModelRefusal(model: string): string | undefined {
+	const trimmed = model.trim();
+	return trimmed === '' ? 'a model name must not be empty'
+		: trimmed.includes('\0') ? 'a model name cannot contain a NUL character (\\u0000): no command-line argument can carry it'
+			: [...trimmed].length > maxOneLineLength ? `a model name is at most ${maxOneLineLength} characters` : undefined;
 }

@@ -9,6 +9,7 @@ import {BatchEvents, type BatchListener} from './batch-events.js';
 import {batchReport} from './batch-report.js';
 import {applyRoutingTo, replanTasks, retryTaskIn, type ReroutableBatch, type RoutingSettings} from './batch-reroute.js';
 import {BatchTasks, type TaskEntry} from './batch-tasks.js';
+import type {RetryTarget} from './replan.js';
 import {buildResult, refusedResult} from './results.js';
 import {writePlanOrRemoveFolder, writeResults} from './run-folder-writes.js';
 import {RunRecords} from './run-records.js';
@@ -147,12 +148,12 @@ export class BatchRunner {
 
 	/**
 	 * The re-route message: a queued, failed, cancelled or timed-out task goes (back) into the queue
-	 * on the route `routeName` of the delegation's active mode. A finished one starts a new attempt:
+	 * on the route named `target` of the delegation's active mode, or on an explicit model ({model}). A finished one starts a new attempt:
 	 * the earlier attempt's result stays in the task's result (`earlier_attempts`) and its log stays
 	 * where it was (attempt 2 logs to `<id>.2.log`). Only while the batch runs.
 	 */
-	retryTask(id: string, delegation: DelegationConfig, routeName: string): {ok: true; attempt: number} | {ok: false; reason: string} {
-		return retryTaskIn(this.reroutable, id, delegation, routeName);
+	retryTask(id: string, delegation: DelegationConfig, target: RetryTarget): {ok: true; attempt: number} | {ok: false; reason: string} {
+		return retryTaskIn(this.reroutable, id, delegation, target);
 	}
 
 	/**

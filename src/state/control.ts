@@ -12,10 +12,11 @@ export function runnerControl(runner: BatchRunner, steering?: BatchSteering): Ba
 			profiles: () => steering.unroutedProfiles(),
 			reload: () => steering.reload(),
 			steer: edits => steering.edit(edits),
-			reroute(id, routeName) {
-				const outcome = runner.retryTask(id, steering.delegation, routeName);
+			reroute(id, target) {
+				const outcome = runner.retryTask(id, steering.delegation, target);
+				const where = typeof target === 'string' ? `on route "${terminalSafe(target)}"` : `with explicit model "${terminalSafe(target.model.trim())}"`;
 				return outcome.ok
-					? {ok: true, message: `${id} queued on route "${terminalSafe(routeName)}"${outcome.attempt > 1 ? ` as attempt ${outcome.attempt}; the earlier attempt's log and result are kept` : ''}`}
+					? {ok: true, message: `${id} queued ${where}${outcome.attempt > 1 ? ` as attempt ${outcome.attempt}; the earlier attempt's log and result are kept` : ''}`}
 					: {ok: false, message: terminalSafe(outcome.reason)};
 			},
 		} : {}),

@@ -3,8 +3,9 @@
 // the routing only through the control.
 import type {StoreApi} from 'zustand/vanilla';
 import type {RouteField} from '../core/config-edit.js';
+import {explicitModelRefusal} from '../core/replan.js';
 import {pickedProfile, submitDraft} from './route-add-remove.js';
-import {editorFor, type RouteRow, type TextField} from './routes-editor.js';
+import {editorFor, type RouteRow, type RoutesEditorState, type TextField} from './routes-editor.js';
 import {editPatch, refusedPatch, steerable, switchModePatch} from './steer.js';
 import type {BatchActions, BatchControl, BatchState} from './store.js';
 
@@ -65,8 +66,8 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 			const {routes} = get();
 			if (routes?.profileChoices && !routes.field) {
 				set({routes: {...routes, choice: Math.min(routes.profileChoices.length - 1, Math.max(0, routes.choice + delta))}});
-			} else if (routes && !routes.field && routes.routes.length > 0) {
-				set({routes: {...routes, selected: Math.min(routes.routes.length - 1, Math.max(0, routes.selected + delta)), error: null}});
+			} else if (routes && !routes.field && rowCount(routes) > 0) {
+				set({routes: {...routes, selected: Math.min(rowCount(routes) - 1, Math.max(0, routes.selected + delta)), error: null}});
 			}
 		},
 
@@ -101,6 +102,11 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 			const {routes} = get();
 			if (routes?.adding) {
 				set(submitDraft(routes, control));
+				return;
+			}
+
+			if (routes?.pickFor && routes.field) {
+				set(explicitModelPatch(routes, control));
 				return;
 			}
 
@@ -148,9 +154,8 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 				set({notice: 'this batch cannot be steered: it was started without its config'});
 			} else if (!reroutable.has(task.status)) {
 				set({notice: `${task.title} is ${task.status.replace('_', ' ')}: only a queued, failed, cancelled or timed-out task can be re-routed`});
-			} else if (state.mode === 'default') {
-				set({notice: 'the built-in mode has no routes to choose from; m switches the mode'});
 			} else {
+				// The built-in mode has no routes, but an explicit model still applies: the picker offers only that.
 				set({routes: {...editorFor(steering.routing()), pickFor: id}, notice: null});
 			}
 		},
@@ -159,6 +164,12 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 			const {routes} = get();
 			if (routes?.profileChoices) {
 				set({routes: pickedProfile(routes)});
+				return;
+			}
+
+			if (routes?.pickFor && routes.selected === routes.routes.length) {
+				// The row after the routes: "explicit model…" opens a field for the model's name.
+				set({routes: {...routes, field: {value: '', cursor: 0}, fieldName: 'model', error: null}});
 				return;
 			}
 
@@ -186,6 +197,23 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 			}
 		},
 	};
+}
+
+/** The picker of R has one row more than the routes: "explicit model…". */
+function rowCount(routes: RoutesEditorState): number {
+	return routes.routes.length + (routes.pickFor ? 1 : 0);
+}
+
+/** Enter in the picker's model field: the task re-queued on that model, or the reason in place. */
+function explicitModelPatch(routes: RoutesEditorState, control: BatchControl): Partial<BatchState> {
+	const model = routes.field?.value ?? '';
+	const refusal = explicitModelRefusal(model);
+	if (refusal !== undefined || !routes.pickFor || !control.reroute) {
+		return {routes: {...routes, error: refusal ?? 'this batch cannot be steered'}};
+	}
+
+	const outcome = control.reroute(routes.pickFor, {model});
+	return outcome.ok ? {routes: null, notice: outcome.message} : {routes: {...routes, error: outcome.message}};
 }
 
 const emptyFieldReasons: Readonly<Record<RouteField, string>> = {

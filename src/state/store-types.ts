@@ -1,6 +1,7 @@
 // The store's shape: the batch state, the actions, and what the store may ask of the core.
 // Kept apart from store.ts (which implements them) so both stay readable.
 import type {RouteEdit, RouteField} from '../core/config-edit.js';
+import type {RetryTarget} from '../core/replan.js';
 import type {SteerOutcome} from '../core/steering.js';
 import type {BatchEvent, BatchReport, DelegationConfig, RoutingMode} from '../core/types.js';
 import type {RoutesEditorState, TextField} from './routes-editor.js';
@@ -16,8 +17,8 @@ export type BatchControl = {
 	routing?(): DelegationConfig;
 	/** Saves route edits into config.yaml, records them and re-plans; a refused edit changes nothing. */
 	steer?(edits: readonly RouteEdit[]): SteerOutcome;
-	/** Sends a task (back) into the queue on a route of the active mode, as a new attempt when it had ended. */
-	reroute?(id: string, routeName: string): {ok: boolean; message: string};
+	/** Sends a task (back) into the queue on a route of the active mode (by name) or an explicit model, as a new attempt when it had ended. */
+	reroute?(id: string, target: RetryTarget): {ok: boolean; message: string};
 	/** The profiles a new profile route can name: those that exist and are no route yet. */
 	profiles?(): string[];
 	/** Re-reads config.yaml (after a conflict), re-planning when its routing changed. */
