@@ -34,7 +34,7 @@ afterEach(() => {
 });
 
 /** A running batch in a temp HERMES_HOME: t01 runs until `release` exists, the others queue behind it (concurrency 1). */
-function steeredBatch(config: string, tasksOf: (release: string) => TaskSpec[], concurrency = 1) {
+function steeredBatch(config: string, tasksOf: (release: string) => TaskSpec[], concurrency = 1, env: NodeJS.ProcessEnv = {}) {
 	const home = mkdtempSync(path.join(tmpdir(), 'steering-'));
 	homes.push(home);
 	for (const profile of ['coder', 'writer']) mkdirSync(path.join(home, 'profiles', profile), {recursive: true});
@@ -45,7 +45,7 @@ function steeredBatch(config: string, tasksOf: (release: string) => TaskSpec[], 
 	const loaded = loadHermesConfig({configPath, hermesHome: home, explicit: true});
 	const plan = planBatch({tasks, delegation: loaded.delegation, settings: defaultSettings});
 	const folder = createRunFolder(home);
-	const runner = new BatchRunner(plan, {hermesBin: fakeAgentPath, capabilities: fakeCapabilities(), folder, concurrency, graceMs: 300, env: fakeVersionEnv(), routing: {settings: defaultSettings, outsideWarnings: []}});
+	const runner = new BatchRunner(plan, {hermesBin: fakeAgentPath, capabilities: fakeCapabilities(), folder, concurrency, graceMs: 300, env: {...fakeVersionEnv(), ...env}, routing: {settings: defaultSettings, outsideWarnings: []}});
 	runner.subscribe(event => {
 		if (event.type === 'task.started') pgids.add(event.pid);
 	});
@@ -184,6 +184,64 @@ describe('R: re-route a task', () => {
 		const report = await batch.done;
 		expect(report.results[1]).toMatchObject({attempt: 2, route: {name: 'deep'}});
 		expect(report.results[1]!.earlier_attempts).toHaveLength(1);
+	});
+});
+
+describe('R: explicit model…', () => {
+	it('re-queues a failed task on the typed model (the attempt runs with -m NAME); a blank or NUL name is refused in place, Esc goes back to the picker', async () => {
+		const argvFile = path.join(mkdtempSync(path.join(tmpdir(), 'argv-')), 'argv.jsonl');
+		homes.push(path.dirname(argvFile));
+		const batch = steeredBatch(steeringConfig, release => [{goal: 'first', context: `[fake:until-file=${release}]`}, {goal: 'second', context: '[fake:fail]'}], 2, {FAKE_HERMES_ARGV_FILE: argvFile});
+		const {store} = batch;
+		await waitFor(() => store.getState().tasks['t01']!.status === 'running' && store.getState().tasks['t02']!.status === 'failed', {message: 't01 running, t02 failed'});
+
+		store.getState().focus('t02');
+		store.getState().openReroute();
+		store.getState().moveRoute(5); // past the two routes: the last row is "explicit model…"
+		expect(store.getState().routes).toMatchObject({pickFor: 't02', selected: 2, field: null});
+		store.getState().pickRoute();
+		expect(store.getState().routes).toMatchObject({pickFor: 't02', field: {value: '', cursor: 0}});
+		for (const [value, reason] of [['   ', 'a model name must not be empty'], ['a\0b', 'a model name cannot contain a NUL character (\\u0000): no command-line argument can carry it'], ['x'.repeat(201), 'a model name is at most 200 characters']] as const) {
+			store.getState().setField({value, cursor: value.length});
+			store.getState().submitField();
+			expect(store.getState().routes).toMatchObject({pickFor: 't02', field: {value}, error: reason});
+		}
+
+		expect(store.getState().tasks['t02']).toMatchObject({status: 'failed', attempt: 1});
+		store.getState().closeOverlay();
+		expect(store.getState().routes).toMatchObject({pickFor: 't02', field: null, error: null, selected: 2});
+		store.getState().pickRoute();
+		store.getState().setField({value: ' kimi-k3 ', cursor: 9});
+		store.getState().submitField();
+
+		expect(store.getState().routes).toBeNull();
+		expect(store.getState().notice).toBe('t02 queued with explicit model "kimi-k3" as attempt 2; the earlier attempt\'s log and result are kept');
+		expect(store.getState().tasks['t02']).toMatchObject({attempt: 2, routeName: null, reason: 'explicit model kimi-k3 (task.model), set by the operator (attempt 2)'});
+		await waitFor(() => store.getState().tasks['t02']!.status === 'failed' && store.getState().tasks['t02']!.attempt === 2, {message: 'attempt 2 ended'});
+		writeFileSync(batch.release, '');
+		const report = await batch.done;
+		expect(report.results[1]).toMatchObject({attempt: 2});
+		// Three runs: t01 and t02 on the default route, then t02's second attempt on the typed model.
+		const models = readFileSync(argvFile, 'utf8').trim().split('\n').map(line => JSON.parse(line) as string[]).map(argv => argv[argv.indexOf('-m') + 1]);
+		expect(models).toEqual(['google/gemini-3-flash-preview', 'google/gemini-3-flash-preview', 'kimi-k3']);
+	});
+
+	it('under profile routes the task keeps running as its profile, the typed model on top', async () => {
+		const config = steeringConfig.replace('backend: model_map', 'backend: profile_routes');
+		const batch = steeredBatch(config, release => [{goal: 'first', context: `[fake:until-file=${release}]`}, {goal: 'second'}]);
+		const {store} = batch;
+		await waitFor(() => store.getState().tasks['t01']!.status === 'running', {message: 't01 running'});
+		store.getState().focus('t02');
+		store.getState().openReroute();
+		store.getState().moveRoute(2);
+		store.getState().pickRoute();
+		store.getState().setField({value: 'kimi-k3', cursor: 7});
+		store.getState().submitField();
+
+		expect(store.getState().notice).toBe('t02 queued with explicit model "kimi-k3"');
+		expect(store.getState().tasks['t02']).toMatchObject({status: 'queued', attempt: 1, routeName: 'coder', profile: 'coder', reason: 'default route of profile_routes; explicit model kimi-k3 overrides the profile\'s model, set by the operator'});
+		writeFileSync(batch.release, '');
+		await batch.done;
 	});
 });
 
