@@ -249,5 +249,10 @@ export function isAvailable(command: Command, state: BatchState): boolean {
 /** What a command does in the current state, where the binding table's label would mislead. */
 export function stateLabel(command: Command, state: BatchState): string | undefined {
 	// While quitting, K no longer asks about one task: it kills every task still being stopped.
-	return command === 'task.kill' && state.quitting ? 'kill all now' : undefined;
+	if (command === 'task.kill' && state.quitting) {
+		return 'kill all now';
+	}
+
+	// The re-route picker's model field saves nothing: Enter puts the task back in the queue.
+	return command === 'field.submit' && state.routes?.pickFor ? 're-queue' : undefined;
 }

@@ -5,7 +5,7 @@
 import {Box, Text} from 'ink';
 import {reasoningEfforts} from '../../core/types.js';
 import {terminalSafe} from '../../core/visible-text.js';
-import {routeLoad, type RouteRow} from '../../state/routes-editor.js';
+import {routeLoad, type RouteRow, type TextField} from '../../state/routes-editor.js';
 import {formatKey} from '../key-descriptor.js';
 import type {Bindings, Command} from '../keys.js';
 import {useBatch} from '../store-context.js';
@@ -30,8 +30,12 @@ export function RoutesEditor({width, height, bindings}: {readonly width: number;
 		? `${key('routes.up')}${key('routes.down')} select · ${key('pick.submit')} takes the profile · ${key('routes.close')} goes back`
 		: adding
 		? `${key('field.submit')} ${adding.step + 1 < adding.steps.length ? 'next' : 'saves'} · ${key('field.cancel')} cancels the new route · step ${adding.step + 1} of ${adding.steps.length}`
+		: picking && editor.field
+		? `${key('field.submit')} puts ${picking.id} back in the queue on that model · ${key('field.cancel')} goes back to the routes · ←→ Home End move · Ctrl+W deletes a word`
+		: picking && editor.routes.length === 0
+		? `${key('pick.submit')} asks for the model to run ${picking.id} on · ${key('routes.close')} cancels`
 		: picking
-		? `${key('routes.up')}${key('routes.down')} select · ${key('pick.submit')} puts ${picking.id} back in the queue on that route · ${key('routes.close')} cancels`
+		? `${key('routes.up')}${key('routes.down')} select · ${key('pick.submit')} puts ${picking.id} back in the queue on that route (or asks the model) · ${key('routes.close')} cancels`
 		: editor.field
 		? `${key('field.submit')} saves · ${key('field.cancel')} cancels · ${editor.fieldName === 'reasoning_effort' ? `one of ${reasoningEfforts.join(', ')}` : '←→ Home End move · Ctrl+W deletes a word'}`
 		: `${key('routes.up')}${key('routes.down')} select · ${key('routes.edit')} description · ${key('routes.model')} model · ${key('routes.provider')} provider · ${key('routes.effort')} effort · ${key('routes.default')} default · ${key('routes.add')} add · ${key('routes.remove')} remove · ${key('routes.close')} closes`;
@@ -39,7 +43,9 @@ export function RoutesEditor({width, height, bindings}: {readonly width: number;
 	// Each route takes three lines; the selected one stays in view.
 	const perRoute = 3;
 	const room = Math.max(1, Math.floor((height - 4 - (adding || editor.profileChoices ? perRoute : 0)) / perRoute));
-	const first = Math.min(Math.max(0, editor.selected - room + 1), Math.max(0, editor.routes.length - room));
+	// The picker of R has one row after the routes: "explicit model…".
+	const rows = editor.routes.length + (picking ? 1 : 0);
+	const first = Math.min(Math.max(0, editor.selected - room + 1), Math.max(0, rows - room));
 	return (
 		<Box flexDirection='column' width={width} height={height} overflow='hidden' borderStyle='round' borderColor={theme.colors.border.focused} paddingX={1}>
 			<Text wrap='truncate-end' bold color={theme.colors.header.title}>{picking ? `Re-route ${picking.id} ${picking.title} · ${modeTitles[mode]}` : `Routes · ${modeTitles[mode]} · saved into config.yaml`}</Text>
@@ -55,7 +61,7 @@ export function RoutesEditor({width, height, bindings}: {readonly width: number;
 					{editor.error ? <Text wrap='truncate-end' color={theme.colors.text.error}>{`  refused: ${editor.error}`}</Text> : <Text> </Text>}
 				</Box>
 			)}
-			{editor.list === null && <Text wrap='wrap' color={theme.colors.text.muted}>{`The built-in mode has no routes: subagents run on Hermes's own delegation settings. ${key('routing.mode')} on the dashboard switches the mode.`}</Text>}
+			{editor.list === null && <Text wrap='wrap' color={theme.colors.text.muted}>{`The built-in mode has no routes: subagents run on Hermes's own delegation settings${picking ? ', or on an explicit model' : ''}. ${key('routing.mode')} on the dashboard switches the mode.`}</Text>}
 			{editor.list !== null && editor.routes.length === 0 && <Text color={theme.colors.text.muted}>This mode has no routes.</Text>}
 			{editor.routes.slice(first, first + room).map((route, index) => {
 				const position = first + index;
@@ -78,6 +84,26 @@ export function RoutesEditor({width, height, bindings}: {readonly width: number;
 					</Box>
 				);
 			})}
+			{picking && first + room > editor.routes.length && <ExplicitModelRow selected={editor.selected === editor.routes.length} field={editor.field} error={editor.error} width={inner}/>}
+		</Box>
+	);
+}
+
+/** The picker's last row: a model name typed by the operator instead of a route. */
+function ExplicitModelRow({selected, field, error, width}: {readonly selected: boolean; readonly field: TextField | null; readonly error: string | null; readonly width: number}) {
+	const theme = useTheme();
+	return (
+		<Box flexDirection='column' width={width}>
+			<Text wrap='truncate-end' bold={selected} color={selected ? theme.colors.text.accent : theme.colors.text.primary}>{`${selected ? '▸' : ' '} explicit model…`}</Text>
+			{field
+				? (
+					<Box width={width}>
+						<Text color={theme.colors.text.accent}>{'  model: '}</Text>
+						<TextInput field={field} width={width - 9}/>
+					</Box>
+				)
+				: <Text wrap='truncate-end' color={theme.colors.text.muted}>{'  a model name, run as a task file\'s model would be'}</Text>}
+			{error ? <Text wrap='truncate-end' color={theme.colors.text.error}>{`  refused: ${error}`}</Text> : <Text> </Text>}
 		</Box>
 	);
 }
