@@ -104,5 +104,5 @@ export function explicitModelRefusal(model: string): string | undefined {
 	const trimmed = model.trim();
 	return trimmed === '' ? 'a model name must not be empty'
 		: trimmed.includes('\0') ? 'a model name cannot contain a NUL character (\\u0000): no command-line argument can carry it'
-			: [...trimmed].length > maxOneLineLength ? `a model name is at most ${maxOneLineLength} characters` : undefined;
+			: trimmed.length > maxOneLineLength ? `a model name is at most ${maxOneLineLength} characters` : undefined;
 }
