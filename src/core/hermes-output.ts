@@ -38,9 +38,17 @@ export function sessionIdOf(stderr: string): string | null {
 	return [...stderr.matchAll(new RegExp(sessionLine.source, 'gm'))].at(-1)?.[1] ?? null;
 }
 
+/**
+ * Text without Hermes's closing `\nsession_id: ID\n` (written in one piece as it ends): protocol,
+ * not news, in a pane or an error.
+ */
+export function withoutSessionLines(text: string): string {
+	return text.includes('session_id:') ? text.replaceAll(/(?:^|\n)session_id:[^\n]*(?:\n|$)/g, '') : text;
+}
+
 /** stderr without the session line: what is left is worth showing as an error, if anything. */
 export function stderrMessage(stderr: string): string {
-	return stderr.split('\n').filter(line => !sessionLine.test(line)).join('\n').trim();
+	return withoutSessionLines(stderr).trim();
 }
 
 export function interpretHermesOutput(input: HermesOutputInput): HermesOutcome {

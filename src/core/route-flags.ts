@@ -144,12 +144,9 @@ function unpassedFieldWarnings(route: ModelRoute): string[] {
 		warnings.push(`route "${route.name}": base_url is not passed: it reaches Hermes through the lmstudio (chat completions) or openai-api (Responses API) provider, and this route names provider "${route.provider}"; drop provider to use base_url, or drop base_url`);
 	}
 
-	// A base_url route's api_mode chose its provider (see baseUrlTarget): it was honoured.
-	const unpassed = (['service_tier', 'fallback_providers', 'api_mode'] as const).filter(field => route[field] !== undefined && !(field === 'api_mode' && baseUrlHonoured));
-	if (route.api_key !== undefined && !baseUrlHonoured) {
-		unpassed.push('api_key' as never);
-	}
-
+	// A base_url route's api_mode chose its provider and its api_key went to that provider: both passed.
+	const unpassed = (['service_tier', 'fallback_providers', 'api_mode', 'api_key'] as const)
+		.filter(field => route[field] !== undefined && !(baseUrlHonoured && (field === 'api_mode' || field === 'api_key')));
 	if (unpassed.length > 0) {
 		const many = unpassed.length > 1;
 		warnings.push(`route "${route.name}": ${unpassed.join(', ')} ha${many ? 've' : 's'} no \`hermes chat\` flag and ${many ? 'are' : 'is'} not passed; the subagent uses what its Hermes profile configures for ${many ? 'them' : 'it'}`);

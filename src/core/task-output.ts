@@ -1,6 +1,7 @@
 // What is kept in memory of one task's output: display tails (sanitised, bounded lines) for
 // the dashboard, and the last bytes of raw stdout for the result. The complete output goes
 // to the task's log file, never here, so memory stays flat however much a task prints.
+import {withoutSessionLines} from './hermes-output.js';
 import {LineBlocks} from './line-blocks.js';
 import type {LineBlock} from './line-blocks.js';
 import {OutputTail} from './output-tail.js';
@@ -171,13 +172,7 @@ export function detached(line: string): string {
 	return (` ${line}`).slice(1);
 }
 
-const sessionLine = /(?:^|\n)session_id: [^\n]*\n/g;
-
-/** Hermes (-Q, stream-json) writes `\nsession_id: ID\n` in one write as it ends: that chunk without it. */
+/** The chunk without Hermes's session line (hermes-output.ts), decoded only when it may hold one. */
 function withoutSessionLine(chunk: Buffer): Buffer {
-	if (!chunk.includes('session_id: ')) {
-		return chunk;
-	}
-
-	return Buffer.from(chunk.toString('utf8').replace(sessionLine, ''));
+	return chunk.includes('session_id:') ? Buffer.from(withoutSessionLines(chunk.toString('utf8'))) : chunk;
 }

@@ -5,7 +5,7 @@ import type {Key} from 'ink';
 import type {TextField} from '../state/routes-editor.js';
 
 // Control characters (and DEL) are never text; a paste may carry line breaks and tabs.
-const nonText = /[\u0000-\u001F\u007F-\u009F]/g;
+export const nonText = /[\u0000-\u001F\u007F-\u009F]/g;
 
 export function fieldAtEnd(value: string): TextField {
 	return {value, cursor: [...value].length};

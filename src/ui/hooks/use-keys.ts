@@ -4,12 +4,10 @@
 import {useInput, useStdin, type Key} from 'ink';
 import {keyContext, runCommand, type CommandEnvironment} from '../commands.js';
 import {isTextContext, matchCommand, type Bindings} from '../keys.js';
-import {editField, fieldAtEnd} from '../text-field.js';
+import {editField, fieldAtEnd, nonText} from '../text-field.js';
 import {useBatchStore} from '../store-context.js';
 import type {BatchStore} from '../../state/store.js';
 
-// Control characters (and DEL) are never text; a paste may carry line breaks and tabs.
-const nonText = /[\u0000-\u001F\u007F-\u009F]/g;
 // What may arrive together as separate key presses: text, and the keys that are one byte (Enter, Tab).
 const splittable = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]+$/;
 
