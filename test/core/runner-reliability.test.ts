@@ -3,20 +3,18 @@
 // its size limit, a stop during the plan write, a run folder that cannot take the plan or the
 // results. Real processes, real files, real errors.
 import {execFileSync} from 'node:child_process';
-import {closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync} from 'node:fs';
+import {closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync} from 'node:fs';
 import {open} from 'node:fs/promises';
-import {tmpdir} from 'node:os';
-import path from 'node:path';
 import {setTimeout as delay} from 'node:timers/promises';
-import {afterEach, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {InputError} from '../../src/core/errors.js';
-import {signalGroup} from '../../src/core/process-group.js';
 import {planBatch} from '../../src/core/routing.js';
 import {createRunFolder} from '../../src/core/run-folder.js';
 import {BatchRunner, type RunnerOptions} from '../../src/core/runner.js';
 import {defaultSettings} from '../../src/core/settings.js';
 import type {BatchEvent, DelegationConfig, TaskSpec} from '../../src/core/types.js';
 import {fakeAgentPath, fakeCapabilities, fakeVersionEnv} from '../helpers/processes.js';
+import {scratchAfterEach} from '../helpers/scratch.js';
 
 const delegation: DelegationConfig = {
 	mode: 'default',
@@ -26,25 +24,17 @@ const delegation: DelegationConfig = {
 	source: {path: '/nonexistent/config.yaml', exists: false},
 };
 
-const homes: string[] = [];
-const pgids = new Set<number>();
-
-afterEach(() => {
-	for (const pgid of pgids) signalGroup(pgid, 'SIGKILL');
-	pgids.clear();
-	for (const home of homes.splice(0)) rmSync(home, {recursive: true, force: true});
-});
+const scratch = scratchAfterEach();
 
 function makeRunner(tasks: TaskSpec[], options: Partial<RunnerOptions> = {}) {
-	const home = mkdtempSync(path.join(tmpdir(), 'runner-reliability-'));
-	homes.push(home);
+	const home = scratch.folder('runner-reliability-');
 	const plan = planBatch({tasks, delegation, settings: defaultSettings});
 	const folder = createRunFolder(home);
 	const runner = new BatchRunner(plan, {hermesBin: fakeAgentPath, capabilities: fakeCapabilities(), env: fakeVersionEnv(), folder, concurrency: 3, graceMs: 300, ...options});
 	const events: BatchEvent[] = [];
 	runner.subscribe(event => {
 		events.push(event);
-		if (event.type === 'task.started') pgids.add(event.pid);
+		scratch.track(event);
 	});
 	return {runner, folder, events};
 }

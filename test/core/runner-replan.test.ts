@@ -2,11 +2,9 @@
 // route change): unstarted tasks move, running ones keep their route, a task refused under the
 // old routing runs under the new one, and plan.json follows. Real fake-agent processes; every
 // wait is for an event.
-import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
-import {afterEach, describe, expect, it} from 'vitest';
-import {signalGroup} from '../../src/core/process-group.js';
+import {describe, expect, it} from 'vitest';
 import {planBatch} from '../../src/core/routing.js';
 import {createRunFolder} from '../../src/core/run-folder.js';
 import {BatchRunner} from '../../src/core/runner.js';
@@ -14,6 +12,7 @@ import {defaultSettings} from '../../src/core/settings.js';
 import type {BatchEvent, DelegationConfig, RoutePlan, TaskSpec} from '../../src/core/types.js';
 import {fakeAgentPath, fakeCapabilities, fakeVersionEnv} from '../helpers/processes.js';
 import {waitFor} from '../helpers/wait-for.js';
+import {scratchAfterEach} from '../helpers/scratch.js';
 
 const modelMap: DelegationConfig = {
 	mode: 'model_map',
@@ -28,18 +27,11 @@ const modelMap: DelegationConfig = {
 	builtin: {}, source: {path: '/nonexistent/config.yaml', exists: false},
 };
 
-const homes: string[] = [];
-const pgids = new Set<number>();
-afterEach(() => {
-	for (const pgid of pgids) signalGroup(pgid, 'SIGKILL');
-	pgids.clear();
-	for (const home of homes.splice(0)) rmSync(home, {recursive: true, force: true});
-});
+const scratch = scratchAfterEach();
 
 /** `tasksOf(release)`: the first task runs until the test writes `release`. */
 function harness(tasksOf: (release: string) => TaskSpec[], concurrency = 1) {
-	const home = mkdtempSync(path.join(tmpdir(), 'runner-replan-'));
-	homes.push(home);
+	const home = scratch.folder('runner-replan-');
 	const release = path.join(home, 'release');
 	const tasks = tasksOf(release);
 	const plan = planBatch({tasks, delegation: modelMap, settings: defaultSettings});
@@ -52,7 +44,7 @@ function harness(tasksOf: (release: string) => TaskSpec[], concurrency = 1) {
 	const events: BatchEvent[] = [];
 	runner.subscribe(event => {
 		events.push(event);
-		if (event.type === 'task.started') pgids.add(event.pid);
+		scratch.track(event);
 	});
 	return {runner, folder, events, release};
 }

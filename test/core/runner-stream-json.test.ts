@@ -1,15 +1,13 @@
 // The runner reading Hermes's stream-json (the fake agent as Hermes 0.20.6): the answer, the model
 // Hermes used, tokens per task and per route, tool calls, and live telemetry events.
-import {mkdtempSync, rmSync} from 'node:fs';
-import {tmpdir} from 'node:os';
-import path from 'node:path';
-import {afterEach, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {planBatch} from '../../src/core/routing.js';
 import {createRunFolder} from '../../src/core/run-folder.js';
 import {BatchRunner} from '../../src/core/runner.js';
 import {defaultSettings} from '../../src/core/settings.js';
 import type {BatchEvent, DelegationConfig, TaskSpec} from '../../src/core/types.js';
 import {fakeAgentPath, fakeCapabilities, fakeVersionEnv} from '../helpers/processes.js';
+import {scratchAfterEach} from '../helpers/scratch.js';
 
 const delegation: DelegationConfig = {
 	mode: 'model_map',
@@ -22,14 +20,10 @@ const delegation: DelegationConfig = {
 	source: {path: '/nonexistent/config.yaml', exists: false},
 };
 
-const homes: string[] = [];
-afterEach(() => {
-	for (const home of homes.splice(0)) rmSync(home, {recursive: true, force: true});
-});
+const scratch = scratchAfterEach();
 
 async function run(tasks: TaskSpec[]) {
-	const home = mkdtempSync(path.join(tmpdir(), 'runner-stream-'));
-	homes.push(home);
+	const home = scratch.folder('runner-stream-');
 	const runner = new BatchRunner(planBatch({tasks, delegation, settings: defaultSettings, capabilities: fakeCapabilities('0.20.6')}), {
 		hermesBin: fakeAgentPath,
 		capabilities: fakeCapabilities('0.20.6'),

@@ -1,11 +1,10 @@
 // The runner drives real fake-agent process groups: these tests protect the concurrency limit,
 // the kill cascade (grandchildren included), cancellation, fail-fast, timeouts, bounded memory
 // under heavy output, and what a run leaves on disk. They wait on runner events, never on time.
-import {createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {createReadStream, existsSync, readFileSync, statSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
-import {afterEach, describe, expect, it} from 'vitest';
-import {listGroupMembers, processStartTicks, signalGroup} from '../../src/core/process-group.js';
+import {describe, expect, it} from 'vitest';
+import {listGroupMembers, processStartTicks} from '../../src/core/process-group.js';
 import {planBatch} from '../../src/core/routing.js';
 import {createRunFolder, type ProcessRecord} from '../../src/core/run-folder.js';
 import {BatchRunner, type RunnerOptions} from '../../src/core/runner.js';
@@ -14,6 +13,7 @@ import {resultLimitBytes} from '../../src/core/task-output.js';
 import type {BatchEvent, DelegationConfig, TaskResult, TaskSpec} from '../../src/core/types.js';
 import {fakeAgentPath, fakeCapabilities, fakeVersionEnv, isProcessRunning} from '../helpers/processes.js';
 import {waitFor} from '../helpers/wait-for.js';
+import {scratchAfterEach} from '../helpers/scratch.js';
 
 const quick = '[fake:duration=0.2]';
 const runaway = '[fake:forever] [fake:ready]';
@@ -32,21 +32,12 @@ const modelMap: DelegationConfig = {
 	builtin: {}, source: {path: '/nonexistent/config.yaml', exists: false},
 };
 
-const homes: string[] = [];
-const pgids = new Set<number>();
-
-afterEach(() => {
-	// A failed test must not leave runaways behind for the next one.
-	for (const pgid of pgids) signalGroup(pgid, 'SIGKILL');
-	pgids.clear();
-	for (const home of homes.splice(0)) rmSync(home, {recursive: true, force: true});
-});
+const scratch = scratchAfterEach();
 
 type Harness = ReturnType<typeof makeRunner>;
 
 function makeRunner(tasks: TaskSpec[], options: Partial<RunnerOptions> = {}) {
-	const home = mkdtempSync(path.join(tmpdir(), 'runner-test-'));
-	homes.push(home);
+	const home = scratch.folder('runner-test-');
 	const argvFile = path.join(home, 'argv.jsonl');
 	const plan = planBatch({tasks, delegation: modelMap, settings: defaultSettings});
 	const folder = createRunFolder(home);
@@ -62,7 +53,7 @@ function makeRunner(tasks: TaskSpec[], options: Partial<RunnerOptions> = {}) {
 	const events: BatchEvent[] = [];
 	runner.subscribe(event => {
 		events.push(event);
-		if (event.type === 'task.started') pgids.add(event.pid);
+		scratch.track(event);
 	});
 	return {runner, folder, events, argvFile};
 }
@@ -176,8 +167,7 @@ describe('BatchRunner kill cascade', () => {
 	});
 
 	it('fail-fast: the first failure cancels the running siblings and the queued ones', async () => {
-		const home = mkdtempSync(path.join(tmpdir(), 'runner-files-'));
-		homes.push(home);
+		const home = scratch.folder('runner-files-');
 		const fail = path.join(home, 'fail');
 		const harness = makeRunner([
 			task('long one', runaway),
@@ -214,8 +204,7 @@ describe('BatchRunner timeouts', () => {
 		// The timer starts at spawn, so the group must ignore SIGTERM from its first command: the fake
 		// agent (node) installs its handler, and its grandchild, only after a start-up that took longer
 		// than the timeout on a loaded machine, and SIGTERM then ended the task with no SIGKILL needed.
-		const home = mkdtempSync(path.join(tmpdir(), 'runner-files-'));
-		homes.push(home);
+		const home = scratch.folder('runner-files-');
 		const agent = path.join(home, 'stubborn-agent.sh');
 		writeFileSync(agent, [
 			'#!/bin/sh',
@@ -243,8 +232,7 @@ describe('BatchRunner timeouts', () => {
 	});
 
 	it('a task\'s own timeout wins over a shorter batch timeout', async () => {
-		const home = mkdtempSync(path.join(tmpdir(), 'runner-files-'));
-		homes.push(home);
+		const home = scratch.folder('runner-files-');
 		const go = (name: string) => path.join(home, name);
 		const harness = makeRunner([
 			task('allowed', `[fake:until-file=${go('allowed')}]`, {timeout: 3600}),
@@ -285,8 +273,7 @@ describe('BatchRunner and processes that leave the group', () => {
 		['holds the output pipe open', 'exec sleep 60'],
 		['keeps printing (a dev server left behind)', 'while :; do echo still serving; sleep 0.05; done'],
 	])('does not hang when a process that escaped the group (setsid) %s', async (_case, escapeeWork) => {
-		const home = mkdtempSync(path.join(tmpdir(), 'runner-files-'));
-		homes.push(home);
+		const home = scratch.folder('runner-files-');
 		const agent = path.join(home, 'escaping-agent.sh');
 		const escaped = path.join(home, 'escaped');
 		writeFileSync(agent, [
@@ -312,8 +299,7 @@ describe('BatchRunner and processes that leave the group', () => {
 
 describe('BatchRunner replan', () => {
 	it('a queued task takes its new route; a running one keeps the route it started on', async () => {
-		const home = mkdtempSync(path.join(tmpdir(), 'runner-files-'));
-		homes.push(home);
+		const home = scratch.folder('runner-files-');
 		const release = path.join(home, 'release');
 		const tasks = [task('first', `[fake:until-file=${release}] [fake:echo-args]`), task('second', '[fake:duration=0] [fake:echo-args]')];
 		const harness = makeRunner(tasks, {concurrency: 1});
@@ -332,8 +318,7 @@ describe('BatchRunner replan', () => {
 	});
 
 	it('a queued task re-planned onto a route that does not exist is refused without starting', async () => {
-		const home = mkdtempSync(path.join(tmpdir(), 'runner-files-'));
-		homes.push(home);
+		const home = scratch.folder('runner-files-');
 		const release = path.join(home, 'release');
 		const tasks = [task('first', `[fake:until-file=${release}]`), task('second', quick)];
 		const harness = makeRunner(tasks, {concurrency: 1});
@@ -407,8 +392,7 @@ describe('BatchRunner results and run folder', () => {
 
 describe('BatchRunner secrets and permissions', () => {
 	it('never writes a route\'s api_key into the run folder, which only its owner can read', async () => {
-		const home = mkdtempSync(path.join(tmpdir(), 'runner-test-'));
-		homes.push(home);
+		const home = scratch.folder('runner-test-');
 		const secret = 'sk-SECRET-do-not-write';
 		const delegation: DelegationConfig = {...modelMap, modelMap: {options: [{...modelMap.modelMap.options[0]!, api_key: secret}], default: 'fast'}};
 		const plan = planBatch({tasks: [task('look up', quick)], delegation, settings: defaultSettings});
