@@ -4,7 +4,8 @@
 // profile is written). Prints the top functions and modules by self time, mapped through
 // dist/'s source maps back to src/ and to the packages bundled into dist/.
 //
-// `node bench/profile-flood.mjs` (after a build). BENCH_FLOOD_LINES (100000), BENCH_TASKS (16),
+// `node bench/profile-flood.mjs` (after a build). BENCH_KIND (flood; or trickle: 32 tasks,
+// BENCH_TRICKLE_S seconds at 20 lines/s), BENCH_FLOOD_LINES (100000), BENCH_TASKS (16),
 // BENCH_TOP (5); BENCH_KEEP=1 keeps the .cpuprofile (for Chrome DevTools / speedscope).
 import {readdirSync, readFileSync, existsSync, mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
@@ -15,7 +16,13 @@ import {countFiles, running, waitFor} from './lib/procs.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const env = process.env;
-const tasks = Number(env.BENCH_TASKS ?? 16);
+const kind = env.BENCH_KIND ?? 'flood';
+if (!['flood', 'trickle'].includes(kind)) {
+	console.error(`bench: BENCH_KIND=${JSON.stringify(kind)} is not flood or trickle`);
+	process.exit(2);
+}
+
+const tasks = Number(env.BENCH_TASKS ?? (kind === 'flood' ? 16 : 32));
 const lines = Number(env.BENCH_FLOOD_LINES ?? 100_000);
 const top = Number(env.BENCH_TOP ?? 5);
 const paths = {cli: path.join(here, '..', 'dist', 'cli.js'), agent: path.join(here, 'agents', 'agent.sh')};
@@ -127,17 +134,17 @@ process.on('exit', () => {
 	}
 });
 
-const session = await startDashboard('hermes-delegate', paths, goals('flood', tasks), {
-	env: {BENCH_FLOOD_LINES: String(lines)},
+const session = await startDashboard('hermes-delegate', paths, goals(kind, tasks), {
+	env: {BENCH_FLOOD_LINES: String(lines), BENCH_TRICKLE_S: env.BENCH_TRICKLE_S ?? '20'},
 	nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
 	args: ['--exit-when-done'],
 });
-await waitFor('the flood to finish', () => countFiles(path.join(session.state, 'done')) >= tasks, 600_000);
+await waitFor(`the ${kind} to finish`, () => countFiles(path.join(session.state, 'done')) >= tasks, 600_000);
 await waitFor('the dashboard to leave and write its profile', () => !running(session.pid) && readdirSync(profileDir).length > 0, 60_000);
 await session.stop();
 const [name] = readdirSync(profileDir);
 const {total, functions, modules} = summarise(JSON.parse(readFileSync(path.join(profileDir, name), 'utf8')));
 const line = ([key, ms]) => `  ${ms.toFixed(0).padStart(6)} ms  ${((ms / total) * 100).toFixed(1).padStart(5)}%  ${key}`;
-console.log(`flood ${tasks} × ${lines} lines, hermes-delegate tui: ${(total / 1000).toFixed(2)} s profiled (self time, VM entries in parentheses)`);
+console.log(`${kind} ${tasks}${kind === 'flood' ? ` × ${lines} lines` : ''}, hermes-delegate tui: ${(total / 1000).toFixed(2)} s profiled (self time, VM entries in parentheses)`);
 console.log(`\nby module:\n${modules.map(line).join('\n')}`);
 console.log(`\nby function:\n${functions.map(line).join('\n')}`);

@@ -1,16 +1,28 @@
-// Ink 6 keeps every distinct string it has ever measured or wrapped in two module-level caches
-// with no bound (bounded upstream in Ink 8, which needs Node 22). A dashboard that shows endless
-// fresh agent output would grow without limit: measured at ~24 MB/s under twelve floods. These
-// edits bound both caches. They are applied only as Ink enters the bundle (scripts/build.mjs), so
-// what users run is bounded whatever their npm does with install scripts, and node_modules/ink
-// stays as the lockfile says. The build fails when Ink's files differ from the ones these edits
-// were written for. `npm run bench:ink-cache` measures the bound.
+// Edits to Ink 6 applied only as Ink enters the bundle (scripts/build.mjs), so what users run has
+// them whatever their npm does with install scripts, and node_modules/ink stays as the lockfile
+// says. The build fails when Ink's files differ from the ones these edits were written for.
+//
+// - Bounds: Ink 6 keeps every distinct string it has ever measured or wrapped in two module-level
+//   caches with no bound (bounded upstream in Ink 8, which needs Node 22). A dashboard that shows
+//   endless fresh agent output would grow without limit: measured at ~24 MB/s under twelve floods.
+//   `npm run bench:ink-cache` measures the bound.
+// - Frames (issue 9): every frame Ink re-measures (string-width) and re-tokenizes (slice-ansi,
+//   ansi-tokenize) every visible line, although a frame of the dashboard changes a few lines of
+//   a few panes. Profiled under 32 trickling agents that was ~40 % of the dashboard's CPU. So the
+//   per-frame caches of Output become one bounded cache kept across frames, a text's widest line
+//   is cached the same way, and a line that fits its clip is not sliced at all (slicing it from 0
+//   to its own width returns the same characters).
 import {readFileSync} from 'node:fs';
 
 export const marker = '/* hermes-delegate: bounded cache */';
 export const cacheLimit = 4000;
 
-export const patchedFiles = ['measure-text.js', 'wrap-text.js'];
+/** Lines tokenized into styled characters kept across frames: a few screens' worth (each entry is one object per character). */
+export const styledLineLimit = 1024;
+
+export const patchedFiles = ['measure-text.js', 'wrap-text.js', 'output.js', 'render-node-to-output.js'];
+
+const bounded = (map, limit) => `if (this.${map}.size >= ${limit}) this.${map}.clear();\n            this.${map}.set(`;
 
 const edits = {
 	'measure-text.js': [
@@ -19,6 +31,42 @@ const edits = {
 	'wrap-text.js': [
 		['const cache = {};', `${marker} let cache = {}; let cacheSize = 0;`],
 		['    cache[cacheKey] = wrappedText;', `    if (++cacheSize > ${cacheLimit}) { cache = {}; cacheSize = 1; }\n    cache[cacheKey] = wrappedText;`],
+	],
+	'output.js': [
+		['            this.styledChars.set(', `${marker} ${bounded('styledChars', styledLineLimit)}`],
+		['            this.widths.set(', bounded('widths', cacheLimit)],
+		['            this.blockWidths.set(', bounded('blockWidths', cacheLimit)],
+		['export default class Output {', `const framesCaches = new OutputCaches();
+const blankCell = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: Object.freeze([]) });
+let previousRows = [];
+let rows = [];
+const rowText = (line, y) => {
+    const previous = previousRows[y];
+    let text;
+    if (previous !== undefined && previous.cells.length === line.length && previous.cells.every((cell, x) => cell === line[x])) {
+        text = previous.text;
+    }
+    else {
+        // See https://github.com/vadimdemedes/ink/pull/564#issuecomment-1637022742
+        text = styledCharsToString(line.filter(item => item !== undefined)).trimEnd();
+    }
+    rows[y] = { cells: line, text };
+    return text;
+};
+export default class Output {`],
+		['    caches = new OutputCaches();', '    caches = framesCaches;'],
+		// One blank cell for every empty position (Ink replaces cells, never changes one), instead
+		// of two new objects per cell per frame: ~20,000 a frame on a 200×50 screen.
+		['                row.push({\n                    type: \'char\',\n                    value: \' \',\n                    fullWidth: false,\n                    styles: [],\n                });', '                row.push(blankCell);'],
+		// A row made of the same cells as in the previous frame is the same text: reuse it rather
+		// than re-deriving the escape codes of every character.
+		['            const lineWithoutEmptyItems = line.filter(item => item !== undefined);\n            return styledCharsToString(lineWithoutEmptyItems).trimEnd();', '            return rowText(line, y);'],
+		['        const generatedOutput = output\n            .map(line => {', '        const generatedOutput = output\n            .map((line, y) => {'],
+		['            .join(\'\\n\');\n        return {\n            output: generatedOutput,', '            .join(\'\\n\');\n        previousRows = rows;\n        rows = [];\n        return {\n            output: generatedOutput,'],
+		['                            return sliceAnsi(line, from, to);', '                            return from === 0 && to >= width ? line : sliceAnsi(line, from, to);'],
+	],
+	'render-node-to-output.js': [
+		["import widestLine from 'widest-line';", `import measureWidestLine from 'widest-line';\n${marker} const widestLineCache = new Map();\nconst widestLine = text => {\n    let width = widestLineCache.get(text);\n    if (width === undefined) {\n        if (widestLineCache.size >= ${cacheLimit}) widestLineCache.clear();\n        width = measureWidestLine(text);\n        widestLineCache.set(text, width);\n    }\n    return width;\n};`],
 	],
 };
 

@@ -62,7 +62,9 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 
 	io.stdout.on('error', terminalGone);
 	keyboard.on('error', terminalGone);
-	const app = render(<App store={store} theme={theme} bindings={bindings}/>, {stdout: io.stdout, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 20});
+	// incrementalRendering: a frame rewrites only the lines that changed (a few panes' tails), not
+	// the whole screen: less to write for us and less for the terminal to parse (issue 9).
+	const app = render(<App store={store} theme={theme} bindings={bindings}/>, {stdout: io.stdout, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 20, incrementalRendering: true});
 	const finished = runner.start();
 	let report;
 	try {
