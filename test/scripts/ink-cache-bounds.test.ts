@@ -24,6 +24,8 @@ async function bundledMeasureText(name: string, inkBuild: string, plugins: Rolld
 	writeFileSync(entry, [
 		`export {default as measureText} from ${JSON.stringify(path.join(inkBuild, 'measure-text.js'))};`,
 		`import ${JSON.stringify(path.join(inkBuild, 'wrap-text.js'))};`,
+		`import ${JSON.stringify(path.join(inkBuild, 'render-node-to-output.js'))};`,
+		`import ${JSON.stringify(path.join(inkBuild, 'output.js'))};`,
 	].join('\n'));
 	const bundle = await rolldown({input: entry, platform: 'node', external: [/^node:/, /^[a-z@]/], plugins, logLevel: 'silent'});
 	const file = path.join(work, `${name}.mjs`);

@@ -1,0 +1,100 @@
+// The frame edits to Ink's Output (scripts/ink-cache-bounds.mjs: caches kept across frames, no
+// slice for a line that fits its clip, one shared blank cell, rows reused from the previous
+// frame) must not change a single character of what Ink draws. Ink's Output is bundled twice,
+// as published and as the build edits it, and both draw the same sequences of frames: styled
+// text, wide characters, clips that cut and clips that do not, rows that change and rows that
+// stay between frames.
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {createRequire} from 'node:module';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {pathToFileURL} from 'node:url';
+import fc from 'fast-check';
+import {rolldown, type RolldownPluginOption} from 'rolldown';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {boundInkCaches} from '../../scripts/ink-cache-bounds.mjs';
+
+type Clip = {x1: number | undefined; x2: number | undefined; y1: number | undefined; y2: number | undefined};
+type OutputInstance = {
+	write(x: number, y: number, text: string, options: {transformers: Array<(line: string, index: number) => string>}): void;
+	clip(clip: Clip): void;
+	unclip(): void;
+	get(): {output: string; height: number};
+};
+type OutputClass = new (options: {width: number; height: number}) => OutputInstance;
+
+const installedInk = path.dirname(createRequire(import.meta.url).resolve('ink'));
+const work = mkdtempSync(path.join(tmpdir(), 'hd-ink-frames-'));
+afterAll(() => {
+	rmSync(work, {recursive: true, force: true});
+});
+
+async function bundledOutput(name: string, plugins: RolldownPluginOption[]): Promise<OutputClass> {
+	const entry = path.join(work, `${name}-entry.mjs`);
+	// Every edited file enters the bundle (the plugin checks that), as in the real build.
+	writeFileSync(entry, [
+		`export {default as Output} from ${JSON.stringify(path.join(installedInk, 'output.js'))};`,
+		...['measure-text.js', 'wrap-text.js', 'render-node-to-output.js'].map(file => `import ${JSON.stringify(path.join(installedInk, file))};`),
+	].join('\n'));
+	const bundle = await rolldown({input: entry, platform: 'node', external: [/^node:/, /^[a-z@]/], plugins, logLevel: 'silent'});
+	const file = path.join(work, `${name}.mjs`);
+	await bundle.write({file, format: 'esm'});
+	await bundle.close();
+	return (await import(pathToFileURL(file).href) as {Output: OutputClass}).Output;
+}
+
+let published: OutputClass;
+let edited: OutputClass;
+beforeAll(async () => {
+	published = await bundledOutput('published', []);
+	edited = await bundledOutput('edited', [boundInkCaches()]);
+}, 60_000);
+
+const width = 24;
+const height = 6;
+const pieces = ['a', 'word ', '日本', '😀', 'é', '\u001B[31mred\u001B[39m', '\u001B[1mbold\u001B[22m', '\u001B[4;32mx\u001B[0m', ' '];
+const line = fc.array(fc.constantFrom(...pieces), {maxLength: 12}).map(parts => parts.join(''));
+const write = fc.record({
+	x: fc.integer({min: 0, max: width - 1}),
+	y: fc.integer({min: 0, max: height - 1}),
+	text: fc.array(line, {minLength: 1, maxLength: 3}).map(lines => lines.join('\n')),
+	clip: fc.option(fc.record({x1: fc.integer({min: 0, max: 10}), x2: fc.integer({min: 4, max: width}), y1: fc.integer({min: 0, max: 2}), y2: fc.integer({min: 2, max: height})}), {nil: undefined}),
+});
+type Write = {x: number; y: number; text: string; clip: Clip | undefined};
+
+function draw(Output: OutputClass, writes: Write[]): string {
+	const output = new Output({width, height});
+	for (const {x, y, text, clip} of writes) {
+		if (clip) {
+			output.clip(clip);
+		}
+
+		output.write(x, y, text, {transformers: []});
+		if (clip) {
+			output.unclip();
+		}
+	}
+
+	return output.get().output;
+}
+
+describe('Ink bundled with the frame edits', () => {
+	it('draws every frame exactly as Ink as published does, frame after frame', () => {
+		// Frames repeat and vary: a frame drawn twice must reuse rows, one that changes must not.
+		const frames = fc.array(fc.array(write, {maxLength: 6}), {minLength: 1, maxLength: 5}).chain(distinct => fc.array(fc.constantFrom(...distinct), {minLength: 2, maxLength: 10}));
+		fc.assert(fc.property(frames, sequence => {
+			for (const writes of sequence) {
+				expect(draw(edited, writes)).toBe(draw(published, writes));
+			}
+		}), {numRuns: 300});
+	});
+
+	it('keeps a line that only fits its clip whole, and cuts one that does not, as published Ink does', () => {
+		const clip = {x1: 0, x2: 8, y1: 0, y2: height};
+		for (const text of ['\u001B[31mfits\u001B[39m', '\u001B[31mmuch too long\u001B[39m for it', '日本語の文字列']) {
+			expect(draw(edited, [{x: 0, y: 0, text, clip}])).toBe(draw(published, [{x: 0, y: 0, text, clip}]));
+		}
+
+		expect(draw(edited, [{x: 0, y: 0, text: 'much too long', clip}]).split('\n')[0]).toBe('much too');
+	});
+});
