@@ -64,7 +64,7 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 	keyboard.on('error', terminalGone);
 	// incrementalRendering: a frame rewrites only the lines that changed (a few panes' tails), not
 	// the whole screen: less to write for us and less for the terminal to parse (issue 9).
-	const app = render(<App store={store} theme={theme} bindings={bindings}/>, {stdout: io.stdout, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 20, incrementalRendering: true});
+	const app = render(<App store={store} theme={theme} bindings={bindings}/>, {stdout: io.stdout, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 60, incrementalRendering: true});
 	const finished = runner.start();
 	let report;
 	try {

@@ -47,6 +47,11 @@ export class LineBlocks {
 		}
 	}
 
+	/** Lines that passed without being kept at all (never decoded: see TaskOutput): counted only. */
+	skip(count: number): void {
+		this.total += count;
+	}
+
 	/** Every line ever added, including those no longer kept. */
 	get totalLines(): number {
 		return this.total;

@@ -42,8 +42,8 @@ export class OutputTail {
 	private partialCut = false;
 	private carriageReturn = false;
 	private ended = false;
-	private readonly decoder = new StringDecoder('utf8');
-	private readonly sanitizer = new TerminalSanitizer();
+	private decoder = new StringDecoder('utf8');
+	private sanitizer = new TerminalSanitizer();
 	private readonly sink: ((block: LineBlock) => void) | undefined;
 
 	constructor(options: OutputTailOptions = {}) {
@@ -78,6 +78,25 @@ export class OutputTail {
 			this.consume(clean);
 			this.versionValue++;
 		}
+	}
+
+	/**
+	 * `count` complete lines went by that nobody will see (newer lines push them out of the tail):
+	 * they are counted, not decoded. The caller cut the stream just after a line break, so the
+	 * next push starts a fresh line with a fresh decoder and sanitiser. (Attributes an SGR opened
+	 * before the cut are not carried over it.)
+	 */
+	skipLines(count: number): void {
+		if (this.ended || count <= 0) {
+			return;
+		}
+		this.complete.skip(count);
+		this.decoder = new StringDecoder('utf8');
+		this.sanitizer = new TerminalSanitizer();
+		this.partial = '';
+		this.partialCut = false;
+		this.carriageReturn = false;
+		this.versionValue++;
 	}
 
 	/** The stream closed: the unterminated last line becomes a complete one. Later pushes are ignored. */

@@ -63,6 +63,10 @@ export class MergedLines {
 		this.complete.add(block);
 	}
 
+	skip(count: number): void {
+		this.complete.skip(count);
+	}
+
 	get totalLines(): number {
 		return this.complete.totalLines;
 	}
@@ -86,14 +90,28 @@ export type StdoutDecoder = {
 	end(): Buffer;
 };
 
+/**
+ * Output waiting for display is decoded when somebody looks (the dashboard polls a few times a
+ * second), not as it arrives. A flood prints thousands of lines between two looks, of which a
+ * tail keeps only the last `maxLines`: the older ones are counted with native byte searches and
+ * never decoded, sanitised or split (under 16 floods that decoding and its garbage were about a
+ * third of the dashboard's CPU). Below this many bytes waiting, everything is simply decoded.
+ */
+const skipAbove = 128 * 1024;
+
+export type Pending = {stderr: boolean; chunk: Buffer};
+
 export class TaskOutput {
-	readonly stdout: OutputTail;
-	readonly stderr: OutputTail;
+	private readonly stdoutTail: OutputTail;
+	private readonly stderrTail: OutputTail;
+	private readonly merged: MergedLines;
 	private readonly resultBytes = new ByteTail(resultLimitBytes);
 	private readonly errorBytes = new ByteTail(4 * 1024);
-
-	/** stdout and stderr interleaved by arrival: what the dashboard shows. */
-	readonly display: MergedLines;
+	private readonly maxLines: number;
+	/** Display output not yet decoded, in arrival order (stdout and stderr interleaved). */
+	private pending: Pending[] = [];
+	private pendingStdoutBytes = 0;
+	private changes = 0;
 
 	/** false (headless `run`): nobody watches, so output is not decoded for display at all. */
 	private readonly keepDisplay: boolean;
@@ -106,18 +124,38 @@ export class TaskOutput {
 		this.keepDisplay = options.display ?? true;
 		this.decoder = options.decoder;
 		this.hideSessionLine = options.hideSessionLine ?? false;
-		const maxLines = options.maxLines ?? 2000;
-		this.display = new MergedLines(maxLines, () => [this.stdout.partialLine(), this.stderr.partialLine()]);
-		const sink = (block: LineBlock) => this.display.add(block);
-		this.stdout = new OutputTail({maxLines, sink});
-		this.stderr = new OutputTail({maxLines: 200, sink});
+		this.maxLines = options.maxLines ?? 2000;
+		this.merged = new MergedLines(this.maxLines, () => [this.stdoutTail.partialLine(), this.stderrTail.partialLine()]);
+		const sink = (block: LineBlock) => this.merged.add(block);
+		this.stdoutTail = new OutputTail({maxLines: this.maxLines, sink});
+		this.stderrTail = new OutputTail({maxLines: 200, sink});
+	}
+
+	/** The stdout tail, up to date. */
+	get stdout(): OutputTail {
+		this.decodePending();
+		return this.stdoutTail;
+	}
+
+	/** The stderr tail, up to date. */
+	get stderr(): OutputTail {
+		this.decodePending();
+		return this.stderrTail;
+	}
+
+	/** stdout and stderr interleaved by arrival: what the dashboard shows. */
+	get display(): MergedLines {
+		this.decodePending();
+		return this.merged;
 	}
 
 	pushStdout(chunk: Buffer): void {
 		// A decoder reads every byte, watched or not: the answer and the telemetry come from it.
 		const shown = this.decoder ? this.decoder.push(chunk) : chunk;
 		if (this.keepDisplay && shown.length > 0) {
-			this.stdout.push(shown);
+			this.pending.push({stderr: false, chunk: shown});
+			this.pendingStdoutBytes += shown.length;
+			this.changes++;
 		}
 
 		this.resultBytes.push(chunk);
@@ -127,7 +165,8 @@ export class TaskOutput {
 		if (this.keepDisplay) {
 			const shown = this.hideSessionLine ? withoutSessionLine(chunk) : chunk;
 			if (shown.length > 0) {
-				this.stderr.push(shown);
+				this.pending.push({stderr: true, chunk: shown});
+				this.changes++;
 			}
 		}
 
@@ -137,16 +176,52 @@ export class TaskOutput {
 	end(): void {
 		const rest = this.decoder?.end();
 		if (rest && rest.length > 0 && this.keepDisplay) {
-			this.stdout.push(rest);
+			this.pending.push({stderr: false, chunk: rest});
+			this.pendingStdoutBytes += rest.length;
 		}
 
-		this.stdout.end();
-		this.stderr.end();
+		this.decodePending();
+		const before = this.stdoutTail.version + this.stderrTail.version;
+		this.stdoutTail.end();
+		this.stderrTail.end();
+		// The unterminated last lines became complete ones.
+		if (this.stdoutTail.version + this.stderrTail.version !== before) {
+			this.changes++;
+		}
 	}
 
 	/** Changes whenever anything visible changed; the store polls it at a capped rate. */
 	get version(): number {
-		return this.stdout.version + this.stderr.version;
+		return this.changes;
+	}
+
+	/**
+	 * Decodes what is waiting, in arrival order. stdout older than its newest `maxLines` line
+	 * breaks is skipped (counted only); stderr is always decoded: it is little, and its last
+	 * line is the task's error line.
+	 */
+	private decodePending(): void {
+		if (this.pending.length === 0) {
+			return;
+		}
+
+		const pending = this.pending;
+		const cut = this.pendingStdoutBytes > skipAbove ? stdoutCut(pending, this.maxLines) : undefined;
+		this.pending = [];
+		this.pendingStdoutBytes = 0;
+		for (const [index, {stderr, chunk}] of pending.entries()) {
+			if (stderr) {
+				this.stderrTail.push(chunk);
+			} else if (cut === undefined || index > cut.index) {
+				this.stdoutTail.push(chunk);
+			} else if (index === cut.index) {
+				this.stdoutTail.skipLines(cut.lines);
+				this.merged.skip(cut.lines);
+				if (cut.offset < chunk.length) {
+					this.stdoutTail.push(chunk.subarray(cut.offset));
+				}
+			}
+		}
 	}
 
 	/** The task's stdout, trailing newline removed: what `result` holds. */
@@ -164,6 +239,39 @@ export class TaskOutput {
 	errorLine(): string | undefined {
 		return this.keepDisplay ? this.stderr.lastLine() : this.errorText().split('\n').findLast(line => line.trim() !== '');
 	}
+}
+
+/**
+ * Where the stdout waiting in `pending` may be cut: just after the line break that has
+ * `keep` more after it, so that the newest `keep` lines and the partial line after them are
+ * still decoded. `lines`: line breaks before the cut (each completes a line that is skipped).
+ * Undefined when the waiting stdout has no more than `keep` line breaks.
+ */
+export function stdoutCut(pending: readonly Pending[], keep: number): {index: number; offset: number; lines: number} | undefined {
+	let seen = 0;
+	for (let index = pending.length - 1; index >= 0; index--) {
+		const {stderr, chunk} = pending[index]!;
+		if (stderr) {
+			continue;
+		}
+
+		for (let at = chunk.lastIndexOf(0x0A); at !== -1; at = at === 0 ? -1 : chunk.lastIndexOf(0x0A, at - 1)) {
+			if (++seen > keep) {
+				return {index, offset: at + 1, lines: countLineBreaks(chunk, at + 1) + pending.slice(0, index).reduce((sum, item) => sum + (item.stderr ? 0 : countLineBreaks(item.chunk, item.chunk.length)), 0)};
+			}
+		}
+	}
+
+	return undefined;
+}
+
+function countLineBreaks(chunk: Buffer, end: number): number {
+	let count = 0;
+	for (let at = chunk.indexOf(0x0A); at !== -1 && at < end; at = chunk.indexOf(0x0A, at + 1)) {
+		count++;
+	}
+
+	return count;
 }
 
 /** A copy of `line` that shares no memory with the (possibly huge) string it was cut from. */
