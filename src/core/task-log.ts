@@ -6,6 +6,7 @@
 //   result carries a warning, the rest of the output is still read (`TaskLog.notes`);
 // - the task prints more than the log limit: the log keeps its first and its last part around a
 //   marker line that says how much was dropped, so the disk is never filled silently.
+import {writeSync} from 'node:fs';
 import {open, unlink, type FileHandle} from 'node:fs/promises';
 import {Writable} from 'node:stream';
 import {setTimeout as delay} from 'node:timers/promises';
@@ -40,6 +41,13 @@ export class TaskLog extends Writable {
 	private onDisk = 0;
 	private headEndsLine = true;
 	private failure: string | undefined;
+	/**
+	 * Small writes to a regular file go straight to the page cache (a few µs): through the thread
+	 * pool each cost ~10× that in CPU, and agents printing a line at a time make thousands a
+	 * second. A write that takes long (a slow or network disk) turns this off for good, and a
+	 * log that is not a regular file (a FIFO, a device) never has it: there a write may block.
+	 */
+	private writeInline = false;
 
 	constructor(readonly file: string, private readonly options: TaskLogOptions = {}) {
 		super({highWaterMark: 1024 * 1024});
@@ -72,8 +80,9 @@ export class TaskLog extends Writable {
 	}
 
 	override _construct(callback: (error?: Error | null) => void): void {
-		open(this.file, 'w').then(handle => {
+		open(this.file, 'w').then(async handle => {
 			this.main = handle;
+			this.writeInline = await handle.stat().then(stats => stats.isFile(), () => false);
 			callback();
 		}, (error: unknown) => {
 			this.fail(error, 'cannot open it');
@@ -114,7 +123,14 @@ export class TaskLog extends Writable {
 
 		const head = data.subarray(0, Math.max(0, this.headLimit - offset));
 		if (head.length > 0) {
-			await writeAll(this.main, head, null);
+			if (this.writeInline && head.length <= inlineWriteBytes) {
+				const started = performance.now();
+				writeAllInline(this.main, head);
+				this.writeInline = performance.now() - started < inlineWriteSlowMs;
+			} else {
+				await writeAll(this.main, head, null);
+			}
+
 			this.onDisk += head.length;
 			this.headEndsLine = head.at(-1) === 0x0A;
 		}
@@ -183,6 +199,16 @@ export class TaskLog extends Writable {
 			await ring.handle.close().catch(() => undefined);
 			await unlink(ring.file).catch(() => undefined);
 		}
+	}
+}
+
+/** Larger writes (a flood's 64 KiB reads) go through the thread pool, off the main thread. */
+const inlineWriteBytes = 16 * 1024;
+const inlineWriteSlowMs = 5;
+
+function writeAllInline(handle: FileHandle, data: Buffer): void {
+	for (let done = 0; done < data.length;) {
+		done += writeSync(handle.fd, data, done, data.length - done);
 	}
 }
 

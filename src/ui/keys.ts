@@ -240,17 +240,47 @@ export type FooterOptions = {
 	label?: (command: Command) => string | undefined;
 };
 
-/** The footer: one hint per command (or group) usable right now, showing its first key. */
+type FooterEntry = {entry: Entry; shown: string; arrows: boolean};
+
+/** What the footer shows of each entry that has a key in a context: fixed per binding table and context. */
+const footerEntries = new WeakMap<Bindings, Map<KeyContext, FooterEntry[]>>();
+
+function footerEntriesIn(bindings: Bindings, context: KeyContext): FooterEntry[] {
+	let byContext = footerEntries.get(bindings);
+	if (!byContext) {
+		byContext = new Map();
+		footerEntries.set(bindings, byContext);
+	}
+
+	let entries = byContext.get(context);
+	if (!entries) {
+		entries = entriesIn(context).flatMap(entry => {
+			const first = activeKeys(bindings, entry.command, context)[0];
+			if (entry.footer === false || first === undefined) {
+				return [];
+			}
+
+			const shown = formatKey(first);
+			return [{entry, shown, arrows: Object.values(arrowGlyphs).includes(shown)}];
+		});
+		byContext.set(context, entries);
+	}
+
+	return entries;
+}
+
+/**
+ * The footer: one hint per command (or group) usable right now, showing its first key. The
+ * footer asks on every store update (a dozen a second under output), so the part that depends
+ * only on the bindings and the context is worked out once.
+ */
 export function footerHints(bindings: Bindings, context: KeyContext, options: FooterOptions = {}): KeyHint[] {
 	const hints: Array<KeyHint & {group?: string | undefined; arrows: boolean}> = [];
-	for (const entry of entriesIn(context)) {
-		const first = activeKeys(bindings, entry.command, context)[0];
-		if (entry.footer === false || first === undefined || options.available?.(entry.command) === false) {
+	for (const {entry, shown, arrows} of footerEntriesIn(bindings, context)) {
+		if (options.available?.(entry.command) === false) {
 			continue;
 		}
 
-		const shown = formatKey(first);
-		const arrows = Object.values(arrowGlyphs).includes(shown);
 		const previous = hints.at(-1);
 		if (entry.group && previous?.group === entry.group) {
 			previous.keys += previous.arrows && arrows ? shown : `/${shown}`;
