@@ -3,7 +3,7 @@
 // and every listener expects batch.planned first. So until opened, events wait in order.
 // A listener that throws must not take the batch down with it (its processes would be left to
 // nobody, its results never written): the exception is kept, every other listener still hears
-// the event, and the runner reports it once the results are safe (takeFailure).
+// the event, and the runner reports it once the results are safe (throwFailure).
 import type {BatchEvent} from './types.js';
 
 export type BatchListener = (event: BatchEvent) => void;
@@ -51,14 +51,16 @@ export class BatchEvents {
 		return this.firstFailure;
 	}
 
-	/** The exception a listener threw since the last call, if any, to be rethrown by the caller. */
-	takeFailure(): {error: unknown} | undefined {
+	/** Throws what a listener threw since the last call, if anything: `resultsAt` says where the results, safe by now, went. */
+	throwFailure(resultsAt: string): void {
 		const failure = this.failure;
 		this.failure = undefined;
-		return failure;
+		if (failure) {
+			throw new Error(`a listener of the batch's events threw: ${messageOf(failure.error)}; the batch went on and ${resultsAt}`, {cause: failure.error});
+		}
 	}
 }
 
-export function messageOf(error: unknown): string {
+function messageOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
 }

@@ -8,7 +8,7 @@ import type {BatchReport} from './types.js';
 export type RoundHooks = {
 	/** Writes the round up: plan.json settled, the report built, results.json written. */
 	writeUp: () => Promise<BatchReport>;
-	/** Announces batch.finished; may throw what a listener threw meanwhile (see BatchEvents.takeFailure). */
+	/** Announces batch.finished; may throw what a listener threw meanwhile (see BatchEvents.throwFailure). */
 	announce: (report: BatchReport) => void;
 };
 

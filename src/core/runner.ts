@@ -6,10 +6,10 @@
 // fail-fast and the report. How one task's process is started and ended is task-run.ts; when the
 // batch has finished (and how the dashboard's re-opens it) is batch-rounds.ts.
 import pLimit from 'p-limit';
-import {BatchEvents, messageOf, type BatchListener} from './batch-events.js';
+import {BatchEvents, type BatchListener} from './batch-events.js';
 import {batchReport} from './batch-report.js';
 import {BatchRounds} from './batch-rounds.js';
-import {applyRoutingTo, replanTasks, retryTaskIn, type ReroutableBatch, type RoutingSettings} from './batch-reroute.js';
+import {applyRoutingTo, replanIn, retryTaskIn, type ReroutableBatch, type RoutingSettings} from './batch-reroute.js';
 import {BatchTasks, type TaskEntry} from './batch-tasks.js';
 import type {RetryTarget} from './replan.js';
 import {buildResult, refusedResult} from './results.js';
@@ -173,8 +173,7 @@ export class BatchRunner {
 	 * on. Returns the ids that changed; refused once the batch has finished or while it stops.
 	 */
 	replan(tasks: readonly PlannedTask[]): {ok: true; changed: string[]} | {ok: false; reason: string} {
-		const refusal = this.rounds.settled ? 'the batch has finished' : this.shuttingDown ? 'the batch is stopping' : undefined;
-		return refusal === undefined ? {ok: true, changed: replanTasks(this.reroutable, tasks)} : {ok: false, reason: refusal};
+		return replanIn(this.reroutable, tasks);
 	}
 
 	private schedule(id: string): void {
@@ -200,11 +199,7 @@ export class BatchRunner {
 	/** batch.finished; then what a listener threw meanwhile, now that the results are safe. */
 	private announce(report: BatchReport): void {
 		this.emit({type: 'batch.finished', report, at: Date.now()});
-		const failure = this.events.takeFailure();
-		if (failure) {
-			const where = report.results_error ? 'its results are in this report only' : `its results are in ${report.results_file}`;
-			throw new Error(`a listener of the batch's events threw: ${messageOf(failure.error)}; the batch went on and ${where}`, {cause: failure.error});
-		}
+		this.events.throwFailure(report.results_error ? 'its results are in this report only' : `its results are in ${report.results_file}`);
 	}
 
 	/** SIGINT/SIGTERM/SIGHUP or quitting the dashboard: nothing new starts, everything running is cascaded. */
