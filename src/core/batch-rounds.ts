@@ -17,6 +17,8 @@ export class BatchRounds {
 	private phase: 'new' | 'running' | 'settled' = 'new';
 	private current: Promise<BatchReport> | undefined;
 	private last: BatchReport | undefined;
+	/** What announcing a round threw (a listener's exception): whenSettled() says it too, whoever heard it first. */
+	private failure: {error: unknown} | undefined;
 
 	constructor(private readonly hooks: RoundHooks) {}
 
@@ -59,10 +61,14 @@ export class BatchRounds {
 		void this.wait();
 	}
 
-	/** The report of the last round, once no round runs any more; rejects as that round did. */
+	/** The report of the last round, once no round runs any more; rejects if announcing any round threw. */
 	async whenSettled(): Promise<BatchReport> {
 		while (this.current) {
 			await this.current;
+		}
+
+		if (this.failure) {
+			throw this.failure.error;
 		}
 
 		if (!this.last) {
@@ -85,7 +91,13 @@ export class BatchRounds {
 				this.phase = 'settled';
 				this.last = report;
 				this.current = undefined;
-				this.hooks.announce(report);
+				try {
+					this.hooks.announce(report);
+				} catch (error) {
+					this.failure ??= {error};
+					throw error;
+				}
+
 				return report;
 			}
 		}
