@@ -12,7 +12,7 @@ export class BatchEvents {
 	private readonly listeners = new Set<BatchListener>();
 	private early: BatchEvent[] | undefined = [];
 	private failure: {error: unknown} | undefined;
-	/** The first failure ever, for the report's warnings (takeFailure clears only what it rethrows). */
+	/** The first failure ever, for the report's warnings (throwFailure clears only what it rethrows). */
 	private firstFailure: string | undefined;
 
 	subscribe(listener: BatchListener): () => void {

@@ -1,4 +1,4 @@
-// When a batch has finished. start() begins the first round; a round ends once every task handed
+// When a batch has finished: start() begins the first round; a round ends once every task handed
 // to the concurrency limit has ended (tasks queued while it waits included) and the results are
 // written, and then batch.finished is announced. `run` exits there. The dashboard keeps the
 // batch: a retry (R) after the finish re-opens it for another round, which ends the same way,

@@ -135,6 +135,9 @@ export function describeExit(status: TaskStatus, exitCode: number | null, signal
 	return signal ? `killed by ${signal}` : `exited with code ${exitCode}`;
 }
 
+/** Why a stop ended a task, as its error text begins. */
+export const stoppedBecause: Readonly<Record<StopReason, string>> = {cancel: 'cancelled by the operator', 'fail-fast': 'cancelled by --fail-fast after another task failed', shutdown: 'cancelled because hermes-delegate was stopped', timeout: 'timed out'};
+
 export type StopFacts = {
 	reason: StopReason;
 	termSentAt: number;
@@ -151,9 +154,6 @@ export type StopFacts = {
  * sent; ended 2.1 s later (by SIGINT)". Hermes turns SIGTERM into a KeyboardInterrupt and prints a
  * traceback on its way out; that stays in the log, where it is no news to anyone.
  */
-/** Why a stop ended a task, as its error text begins. */
-export const stoppedBecause: Readonly<Record<StopReason, string>> = {cancel: 'cancelled by the operator', 'fail-fast': 'cancelled by --fail-fast after another task failed', shutdown: 'cancelled because hermes-delegate was stopped', timeout: 'timed out'};
-
 export function describeStop(facts: StopFacts): string {
 	const why = stoppedBecause[facts.reason];
 	const seconds = Math.max(0, (facts.endedAt - facts.termSentAt) / 1000).toFixed(1);
