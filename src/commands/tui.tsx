@@ -40,7 +40,8 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 		store?.setState({quitting: true});
 		runner?.shutdown(shutdown);
 	});
-	const created = withCleanup(() => createRunner(batch, {display: true}), stopSignals);
+	// The operator still looks at the failed pane after the last task ended: R there re-opens the batch.
+	const created = withCleanup(() => createRunner(batch, {display: true, retryAfterFinish: true}), stopSignals);
 	runner = created.runner;
 	const {folder} = created;
 	const steering = new BatchSteering(batch.config, {runDir: folder.dir, applyRouting: delegation => created.runner.applyRouting(delegation)});
@@ -70,7 +71,9 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 	try {
 		// A run that cannot start (its plan cannot be written) ends the dashboard at once.
 		await Promise.race([untilExit(store, options.exitWhenDone ?? false), finished.then(async () => new Promise<never>(() => undefined))]);
-		report = await finished;
+		// Not start()'s report: R after the finish re-opens the batch, and the exit waits for that
+		// round (quitting stops it with the cascade) and takes its report, written to results.json.
+		report = await runner.whenSettled();
 	} finally {
 		stopWatching();
 		stopFeed();
@@ -146,11 +149,16 @@ function keyboardStream(stdin: NodeJS.ReadStream): NodeJS.ReadStream {
 	}
 }
 
+/**
+ * Resolves once the batch has finished (no retry running: R after the finish clears the report
+ * until its round ends) and the operator asked to leave, or a signal did (quitting), or
+ * --exit-when-done said to leave at the first finish.
+ */
 function untilExit(store: BatchStore, exitWhenDone: boolean): Promise<void> {
 	return new Promise(resolve => {
 		const check = () => {
 			const state = store.getState();
-			if (state.report && (state.exitRequested || exitWhenDone)) {
+			if (state.report && (state.exitRequested || state.quitting || exitWhenDone)) {
 				unsubscribe();
 				resolve();
 			}

@@ -1,6 +1,6 @@
 // The report a finished batch writes to results.json and announces as batch.finished: the
 // results in plan order, their summary and token totals, and every warning, including any run
-// folder write that failed along the way.
+// folder write and any event listener that failed along the way.
 import {hermesSummary} from './hermes-probe.js';
 import {summarize, tokenTotals} from './results.js';
 import type {RunFolder} from './run-folder.js';
@@ -13,9 +13,10 @@ export function batchReport(input: {
 	folder: RunFolder;
 	capabilities: HermesCapabilities;
 	interrupted: boolean;
-	recordProblem: string | undefined;
+	/** What went wrong on the way without stopping the batch: a record not written, a listener that threw. */
+	problems: readonly string[];
 }): BatchReport {
-	const {plan, results, folder, recordProblem} = input;
+	const {plan, results, folder, problems} = input;
 	const tokens = tokenTotals(results);
 	return {
 		summary: summarize(results),
@@ -25,7 +26,7 @@ export function batchReport(input: {
 		mode: plan.mode,
 		interrupted: input.interrupted,
 		hermes: hermesSummary(input.capabilities),
-		warnings: [...allWarnings(plan), ...(recordProblem ? [recordProblem] : [])],
+		warnings: [...allWarnings(plan), ...problems],
 		...(tokens ? {tokens} : {}),
 		results,
 	};

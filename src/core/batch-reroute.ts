@@ -19,8 +19,14 @@ export type ReroutableBatch = {
 	tasks: BatchTasks;
 	capabilities: HermesCapabilities;
 	routing: RoutingSettings | undefined;
-	/** start() has seen every task end. */
+	/** No task is queued or running and the results are written: the batch has finished, for now. */
 	settled: () => boolean;
+	/** batch.finished was announced at least once: the refusals it reported stand, even if a retry re-opens the batch. */
+	finishedOnce: () => boolean;
+	/** A retry may re-open the finished batch (the dashboard's, and not after a shutdown). */
+	reopenable: () => boolean;
+	/** Re-opens the finished batch for a retry: announced before the task is queued. */
+	reopen: () => void;
 	/** shutdown or fail-fast: nothing new starts. */
 	stopping: () => boolean;
 	emit: (event: BatchEvent) => void;
@@ -47,7 +53,7 @@ export function applyRoutingTo(batch: ReroutableBatch, delegation: DelegationCon
 		capabilities: batch.capabilities,
 		outsideWarnings: routing.outsideWarnings,
 		status: id => tasks.entry(id)?.status ?? 'queued',
-		unstarted: id => tasks.isUnstarted(id, batch.settled()),
+		unstarted: id => tasks.isUnstarted(id, batch.finishedOnce()),
 	});
 	tasks.plan = next.plan;
 	batch.emit({type: 'batch.replanned', mode: next.plan.mode, tasks: next.changed.map(task => ({id: task.id, plan: task})), warnings: allWarnings(next.plan), at: Date.now()});
@@ -60,8 +66,9 @@ export function applyRoutingTo(batch: ReroutableBatch, delegation: DelegationCon
 export function retryTaskIn(batch: ReroutableBatch, id: string, delegation: DelegationConfig, target: RetryTarget): {ok: true; attempt: number} | {ok: false; reason: string} {
 	const {routing, tasks} = batch;
 	const entry = tasks.entry(id);
+	// A finished batch is re-opened only where someone still watches it (the dashboard); a fail-fast stop ended with it.
 	const refusal = !entry || !routing ? `no task ${id} to re-route`
-		: batch.settled() ? 'the batch has finished; run the task again in a new batch'
+		: batch.settled() ? (batch.reopenable() ? undefined : 'the batch has finished; run the task again in a new batch')
 			: batch.stopping() ? 'the batch is stopping' : undefined;
 	if (refusal !== undefined || !entry || !routing) {
 		return {ok: false, reason: refusal ?? `no task ${id}`};
@@ -73,6 +80,10 @@ export function retryTaskIn(batch: ReroutableBatch, id: string, delegation: Dele
 	}
 
 	const {task, attempt} = retry;
+	if (batch.settled()) {
+		batch.reopen();
+	}
+
 	const finished = entry.status !== 'queued';
 	if (finished) {
 		tasks.newAttempt(entry);
@@ -89,13 +100,19 @@ export function retryTaskIn(batch: ReroutableBatch, id: string, delegation: Dele
 	return {ok: true, attempt};
 }
 
-/** See BatchRunner.replan. */
+/** See BatchRunner.replan: refused once the batch has finished, or while it stops (a refused task must not be queued into a stopping batch). */
+export function replanIn(batch: ReroutableBatch, planned: readonly PlannedTask[]): {ok: true; changed: string[]} | {ok: false; reason: string} {
+	const refusal = batch.settled() ? 'the batch has finished' : batch.stopping() ? 'the batch is stopping' : undefined;
+	return refusal === undefined ? {ok: true, changed: replanTasks(batch, planned)} : {ok: false, reason: refusal};
+}
+
+/** New plans for the tasks that have not started; returns the ids that changed. */
 export function replanTasks(batch: ReroutableBatch, planned: readonly PlannedTask[]): string[] {
 	const {tasks, capabilities} = batch;
 	const changed: string[] = [];
 	for (const task of planned) {
 		const entry = tasks.entry(task.id);
-		if (!entry || !tasks.isUnstarted(task.id, batch.settled())) {
+		if (!entry || !tasks.isUnstarted(task.id, batch.finishedOnce())) {
 			continue;
 		}
 

@@ -93,10 +93,10 @@ export class BatchTasks {
 		this.outputs.set(id, this.newOutput(id));
 	}
 
-	/** Queued, or refused by its plan before it could start (and the batch still running): a new plan may still change it. */
-	isUnstarted(id: string, settled: boolean): boolean {
+	/** Queued, or refused by its plan before it could start (and the batch not yet finished): a new plan may still change it. */
+	isUnstarted(id: string, finished: boolean): boolean {
 		const entry = this.entries.get(id);
-		return entry !== undefined && entry.run === undefined && (entry.status === 'queued' || (entry.status === 'refused' && !settled));
+		return entry !== undefined && entry.run === undefined && (entry.status === 'queued' || (entry.status === 'refused' && !finished));
 	}
 
 	/** Results in the plan's order; tasks still without one are left out. */

@@ -135,6 +135,9 @@ export function describeExit(status: TaskStatus, exitCode: number | null, signal
 	return signal ? `killed by ${signal}` : `exited with code ${exitCode}`;
 }
 
+/** Why a stop ended a task, as its error text begins. */
+export const stoppedBecause: Readonly<Record<StopReason, string>> = {cancel: 'cancelled by the operator', 'fail-fast': 'cancelled by --fail-fast after another task failed', shutdown: 'cancelled because hermes-delegate was stopped', timeout: 'timed out'};
+
 export type StopFacts = {
 	reason: StopReason;
 	termSentAt: number;
@@ -152,7 +155,7 @@ export type StopFacts = {
  * traceback on its way out; that stays in the log, where it is no news to anyone.
  */
 export function describeStop(facts: StopFacts): string {
-	const why = {cancel: 'cancelled by the operator', 'fail-fast': 'cancelled by --fail-fast after another task failed', shutdown: 'cancelled because hermes-delegate was stopped', timeout: 'timed out'}[facts.reason];
+	const why = stoppedBecause[facts.reason];
 	const seconds = Math.max(0, (facts.endedAt - facts.termSentAt) / 1000).toFixed(1);
 	const how = facts.signal ? `by ${facts.signal}` : `exit code ${facts.exitCode}`;
 	const ended = facts.forced && facts.signal === 'SIGKILL'

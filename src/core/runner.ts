@@ -3,11 +3,13 @@
 // leftover grandchildren) and announces everything as BatchEvents; `run` prints them and the
 // dashboard's store is fed by them. Nothing here knows about terminals or React.
 // This file is the batch's lifecycle: the queue, re-planning and re-routing, cancel, shutdown,
-// fail-fast and the report. How one task's process is started and ended is task-run.ts.
+// fail-fast and the report. How one task's process is started and ended is task-run.ts; when the
+// batch has finished (and how the dashboard's re-opens it) is batch-rounds.ts.
 import pLimit from 'p-limit';
 import {BatchEvents, type BatchListener} from './batch-events.js';
 import {batchReport} from './batch-report.js';
-import {applyRoutingTo, replanTasks, retryTaskIn, type ReroutableBatch, type RoutingSettings} from './batch-reroute.js';
+import {BatchRounds} from './batch-rounds.js';
+import {applyRoutingTo, replanIn, retryTaskIn, type ReroutableBatch, type RoutingSettings} from './batch-reroute.js';
 import {BatchTasks, type TaskEntry} from './batch-tasks.js';
 import type {RetryTarget} from './replan.js';
 import {buildResult, refusedResult} from './results.js';
@@ -21,6 +23,12 @@ export type RunnerOptions = TaskRunSettings & {
 	concurrency: number;
 	failFast?: boolean | undefined;
 	routing?: RoutingSettings | undefined;
+	/**
+	 * The dashboard's: the batch stays steerable after every task has ended, and a retry (R) then
+	 * re-opens it (batch.reopened) for another round that ends with results.json rewritten and
+	 * batch.finished again. `run` leaves it off: it exits when the batch has finished.
+	 */
+	retryAfterFinish?: boolean | undefined;
 };
 
 export type {BatchListener} from './batch-events.js';
@@ -32,10 +40,8 @@ export class BatchRunner {
 	private interrupted = false;
 	private readonly records: RunRecords;
 	private readonly limit: ReturnType<typeof pLimit>;
-	/** Tasks handed to the concurrency limit and not yet done; start() waits until none are left. */
-	private readonly pending: Array<Promise<void>> = [];
-	/** start() has seen every task end: nothing can be started or re-planned any more. */
-	private settled = false;
+	/** Whether the batch runs or has finished; what start() and whenSettled() wait for. */
+	private readonly rounds: BatchRounds;
 	/** What re-planning and re-routing (batch-reroute.ts) may read and drive. */
 	private readonly reroutable: ReroutableBatch;
 
@@ -43,6 +49,7 @@ export class BatchRunner {
 		this.tasks = new BatchTasks(plan, id => newAttemptOutput(options, telemetry => this.emit({type: 'task.telemetry', id, telemetry, at: Date.now()})));
 		this.records = new RunRecords(options.folder);
 		this.limit = pLimit(Math.max(1, options.concurrency));
+		this.rounds = new BatchRounds({writeUp: async () => this.writeUp(), announce: report => this.announce(report)});
 		this.reroutable = {
 			tasks: this.tasks,
 			get capabilities() {
@@ -51,7 +58,10 @@ export class BatchRunner {
 			get routing() {
 				return options.routing;
 			},
-			settled: () => this.settled,
+			settled: () => this.rounds.settled,
+			finishedOnce: () => this.rounds.finishedOnce,
+			reopenable: () => (options.retryAfterFinish ?? false) && !this.interrupted,
+			reopen: () => this.reopen(),
 			stopping: () => this.shuttingDown,
 			emit: event => this.emit(event),
 			finish: (id, result) => this.finish(id, result),
@@ -80,8 +90,10 @@ export class BatchRunner {
 		return this.tasks.entry(id)?.status;
 	}
 
+	/** Runs the batch; resolves with its report once every task has ended and results.json is written. Once per runner. */
 	async start(): Promise<BatchReport> {
 		const {folder} = this.options;
+		this.rounds.begin();
 		await writePlanOrRemoveFolder(folder, this.plan);
 		this.events.open({type: 'batch.planned', runId: folder.runId, runDir: folder.dir, plan: this.plan, at: Date.now()});
 
@@ -95,18 +107,16 @@ export class BatchRunner {
 			this.schedule(task.id);
 		}
 
-		// A re-plan may hand a refused task a route it can run on while others still run.
-		while (this.pending.length > 0) {
-			await Promise.all(this.pending.splice(0));
-		}
+		// A re-plan may hand a refused task a route it can run on while others still run: the round waits for it too.
+		return this.rounds.wait();
+	}
 
-		this.settled = true;
-		await this.records.written();
-
-		const report = batchReport({plan: this.plan, results: this.tasks.orderedResults(), folder, capabilities: this.options.capabilities, interrupted: this.interrupted, recordProblem: this.records.problem});
-		await writeResults(folder, report);
-		this.emit({type: 'batch.finished', report, at: Date.now()});
-		return report;
+	/**
+	 * The report of the batch as it last finished, once no task is queued or running: with
+	 * retryAfterFinish, a retry after start() resolved runs another round, and this waits for it.
+	 */
+	async whenSettled(): Promise<BatchReport> {
+		return this.rounds.whenSettled();
 	}
 
 	/** Cancel one task: a queued one never starts; a running one gets the kill cascade. */
@@ -150,7 +160,8 @@ export class BatchRunner {
 	 * The re-route message: a queued, failed, cancelled or timed-out task goes (back) into the queue
 	 * on the route named `target` of the delegation's active mode, or on an explicit model ({model}). A finished one starts a new attempt:
 	 * the earlier attempt's result stays in the task's result (`earlier_attempts`) and its log stays
-	 * where it was (attempt 2 logs to `<id>.2.log`). Only while the batch runs.
+	 * where it was (attempt 2 logs to `<id>.2.log`). While the batch runs, or after it finished
+	 * with retryAfterFinish (the dashboard), unless it was stopped (shutdown).
 	 */
 	retryTask(id: string, delegation: DelegationConfig, target: RetryTarget): {ok: true; attempt: number} | {ok: false; reason: string} {
 		return retryTaskIn(this.reroutable, id, delegation, target);
@@ -159,14 +170,36 @@ export class BatchRunner {
 	/**
 	 * New plans for tasks of this batch: a task that has not started (queued, or refused) takes its
 	 * new plan, and runs or is refused by it; running and finished tasks keep the route they ran
-	 * on. Returns the ids that changed.
+	 * on. Returns the ids that changed; refused once the batch has finished or while it stops.
 	 */
-	replan(tasks: readonly PlannedTask[]): string[] {
-		return replanTasks(this.reroutable, tasks);
+	replan(tasks: readonly PlannedTask[]): {ok: true; changed: string[]} | {ok: false; reason: string} {
+		return replanIn(this.reroutable, tasks);
 	}
 
 	private schedule(id: string): void {
-		this.pending.push(this.limit(async () => this.runTask(id)));
+		this.rounds.add(this.limit(async () => this.runTask(id)));
+	}
+
+	/** A retry after the finish (retryAfterFinish): the batch runs again, announced before the task is re-queued. */
+	private reopen(): void {
+		this.shuttingDown = false; // a fail-fast stop ended with the round it stopped; a shutdown is never re-opened
+		this.rounds.reopen();
+		this.emit({type: 'batch.reopened', at: Date.now()});
+	}
+
+	private async writeUp(): Promise<BatchReport> {
+		await this.records.written();
+		const {folder, capabilities} = this.options;
+		const problems = [this.records.problem, this.events.problem].filter((problem): problem is string => problem !== undefined);
+		const report = batchReport({plan: this.plan, results: this.tasks.orderedResults(), folder, capabilities, interrupted: this.interrupted, problems});
+		await writeResults(folder, report);
+		return report;
+	}
+
+	/** batch.finished; then what a listener threw meanwhile, now that the results are safe. */
+	private announce(report: BatchReport): void {
+		this.emit({type: 'batch.finished', report, at: Date.now()});
+		this.events.throwFailure(report.results_error ? 'its results are in this report only' : `its results are in ${report.results_file}`);
 	}
 
 	/** SIGINT/SIGTERM/SIGHUP or quitting the dashboard: nothing new starts, everything running is cascaded. */

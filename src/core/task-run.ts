@@ -10,7 +10,7 @@ import {spawnIfDescriptors} from './open-files.js';
 import {isFamilyAlive, watchFamily, type FamilyWatch} from './process-family.js';
 import {forgetGroup, processStartTicks, rememberGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
 import {freshProcessTable} from './proc-tree.js';
-import {buildResult, describeExit, describeStop, finalStatus} from './results.js';
+import {buildResult, describeExit, describeStop, finalStatus, stoppedBecause} from './results.js';
 import {outputModeOf} from './route-flags.js';
 import type {ProcessRecord, RunFolder} from './run-folder.js';
 import {StreamJsonDecoder} from './stream-json.js';
@@ -99,7 +99,10 @@ export class TaskRun {
 		const logPath = this.attempt === 1 ? folder.logPath(task.id) : path.join(path.dirname(folder.logPath(task.id)), `${task.id}.${this.attempt}.log`);
 		const {output, decoder} = this.attemptOutput;
 		const failToStart = (message: string) => {
-			this.hooks.finished(buildResult(task, {status: 'failed', exitCode: null, signal: null, startedAt: this.startedAt, finishedAt: Date.now(), stdout: {text: '', truncated: false}, errorText: message, logPath: null, hermesVersion: capabilities.version}));
+			// Stopped while it was being spawned: it ends as what the stop asked for, whatever the spawn did.
+			const {stopReason} = this;
+			const errorText = stopReason ? `${stoppedBecause[stopReason]} while it was starting; the start failed too: ${message}` : message;
+			this.hooks.finished(buildResult(task, {status: finalStatus(stopReason, null), exitCode: null, signal: null, startedAt: this.startedAt, finishedAt: Date.now(), stdout: {text: '', truncated: false}, errorText, logPath: null, hermesVersion: capabilities.version}));
 		};
 
 		let launch: ReturnType<typeof buildLaunch>;

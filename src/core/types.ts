@@ -200,7 +200,14 @@ export type BatchEvent =
 	| {type: 'task.killed'; id: string; at: number}
 	| {type: 'task.telemetry'; id: string; telemetry: TaskTelemetry; at: number}
 	| {type: 'task.finished'; id: string; result: TaskResult; at: number}
-	| {type: 'batch.finished'; report: BatchReport; at: number};
+	/**
+	 * Every task has ended and results.json is written. In the dashboard a retry after that re-opens
+	 * the batch (batch.reopened), and it is announced again, with the new report, when that ends:
+	 * the last batch.finished is the batch's report. `run` ends at the first, so it says it once.
+	 */
+	| {type: 'batch.finished'; report: BatchReport; at: number}
+	/** A retry (R) after batch.finished: the batch runs again; task.requeued follows, and batch.finished again at the end. */
+	| {type: 'batch.reopened'; at: number};
 
 export type ResultRoute = {
 	name: string | null;

@@ -44,7 +44,13 @@ export function eventPatch(state: BatchState, event: BatchEvent, control: BatchC
 		}
 
 		case 'batch.finished': {
+			// Again after a retry re-opened the batch: the newest report is the batch's.
 			return {report: event.report, finishedAt: event.at, exitRequested: state.quitting || state.exitRequested};
+		}
+
+		case 'batch.reopened': {
+			// R after the finish: the batch runs again (the header says so, its clock moves) until the next batch.finished.
+			return {report: null, finishedAt: null};
 		}
 
 		case 'batch.planned': {

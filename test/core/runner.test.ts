@@ -308,7 +308,7 @@ describe('BatchRunner replan', () => {
 
 		// The operator moves every task to the deep route while t01 runs and t02 waits.
 		const deep = planBatch({tasks: tasks.map(spec => ({...spec, option: 'deep'})), delegation: modelMap, settings: defaultSettings}).tasks;
-		expect(harness.runner.replan(deep)).toEqual(['t02']);
+		expect(harness.runner.replan(deep)).toEqual({ok: true, changed: ['t02']});
 		writeFileSync(release, '');
 		const report = await done;
 
@@ -326,7 +326,7 @@ describe('BatchRunner replan', () => {
 		await waitFor(() => harness.runner.status('t01') === 'running', {message: 't01 running'});
 
 		const gone = planBatch({tasks: tasks.map(spec => ({...spec, option: 'turbo'})), delegation: modelMap, settings: defaultSettings}).tasks;
-		harness.runner.replan(gone);
+		expect(harness.runner.replan(gone)).toEqual({ok: true, changed: ['t02']});
 		expect(harness.runner.status('t02')).toBe('refused');
 		writeFileSync(release, '');
 		const report = await done;

@@ -17,6 +17,7 @@ import type {TaskSpec} from '../../src/core/types.js';
 import {runnerControl} from '../../src/state/control.js';
 import {feedStore} from '../../src/state/feed.js';
 import {createBatchStore} from '../../src/state/store.js';
+import {agentWithModelDown} from '../helpers/down-route.js';
 import {fakeAgentPath, fakeCapabilities, fakeVersionEnv} from '../helpers/processes.js';
 import {plannedTasks} from '../helpers/render.js';
 import {steeringConfig} from '../helpers/steering-config.js';
@@ -34,7 +35,7 @@ afterEach(() => {
 });
 
 /** A running batch in a temp HERMES_HOME: t01 runs until `release` exists, the others queue behind it (concurrency 1). */
-function steeredBatch(config: string, tasksOf: (release: string) => TaskSpec[], concurrency = 1, env: NodeJS.ProcessEnv = {}) {
+function steeredBatch(config: string, tasksOf: (release: string) => TaskSpec[], concurrency = 1, env: NodeJS.ProcessEnv = {}, options: {hermesBin?: (home: string) => string} = {}) {
 	const home = mkdtempSync(path.join(tmpdir(), 'steering-'));
 	homes.push(home);
 	for (const profile of ['coder', 'writer']) mkdirSync(path.join(home, 'profiles', profile), {recursive: true});
@@ -45,7 +46,8 @@ function steeredBatch(config: string, tasksOf: (release: string) => TaskSpec[], 
 	const loaded = loadHermesConfig({configPath, hermesHome: home, explicit: true});
 	const plan = planBatch({tasks, delegation: loaded.delegation, settings: defaultSettings});
 	const folder = createRunFolder(home);
-	const runner = new BatchRunner(plan, {hermesBin: fakeAgentPath, capabilities: fakeCapabilities(), folder, concurrency, graceMs: 300, env: {...fakeVersionEnv(), ...env}, routing: {settings: defaultSettings, outsideWarnings: []}});
+	// As the dashboard's runner: a finished batch can still be re-opened by R.
+	const runner = new BatchRunner(plan, {hermesBin: options.hermesBin?.(home) ?? fakeAgentPath, capabilities: fakeCapabilities(), folder, concurrency, graceMs: 300, env: {...fakeVersionEnv(), ...env}, routing: {settings: defaultSettings, outsideWarnings: []}, retryAfterFinish: true});
 	runner.subscribe(event => {
 		if (event.type === 'task.started') pgids.add(event.pid);
 	});
@@ -184,6 +186,37 @@ describe('R: re-route a task', () => {
 		const report = await batch.done;
 		expect(report.results[1]).toMatchObject({attempt: 2, route: {name: 'deep'}});
 		expect(report.results[1]!.earlier_attempts).toHaveLength(1);
+	});
+});
+
+describe('R after the batch finished', () => {
+	it('re-opens the batch: the state shows it running again, then the second finish and its report', async () => {
+		const batch = steeredBatch(steeringConfig, () => [
+			{goal: 'steady', context: '[fake:duration=0]', option: 'deep'},
+			{goal: 'flaky', context: '[fake:duration=0]'},
+		], 2, {}, {hermesBin: home => agentWithModelDown(home, 'google/gemini-3-flash-preview')});
+		const {store} = batch;
+		const first = await batch.done;
+		expect(store.getState()).toMatchObject({report: first, finishedAt: expect.any(Number)});
+		expect(store.getState().tasks['t02']!.status).toBe('failed');
+		store.getState().focus('t02');
+		store.getState().openReroute();
+		store.getState().moveRoute(1);
+		const seen: Array<string | null> = [];
+		store.subscribe(state => seen.push(state.report?.summary ?? null));
+		store.getState().pickRoute();
+
+		expect(store.getState().notice).toBe('t02 queued on route "deep" as attempt 2; the earlier attempt\'s log and result are kept');
+		expect(store.getState()).toMatchObject({report: null, finishedAt: null});
+		const second = await batch.runner.whenSettled();
+		expect(store.getState()).toMatchObject({report: second, exitRequested: false});
+		expect(store.getState().report?.summary).toBe('2/2 tasks succeeded');
+		expect(store.getState().tasks['t02']).toMatchObject({status: 'succeeded', attempt: 2, routeName: 'deep'});
+		// Running again (no report) from the pick until the second batch.finished, and never the first report again.
+		const finishedAgain = seen.indexOf('2/2 tasks succeeded');
+		expect(finishedAgain).toBeGreaterThan(0);
+		expect(new Set(seen.slice(0, finishedAgain))).toEqual(new Set([null]));
+		expect(new Set(seen.slice(finishedAgain))).toEqual(new Set(['2/2 tasks succeeded']));
 	});
 });
 

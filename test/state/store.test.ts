@@ -183,6 +183,42 @@ describe('intents', () => {
 	});
 });
 
+describe('a batch re-opened by R after it finished', () => {
+	const report = (summary: string, interrupted = false) => ({summary, run_id: 'run-1', run_dir: '', results_file: '', mode: 'model_map' as const, interrupted, hermes: testHermes, warnings: [], results: []});
+
+	it('runs again (no report, the clock moving) until the second batch.finished, whose report is the batch\'s', () => {
+		const {store} = setup();
+		store.getState().applyEvent({type: 'task.finished', id: 't01', result: result('t01', 'failed', 1), at: t0 + 1000});
+		store.getState().applyEvent({type: 'batch.finished', report: report('1/2 tasks succeeded'), at: t0 + 2000});
+
+		store.getState().applyEvent({type: 'batch.reopened', at: t0 + 9000});
+		expect(store.getState()).toMatchObject({report: null, finishedAt: null});
+		store.getState().applyEvent({type: 'task.requeued', id: 't01', attempt: 2, plan: plannedTask(1), at: t0 + 9000});
+		store.getState().applyEvent({type: 'task.started', id: 't01', pid: 42, argv: [], at: t0 + 9100});
+		expect(store.getState().tasks['t01']).toMatchObject({status: 'running', attempt: 2});
+		store.getState().applyEvent({type: 'task.finished', id: 't01', result: result('t01', 'succeeded', 0), at: t0 + 12_000});
+		store.getState().applyEvent({type: 'batch.finished', report: report('2/2 tasks succeeded'), at: t0 + 12_100});
+
+		expect(store.getState()).toMatchObject({report: {summary: '2/2 tasks succeeded'}, finishedAt: t0 + 12_100, exitRequested: false});
+	});
+
+	it('q while the retry runs asks, stops it, and exits at the second finish', () => {
+		const {store, calls} = setup();
+		store.getState().applyEvent({type: 'batch.finished', report: report('1/2 tasks succeeded'), at: t0});
+		store.getState().applyEvent({type: 'batch.reopened', at: t0 + 1000});
+		store.getState().applyEvent({type: 'task.requeued', id: 't01', attempt: 2, plan: plannedTask(1), at: t0 + 1000});
+		store.getState().applyEvent({type: 'task.started', id: 't01', pid: 42, argv: [], at: t0 + 1100});
+
+		store.getState().requestQuit();
+		expect(store.getState().confirm?.action).toBe('quit');
+		store.getState().confirmYes();
+		expect(calls).toEqual(['shutdown term']);
+		expect(store.getState()).toMatchObject({quitting: true, exitRequested: false});
+		store.getState().applyEvent({type: 'batch.finished', report: report('1/2 tasks succeeded', true), at: t0 + 2000});
+		expect(store.getState()).toMatchObject({exitRequested: true, report: {interrupted: true}});
+	});
+});
+
 describe('zoom', () => {
 	it('keeps a scrolled-up view on the same lines while new output arrives, and follows at the bottom', () => {
 		const {store, outputs} = setup();
