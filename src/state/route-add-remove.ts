@@ -60,7 +60,9 @@ export function addRemoveActions(store: Store, control: BatchControl): AddRemove
 				return;
 			}
 
-			set({overlay: {kind: 'confirm', question: {action: 'remove-route', routeName: route.name}, under: {kind: 'routes', editor: open}}});
+			// Asked below the editor, which stays on screen and is where `n` returns.
+			const {overlay} = get();
+			set({overlay: {kind: 'confirm', question: {action: 'remove-route', routeName: route.name}, under: overlay?.kind === 'routes' ? overlay : null}});
 		},
 
 		removeRoute(name) {

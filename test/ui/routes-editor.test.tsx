@@ -194,6 +194,34 @@ describe('the routes editor', () => {
 		expect(editorOf(view.store.getState())?.input).toMatchObject({field: {value: 'turbo'}});
 	});
 
+	test('an emptied reasoning_effort is removed from config.yaml (its one line); an emptied provider is refused in place', async () => {
+		const view = editor();
+		view.stdin.write('r');
+		await view.until(/▸ fast/);
+		view.stdin.write('E');
+		await view.until(/Enter saves · Esc cancels · empty removes it · one of none, minimal, low, medium, high, xhigh, max, ultra/);
+		view.stdin.write('high');
+		view.stdin.write(keys.enter);
+		await view.until(/▸ fast \(default\) · google\/gemini-3-flash-preview · openrouter · reasoning high/);
+		expect(lineDiff(steeringConfig, view.config())).toEqual([{line: 12, removed: [], added: ['          reasoning_effort: high']}]);
+
+		view.stdin.write('E');
+		await view.until(/reasoning_effort: high/);
+		view.stdin.write(keys.ctrlU);
+		view.stdin.write(keys.enter);
+		await view.until(/▸ fast \(default\) · google\/gemini-3-flash-preview · openrouter · 2 queued/);
+		expect(view.config()).toBe(steeringConfig);
+		expect(view.frame()).toMatch(/remove reasoning_effort from model_map route "fast"/);
+
+		view.stdin.write('P');
+		await view.until(/empty removes it \(the route then needs a base_url\)/);
+		view.stdin.write(keys.ctrlU);
+		view.stdin.write(keys.enter);
+		await view.until(/refused: could not remove provider from model_map route "fast": .*needs "provider" or "base_url"/);
+		expect(view.config()).toBe(steeringConfig);
+		expect(view.replans).toHaveLength(2);
+	});
+
 	test('a profile route has only a description: M is refused with the reason', async () => {
 		const view = editor();
 		view.store.getState().switchMode();

@@ -96,10 +96,10 @@ export function RoutesEditor({width, height, bindings}: {readonly width: number;
 	);
 }
 
-/** What the field's hint says besides Enter and Esc: an empty value removes an optional key. */
+/** What the field's hint says besides Enter and Esc: an empty value removes an optional key (Hermes's own setting then applies). */
 const fieldHints: Partial<Record<RouteField, string>> = {
-	provider: 'empty removes provider (a route then needs a base_url)',
-	reasoning_effort: `one of ${reasoningEfforts.join(', ')} · empty removes it: Hermes's own setting applies`,
+	provider: 'empty removes it (the route then needs a base_url) · ←→ Home End move',
+	reasoning_effort: `empty removes it · one of ${reasoningEfforts.join(', ')}`,
 };
 
 /** A text field on its own line, after its name (none for a description). */

@@ -107,7 +107,7 @@ function press(store: BatchStore, bindings: Bindings, environment: CommandEnviro
 		// One text field has the keyboard (the search prompt's, the editor's or the picker's): the
 		// key edits it, the same way in each.
 		const field = activeField(state.overlay);
-		const edited = field ? editField(field, input, key) : field;
+		const edited = field && editField(field, input, key);
 		if (edited && edited !== field) {
 			state.setField(edited);
 		}
