@@ -116,7 +116,7 @@ export function withField(overlay: Overlay | null, field: TextField): Overlay | 
 	return overlay;
 }
 
-/** What closing the top layer (Esc) leaves, and whether it leaves the zoom (its notice goes with it). */
+/** What closing the top layer (Esc) leaves: the layer under it, or the same layer with what was open inside it closed. */
 export function closedTop(overlay: Overlay | null): Overlay | null {
 	switch (overlay?.kind) {
 		case undefined: {

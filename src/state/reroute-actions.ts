@@ -3,7 +3,7 @@
 // Pure decisions here; the task is re-queued through the control (the runner re-plans it).
 import type {StoreApi} from 'zustand/vanilla';
 import {explicitModelRefusal, explicitProviderRefusal} from '../core/replan.js';
-import {zoomLayer, type PickerLayer} from './overlay.js';
+import type {PickerLayer} from './overlay.js';
 import {pickedProfile} from './route-add-remove.js';
 import {pickerFor} from './routes-editor.js';
 import {editorPatch, steerable} from './steer.js';
@@ -24,7 +24,7 @@ export function rerouteActions(store: Store, control: BatchControl): RerouteActi
 			const state = get();
 			const steering = steerable(control);
 			// The zoomed task when R is pressed in the zoom (the picker opens over it and goes back to it).
-			const under = state.overlay?.kind === 'zoom' ? zoomLayer(state.overlay) : null;
+			const under = state.overlay?.kind === 'zoom' ? state.overlay : null;
 			const id = under?.zoom.taskId ?? state.focusedId;
 			const task = id ? state.tasks[id] : undefined;
 			if (!steering || !control.reroute || !id || !task) {
