@@ -136,6 +136,7 @@ export function buildProgram(): Command {
 		});
 	editOptions(config.command('route').description('change a route: its description, model, provider, reasoning, or make it the default').argument('<name>', 'the route'))
 		.option('--in <list>', 'model_map or profile_routes, when both have a route of that name')
+		.option('--clear <field...>', 'model route: remove optional keys so Hermes\'s own setting applies (provider, base_url, reasoning_effort, service_tier, fallback_providers, api_key, api_mode)')
 		.action((name: string, _options: unknown, command: Command) => {
 			process.exitCode = routeCommand(name, command.optsWithGlobals(), io);
 		});

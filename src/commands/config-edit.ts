@@ -3,7 +3,7 @@
 // what changed as `-`/`+` lines of the file; a bad value exits 2 naming the field and the fix,
 // and leaves the file as it was.
 import {defaultConfigPath, loadHermesConfig, saveRouteEdits, type LoadedConfig} from '../core/config.js';
-import {describeEdit, type RouteEdit, type RouteList} from '../core/config-edit.js';
+import {clearableFields, describeEdit, type ClearableField, type RouteEdit, type RouteList} from '../core/config-edit.js';
 import {InputError} from '../core/errors.js';
 import {normaliseProfileName, profileDir, resolveHermesHome} from '../core/hermes-home.js';
 import {formatDiff, lineDiff} from '../core/line-diff.js';
@@ -21,6 +21,8 @@ export type RouteFlags = {
 	provider?: string;
 	reasoning?: string;
 	default?: boolean;
+	/** Optional keys to remove from the route (`route --clear provider reasoning_effort`). */
+	clear?: string[];
 	/** Which list NAME is in, when it is in both. */
 	in?: string;
 };
@@ -46,12 +48,16 @@ export function routeCommand(name: string, flags: RouteFlags, io: EditIO): numbe
 			}
 		}
 
+		for (const field of checkedClears(flags)) {
+			edits.push({kind: 'clear-field', list, name, field});
+		}
+
 		if (flags.default) {
 			edits.push({kind: 'set-default', list, name});
 		}
 
 		if (edits.length === 0) {
-			throw new InputError('nothing to change', {}, 'give at least one of --description, --model, --provider, --reasoning, --default');
+			throw new InputError('nothing to change', {}, 'give at least one of --description, --model, --provider, --reasoning, --clear, --default');
 		}
 
 		return edits;
@@ -124,7 +130,7 @@ function listOf(loaded: LoadedConfig, name: string, flags: RouteFlags): RouteLis
 	const {modelMap, profileRoutes, mode} = loaded.delegation;
 	const inModelMap = modelMap.options.some(route => route.name === name.trim());
 	const inProfiles = profileRoutes.profiles.some(route => route.name === (normaliseProfileName(name) ?? name.trim()));
-	const fieldsOfModelRoutes = flags.model !== undefined || flags.provider !== undefined || flags.reasoning !== undefined;
+	const fieldsOfModelRoutes = flags.model !== undefined || flags.provider !== undefined || flags.reasoning !== undefined || (flags.clear ?? []).length > 0;
 	if (inModelMap && inProfiles) {
 		if (fieldsOfModelRoutes) {
 			return 'model_map';
@@ -155,6 +161,30 @@ function checkedText(value: string | undefined, field: string): string {
 	}
 
 	return value.trim();
+}
+
+/** The keys `--clear` names: only optional ones, each given no new value in the same command. */
+function checkedClears(flags: RouteFlags): ClearableField[] {
+	const fields: ClearableField[] = [];
+	for (const given of flags.clear ?? []) {
+		const field = given.trim().replaceAll('-', '_');
+		const asFlag = field === 'reasoning_effort' ? '--reasoning' : `--${field}`;
+		if (!(clearableFields as readonly string[]).includes(field)) {
+			const required = ['name', 'description', 'model'].includes(field);
+			throw new InputError(`--clear ${terminalSafe(given)}: ${required ? `every model route needs its ${field}, so it cannot be removed` : 'not a route field that can be removed'}`, {path: '--clear'}, `${required ? `change it with --${field} instead; ` : ''}--clear takes ${clearableFields.join(', ')}`);
+		}
+
+		const alsoSet = field === 'provider' ? flags.provider : field === 'reasoning_effort' ? flags.reasoning : undefined;
+		if (alsoSet !== undefined) {
+			throw new InputError(`--clear ${field} and ${asFlag} both given`, {path: '--clear'}, `give either ${asFlag} VALUE (to change it) or --clear ${field} (to remove it)`);
+		}
+
+		if (!fields.includes(field as ClearableField)) {
+			fields.push(field as ClearableField);
+		}
+	}
+
+	return fields;
 }
 
 function checkedReasoning(level: string | undefined): string | undefined {

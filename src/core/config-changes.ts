@@ -27,6 +27,12 @@ export function changeRecords(edits: readonly RouteEdit[], before: DelegationCon
 				return {at: time, path: formatPath([...routesPath(edit.list), index, edit.field]), old: fieldOf(routesOf(before, edit.list)[index], edit.field), new: fieldOf(routesOf(after, edit.list)[index], edit.field)};
 			}
 
+			case 'clear-field': {
+				const index = routeIndex(before, edit.list, edit.name);
+				const old = fieldOf(routesOf(before, edit.list)[index], edit.field);
+				return {at: time, path: formatPath([...routesPath(edit.list), index, edit.field]), old: edit.field === 'api_key' && old !== null ? secretNotCopied : old, new: null};
+			}
+
 			case 'set-default': {
 				return {at: time, path: formatPath(['delegation', 'backends', edit.list, 'default']), old: defaultOf(before, edit.list) ?? null, new: defaultOf(after, edit.list) ?? null};
 			}
@@ -69,11 +75,13 @@ function fieldOf(route: Route | undefined, field: string): unknown {
 	return route ? (route as Record<string, unknown>)[field] ?? null : null;
 }
 
+const secretNotCopied = '<set in config.yaml; not written here>';
+
 function withoutSecret(route: Route | undefined): unknown {
 	if (!route) {
 		return null;
 	}
 
 	const {kind: _kind, ...fields} = route as Route & {api_key?: string};
-	return 'api_key' in fields ? {...fields, api_key: '<set in config.yaml; not written here>'} : fields;
+	return 'api_key' in fields ? {...fields, api_key: secretNotCopied} : fields;
 }

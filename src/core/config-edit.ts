@@ -9,10 +9,17 @@ import {normaliseProfileName} from './hermes-home.js';
 import type {RoutingMode} from './types.js';
 import {terminalSafe} from './visible-text.js';
 import {formatPath} from './yaml-locate.js';
-import {appendItem, applySplices, removeItem, setValue, SpliceError, type Splice} from './yaml-splice.js';
+import {appendItem, applySplices, removeItem, removeKey, setValue, SpliceError, type Splice} from './yaml-splice.js';
 
 export type RouteList = 'model_map' | 'profile_routes';
 export type RouteField = 'description' | 'model' | 'provider' | 'reasoning_effort';
+
+/**
+ * The keys of a model route that may be left out (Hermes's own setting then applies): never its
+ * name, description or model. Leaving out provider is refused on save when no base_url is left.
+ */
+export const clearableFields = ['provider', 'base_url', 'reasoning_effort', 'service_tier', 'fallback_providers', 'api_key', 'api_mode'] as const;
+export type ClearableField = typeof clearableFields[number];
 
 export type NewModelRoute = {name: string; description: string; model: string; provider: string; reasoning_effort?: string | undefined};
 export type NewProfileRoute = {name: string; description: string};
@@ -20,6 +27,7 @@ export type NewProfileRoute = {name: string; description: string};
 export type RouteEdit =
 	| {kind: 'set-mode'; mode: RoutingMode}
 	| {kind: 'set-field'; list: RouteList; name: string; field: RouteField; value: string}
+	| {kind: 'clear-field'; list: RouteList; name: string; field: ClearableField}
 	| {kind: 'set-default'; list: RouteList; name: string}
 	| {kind: 'add-route'; list: 'model_map'; route: NewModelRoute}
 	| {kind: 'add-route'; list: 'profile_routes'; route: NewProfileRoute}
@@ -40,6 +48,10 @@ export function describeEdit(edit: RouteEdit): string {
 
 		case 'set-field': {
 			return `set ${edit.field} of ${edit.list} route "${terminalSafe(edit.name)}"`;
+		}
+
+		case 'clear-field': {
+			return `remove ${edit.field} from ${edit.list} route "${terminalSafe(edit.name)}"`;
 		}
 
 		case 'set-default': {
@@ -101,6 +113,15 @@ function splicesFor(text: string, document: Document, edit: RouteEdit, file: str
 
 			const index = routeIndex(document, edit.list, edit.name, file);
 			return setValue(text, document, [...routesPath(edit.list), String(index), edit.field].map(String), edit.value);
+		}
+
+		case 'clear-field': {
+			if (edit.list === 'profile_routes') {
+				throw new InputError(`a profile route has no ${edit.field}: it has only a name and a description, both needed`, {file, path: formatPath(routesPath(edit.list))}, 'clear fields of model routes only (--in model_map)');
+			}
+
+			const index = routeIndex(document, edit.list, edit.name, file);
+			return removeKey(text, document, [...routesPath(edit.list), String(index), edit.field]);
 		}
 
 		case 'set-default': {
@@ -190,6 +211,11 @@ function withEdit(before: unknown, edit: RouteEdit): unknown {
 
 		case 'set-field': {
 			list(edit.list)[indexIn(edit.list, edit.name)]![edit.field] = edit.value;
+			break;
+		}
+
+		case 'clear-field': {
+			delete list(edit.list)[indexIn(edit.list, edit.name)]![edit.field];
 			break;
 		}
 

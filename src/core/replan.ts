@@ -55,8 +55,8 @@ export type RetryInput = {
 	capabilities: PlanInput['capabilities'];
 };
 
-/** Where R sends a task: a route of the active mode by its name, or an explicit model the operator typed. */
-export type RetryTarget = string | {model: string};
+/** Where R sends a task: a route of the active mode by its name, or an explicit model the operator typed (and its provider, if typed). */
+export type RetryTarget = string | {model: string; provider?: string | undefined};
 
 const retryable: ReadonlySet<TaskStatus> = new Set(['queued', 'failed', 'cancelled', 'timed_out']);
 
@@ -73,7 +73,8 @@ export function planRetry(input: RetryInput): {ok: true; task: PlannedTask; atte
 	}
 
 	const explicit = typeof target === 'string' ? undefined : target.model.trim();
-	const refusal = explicit === undefined ? (delegation.mode === 'default' ? 'the built-in mode has no routes to choose from' : undefined) : explicitModelRefusal(explicit);
+	const provider = typeof target === 'string' ? undefined : target.provider?.trim() || undefined;
+	const refusal = explicit === undefined ? (delegation.mode === 'default' ? 'the built-in mode has no routes to choose from' : undefined) : explicitModelRefusal(explicit) ?? explicitProviderRefusal(provider ?? '');
 	if (refusal !== undefined) {
 		return {ok: false, reason: refusal};
 	}
@@ -83,7 +84,7 @@ export function planRetry(input: RetryInput): {ok: true; task: PlannedTask; atte
 	// another mode would refuse it, and under model_map the model wins over any route anyway.
 	const respec = explicit === undefined
 		? {...task.spec, model: undefined, provider: undefined, option: delegation.mode === 'model_map' ? routeName : undefined, profile: delegation.mode === 'profile_routes' ? routeName : undefined}
-		: {...task.spec, model: explicit, provider: undefined, option: undefined, profile: delegation.mode === 'profile_routes' ? task.spec.profile : undefined};
+		: {...task.spec, model: explicit, provider, option: undefined, profile: delegation.mode === 'profile_routes' ? task.spec.profile : undefined};
 	const specs = input.plan.tasks.map(planned => (planned.id === task.id ? respec : planned.spec));
 	const planned = planBatch({tasks: specs, delegation, settings: input.settings, capabilities: input.capabilities, indexes: [task.index]}).tasks[0]!;
 	if (planned.decision.refused) {
@@ -105,4 +106,11 @@ export function explicitModelRefusal(model: string): string | undefined {
 	return trimmed === '' ? 'a model name must not be empty'
 		: trimmed.includes('\0') ? 'a model name cannot contain a NUL character (\\u0000): no command-line argument can carry it'
 			: trimmed.length > maxOneLineLength ? `a model name is at most ${maxOneLineLength} characters` : undefined;
+}
+
+/** Why a typed provider cannot go with an explicit model (a task file's `provider`), or undefined; empty is none. */
+export function explicitProviderRefusal(provider: string): string | undefined {
+	const trimmed = provider.trim();
+	return trimmed.includes('\0') ? 'a provider name cannot contain a NUL character (\\u0000): no command-line argument can carry it'
+		: trimmed.length > maxOneLineLength ? `a provider name is at most ${maxOneLineLength} characters` : undefined;
 }

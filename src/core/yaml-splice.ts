@@ -175,6 +175,46 @@ export function removeItem(text: string, document: Document, path: readonly stri
 	return [{from, to: nextLineStart(text, nodeEnd(item) - 1), insert: ''}];
 }
 
+/**
+ * Removes the key at `path` with its value: its own line(s) in a block map, its entry in a flow
+ * map. A key that is not there is no change (no splices).
+ */
+export function removeKey(text: string, document: Document, path: readonly string[]): Splice[] {
+	const map = document.getIn(path.slice(0, -1), true);
+	if (!isMap(map)) {
+		return [];
+	}
+
+	const index = map.items.findIndex(item => keyOf(item) === path.at(-1));
+	const pair = map.items[index];
+	if (pair === undefined) {
+		return [];
+	}
+
+	const keyStart = (pair.key as Node).range![0];
+	const next = map.items[index + 1];
+	if (map.flow) {
+		// The entry and the comma after it; the last entry takes the comma before it instead.
+		const previous = map.items[index - 1];
+		return next ? [{from: keyStart, to: (next.key as Node).range![0], insert: ''}] : [{from: previous ? nodeEnd(previous) : keyStart, to: nodeEnd(pair), insert: ''}];
+	}
+
+	const from = lineStart(text, keyStart);
+	const end = nextLineStart(text, nodeEnd(pair) - 1);
+	if (/^\s*$/.test(text.slice(from, keyStart))) {
+		// The key starts its line: the line goes, with the comment at its end.
+		return [{from, to: end, insert: ''}];
+	}
+
+	// The first key of a list item (`- provider: x`): the next key moves up behind the dash.
+	const nextKey = next ? (next.key as Node).range![0] : undefined;
+	if (!/^\s*-\s*$/.test(text.slice(from, keyStart)) || nextKey === undefined || !/^[^\S\n]*(#[^\n]*)?\r?\n[^\S\n]*$/.test(text.slice(nodeEnd(pair), nextKey))) {
+		throw new SpliceError(`${formatPath(path)} does not start its own line`);
+	}
+
+	return [{from: keyStart, to: nextKey, insert: ''}];
+}
+
 function replaceScalar(text: string, node: Scalar, value: string | number, flow: boolean): Splice {
 	const [from, end] = node.range!;
 	// A block scalar's range takes in its last line break, which belongs to the line, not the value.

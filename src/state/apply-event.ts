@@ -3,6 +3,7 @@
 // at a capped rate by `outputPatch` (see state/feed.ts).
 import type {BatchEvent} from '../core/types.js';
 import type {BatchControl, BatchState} from './store.js';
+import {withZoom, zoomOf} from './overlay.js';
 import {finishedPatch, replannedPatch, taskViewFromPlan, type TaskView} from './task-view.js';
 import {batchWarnings} from './warnings.js';
 import {withNewOutput} from './zoom.js';
@@ -83,12 +84,12 @@ export function outputPatch(state: BatchState, control: BatchControl, tailLines:
 		}
 	}
 
-	const {zoom} = state;
+	const zoom = zoomOf(state.overlay);
 	const zoomOutput = zoom ? control.output(zoom.taskId) : undefined;
 	const zoomChanged = zoom !== null && zoomOutput !== undefined && zoomOutput.version !== zoom.version;
 	if (!changed && !zoomChanged) {
 		return undefined;
 	}
 
-	return {...(changed ? {tasks: changed} : {}), ...(zoomChanged ? {zoom: withNewOutput(zoom, zoomOutput)} : {})};
+	return {...(changed ? {tasks: changed} : {}), ...(zoomChanged ? {overlay: withZoom(state.overlay, withNewOutput(zoom, zoomOutput))} : {})};
 }

@@ -14,7 +14,8 @@ export function runnerControl(runner: BatchRunner, steering?: BatchSteering): Ba
 			steer: edits => steering.edit(edits),
 			reroute(id, target) {
 				const outcome = runner.retryTask(id, steering.delegation, target);
-				const where = typeof target === 'string' ? `on route "${terminalSafe(target)}"` : `with explicit model "${terminalSafe(target.model.trim())}"`;
+				const provider = typeof target === 'string' ? '' : target.provider?.trim() ?? '';
+				const where = typeof target === 'string' ? `on route "${terminalSafe(target)}"` : `with explicit model "${terminalSafe(target.model.trim())}"${provider === '' ? '' : ` on provider "${terminalSafe(provider)}"`}`;
 				return outcome.ok
 					? {ok: true, message: `${id} queued ${where}${outcome.attempt > 1 ? ` as attempt ${outcome.attempt}; the earlier attempt's log and result are kept` : ''}`}
 					: {ok: false, message: terminalSafe(outcome.reason)};

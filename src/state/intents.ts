@@ -1,6 +1,7 @@
 // The operator's stop intents, decided as pure functions of the state: which question to ask,
 // or why there is nothing to ask. The store applies the answer and calls the core.
 import {isActive, isFinal} from '../core/types.js';
+import {bodyLayer, zoomOf} from './overlay.js';
 import type {BatchState} from './store.js';
 
 /** c (kill: false) or K (kill: true) on the focused or zoomed task; while quitting, K kills everything now. */
@@ -9,7 +10,7 @@ export function cancelRequest(state: BatchState, kill: boolean): Partial<BatchSt
 		return kill ? 'kill-all' : undefined;
 	}
 
-	const id = state.zoom?.taskId ?? state.focusedId;
+	const id = zoomOf(state.overlay)?.taskId ?? state.focusedId;
 	const task = id ? state.tasks[id] : undefined;
 	if (!task || !id) {
 		return undefined;
@@ -23,7 +24,7 @@ export function cancelRequest(state: BatchState, kill: boolean): Partial<BatchSt
 		return {notice: `${task.title} is already being cancelled; K kills it now`};
 	}
 
-	return {confirm: {action: kill ? 'kill' : 'cancel', taskId: id}, notice: null};
+	return {overlay: {kind: 'confirm', question: {action: kill ? 'kill' : 'cancel', taskId: id}, under: bodyLayer(state.overlay)}, notice: null};
 }
 
 /** q: exit at once when nothing holds a process, else ask first. */
@@ -36,5 +37,6 @@ export function quitRequest(state: BatchState): Partial<BatchState> | undefined 
 		const status = state.tasks[id]?.status;
 		return status !== undefined && isActive(status);
 	});
-	return active ? {confirm: {action: 'quit', taskId: null}} : {exitRequested: true};
+	// Asked over whatever is open (a question asked before it gives way to this one).
+	return active ? {overlay: {kind: 'confirm', question: {action: 'quit'}, under: bodyLayer(state.overlay)}} : {exitRequested: true};
 }

@@ -1,72 +1,149 @@
-// Which overlay is on top, decided in one place. The dashboard's overlays are still separate
-// fields of the state (help can open over the zoom and return to it), but their order is
-// written only here: the key context (ui/commands.ts), what Esc closes (the store) and what the
-// body shows (App.tsx) all ask this function.
-import type {BatchState} from './store-types.js';
+// What covers the dashboard's grid, as one value: the zoomed task, the help, the routes editor,
+// the route picker, and a question over any of them. Each layer says what may lie under it, so
+// only what the keys can reach can be represented (the help over a zoomed task returns to it; a
+// confirm bar sits below whatever body it asks about, which stays on screen). The key context
+// (ui/commands.ts), what Esc closes (the store), what the body shows (App.tsx) and which text
+// field has the keyboard are all read from it here.
+import type {ConfirmQuestion, ZoomState} from './store-types.js';
+import type {RoutePickerState, RoutesEditorState} from './routes-editor.js';
+import {editorField} from './routes-editor.js';
+import {fieldAtEnd, type TextField} from './text-field.js';
 
-/** Innermost first: a question, the help, the routes editor (its text field), the search, the zoom. */
-export type Overlay = 'confirm' | 'help' | 'route-edit' | 'route-pick' | 'routes' | 'search' | 'zoom';
+/** One task full-screen; `searching`: the search prompt, while a query is typed. */
+export type ZoomLayer = {kind: 'zoom'; zoom: ZoomState; searching: TextField | null};
+/** The key help, over the grid or over the zoomed task it returns to. */
+export type HelpLayer = {kind: 'help'; under: ZoomLayer | null};
+/** The routes editor (`r`, from the grid). */
+export type RoutesLayer = {kind: 'routes'; editor: RoutesEditorState};
+/** The route picker (`R`), over the grid or over the zoomed task it was opened on. */
+export type PickerLayer = {kind: 'pick'; picker: RoutePickerState; under: ZoomLayer | null};
+/** What fills the body. */
+export type BodyLayer = ZoomLayer | HelpLayer | RoutesLayer | PickerLayer;
+/** A question, in a bar below the body it was asked over. */
+export type ConfirmLayer = {kind: 'confirm'; question: ConfirmQuestion; under: BodyLayer | null};
+export type Overlay = BodyLayer | ConfirmLayer;
 
-export function topOverlay(state: Pick<BatchState, 'confirm' | 'help' | 'routes' | 'zoom'>): Overlay | null {
-	if (state.confirm) {
-		return 'confirm';
-	}
+/** Where the keyboard is when an overlay is open (the grid's is the rest). */
+export type OverlayContext = 'confirm' | 'help' | 'route-edit' | 'route-pick' | 'routes' | 'search' | 'zoom';
 
-	if (state.help) {
-		return 'help';
-	}
-
-	if (state.routes) {
-		return state.routes.field ? 'route-edit' : state.routes.pickFor || state.routes.profileChoices ? 'route-pick' : 'routes';
-	}
-
-	if (state.zoom) {
-		return state.zoom.search.editing ? 'search' : 'zoom';
-	}
-
-	return null;
-}
-
-/** What fills the dashboard's body: a confirm question is a bar below it, so the body under it stays. */
-export function bodyOverlay(state: Pick<BatchState, 'confirm' | 'help' | 'routes' | 'zoom'>): Exclude<Overlay, 'confirm'> | null {
-	return topOverlay({...state, confirm: null}) as Exclude<Overlay, 'confirm'> | null;
-}
-
-/** What closing the top overlay changes (Esc). */
-export function closeTopOverlay(state: BatchState): Partial<BatchState> {
-	switch (topOverlay(state)) {
-		case 'confirm': {
-			return {confirm: null};
+export function overlayContext(overlay: Overlay | null): OverlayContext | null {
+	switch (overlay?.kind) {
+		case undefined: {
+			return null;
 		}
 
-		case 'help': {
-			return {help: false};
-		}
-
-		case 'route-edit': {
-			return {routes: {...state.routes!, field: null, adding: null, error: null}};
-		}
-
-		case 'route-pick': {
-			// The profile picker of `a` goes back to the editor; the `R` picker closes.
-			return {routes: state.routes!.profileChoices ? {...state.routes!, profileChoices: null, error: null} : null};
+		case 'confirm': case 'help': {
+			return overlay.kind;
 		}
 
 		case 'routes': {
-			return {routes: null};
+			const input = overlay.editor.input?.kind;
+			return input === undefined ? 'routes' : input === 'profiles' ? 'route-pick' : 'route-edit';
 		}
 
-		case 'search': {
-			return {zoom: {...state.zoom!, search: {...state.zoom!.search, editing: false}}};
+		case 'pick': {
+			return overlay.picker.explicit ? 'route-edit' : 'route-pick';
 		}
 
 		case 'zoom': {
-			// A search's "no match" belongs to the zoom: it must not linger under the grid.
-			return {zoom: null, notice: null};
+			return overlay.searching ? 'search' : 'zoom';
+		}
+	}
+}
+
+/** What fills the body: under a question, what it was asked over. */
+export function bodyLayer(overlay: Overlay | null): BodyLayer | null {
+	return overlay?.kind === 'confirm' ? overlay.under : overlay;
+}
+
+/** The zoomed task's layer, wherever it is: on top, or under the help, the picker or a question. */
+export function zoomLayer(overlay: Overlay | null): ZoomLayer | null {
+	const body = bodyLayer(overlay);
+	return body?.kind === 'zoom' ? body : body?.kind === 'help' || body?.kind === 'pick' ? body.under : null;
+}
+
+export function zoomOf(overlay: Overlay | null): ZoomState | null {
+	return zoomLayer(overlay)?.zoom ?? null;
+}
+
+/** The overlay with the zoom replaced, where it is; the same overlay when there is none. */
+export function withZoom(overlay: Overlay | null, zoom: ZoomState): Overlay | null {
+	const layer = zoomLayer(overlay);
+	if (!overlay || !layer) {
+		return overlay;
+	}
+
+	const replaced: ZoomLayer = {...layer, zoom};
+	const inBody = (body: BodyLayer | null): BodyLayer | null => (body?.kind === 'zoom' ? replaced : body?.kind === 'help' || body?.kind === 'pick' ? {...body, under: replaced} : body);
+	return overlay.kind === 'confirm' ? {...overlay, under: inBody(overlay.under)} : inBody(overlay);
+}
+
+/** The text field that has the keyboard: the search prompt's, the editor's or the picker's. */
+export function activeField(overlay: Overlay | null): TextField | null {
+	switch (overlay?.kind) {
+		case 'zoom': {
+			return overlay.searching;
 		}
 
-		case null: {
-			return {};
+		case 'routes': {
+			return editorField(overlay.editor);
+		}
+
+		case 'pick': {
+			return overlay.picker.explicit?.field ?? null;
+		}
+
+		default: {
+			return null;
+		}
+	}
+}
+
+/** The overlay with the field that has the keyboard replaced; a refusal shown beside it is cleared by the edit. */
+export function withField(overlay: Overlay | null, field: TextField): Overlay | null {
+	if (overlay?.kind === 'zoom' && overlay.searching) {
+		return {...overlay, searching: field};
+	}
+
+	if (overlay?.kind === 'routes' && (overlay.editor.input?.kind === 'field' || overlay.editor.input?.kind === 'draft')) {
+		return {...overlay, editor: {...overlay.editor, input: {...overlay.editor.input, field}, error: null}};
+	}
+
+	if (overlay?.kind === 'pick' && overlay.picker.explicit) {
+		return {...overlay, picker: {...overlay.picker, explicit: {...overlay.picker.explicit, field}, error: null}};
+	}
+
+	return overlay;
+}
+
+/** What closing the top layer (Esc) leaves: the layer under it, or the same layer with what was open inside it closed. */
+export function closedTop(overlay: Overlay | null): Overlay | null {
+	switch (overlay?.kind) {
+		case undefined: {
+			return null;
+		}
+
+		case 'confirm': case 'help': {
+			return overlay.under;
+		}
+
+		case 'routes': {
+			// An edit, a new route or the profile picker of `a` goes back to the editor; the editor closes.
+			return overlay.editor.input ? {...overlay, editor: {...overlay.editor, input: null, error: null}} : null;
+		}
+
+		case 'pick': {
+			const {explicit} = overlay.picker;
+			if (explicit?.step === 'provider') {
+				// Back to the model, as it was typed.
+				return {...overlay, picker: {...overlay.picker, explicit: {step: 'model', field: fieldAtEnd(explicit.model)}, error: null}};
+			}
+
+			return explicit ? {...overlay, picker: {...overlay.picker, explicit: null, error: null}} : overlay.under;
+		}
+
+		case 'zoom': {
+			return overlay.searching ? {...overlay, searching: null} : null;
 		}
 	}
 }

@@ -3,9 +3,10 @@
 // with a picker of the profiles that exist and are no route yet, then asks its description. Both
 // are saved through the same RouteEdits as `hermes-delegate config add-route|remove-route`.
 import type {StoreApi} from 'zustand/vanilla';
-import {editorFor, type DraftField, type RoutesEditorState} from './routes-editor.js';
-import {editPatch, refusedPatch, steerable} from './steer.js';
+import {editorFor, type DraftField, type RouteDraft, type RoutesEditorState} from './routes-editor.js';
+import {editorPatch, editPatch, refusedPatch, steerable} from './steer.js';
 import type {BatchActions, BatchControl, BatchState} from './store-types.js';
+import {emptyField, fieldAtEnd, type TextField} from './text-field.js';
 
 export type AddRemoveActions = Pick<BatchActions, 'startAddRoute' | 'requestRemoveRoute' | 'removeRoute'>;
 
@@ -23,87 +24,94 @@ const emptyReasons: Readonly<Record<DraftField, string>> = {
 export function addRemoveActions(store: Store, control: BatchControl): AddRemoveActions {
 	const set = (patch: Partial<BatchState>) => store.setState(patch);
 	const get = () => store.getState();
+	/** The editor, when it has the keyboard with nothing open inside it. */
+	const editor = (): RoutesEditorState | undefined => {
+		const {overlay} = get();
+		return overlay?.kind === 'routes' && !overlay.editor.input ? overlay.editor : undefined;
+	};
+
 	return {
 		startAddRoute() {
-			const {routes} = get();
-			if (!routes?.list) {
+			const open = editor();
+			if (!open?.list) {
 				return;
 			}
 
-			if (routes.list === 'model_map') {
-				set({routes: {...routes, adding: {steps: modelSteps, step: 0, values: {}}, field: {value: '', cursor: 0}, error: null}});
+			if (open.list === 'model_map') {
+				set(editorPatch({...open, input: {kind: 'draft', draft: {steps: modelSteps, step: 0, values: {}}, field: emptyField}, error: null}));
 				return;
 			}
 
 			const choices = control.profiles?.() ?? [];
-			set({routes: choices.length === 0
-				? {...routes, error: 'every profile under $HERMES_HOME/profiles/ is a route already: create one with `hermes profile create`'}
-				: {...routes, profileChoices: choices, choice: 0, error: null}});
+			set(editorPatch(choices.length === 0
+				? {...open, error: 'every profile under $HERMES_HOME/profiles/ is a route already: create one with `hermes profile create`'}
+				: {...open, input: {kind: 'profiles', choices, choice: 0}, error: null}));
 		},
 
 		requestRemoveRoute() {
-			const {routes} = get();
-			const route = routes?.routes[routes.selected];
-			if (!routes?.list || !route) {
+			const open = editor();
+			const route = open?.routes[open.selected];
+			if (!open?.list || !route) {
 				return;
 			}
 
 			if (route.isDefault) {
-				set({routes: {...routes, error: `"${route.name}" is the default route and cannot be removed: make another route the default first (d)`}});
+				set(editorPatch({...open, error: `"${route.name}" is the default route and cannot be removed: make another route the default first (d)`}));
 				return;
 			}
 
-			set({confirm: {action: 'remove-route', taskId: null, routeName: route.name}});
+			// Asked below the editor, which stays on screen and is where `n` returns.
+			const {overlay} = get();
+			set({overlay: {kind: 'confirm', question: {action: 'remove-route', routeName: route.name}, under: overlay?.kind === 'routes' ? overlay : null}});
 		},
 
 		removeRoute(name) {
-			const {routes} = get();
-			if (!routes?.list) {
+			const open = editor();
+			if (!open?.list) {
 				return;
 			}
 
-			const {ok, patch} = editPatch(control, [{kind: 'remove-route', list: routes.list, name}]);
+			const {ok, patch} = editPatch(control, [{kind: 'remove-route', list: open.list, name}]);
 			const steering = steerable(control);
 			if (!ok || !steering) {
-				set(refusedPatch(routes, patch));
+				set(refusedPatch(open, patch));
 				return;
 			}
 
 			// The selection stays where the removed route was: on the one that took its place.
 			const after = editorFor(steering.routing());
-			set({...patch, routes: {...after, selected: Math.min(routes.selected, Math.max(0, after.routes.length - 1))}});
+			set(editorPatch({...after, selected: Math.min(open.selected, Math.max(0, after.routes.length - 1))}, patch));
 		},
 	};
 }
 
 /** Enter on a profile in the picker of `a`: ask for the new route's description. */
-export function pickedProfile(routes: RoutesEditorState): RoutesEditorState {
-	const name = routes.profileChoices?.[routes.choice];
-	return name === undefined ? routes : {...routes, profileChoices: null, adding: {steps: ['description'], step: 0, values: {name}}, field: {value: '', cursor: 0}, error: null};
+export function pickedProfile(editor: RoutesEditorState): RoutesEditorState {
+	const name = editor.input?.kind === 'profiles' ? editor.input.choices[editor.input.choice] : undefined;
+	return name === undefined ? editor : {...editor, input: {kind: 'draft', draft: {steps: ['description'], step: 0, values: {name}}, field: emptyField}, error: null};
 }
 
 /** Enter in the text field while adding: the next field, or the route saved once all are given. */
-export function submitDraft(routes: RoutesEditorState, control: BatchControl): Partial<BatchState> {
-	const {adding, field, list} = routes;
-	if (!adding || !field || !list) {
+export function submitDraft(editor: RoutesEditorState, adding: RouteDraft, field: TextField, control: BatchControl): Partial<BatchState> {
+	const {list} = editor;
+	if (!list) {
 		return {};
 	}
 
 	const step = adding.steps[adding.step]!;
 	const value = field.value.trim();
 	if (value === '') {
-		return {routes: {...routes, error: emptyReasons[step]}};
+		return editorPatch({...editor, error: emptyReasons[step]});
 	}
 
-	if (step === 'name' && routes.routes.some(route => route.name === value)) {
-		return {routes: {...routes, error: `${list} already has a route "${value}": pick another name`}};
+	if (step === 'name' && editor.routes.some(route => route.name === value)) {
+		return editorPatch({...editor, error: `${list} already has a route "${value}": pick another name`});
 	}
 
 	const values = {...adding.values, [step]: value};
 	if (adding.step + 1 < adding.steps.length) {
 		const next = adding.steps[adding.step + 1]!;
-		const draft = values[next] ?? '';
-		return {routes: {...routes, adding: {...adding, step: adding.step + 1, values}, field: {value: draft, cursor: [...draft].length}, error: null}};
+		return editorPatch({...editor, input: {kind: 'draft', draft: {...adding, step: adding.step + 1, values}, field: fieldAtEnd(values[next] ?? '')}, error: null});
 	}
 
 	const name = values.name ?? '';
@@ -114,9 +122,9 @@ export function submitDraft(routes: RoutesEditorState, control: BatchControl): P
 	const steering = steerable(control);
 	if (!ok || !steering) {
 		// Refused in place: the last field stays open with what was typed, and says why.
-		return refusedPatch(routes, patch);
+		return refusedPatch(editor, patch);
 	}
 
 	const after = editorFor(steering.routing());
-	return {...patch, routes: {...after, selected: Math.max(0, after.routes.findIndex(route => route.name === name))}};
+	return editorPatch({...after, selected: Math.max(0, after.routes.findIndex(route => route.name === name))}, patch);
 }

@@ -1,15 +1,14 @@
-// The routes editor (`r`): the active mode's routes as plain rows, which one is selected, and
-// the description being edited. Pure: the rows are copied from the routing config when the
-// editor opens and after every save, and every text in them is sanitised here, once.
+// The routes editor (`r`) and the route picker (`R`): the active mode's routes as plain rows,
+// which one is selected, and what is being typed or picked inside. Pure: the rows are copied
+// from the routing config when the editor opens and after every save, and every text in them is
+// sanitised here, once.
 import type {RouteField, RouteList} from '../core/config-edit.js';
 import {activeRoutes} from '../core/routing.js';
 import type {DelegationConfig, RoutingMode, TaskStatus} from '../core/types.js';
 import {isActive} from '../core/types.js';
 import {terminalSafe} from '../core/visible-text.js';
+import type {TextField} from './text-field.js';
 import type {TaskView} from './task-view.js';
-
-/** A one-line text field: its text and where the cursor is (0 … length, in characters). */
-export type TextField = {value: string; cursor: number};
 
 export type RouteRow = {
 	name: string;
@@ -21,25 +20,33 @@ export type RouteRow = {
 	isDefault: boolean;
 };
 
-export type RoutesEditorState = {
-	/** The list being edited; null in the built-in mode, which has no routes. */
+/** The rows of the routes editor and of the route picker: the active mode's routes, one selected. */
+export type RouteListState = {
+	/** The list shown; null in the built-in mode, which has no routes. */
 	list: RouteList | null;
 	routes: RouteRow[];
 	selected: number;
-	/** The text being typed into one of the selected route's fields, while it is. */
-	field: TextField | null;
-	/** Which of the route's fields the text field edits. */
-	fieldName: RouteField;
-	/** Why the last save was refused, shown in place; cleared by the next key that edits. */
+	/** Why the last save or pick was refused, shown in place; cleared by the next key that edits. */
 	error: string | null;
-	/** Open as the route picker of `R`: the task to send to the selected route. */
-	pickFor: string | null;
-	/** A route being added (`a`), field by field; the text field holds the current step. */
-	adding: RouteDraft | null;
-	/** Adding a profile route: the profiles to choose from (picked first), and the selected one. */
-	profileChoices: string[] | null;
-	choice: number;
 };
+
+/** What the routes editor has open inside it, if anything: one thing at a time. */
+export type EditorInput =
+	/** One of the selected route's fields being typed. */
+	| {kind: 'field'; name: RouteField; field: TextField}
+	/** A new route (`a`), field by field; the text field holds the current step. */
+	| {kind: 'draft'; draft: RouteDraft; field: TextField}
+	/** A new profile route: the profiles to choose from (picked first), and the selected one. */
+	| {kind: 'profiles'; choices: string[]; choice: number};
+
+/** The routes editor (`r`). */
+export type RoutesEditorState = RouteListState & {input: EditorInput | null};
+
+/** The picker's "explicit model…": the model typed first, then (optionally) its provider. */
+export type ExplicitModelInput = {step: 'model'; field: TextField} | {step: 'provider'; model: string; field: TextField};
+
+/** The route picker (`R`): the task to send, and the explicit model being typed, if it is. */
+export type RoutePickerState = RouteListState & {taskId: string; explicit: ExplicitModelInput | null};
 
 /** The fields a new route is asked for, in order. */
 export type DraftField = 'name' | 'description' | 'model' | 'provider';
@@ -63,10 +70,21 @@ export function routeRows(delegation: DelegationConfig): RouteRow[] {
 }
 
 /** The editor as it opens, or re-read after a save (the selection kept on the same route). */
-export function editorFor(delegation: DelegationConfig, previous?: RoutesEditorState | null): RoutesEditorState {
+export function editorFor(delegation: DelegationConfig, previous?: RouteListState | null): RoutesEditorState {
 	const routes = routeRows(delegation);
 	const keep = previous ? routes.findIndex(route => route.name === previous.routes[previous.selected]?.name) : -1;
-	return {list: listOf(delegation.mode), routes, selected: Math.max(0, keep), field: null, fieldName: 'description', error: null, pickFor: null, adding: null, profileChoices: null, choice: 0};
+	return {list: listOf(delegation.mode), routes, selected: Math.max(0, keep), error: null, input: null};
+}
+
+/** The picker of R for one task: the routes, then one row more, "explicit model…". */
+export function pickerFor(delegation: DelegationConfig, taskId: string): RoutePickerState {
+	const {input: _none, ...rows} = editorFor(delegation);
+	return {...rows, taskId, explicit: null};
+}
+
+/** The text field the operator is typing into in the editor, if any. */
+export function editorField(editor: RoutesEditorState): TextField | null {
+	return editor.input?.kind === 'field' || editor.input?.kind === 'draft' ? editor.input.field : null;
 }
 
 export type RouteLoad = {queued: number; running: number; done: number};

@@ -1,35 +1,37 @@
 // The store's steering actions (mode switch, routes editor), kept apart from store.ts so each
 // file stays readable. They decide with pure functions (steer.ts, routes-editor.ts) and change
-// the routing only through the control.
+// the routing only through the control. The route picker's are in reroute-actions.ts.
 import type {StoreApi} from 'zustand/vanilla';
-import type {RouteField} from '../core/config-edit.js';
-import {explicitModelRefusal} from '../core/replan.js';
-import {pickedProfile, submitDraft} from './route-add-remove.js';
-import {editorFor, type RouteRow, type RoutesEditorState, type TextField} from './routes-editor.js';
-import {editPatch, refusedPatch, steerable, switchModePatch} from './steer.js';
+import type {ClearableField, RouteField} from '../core/config-edit.js';
+import {submitDraft} from './route-add-remove.js';
+import {movedInPicker, submitExplicit} from './reroute-actions.js';
+import {editorFor, type RouteRow, type RoutesEditorState} from './routes-editor.js';
+import {editorPatch, editPatch, refusedPatch, steerable, switchModePatch} from './steer.js';
 import type {BatchActions, BatchControl, BatchState} from './store.js';
+import {fieldAtEnd} from './text-field.js';
 
-export type SteerActions = Pick<BatchActions, 'switchMode' | 'openRoutes' | 'moveRoute' | 'editDescription' | 'editRouteField' | 'setField' | 'submitField' | 'cancelField' | 'setDefaultRoute' | 'openReroute' | 'pickRoute' | 'reloadConfig'>;
-
-const reroutable: ReadonlySet<string> = new Set(['queued', 'failed', 'cancelled', 'timed_out']);
+export type SteerActions = Pick<BatchActions, 'switchMode' | 'openRoutes' | 'moveRoute' | 'editDescription' | 'editRouteField' | 'submitField' | 'cancelField' | 'setDefaultRoute' | 'reloadConfig'>;
 
 type Store = Pick<StoreApi<BatchState & BatchActions>, 'setState' | 'getState'>;
 
 export function steerActions(store: Store, control: BatchControl): SteerActions {
 	const set = (patch: Partial<BatchState>) => store.setState(patch);
 	const get = () => store.getState();
+	/** The editor, when it has the keyboard. */
+	const editor = (): RoutesEditorState | undefined => {
+		const {overlay} = get();
+		return overlay?.kind === 'routes' ? overlay.editor : undefined;
+	};
+
 	const reread = (extra: Partial<BatchState> = {}) => {
 		const steering = steerable(control);
-		const {routes} = get();
-		if (steering && routes) {
-			set({...extra, routes: editorFor(steering.routing(), routes)});
-		}
+		const open = editor();
+		set(steering && open ? editorPatch(editorFor(steering.routing(), open), extra) : extra);
 	};
 
 	return {
 		switchMode() {
 			set(switchModePatch(get(), control));
-			reread();
 		},
 
 		openRoutes() {
@@ -39,7 +41,7 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 				return;
 			}
 
-			set({routes: editorFor(steering.routing()), notice: null});
+			set(editorPatch(editorFor(steering.routing()), {notice: null}));
 			// Opening the editor after a conflict is the operator looking again: show the file as it is.
 			if (get().configConflict) {
 				get().reloadConfig();
@@ -52,22 +54,27 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 				return;
 			}
 
-			const steering = steerable(control);
-			const {routes} = get();
-			set({
-				notice: outcome.message,
-				configConflict: !outcome.ok,
-				...(outcome.ok ? {mode: outcome.delegation.mode} : {}),
-				...(outcome.ok && routes && steering ? {routes: editorFor(steering.routing(), routes)} : {}),
-			});
+			const patch = {notice: outcome.message, configConflict: !outcome.ok, ...(outcome.ok ? {mode: outcome.delegation.mode} : {})};
+			if (outcome.ok) {
+				reread(patch);
+			} else {
+				set(patch);
+			}
 		},
 
 		moveRoute(delta) {
-			const {routes} = get();
-			if (routes?.profileChoices && !routes.field) {
-				set({routes: {...routes, choice: Math.min(routes.profileChoices.length - 1, Math.max(0, routes.choice + delta))}});
-			} else if (routes && !routes.field && rowCount(routes) > 0) {
-				set({routes: {...routes, selected: Math.min(rowCount(routes) - 1, Math.max(0, routes.selected + delta)), error: null}});
+			const {overlay} = get();
+			if (overlay?.kind === 'pick') {
+				set({overlay: movedInPicker(overlay, delta)});
+				return;
+			}
+
+			const open = editor();
+			const input = open?.input;
+			if (open && input?.kind === 'profiles') {
+				set(editorPatch({...open, input: {...input, choice: Math.min(input.choices.length - 1, Math.max(0, input.choice + delta))}}));
+			} else if (open && !input && open.routes.length > 0) {
+				set(editorPatch({...open, selected: Math.min(open.routes.length - 1, Math.max(0, open.selected + delta)), error: null}));
 			}
 		},
 
@@ -75,155 +82,100 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 			get().editRouteField('description');
 		},
 
-		editRouteField(fieldName: RouteField) {
-			const {routes} = get();
-			const route = routes?.routes[routes.selected];
-			if (!routes || !route) {
+		editRouteField(name: RouteField) {
+			const open = editor();
+			const route = open?.routes[open.selected];
+			if (!open || !route || open.input) {
 				return;
 			}
 
-			if (route.kind === 'profile' && fieldName !== 'description') {
-				set({routes: {...routes, error: `a profile route has no ${fieldName}: its profile's own config.yaml names the model`}});
+			if (route.kind === 'profile' && name !== 'description') {
+				set(editorPatch({...open, error: `a profile route has no ${name}: its profile's own config.yaml names the model`}));
 				return;
 			}
 
-			const value = currentValue(route, fieldName);
-			set({routes: {...routes, field: {value, cursor: [...value].length}, fieldName, error: null}});
-		},
-
-		setField(field: TextField) {
-			const {routes} = get();
-			if (routes?.field) {
-				set({routes: {...routes, field, error: null}});
-			}
+			set(editorPatch({...open, input: {kind: 'field', name, field: fieldAtEnd(currentValue(route, name))}, error: null}));
 		},
 
 		submitField() {
-			const {routes} = get();
-			if (routes?.adding) {
-				set(submitDraft(routes, control));
+			const {overlay} = get();
+			if (overlay?.kind === 'pick') {
+				set(submitExplicit(overlay, control));
 				return;
 			}
 
-			if (routes?.pickFor && routes.field) {
-				set(explicitModelPatch(routes, control));
+			const open = editor();
+			const input = open?.input;
+			if (open && input?.kind === 'draft') {
+				set(submitDraft(open, input.draft, input.field, control));
 				return;
 			}
 
-			const route = routes?.routes[routes.selected];
-			if (!routes?.field || !route || !routes.list) {
+			const route = open?.routes[open.selected];
+			if (!open?.list || input?.kind !== 'field' || !route) {
 				return;
 			}
 
-			const value = routes.field.value.trim();
-			const {fieldName} = routes;
-			if (value === '') {
-				set({routes: {...routes, error: emptyFieldReasons[fieldName]}});
+			const value = input.field.value.trim();
+			const {name: field} = input;
+			if (value === '' && !isClearable(field)) {
+				set(editorPatch({...open, error: emptyFieldReasons[field]}));
 				return;
 			}
 
-			if (value === currentValue(route, fieldName)) {
-				set({routes: {...routes, field: null, error: null}});
+			if (value === currentValue(route, field)) {
+				set(editorPatch({...open, input: null, error: null}));
 				return;
 			}
 
-			// The config core validates the saved file as loading does (an unknown reasoning_effort
-			// included): its message is the one shown.
-			const {ok, patch} = editPatch(control, [{kind: 'set-field', list: routes.list, name: route.name, field: fieldName, value}]);
+			// The config core validates the saved file as loading does (an unknown reasoning_effort,
+			// a route left with neither provider nor base_url): its message is the one shown.
+			const {ok, patch} = editPatch(control, [value === '' && isClearable(field)
+				? {kind: 'clear-field', list: open.list, name: route.name, field}
+				: {kind: 'set-field', list: open.list, name: route.name, field, value}]);
 			if (ok) {
 				reread(patch);
 			} else {
 				// Refused in place: the field stays open with what was typed, and says why.
-				set(refusedPatch(routes, patch));
+				set(refusedPatch(open, patch));
 			}
 		},
 
 		cancelField() {
-			const {routes} = get();
-			if (routes) {
-				set({routes: {...routes, field: null, adding: null, error: null}});
+			const open = editor();
+			if (open?.input) {
+				set(editorPatch({...open, input: null, error: null}));
 			}
-		},
-
-		openReroute() {
-			const state = get();
-			const steering = steerable(control);
-			const id = state.zoom?.taskId ?? state.focusedId;
-			const task = id ? state.tasks[id] : undefined;
-			if (!steering || !control.reroute || !id || !task) {
-				set({notice: 'this batch cannot be steered: it was started without its config'});
-			} else if (!reroutable.has(task.status)) {
-				set({notice: `${task.title} is ${task.status.replace('_', ' ')}: only a queued, failed, cancelled or timed-out task can be re-routed`});
-			} else {
-				// The built-in mode has no routes, but an explicit model still applies: the picker offers only that.
-				set({routes: {...editorFor(steering.routing()), pickFor: id}, notice: null});
-			}
-		},
-
-		pickRoute() {
-			const {routes} = get();
-			if (routes?.profileChoices) {
-				set({routes: pickedProfile(routes)});
-				return;
-			}
-
-			if (routes?.pickFor && routes.selected === routes.routes.length) {
-				// The row after the routes: "explicit model…" opens a field for the model's name.
-				set({routes: {...routes, field: {value: '', cursor: 0}, fieldName: 'model', error: null}});
-				return;
-			}
-
-			const route = routes?.routes[routes.selected];
-			if (!routes?.pickFor || !route || !control.reroute) {
-				return;
-			}
-
-			const outcome = control.reroute(routes.pickFor, route.name);
-			set(outcome.ok ? {routes: null, notice: outcome.message} : {routes: {...routes, error: outcome.message}});
 		},
 
 		setDefaultRoute() {
-			const {routes} = get();
-			const route = routes?.routes[routes.selected];
-			if (!routes?.list || !route || route.isDefault) {
+			const open = editor();
+			const route = open?.routes[open.selected];
+			if (!open?.list || !route || route.isDefault || open.input) {
 				return;
 			}
 
-			const {ok, patch} = editPatch(control, [{kind: 'set-default', list: routes.list, name: route.name}]);
+			const {ok, patch} = editPatch(control, [{kind: 'set-default', list: open.list, name: route.name}]);
 			if (ok) {
 				reread(patch);
 			} else {
-				set(refusedPatch(routes, patch));
+				set(refusedPatch(open, patch));
 			}
 		},
 	};
 }
 
-/** The picker of R has one row more than the routes: "explicit model…". */
-function rowCount(routes: RoutesEditorState): number {
-	return routes.routes.length + (routes.pickFor ? 1 : 0);
+/** The route fields the editor can empty: an empty value removes them from the route, and Hermes's own setting applies. */
+export function isClearable(field: RouteField): field is RouteField & ClearableField {
+	return field === 'provider' || field === 'reasoning_effort';
 }
 
-/** Enter in the picker's model field: the task re-queued on that model, or the reason in place. */
-function explicitModelPatch(routes: RoutesEditorState, control: BatchControl): Partial<BatchState> {
-	const model = routes.field?.value ?? '';
-	const refusal = explicitModelRefusal(model);
-	if (refusal !== undefined || !routes.pickFor || !control.reroute) {
-		return {routes: {...routes, error: refusal ?? 'this batch cannot be steered'}};
-	}
-
-	const outcome = control.reroute(routes.pickFor, {model});
-	return outcome.ok ? {routes: null, notice: outcome.message} : {routes: {...routes, error: outcome.message}};
-}
-
-const emptyFieldReasons: Readonly<Record<RouteField, string>> = {
+const emptyFieldReasons: Readonly<Record<Exclude<RouteField, ClearableField>, string>> = {
 	description: 'a description must not be empty: it is what routes tasks here',
 	model: 'a model route needs a model',
-	provider: 'a model route needs a provider (a base_url route is edited in the file)',
-	reasoning_effort: 'reasoning_effort cannot be emptied here: leave it out of the file by hand to use what Hermes configures',
 };
 
-function currentValue(route: RouteRow, fieldName: RouteField): string {
+function currentValue(route: RouteRow, field: RouteField): string {
 	const values: Record<RouteField, string | null> = {description: route.description, model: route.model, provider: route.provider, reasoning_effort: route.reasoningEffort};
-	return values[fieldName] ?? '';
+	return values[field] ?? '';
 }

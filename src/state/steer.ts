@@ -4,7 +4,8 @@
 import type {RouteEdit} from '../core/config-edit.js';
 import type {SteerOutcome} from '../core/steering.js';
 import type {DelegationConfig, RoutingMode} from '../core/types.js';
-import type {RoutesEditorState} from './routes-editor.js';
+import {bodyLayer} from './overlay.js';
+import {editorField, type RoutesEditorState} from './routes-editor.js';
 import type {BatchControl, BatchState} from './store.js';
 
 /** The order `m` goes through the modes. */
@@ -77,16 +78,23 @@ function outcomePatch(outcome: SteerOutcome, prefix: string, extra: Partial<Batc
 	return {...extra, notice: `${prefix}${outcome.message}`, configConflict: outcome.ok ? false : outcome.conflict === true};
 }
 
-/** A refused edit, shown in place in the editor (and marked in the header when the file changed on disk). */
-export function refusedPatch(routes: RoutesEditorState, patch: Partial<BatchState>): Partial<BatchState> {
-	return {routes: {...routes, error: patch.notice ?? 'refused'}, ...(patch.configConflict ? {configConflict: true} : {})};
+/** The editor as the overlay, with what else changes. */
+export function editorPatch(editor: RoutesEditorState, extra: Partial<BatchState> = {}): Partial<BatchState> {
+	return {...extra, overlay: {kind: 'routes', editor}};
 }
 
-/** The header's mark after the mode: an edit open in the editor, or config.yaml changed on disk under a save. */
-export function configMark(state: Pick<BatchState, 'routes' | 'configConflict'>): string {
+/** A refused edit, shown in place in the editor (and marked in the header when the file changed on disk). */
+export function refusedPatch(editor: RoutesEditorState, patch: Partial<BatchState>): Partial<BatchState> {
+	return editorPatch({...editor, error: patch.notice ?? 'refused'}, patch.configConflict ? {configConflict: true} : {});
+}
+
+/** The header's mark after the mode: a text field open in the editor or the picker, or config.yaml changed on disk under a save. */
+export function configMark(state: Pick<BatchState, 'overlay' | 'configConflict'>): string {
 	if (state.configConflict) {
 		return '⚠ config changed on disk';
 	}
 
-	return state.routes?.field || state.routes?.adding ? '✎' : '';
+	const body = bodyLayer(state.overlay);
+	const typing = body?.kind === 'routes' ? editorField(body.editor) !== null : body?.kind === 'pick' && body.picker.explicit !== null;
+	return typing ? '✎' : '';
 }

@@ -4,7 +4,8 @@ import type {RouteEdit, RouteField} from '../core/config-edit.js';
 import type {RetryTarget} from '../core/replan.js';
 import type {SteerOutcome} from '../core/steering.js';
 import type {BatchEvent, BatchReport, DelegationConfig, RoutingMode} from '../core/types.js';
-import type {RoutesEditorState, TextField} from './routes-editor.js';
+import type {Overlay} from './overlay.js';
+import type {TextField} from './text-field.js';
 import type {TaskView} from './task-view.js';
 
 /** What the store may ask of the core. The runner implements it; component tests may fake it. */
@@ -25,7 +26,12 @@ export type BatchControl = {
 	reload?(): SteerOutcome;
 };
 
-export type ConfirmAction = 'cancel' | 'kill' | 'quit' | 'remove-route';
+/** What a confirm bar asks: stopping one task, quitting, or removing a route. */
+export type ConfirmQuestion =
+	| {action: 'cancel' | 'kill'; taskId: string}
+	| {action: 'quit'}
+	| {action: 'remove-route'; routeName: string};
+export type ConfirmAction = ConfirmQuestion['action'];
 export type LayoutPreference = 'auto' | 'grid' | 'list';
 export type ZoomState = {
 	taskId: string;
@@ -36,7 +42,8 @@ export type ZoomState = {
 	offsetFromBottom: number;
 	/** Scrollback lines on screen when the UI last said: what keeps the view full as output arrives. */
 	visibleLines: number;
-	search: {query: string; editing: boolean; matchLine: number | null};
+	/** The last query searched for (typed in the overlay's search prompt) and the line it was found on. */
+	search: {query: string; matchLine: number | null};
 };
 
 export type BatchState = {
@@ -55,12 +62,8 @@ export type BatchState = {
 	report: BatchReport | null;
 	focusedId: string | null;
 	layout: LayoutPreference;
-	help: boolean;
-	/** routeName: the route `remove-route` asks about. */
-	confirm: {action: ConfirmAction; taskId: string | null; routeName?: string} | null;
-	zoom: ZoomState | null;
-	/** The routes editor (`r`), while it is open. */
-	routes: RoutesEditorState | null;
+	/** What covers the grid: the zoom, the help, the routes editor or picker, a question (state/overlay.ts). */
+	overlay: Overlay | null;
 	/** A save was stopped by a change made to config.yaml on disk: marked until the operator re-reads it. */
 	configConflict: boolean;
 	quitting: boolean;
@@ -81,8 +84,9 @@ export type BatchActions = {
 	closeOverlay(): void;
 	scroll(delta: number | 'top' | 'bottom', visibleLines: number): void;
 	startSearch(): void;
-	editSearch(query: string): void;
 	submitSearch(): void;
+	/** The text field that has the keyboard (search, editor, picker) after a key press. */
+	setField(field: TextField): void;
 	findNext(direction: 1 | -1): void;
 	requestCancel(kill: boolean): void;
 	requestQuit(): void;
@@ -97,8 +101,7 @@ export type BatchActions = {
 	editDescription(): void;
 	/** Starts editing one of the selected route's fields (a profile route has only its description). */
 	editRouteField(field: RouteField): void;
-	setField(field: TextField): void;
-	/** Saves the typed description (refused in place when invalid), then the queue is re-planned. */
+	/** Enter in the editor's field (saved, or refused in place with the reason; an empty optional field is removed) or the picker's. */
 	submitField(): void;
 	cancelField(): void;
 	/** Makes the selected route its mode's default. */

@@ -7,18 +7,19 @@
 import {createStore, type StoreApi} from 'zustand/vanilla';
 import type {CancellingInfo, PlannedTask, RoutingMode, StopReason} from '../core/types.js';
 import {eventPatch, outputPatch} from './apply-event.js';
-import {closeTopOverlay} from './overlay.js';
+import {closedTop, withField, type ZoomLayer} from './overlay.js';
 import {cancelRequest, quitRequest} from './intents.js';
 import {taskViewFromPlan} from './task-view.js';
 import {batchWarnings} from './warnings.js';
 import {addRemoveActions} from './route-add-remove.js';
+import {rerouteActions} from './reroute-actions.js';
 import {steerActions} from './steer-actions.js';
 import type {BatchActions, BatchControl, BatchState} from './store-types.js';
 import {openZoom, scrolled, searched} from './zoom.js';
 
 export type {TaskView} from './task-view.js';
 
-export type {BatchActions, BatchControl, BatchState, ConfirmAction, LayoutPreference, ZoomState} from './store-types.js';
+export type {BatchActions, BatchControl, BatchState, ConfirmAction, ConfirmQuestion, LayoutPreference, ZoomState} from './store-types.js';
 
 export type BatchStore = StoreApi<BatchState & BatchActions>;
 
@@ -42,10 +43,16 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 	const tasks = Object.fromEntries(options.plan.tasks.map(task => [task.id, taskViewFromPlan(task)]));
 
 	return createStore<BatchState & BatchActions>()((set, get, api) => {
+		// Scrolling and searching act on the zoom when it has the keyboard.
+		const zoomOnTop = (): ZoomLayer | undefined => {
+			const {overlay} = get();
+			return overlay?.kind === 'zoom' ? overlay : undefined;
+		};
 
 		return {
 			...steerActions(api, control),
 			...addRemoveActions(api, control),
+			...rerouteActions(api, control),
 			runId: options.runId,
 			runDir: options.runDir,
 			mode: options.plan.mode,
@@ -60,10 +67,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			report: null,
 			focusedId: order[0] ?? null,
 			layout: 'auto',
-			help: false,
-			confirm: null,
-			zoom: null,
-			routes: null,
+			overlay: null,
 			configConflict: false,
 			quitting: false,
 			exitRequested: false,
@@ -113,57 +117,68 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			},
 
 			toggleHelp() {
-				set({help: !get().help});
+				// Over the grid or the zoom (the only places `?` opens it), and back to what was under it.
+				const {overlay} = get();
+				if (overlay?.kind === 'help') {
+					set({overlay: overlay.under});
+				} else if (overlay === null || overlay.kind === 'zoom') {
+					set({overlay: {kind: 'help', under: overlay}});
+				}
 			},
 
 			openZoom(visibleLines) {
 				const id = get().focusedId;
-				if (id) {
-					set({zoom: openZoom(id, control.output(id), visibleLines)});
+				if (id && get().overlay === null) {
+					set({overlay: {kind: 'zoom', zoom: openZoom(id, control.output(id), visibleLines), searching: null}});
 				}
 			},
 
 			closeOverlay() {
-				set(closeTopOverlay(get()));
+				const {overlay} = get();
+				const after = closedTop(overlay);
+				// A search's "no match" belongs to the zoom: it must not linger under the grid.
+				const leftZoom = overlay?.kind === 'zoom' && after === null;
+				set(leftZoom ? {overlay: after, notice: null} : {overlay: after});
 			},
 
 			scroll(delta, visibleLines) {
-				const zoom = get().zoom;
-				if (zoom) {
-					set({zoom: scrolled(zoom, delta, visibleLines)});
+				const layer = zoomOnTop();
+				if (layer) {
+					set({overlay: {...layer, zoom: scrolled(layer.zoom, delta, visibleLines)}});
 				}
 			},
 
 			startSearch() {
-				const zoom = get().zoom;
-				if (zoom) {
-					set({zoom: {...zoom, search: {query: '', editing: true, matchLine: null}}, notice: null});
-				}
-			},
-
-			editSearch(query) {
-				const zoom = get().zoom;
-				if (zoom) {
-					set({zoom: {...zoom, search: {...zoom.search, query}}});
+				const layer = zoomOnTop();
+				if (layer) {
+					set({overlay: {...layer, zoom: {...layer.zoom, search: {query: '', matchLine: null}}, searching: {value: '', cursor: 0}}, notice: null});
 				}
 			},
 
 			submitSearch() {
-				const zoom = get().zoom;
-				if (zoom) {
-					set({zoom: {...zoom, search: {...zoom.search, editing: false}}});
+				const layer = zoomOnTop();
+				if (layer?.searching) {
+					set({overlay: {...layer, zoom: {...layer.zoom, search: {...layer.zoom.search, query: layer.searching.value}}, searching: null}});
 					get().findNext(-1);
 				}
 			},
 
+			setField(field) {
+				const {overlay} = get();
+				const after = withField(overlay, field);
+				if (after !== overlay) {
+					set({overlay: after});
+				}
+			},
+
 			findNext(direction) {
-				const zoom = get().zoom;
-				if (!zoom || zoom.search.query === '') {
+				const layer = zoomOnTop();
+				if (!layer || layer.zoom.search.query === '') {
 					return;
 				}
 
-				const outcome = searched(zoom, direction);
-				set('notice' in outcome ? {notice: outcome.notice} : {notice: null, zoom: outcome.zoom});
+				const outcome = searched(layer.zoom, direction);
+				set('notice' in outcome ? {notice: outcome.notice} : {notice: null, overlay: {...layer, zoom: outcome.zoom}});
 			},
 
 			requestCancel(kill) {
@@ -179,7 +194,8 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 				// Asked again, as a second Ctrl+C or a second signal to `run` would be: at the question
 				// it is the answer (only Ctrl+C reaches it there: the prompt owns the text keys), and
 				// while quitting it skips what is left of the grace period.
-				if (get().confirm?.action === 'quit') {
+				const {overlay} = get();
+				if (overlay?.kind === 'confirm' && overlay.question.action === 'quit') {
 					get().confirmYes();
 					return;
 				}
@@ -196,18 +212,19 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			},
 
 			confirmYes() {
-				const confirm = get().confirm;
-				if (!confirm) {
+				const {overlay} = get();
+				if (overlay?.kind !== 'confirm') {
 					return;
 				}
 
-				set({confirm: null});
-				if (confirm.action === 'remove-route') {
-					get().removeRoute(confirm.routeName ?? '');
+				const {question} = overlay;
+				set({overlay: overlay.under});
+				if (question.action === 'remove-route') {
+					get().removeRoute(question.routeName);
 					return;
 				}
 
-				if (confirm.action === 'quit') {
+				if (question.action === 'quit') {
 					set({quitting: true, notice: null});
 					control.shutdown({skipGrace: false});
 					if (get().report) {
@@ -217,16 +234,17 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 					return;
 				}
 
-				if (confirm.taskId) {
-					const sent = control.cancel(confirm.taskId, {skipGrace: confirm.action === 'kill'});
-					if (!sent) {
-						set({notice: 'nothing to cancel: the task has already finished'});
-					}
+				const sent = control.cancel(question.taskId, {skipGrace: question.action === 'kill'});
+				if (!sent) {
+					set({notice: 'nothing to cancel: the task has already finished'});
 				}
 			},
 
 			confirmNo() {
-				set({confirm: null});
+				const {overlay} = get();
+				if (overlay?.kind === 'confirm') {
+					set({overlay: overlay.under});
+				}
 			},
 		};
 	});

@@ -14,7 +14,7 @@ export function openZoom(taskId: string, output: OutputSnapshot | undefined, vis
 		version: output?.version ?? -1,
 		offsetFromBottom: 0,
 		visibleLines: Math.max(1, visibleLines),
-		search: {query: '', editing: false, matchLine: null},
+		search: {query: '', matchLine: null},
 	};
 }
 

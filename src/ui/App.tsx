@@ -4,7 +4,7 @@
 import {Box, Text} from 'ink';
 import {useShallow} from 'zustand/shallow';
 import type {Theme} from '../core/themes.js';
-import {bodyOverlay, type Overlay} from '../state/overlay.js';
+import {bodyLayer, type BodyLayer} from '../state/overlay.js';
 import type {BatchStore} from '../state/store.js';
 import {ConfirmBar, confirmQuestion, confirmText} from './components/ConfirmBar.js';
 import {Footer} from './components/Footer.js';
@@ -48,7 +48,7 @@ function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; read
 		layout: state.layout,
 		warnings: state.warnings.length > 0,
 		statusLine: state.quitting || state.notice !== null,
-		overlay: bodyOverlay(state),
+		body: bodyLayer(state.overlay)?.kind ?? null,
 	})));
 	const question = useBatch(confirmQuestion);
 	const confirmLines = confirmText(question, size.columns, bindings).length;
@@ -71,7 +71,7 @@ function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; read
 		<Box flexDirection='column' width={frame.columns}>
 			<Header width={frame.columns} bindings={bindings}/>
 			<Box height={frame.bodyHeight} width={frame.columns} overflow='hidden'>
-				<Body frame={frame} bindings={bindings} overlay={ui.overlay} empty={ui.taskCount === 0}/>
+				<Body frame={frame} bindings={bindings} body={ui.body} empty={ui.taskCount === 0}/>
 			</Box>
 			{question !== null && <ConfirmBar width={frame.columns} bindings={bindings}/>}
 			<Footer width={frame.columns} bindings={bindings}/>
@@ -82,21 +82,22 @@ function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; read
 type BodyProps = {
 	readonly frame: Extract<FramePlan, {tooSmall: false}>;
 	readonly bindings: Bindings;
-	readonly overlay: Overlay | null;
+	/** What covers the grid in the body (a question's bar is below it). */
+	readonly body: BodyLayer['kind'] | null;
 	readonly empty: boolean;
 };
 
-function Body({frame, bindings, overlay, empty}: BodyProps) {
+function Body({frame, bindings, body, empty}: BodyProps) {
 	const theme = useTheme();
-	if (overlay === 'help') {
+	if (body === 'help') {
 		return <HelpOverlay width={frame.columns} height={frame.bodyHeight} bindings={bindings}/>;
 	}
 
-	if (overlay === 'routes' || overlay === 'route-edit' || overlay === 'route-pick') {
+	if (body === 'routes' || body === 'pick') {
 		return <RoutesEditor width={frame.columns} height={frame.bodyHeight} bindings={bindings}/>;
 	}
 
-	if (overlay === 'zoom' || overlay === 'search') {
+	if (body === 'zoom') {
 		return <ZoomView width={frame.columns} height={frame.bodyHeight} bindings={bindings}/>;
 	}
 

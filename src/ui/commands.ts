@@ -1,15 +1,15 @@
 // From a matched command to a store action, and which commands are worth offering right now.
 // Pure (no React) so the keyboard hook stays a thin adapter and the footer agrees with it.
 import {isActive} from '../core/types.js';
-import {topOverlay} from '../state/overlay.js';
+import {bodyLayer, overlayContext, zoomOf} from '../state/overlay.js';
 import type {BatchActions, BatchState} from '../state/store.js';
 import type {Command, KeyContext} from './keys.js';
 
 type State = BatchState & BatchActions;
 
 /** Where the keyboard is: the top overlay (state/overlay.ts), else the grid. */
-export function keyContext(state: BatchState): KeyContext {
-	return topOverlay(state) ?? 'grid';
+export function keyContext(state: Pick<BatchState, 'overlay'>): KeyContext {
+	return overlayContext(state.overlay) ?? 'grid';
 }
 
 export type CommandEnvironment = {
@@ -92,7 +92,6 @@ export function runCommand(command: Command, state: State, environment: CommandE
 		}
 
 		case 'search.cancel': {
-			state.editSearch('');
 			state.closeOverlay();
 			break;
 		}
@@ -201,7 +200,7 @@ export function runCommand(command: Command, state: State, environment: CommandE
 
 /** The task that cancel/kill would act on. */
 function targetId(state: BatchState): string | null {
-	return state.zoom?.taskId ?? state.focusedId;
+	return zoomOf(state.overlay)?.taskId ?? state.focusedId;
 }
 
 /** False for commands that would do nothing now, so the footer does not offer them. */
@@ -233,11 +232,11 @@ export function isAvailable(command: Command, state: BatchState): boolean {
 
 		// q does nothing while quitting, nor in a prompt (which only y/n answer).
 		case 'app.quit': {
-			return !state.quitting && state.confirm === null;
+			return !state.quitting && state.overlay?.kind !== 'confirm';
 		}
 
 		case 'search.next': case 'search.prev': {
-			return (state.zoom?.search.query ?? '') !== '';
+			return (zoomOf(state.overlay)?.search.query ?? '') !== '';
 		}
 
 		default: {
@@ -253,6 +252,11 @@ export function stateLabel(command: Command, state: BatchState): string | undefi
 		return 'kill all now';
 	}
 
-	// The re-route picker's model field saves nothing: Enter puts the task back in the queue.
-	return command === 'field.submit' && state.routes?.pickFor ? 're-queue' : undefined;
+	// The re-route picker's fields save nothing: Enter asks the provider next, then puts the task back in the queue.
+	const body = bodyLayer(state.overlay);
+	if (command === 'field.submit' && body?.kind === 'pick') {
+		return body.picker.explicit?.step === 'model' ? 'next' : 're-queue';
+	}
+
+	return undefined;
 }

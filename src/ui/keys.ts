@@ -2,10 +2,11 @@
 // `?` help are generated from it, so a remapped key (delegate.yaml `keys:`) changes all three.
 import type {Key as InkKey} from 'ink';
 import {InputError} from '../core/errors.js';
+import type {OverlayContext} from '../state/overlay.js';
 import {arrowGlyphs, canonical, formatKey, isTextKey, keyMatches, parseKey, specOf} from './key-descriptor.js';
 
-/** Where the keyboard is: decides which commands a key can mean. */
-export type KeyContext = 'grid' | 'zoom' | 'confirm' | 'help' | 'search' | 'routes' | 'route-edit' | 'route-pick';
+/** Where the keyboard is: decides which commands a key can mean. The grid, or an overlay's (state/overlay.ts). */
+export type KeyContext = 'grid' | OverlayContext;
 
 export type Command =
 	| 'focus.up' | 'focus.down' | 'focus.left' | 'focus.right' | 'focus.next' | 'focus.prev'
@@ -65,17 +66,17 @@ const table: readonly Entry[] = [
 	{command: 'routes.down', keys: ['down', 'j'], label: 'down', description: 'Select the route below', contexts: ['routes', 'route-pick'], group: 'select'},
 	{command: 'routes.edit', keys: ['e', 'enter'], label: 'edit', description: 'Edit the selected route\'s description (Enter saves, Esc cancels)', contexts: ['routes']},
 	{command: 'routes.model', keys: ['M'], label: 'model', description: 'Edit the selected model route\'s model', contexts: ['routes']},
-	{command: 'routes.provider', keys: ['P'], label: 'provider', description: 'Edit the selected model route\'s provider', contexts: ['routes']},
-	{command: 'routes.effort', keys: ['E'], label: 'effort', description: 'Edit the selected model route\'s reasoning_effort: none, minimal, low, medium, high, xhigh, max or ultra', contexts: ['routes']},
+	{command: 'routes.provider', keys: ['P'], label: 'provider', description: 'Edit the selected model route\'s provider (emptied, it is removed: the route then needs a base_url)', contexts: ['routes']},
+	{command: 'routes.effort', keys: ['E'], label: 'effort', description: 'Edit the selected model route\'s reasoning_effort: none, minimal, low, medium, high, xhigh, max or ultra (emptied, it is removed and Hermes\'s own setting applies)', contexts: ['routes']},
 	{command: 'routes.add', keys: ['a'], label: 'add', description: 'Add a route to the active mode: a model route asks its name, description, model and provider; a profile route picks one of the profiles not routed yet, then asks its description', contexts: ['routes']},
 	{command: 'routes.remove', keys: ['x'], label: 'remove', description: 'Remove the selected route from config.yaml (asks first; not the default route)', contexts: ['routes']},
 	{command: 'routes.reload', keys: ['r'], label: 'reload', description: 'Re-read config.yaml from disk (after a save was stopped by someone else\'s change) and clear the header\'s ⚠ mark', contexts: ['routes'], footer: false},
 	{command: 'routes.default', keys: ['d'], label: 'default', description: 'Make the selected route its mode\'s default', contexts: ['routes']},
 	{command: 'routes.close', keys: ['escape'], label: 'close', description: 'Close the routes editor or the route picker', contexts: ['routes', 'route-pick']},
-	{command: 'pick.submit', keys: ['enter'], label: 're-route', description: 'Put the task back in the queue on the selected route ("explicit model…" asks a model name instead); when adding a profile route, take the selected profile', contexts: ['route-pick']},
-	{command: 'field.submit', keys: ['enter'], label: 'save', description: 'Save the field into config.yaml and re-plan the queue (in the re-route picker: put the task back in the queue on the typed model); a value that cannot be used is refused in place, with the reason', contexts: ['route-edit']},
-	{command: 'field.cancel', keys: ['escape'], label: 'cancel', description: 'Stop editing; nothing is saved', contexts: ['route-edit']},
-	{command: 'task.reroute', keys: ['R'], label: 're-route', description: 'Send the focused queued, failed, cancelled or timed-out task to another route of the active mode, or to an explicit model (a new attempt; the earlier one\'s log and result are kept)', contexts: ['grid', 'zoom'], footer: false},
+	{command: 'pick.submit', keys: ['enter'], label: 're-route', description: 'Put the task back in the queue on the selected route ("explicit model…" asks a model name and its provider instead); when adding a profile route, take the selected profile', contexts: ['route-pick']},
+	{command: 'field.submit', keys: ['enter'], label: 'save', description: 'Save the field into config.yaml and re-plan the queue (an empty provider or reasoning_effort is removed from the route); in the re-route picker: the model, then its provider (empty: Hermes\'s own), then the task goes back in the queue; a value that cannot be used is refused in place, with the reason', contexts: ['route-edit']},
+	{command: 'field.cancel', keys: ['escape'], label: 'cancel', description: 'Stop editing; nothing is saved (the picker\'s provider field goes back to the model)', contexts: ['route-edit']},
+	{command: 'task.reroute', keys: ['R'], label: 're-route', description: 'Send the focused queued, failed, cancelled or timed-out task to another route of the active mode, or to an explicit model and provider (a new attempt; the earlier one\'s log and result are kept)', contexts: ['grid', 'zoom'], footer: false},
 	{command: 'layout.toggle', keys: ['L'], label: 'layout', description: 'Switch between the grid and the list layout', contexts: ['grid']},
 	{command: 'help.toggle', keys: ['?'], label: 'help', description: 'Show or hide this help', contexts: ['grid', 'zoom', 'help'], pinned: true},
 	{command: 'app.quit', keys: ['q', 'ctrl+c'], label: 'quit', description: 'Quit (asks first while tasks are still running); again at the question: yes; again while quitting: kill all now', contexts: everywhere, pinned: true},

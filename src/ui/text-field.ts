@@ -1,15 +1,14 @@
-// One-line text editing, shared by the zoom's search and the routes editor: what a key press
-// does to a field's text and cursor. Pure (the field lives in the store); the keyboard hook
-// calls it for keys that are not commands where a field has the keyboard.
+// One-line text editing, shared by the zoom's search, the routes editor and the route picker:
+// what a key press does to a field's text and cursor. Pure: the field's state lives in the store
+// (state/text-field.ts; state/overlay.ts says which field has the keyboard), and the keyboard
+// hook hands it every key that is not a command where a field has the keyboard.
 import type {Key} from 'ink';
-import type {TextField} from '../state/routes-editor.js';
+import type {TextField} from '../state/text-field.js';
+
+export {fieldAtEnd} from '../state/text-field.js';
 
 // Control characters (and DEL) are never text; a paste may carry line breaks and tabs.
 export const nonText = /[\u0000-\u001F\u007F-\u009F]/g;
-
-export function fieldAtEnd(value: string): TextField {
-	return {value, cursor: [...value].length};
-}
 
 /** The field after this key press; the same object when the key does nothing to it. */
 export function editField(field: TextField, input: string, key: Key): TextField {

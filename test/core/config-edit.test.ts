@@ -148,6 +148,38 @@ describe('applyRouteEdit on a config with comments everywhere', () => {
 		expect(changes(original, after)).toEqual([[16, ['          provider: \'openrouter\'    # single-quoted on purpose'], ['          provider: \'nous\'    # single-quoted on purpose']]]);
 	});
 
+	it('clear-field removes exactly the key\'s line, its comment with it, and nothing else', () => {
+		const after = edit(original, {kind: 'clear-field', list: 'model_map', name: 'deep', field: 'reasoning_effort'});
+		expect(changes(original, after)).toEqual([[23, ['          reasoning_effort: high    # effort'], []]]);
+		expect(after).toBe(original.replace('          reasoning_effort: high    # effort\n', ''));
+	});
+
+	it('clear-field in a flow map removes the entry and one comma', () => {
+		const withEffort = edit(original, {kind: 'set-field', list: 'model_map', name: 'tiny', field: 'reasoning_effort', value: 'low'});
+		// (Not loaded afterwards: this route then lacks its provider; the splice is the point here.)
+		const middle = applyRouteEdit(withEffort, {kind: 'clear-field', list: 'model_map', name: 'tiny', field: 'provider'}, file);
+		expect(changes(withEffort, middle)).toEqual([[24, ['        - {name: tiny, description: "flow style", provider: p, model: m-1, reasoning_effort: low}   # flow map'], ['        - {name: tiny, description: "flow style", model: m-1, reasoning_effort: low}   # flow map']]]);
+	});
+
+	it('clear-field of the last entry of a flow map takes the comma before it', () => {
+		const withEffort = edit(original, {kind: 'set-field', list: 'model_map', name: 'tiny', field: 'reasoning_effort', value: 'low'});
+		expect(edit(withEffort, {kind: 'clear-field', list: 'model_map', name: 'tiny', field: 'reasoning_effort'})).toBe(original);
+	});
+
+	it('clear-field of the key on a list item\'s dash line moves the next key up behind the dash', () => {
+		const text = 'delegation:\n  backends:\n    model_map:\n      options:\n        - reasoning_effort: low   # first key\n          name: a\n          description: A\n          provider: p\n          model: m\n';
+		expect(applyRouteEdit(text, {kind: 'clear-field', list: 'model_map', name: 'a', field: 'reasoning_effort'}, file)).toBe(text.replace('reasoning_effort: low   # first key\n          ', ''));
+	});
+
+	it('clear-field of a key the route does not have changes nothing; a profile route has nothing to clear', () => {
+		expect(edit(original, {kind: 'clear-field', list: 'model_map', name: 'fast', field: 'reasoning_effort'})).toBe(original);
+		expect(() => edit(original, {kind: 'clear-field', list: 'profile_routes', name: 'coder', field: 'provider'})).toThrow(/a profile route has no provider/);
+	});
+
+	it('clearing a provider a route needs is refused by the same validation as loading', () => {
+		expect(() => edit(original, {kind: 'clear-field', list: 'model_map', name: 'deep', field: 'provider'})).toThrow(/needs "provider" or "base_url"/);
+	});
+
 	it('an anchored value shared with another route is refused rather than changing both', () => {
 		const shared = 'delegation:\n  backend: model_map\n  backends:\n    model_map:\n      options:\n        - name: a\n          description: A\n          provider: p\n          model: &m shared-model\n        - name: b\n          description: B\n          provider: p\n          model: *m\n';
 		expect(() => edit(shared, {kind: 'set-field', list: 'model_map', name: 'a', field: 'model', value: 'other'})).toThrow(/other values would change with it \(the value is shared through a YAML anchor/);

@@ -78,6 +78,31 @@ terminal:
 		expect(JSON.parse(show.stdout)).toMatchObject({mode: 'profile_routes', builtin: {max_concurrent_children: 5}, settings: {concurrency: 5}});
 	});
 
+	it('route --clear removes the key\'s one line, printed as a diff like the other edits', async ({expect, onTestFinished}) => {
+		const withEffort = config.replace('          model: claude-opus-5\n', '          model: claude-opus-5\n          reasoning_effort: high   # for now\n');
+		const test = home(onTestFinished, withEffort);
+		const run = await runCli(test, ['config', 'route', 'deep', '--clear', 'reasoning_effort']);
+		expect(run.exitCode).toBe(0);
+		expect(run.stdout).toBe(`${path.join(test.dir, 'config.yaml')}: remove reasoning_effort from model_map route "deep"\n@@ line 17\n-          reasoning_effort: high   # for now`);
+		expect(configOf(test)).toBe(config);
+		const again = await runCli(test, ['config', 'route', 'deep', '--clear', 'reasoning_effort']);
+		expect(again.stdout).toMatch(/: no change \(remove reasoning_effort from model_map route "deep": it already says that\)$/);
+	});
+
+	it.for([
+		{args: ['route', 'deep', '--clear', 'model'], stderr: /--clear: --clear model: every model route needs its model, so it cannot be removed\n {2}fix: change it with --model instead; --clear takes provider, base_url, reasoning_effort/},
+		{args: ['route', 'deep', '--clear', 'colour'], stderr: /--clear: --clear colour: not a route field that can be removed\n {2}fix: --clear takes provider, base_url/},
+		{args: ['route', 'deep', '--clear', 'provider'], stderr: /delegation\.backends\.model_map\.options\[1\]\.provider: needs "provider" or "base_url"\n {2}fix: a model route needs a provider \(e\.g\. openrouter\) or a base_url/},
+		{args: ['route', 'deep', '--clear', 'provider', '--provider', 'nous'], stderr: /--clear provider and --provider both given\n {2}fix: give either --provider VALUE \(to change it\) or --clear provider \(to remove it\)/},
+	])('config route --clear $args.3 … refused: exit 2, the field and the fix, the file unchanged', async ({args, stderr}, {expect, onTestFinished}) => {
+		const test = home(onTestFinished);
+		const run = await runCli(test, ['config', ...args]);
+		expect(run.exitCode).toBe(2);
+		expect(run.stderr).toMatch(stderr);
+		expect(run.stdout).toBe('');
+		expect(configOf(test)).toBe(config);
+	});
+
 	it.for([
 		{args: ['set-mode', 'fastest'], stderr: /MODE: "fastest" is not a routing mode\n {2}fix: one of: model_map, profile_routes, default/},
 		{args: ['route', 'deep', '--reasoning', 'extreme'], stderr: /--reasoning: "extreme" is not a reasoning level\n {2}fix: one of: none, minimal/},

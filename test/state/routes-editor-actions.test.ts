@@ -15,18 +15,19 @@ import {createBatchStore} from '../../src/state/store.js';
 import {fieldAtEnd} from '../../src/ui/text-field.js';
 import {FakeControl, t0} from '../helpers/render.js';
 import {steeringConfig} from '../helpers/steering-config.js';
+import {editorOf, questionOf} from '../helpers/overlay.js';
 
 const homes: string[] = [];
 afterEach(() => {
 	for (const home of homes.splice(0)) rmSync(home, {recursive: true, force: true});
 });
 
-function editorStore(profiles: readonly string[] = ['coder', 'writer']) {
+function editorStore(profiles: readonly string[] = ['coder', 'writer'], config = steeringConfig) {
 	const home = mkdtempSync(path.join(tmpdir(), 'routes-actions-'));
 	homes.push(home);
 	for (const profile of profiles) mkdirSync(path.join(home, 'profiles', profile), {recursive: true});
 	const configPath = path.join(home, 'config.yaml');
-	writeFileSync(configPath, steeringConfig);
+	writeFileSync(configPath, config);
 	const loaded = loadHermesConfig({configPath, hermesHome: home, explicit: true});
 	const plan = planBatch({tasks: [{goal: 'summaries of the logs'}, {goal: 'hard debugging of the parser'}], delegation: loaded.delegation, settings: defaultSettings});
 	const replans: DelegationConfig[] = [];
@@ -40,36 +41,54 @@ function editorStore(profiles: readonly string[] = ['coder', 'writer']) {
 	const store = createBatchStore({control, plan, runId: 'run-test', runDir: home, concurrency: 1, graceMs: 1000, now: t0});
 	store.getState().openRoutes();
 	const type = (text: string) => store.getState().setField(fieldAtEnd(text));
-	return {store, steering, replans, configPath, type, config: () => readFileSync(configPath, 'utf8'), editor: () => store.getState().routes!};
+	return {store, steering, replans, home, configPath, type, config: () => readFileSync(configPath, 'utf8'), editor: () => editorOf(store.getState())!};
 }
 
 describe('route fields', () => {
 	it('saves a model route\'s reasoning_effort and refuses one config.yaml would refuse, with the core\'s reason', () => {
 		const batch = editorStore();
 		batch.store.getState().editRouteField('reasoning_effort');
-		expect(batch.editor().fieldName).toBe('reasoning_effort');
+		expect(batch.editor().input).toMatchObject({kind: 'field', name: 'reasoning_effort'});
 		batch.type('ultra-max');
 		batch.store.getState().submitField();
 		expect(batch.editor().error).toMatch(/could not set reasoning_effort of model_map route "fast": must be one of: none, minimal, low, medium, high, xhigh, max, ultra/);
 		expect(batch.config()).toBe(steeringConfig);
 		batch.type('xhigh');
 		batch.store.getState().submitField();
-		expect(batch.editor().field).toBeNull();
+		expect(batch.editor().input).toBeNull();
 		expect(batch.steering.delegation.modelMap.options[0]!.reasoning_effort).toBe('xhigh');
 		expect(batch.replans).toHaveLength(1);
 	});
 
-	it('an empty model or provider is refused before anything is saved', () => {
+	it('an empty model is refused before anything is saved; an empty provider is refused by the same validation as loading', () => {
 		const batch = editorStore();
-		for (const field of ['model', 'provider'] as const) {
+		for (const [field, reason] of [['model', /^a model route needs a model$/], ['provider', /could not remove provider from model_map route "fast": .*needs "provider" or "base_url"/]] as const) {
 			batch.store.getState().editRouteField(field);
 			batch.type('  ');
 			batch.store.getState().submitField();
-			expect(batch.editor().error).toMatch(new RegExp(`needs a ${field}`));
+			expect(batch.editor().error).toMatch(reason);
 			batch.store.getState().cancelField();
 		}
 
 		expect(batch.config()).toBe(steeringConfig);
+	});
+
+	it('an empty reasoning_effort removes its one line from config.yaml, and the change is recorded', () => {
+		const withEffort = steeringConfig.replace('          model: claude-opus-5\n', '          model: claude-opus-5\n          reasoning_effort: high   # for the hard ones\n');
+		const batch = editorStore(undefined, withEffort);
+		batch.store.getState().moveRoute(1);
+		batch.store.getState().editRouteField('reasoning_effort');
+		expect(batch.editor().input).toMatchObject({field: {value: 'high'}});
+		batch.type('');
+		batch.store.getState().submitField();
+		expect(batch.editor().error).toBeNull();
+		expect(batch.editor().input).toBeNull();
+		expect(batch.config()).toBe(steeringConfig);
+		expect(batch.steering.delegation.modelMap.options[1]!.reasoning_effort).toBeUndefined();
+		expect(batch.editor().routes[1]!.reasoningEffort).toBeNull();
+		expect(batch.store.getState().notice).toMatch(/remove reasoning_effort from model_map route "deep"/);
+		const changes = readFileSync(path.join(batch.home, 'changes.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line) as Record<string, unknown>);
+		expect(changes).toEqual([{at: expect.any(String), path: 'delegation.backends.model_map.options[1].reasoning_effort', old: 'high', new: null}]);
 	});
 });
 
@@ -87,7 +106,7 @@ describe('adding and removing routes', () => {
 		batch.store.getState().submitField();
 		expect(batch.steering.delegation.modelMap.options.map(route => route.name)).toEqual(['fast', 'deep', 'mid']);
 		expect(batch.editor().routes[batch.editor().selected]!.name).toBe('mid');
-		expect(batch.editor().adding).toBeNull();
+		expect(batch.editor().input).toBeNull();
 	});
 
 	it('offers only existing, valid, unrouted profiles for a new profile route', () => {
@@ -96,14 +115,14 @@ describe('adding and removing routes', () => {
 		batch.store.getState().switchMode();
 		batch.store.getState().openRoutes();
 		batch.store.getState().startAddRoute();
-		expect(batch.editor().profileChoices).toEqual(['analyst', 'reviewer']);
+		expect(batch.editor().input).toEqual({kind: 'profiles', choices: ['analyst', 'reviewer'], choice: 0});
 		// Esc in the picker goes back to the editor, which stays open.
 		batch.store.getState().closeOverlay();
-		expect(batch.editor().profileChoices).toBeNull();
+		expect(batch.editor().input).toBeNull();
 		batch.store.getState().startAddRoute();
 		batch.store.getState().moveRoute(1);
 		batch.store.getState().pickRoute();
-		expect(batch.editor().adding?.values).toEqual({name: 'reviewer'});
+		expect(batch.editor().input).toMatchObject({kind: 'draft', draft: {values: {name: 'reviewer'}}});
 		batch.type('Reviews.');
 		batch.store.getState().submitField();
 		expect(batch.steering.delegation.profileRoutes.profiles.map(route => route.name)).toEqual(['coder', 'writer', 'reviewer']);
@@ -112,11 +131,11 @@ describe('adding and removing routes', () => {
 	it('x asks before removing, refuses the default route, and y removes through the same edit as the CLI', () => {
 		const batch = editorStore();
 		batch.store.getState().requestRemoveRoute();
-		expect(batch.store.getState().confirm).toBeNull();
+		expect(questionOf(batch.store.getState())).toBeNull();
 		expect(batch.editor().error).toMatch(/"fast" is the default route and cannot be removed/);
 		batch.store.getState().moveRoute(1);
 		batch.store.getState().requestRemoveRoute();
-		expect(batch.store.getState().confirm).toEqual({action: 'remove-route', taskId: null, routeName: 'deep'});
+		expect(questionOf(batch.store.getState())).toEqual({action: 'remove-route', routeName: 'deep'});
 		expect(batch.config()).toBe(steeringConfig);
 		batch.store.getState().confirmYes();
 		expect(batch.steering.delegation.modelMap.options.map(route => route.name)).toEqual(['fast']);

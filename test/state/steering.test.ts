@@ -22,6 +22,7 @@ import {fakeAgentPath, fakeCapabilities, fakeVersionEnv} from '../helpers/proces
 import {plannedTasks} from '../helpers/render.js';
 import {steeringConfig} from '../helpers/steering-config.js';
 import {waitFor} from '../helpers/wait-for.js';
+import {editorOf, pickerOf} from '../helpers/overlay.js';
 
 
 const homes: string[] = [];
@@ -148,8 +149,8 @@ describe('the routes editor: a description edit', () => {
 		store.getState().setField({value, cursor: value.length});
 		store.getState().submitField();
 
-		expect(store.getState().routes).toMatchObject({field: null, error: null, selected: 1});
-		expect(store.getState().routes?.routes[1]?.description).toBe(value);
+		expect(editorOf(store.getState())).toMatchObject({input: null, error: null, selected: 1});
+		expect(editorOf(store.getState())?.routes[1]?.description).toBe(value);
 		expect(store.getState().tasks['t02']).toMatchObject({status: 'queued', routeName: 'deep', reason: 'goal matches route "deep" (tokenizer, crash)'});
 		expect(store.getState().tasks['t03']).toMatchObject({routeName: 'fast'});
 		expect(store.getState().tasks['t01']).toMatchObject({status: 'running', routeName: 'fast'});
@@ -171,14 +172,14 @@ describe('R: re-route a task', () => {
 		await waitFor(() => store.getState().tasks['t01']!.status === 'running' && store.getState().tasks['t02']!.status === 'failed', {message: 't01 running, t02 failed'});
 
 		store.getState().openReroute();
-		expect(store.getState()).toMatchObject({routes: null, notice: expect.stringMatching(/first is running: only a queued, failed, cancelled or timed-out task can be re-routed/)});
+		expect(store.getState()).toMatchObject({overlay: null, notice: expect.stringMatching(/first is running: only a queued, failed, cancelled or timed-out task can be re-routed/)});
 		store.getState().focus('t02');
 		store.getState().openReroute();
-		expect(store.getState().routes).toMatchObject({pickFor: 't02', selected: 0});
+		expect(pickerOf(store.getState())).toMatchObject({taskId: 't02', selected: 0});
 		store.getState().moveRoute(1);
 		store.getState().pickRoute();
 
-		expect(store.getState().routes).toBeNull();
+		expect(store.getState().overlay).toBeNull();
 		expect(store.getState().notice).toBe('t02 queued on route "deep" as attempt 2; the earlier attempt\'s log and result are kept');
 		expect(store.getState().tasks['t02']).toMatchObject({attempt: 2, routeName: 'deep', reason: 're-routed to "deep" by the operator (attempt 2)'});
 		await waitFor(() => store.getState().tasks['t02']!.status === 'failed' && store.getState().tasks['t02']!.attempt === 2, {message: 'attempt 2 ended'});
@@ -221,7 +222,7 @@ describe('R after the batch finished', () => {
 });
 
 describe('R: explicit model…', () => {
-	it('re-queues a failed task on the typed model (the attempt runs with -m NAME); a blank or NUL name is refused in place, Esc goes back to the picker', async () => {
+	it('re-queues a failed task on the typed model and provider (the attempt runs with -m NAME --provider NAME); a blank or NUL name is refused in place, Esc goes back to the picker', async () => {
 		const argvFile = path.join(mkdtempSync(path.join(tmpdir(), 'argv-')), 'argv.jsonl');
 		homes.push(path.dirname(argvFile));
 		const batch = steeredBatch(steeringConfig, release => [{goal: 'first', context: `[fake:until-file=${release}]`}, {goal: 'second', context: '[fake:fail]'}], 2, {FAKE_HERMES_ARGV_FILE: argvFile});
@@ -231,32 +232,39 @@ describe('R: explicit model…', () => {
 		store.getState().focus('t02');
 		store.getState().openReroute();
 		store.getState().moveRoute(5); // past the two routes: the last row is "explicit model…"
-		expect(store.getState().routes).toMatchObject({pickFor: 't02', selected: 2, field: null});
+		expect(pickerOf(store.getState())).toMatchObject({taskId: 't02', selected: 2, explicit: null});
 		store.getState().pickRoute();
-		expect(store.getState().routes).toMatchObject({pickFor: 't02', field: {value: '', cursor: 0}});
+		expect(pickerOf(store.getState())).toMatchObject({taskId: 't02', explicit: {step: 'model', field: {value: '', cursor: 0}}});
 		for (const [value, reason] of [['   ', 'a model name must not be empty'], ['a\0b', 'a model name cannot contain a NUL character (\\u0000): no command-line argument can carry it'], ['x'.repeat(201), 'a model name is at most 200 characters']] as const) {
 			store.getState().setField({value, cursor: value.length});
 			store.getState().submitField();
-			expect(store.getState().routes).toMatchObject({pickFor: 't02', field: {value}, error: reason});
+			expect(pickerOf(store.getState())).toMatchObject({taskId: 't02', explicit: {field: {value}}, error: reason});
 		}
 
 		expect(store.getState().tasks['t02']).toMatchObject({status: 'failed', attempt: 1});
 		store.getState().closeOverlay();
-		expect(store.getState().routes).toMatchObject({pickFor: 't02', field: null, error: null, selected: 2});
+		expect(pickerOf(store.getState())).toMatchObject({taskId: 't02', explicit: null, error: null, selected: 2});
 		store.getState().pickRoute();
 		store.getState().setField({value: ' kimi-k3 ', cursor: 9});
+		store.getState().submitField(); // the model; then its provider
+		expect(pickerOf(store.getState())).toMatchObject({explicit: {step: 'provider', model: 'kimi-k3', field: {value: ''}}, error: null});
+		store.getState().setField({value: 'p'.repeat(201), cursor: 201});
+		store.getState().submitField();
+		expect(pickerOf(store.getState())).toMatchObject({explicit: {step: 'provider'}, error: 'a provider name is at most 200 characters'});
+		store.getState().setField({value: ' nous ', cursor: 6});
 		store.getState().submitField();
 
-		expect(store.getState().routes).toBeNull();
-		expect(store.getState().notice).toBe('t02 queued with explicit model "kimi-k3" as attempt 2; the earlier attempt\'s log and result are kept');
+		expect(store.getState().overlay).toBeNull();
+		expect(store.getState().notice).toBe('t02 queued with explicit model "kimi-k3" on provider "nous" as attempt 2; the earlier attempt\'s log and result are kept');
 		expect(store.getState().tasks['t02']).toMatchObject({attempt: 2, routeName: null, reason: 'explicit model kimi-k3 (task.model), set by the operator (attempt 2)'});
 		await waitFor(() => store.getState().tasks['t02']!.status === 'failed' && store.getState().tasks['t02']!.attempt === 2, {message: 'attempt 2 ended'});
 		writeFileSync(batch.release, '');
 		const report = await batch.done;
 		expect(report.results[1]).toMatchObject({attempt: 2});
 		// Three runs: t01 and t02 on the default route, then t02's second attempt on the typed model.
-		const models = readFileSync(argvFile, 'utf8').trim().split('\n').map(line => JSON.parse(line) as string[]).map(argv => argv[argv.indexOf('-m') + 1]);
-		expect(models).toEqual(['google/gemini-3-flash-preview', 'google/gemini-3-flash-preview', 'kimi-k3']);
+		const argvs = readFileSync(argvFile, 'utf8').trim().split('\n').map(line => JSON.parse(line) as string[]);
+		expect(argvs.map(argv => argv[argv.indexOf('-m') + 1])).toEqual(['google/gemini-3-flash-preview', 'google/gemini-3-flash-preview', 'kimi-k3']);
+		expect(argvs.map(argv => argv[argv.indexOf('--provider') + 1])).toEqual(['openrouter', 'openrouter', 'nous']);
 	});
 
 	it('under profile routes the task keeps running as its profile, the typed model on top', async () => {
@@ -269,6 +277,7 @@ describe('R: explicit model…', () => {
 		store.getState().moveRoute(2);
 		store.getState().pickRoute();
 		store.getState().setField({value: 'kimi-k3', cursor: 7});
+		store.getState().submitField();
 		store.getState().submitField();
 
 		expect(store.getState().notice).toBe('t02 queued with explicit model "kimi-k3"');

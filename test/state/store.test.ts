@@ -6,6 +6,8 @@ import type {BatchEvent, PlannedTask, TaskResult} from '../../src/core/types.js'
 import {feedStore} from '../../src/state/feed.js';
 import {createBatchStore, type BatchControl} from '../../src/state/store.js';
 import {plannedTask, plannedTasks, t0, testHermes} from '../helpers/render.js';
+import {questionOf, zoomOf} from '../helpers/overlay.js';
+import {fieldAtEnd} from '../../src/state/text-field.js';
 
 function setup(taskCount = 2, plan: {tasks: PlannedTask[]; warnings: string[]} = {tasks: plannedTasks(taskCount), warnings: []}) {
 	const outputs = new Map(plan.tasks.map(task => [task.id, new TaskOutput({maxLines: 500})]));
@@ -172,7 +174,7 @@ describe('intents', () => {
 		const {store, calls} = setup();
 		store.getState().applyEvent({type: 'task.started', id: 't01', pid: 42, argv: [], at: t0});
 		store.getState().requestQuit();
-		expect(store.getState().confirm?.action).toBe('quit');
+		expect(questionOf(store.getState())?.action).toBe('quit');
 		store.getState().confirmYes();
 		expect(calls).toEqual(['shutdown term']);
 		expect(store.getState()).toMatchObject({quitting: true, exitRequested: false});
@@ -210,7 +212,7 @@ describe('a batch re-opened by R after it finished', () => {
 		store.getState().applyEvent({type: 'task.started', id: 't01', pid: 42, argv: [], at: t0 + 1100});
 
 		store.getState().requestQuit();
-		expect(store.getState().confirm?.action).toBe('quit');
+		expect(questionOf(store.getState())?.action).toBe('quit');
 		store.getState().confirmYes();
 		expect(calls).toEqual(['shutdown term']);
 		expect(store.getState()).toMatchObject({quitting: true, exitRequested: false});
@@ -226,19 +228,19 @@ describe('zoom', () => {
 		output.pushStdout(Buffer.from(Array.from({length: 100}, (_, i) => `old ${i}\n`).join('')));
 		store.getState().openZoom(20);
 		store.getState().scroll(-10, 20); // negative: up
-		const before = store.getState().zoom!;
+		const before = zoomOf(store.getState().overlay)!;
 		expect(before.offsetFromBottom).toBe(10);
 		const visibleBefore = before.scrollback[before.scrollback.length - 1 - before.offsetFromBottom];
 		output.pushStdout(Buffer.from('new a\nnew b\n'));
 		store.getState().syncOutput();
-		const after = store.getState().zoom!;
+		const after = zoomOf(store.getState().overlay)!;
 		expect(after.scrollback[after.scrollback.length - 1 - after.offsetFromBottom]).toBe(visibleBefore);
 
 		store.getState().scroll('bottom', 20);
 		output.pushStdout(Buffer.from('newest\n'));
 		store.getState().syncOutput();
-		expect(store.getState().zoom!.offsetFromBottom).toBe(0);
-		expect(store.getState().zoom!.scrollback.at(-1)).toBe('newest');
+		expect(zoomOf(store.getState().overlay)!.offsetFromBottom).toBe(0);
+		expect(zoomOf(store.getState().overlay)!.scrollback.at(-1)).toBe('newest');
 	});
 });
 
@@ -248,7 +250,7 @@ describe('zoom scrolling keeps the view full', () => {
 		outputs.get('t01')!.pushStdout(Buffer.from(Array.from({length: lineCount}, (_, i) => `line ${i}\n`).join('')));
 		store.getState().openZoom(visible);
 		return {store, outputs, view: () => {
-			const zoom = store.getState().zoom!;
+			const zoom = zoomOf(store.getState().overlay)!;
 			const end = zoom.scrollback.length - zoom.offsetFromBottom;
 			return zoom.scrollback.slice(Math.max(0, end - visible), end);
 		}};
@@ -268,20 +270,20 @@ describe('zoom scrolling keeps the view full', () => {
 	it('output shorter than the screen does not scroll at all', () => {
 		const {store} = zoomedOn(5, 10);
 		store.getState().scroll('top', 10);
-		expect(store.getState().zoom!.offsetFromBottom).toBe(0);
+		expect(zoomOf(store.getState().overlay)!.offsetFromBottom).toBe(0);
 	});
 
 	it('a search match near the start keeps a full view', () => {
 		const {store, view} = zoomedOn(100, 10);
 		store.getState().startSearch();
-		store.getState().editSearch('line 2');
+		store.getState().setField(fieldAtEnd('line 2'));
 		// From the end backwards: "line 29", "line 28", ... "line 20", then "line 2".
 		store.getState().submitSearch();
 		for (let step = 0; step < 10; step++) {
 			store.getState().findNext(-1);
 		}
 
-		expect(store.getState().zoom!.search.matchLine).toBe(2);
+		expect(zoomOf(store.getState().overlay)!.search.matchLine).toBe(2);
 		expect(view()).toHaveLength(10);
 		expect(view()).toContain('line 2');
 	});
@@ -289,18 +291,18 @@ describe('zoom scrolling keeps the view full', () => {
 	it('a "no match" notice goes with the zoom, and with the next search', () => {
 		const {store} = zoomedOn(100, 10);
 		store.getState().startSearch();
-		store.getState().editSearch('nowhere');
+		store.getState().setField(fieldAtEnd('nowhere'));
 		store.getState().submitSearch();
 		expect(store.getState().notice).toMatch(/no .* match for "nowhere"/);
 
 		store.getState().startSearch();
 		expect(store.getState().notice).toBeNull();
-		store.getState().editSearch('nowhere');
+		store.getState().setField(fieldAtEnd('nowhere'));
 		store.getState().submitSearch();
 		expect(store.getState().notice).not.toBeNull();
 
 		store.getState().closeOverlay(); // the zoom
-		expect(store.getState().zoom).toBeNull();
+		expect(store.getState().overlay).toBeNull();
 		expect(store.getState().notice).toBeNull();
 	});
 });

@@ -4,6 +4,7 @@ import {createBatchStore} from '../../src/state/store.js';
 import {keyContext} from '../../src/ui/commands.js';
 import {fitHints} from '../../src/ui/components/Footer.js';
 import {FakeControl, plannedTasks, t0} from '../helpers/render.js';
+import {bodyLayer} from '../../src/state/overlay.js';
 
 function store() {
 	return createBatchStore({control: new FakeControl(), plan: {mode: 'model_map', tasks: plannedTasks(2), warnings: []}, runId: 'r', runDir: '/tmp/r', concurrency: 2, graceMs: 5000, now: t0});
@@ -20,7 +21,7 @@ describe('keyContext', () => {
 		expect(keyContext(state())).toBe('search');
 		state().toggleHelp();
 		expect(keyContext(state())).toBe('help');
-		batch.setState({confirm: {action: 'quit', taskId: null}});
+		batch.setState({overlay: {kind: 'confirm', question: {action: 'quit'}, under: bodyLayer(state().overlay)}});
 		expect(keyContext(state())).toBe('confirm');
 	});
 });

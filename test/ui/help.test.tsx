@@ -3,6 +3,7 @@ import {cleanup} from 'ink-testing-library';
 import {afterEach, expect, test, vi} from 'vitest';
 import {helpEntries, resolveBindings} from '../../src/ui/keys.js';
 import {plannedTask, plannedTasks, render} from '../helpers/render.js';
+import {zoomOf} from '../helpers/overlay.js';
 
 afterEach(cleanup);
 
@@ -55,9 +56,9 @@ test('at 80x24 with warnings the help scrolls to every binding, and scrolling le
 	const {frame, stdin, store} = render({tasks: plannedTasks(3), columns: 80, rows: 24, warnings});
 	stdin.write('\r');
 	await vi.waitFor(() => {
-		expect(store.getState().zoom).not.toBeNull();
+		expect(zoomOf(store.getState().overlay)).not.toBeNull();
 	});
-	const zoomBefore = store.getState().zoom;
+	const zoomBefore = zoomOf(store.getState().overlay);
 	stdin.write('?');
 	await vi.waitFor(() => {
 		expect(frame()).toContain('closes this help');
@@ -80,7 +81,7 @@ test('at 80x24 with warnings the help scrolls to every binding, and scrolling le
 		expect(all).toMatch(new RegExp(`${escapeRegExp(entry.keys)} +${escapeRegExp(entry.description.slice(0, 20))}`));
 	}
 
-	expect(store.getState().zoom).toEqual(zoomBefore);
+	expect(zoomOf(store.getState().overlay)).toEqual(zoomBefore);
 	stdin.write('k');
 	await vi.waitFor(() => {
 		expect(frame()).toMatch(/↓ \d+ more/);

@@ -4,6 +4,7 @@ import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {resolveBindings} from '../../src/ui/keys.js';
 import {finishTask, plannedTasks, render, startTask, t0} from '../helpers/render.js';
+import {questionOf, zoomOf} from '../helpers/overlay.js';
 
 afterEach(cleanup);
 
@@ -61,7 +62,7 @@ describe('focus', () => {
 		await vi.waitFor(() => {
 			expect(frame()).toContain('why: characteristic quick');
 		});
-		expect(store.getState().zoom?.taskId).toBe('t01');
+		expect(zoomOf(store.getState().overlay)?.taskId).toBe('t01');
 	});
 
 	test('Esc and a key typed right after it (one sequence, as for Alt+key) act as Esc, then the key', async () => {
@@ -69,14 +70,14 @@ describe('focus', () => {
 		startTask(store, 't02', t0);
 		stdin.write(keys.enter);
 		await vi.waitFor(() => {
-			expect(store.getState().zoom?.taskId).toBe('t01');
+			expect(zoomOf(store.getState().overlay)?.taskId).toBe('t01');
 		});
 		// Out of the zoom, then one step right in the grid.
 		stdin.write(`${keys.escape}l`);
 		await vi.waitFor(() => {
 			expect(focusedPane(frame())).toBe('t02');
 		});
-		expect(store.getState().zoom).toBeNull();
+		expect(zoomOf(store.getState().overlay)).toBeNull();
 		// A capital keeps its shift: K (kill) asks about the focused task.
 		stdin.write(`${keys.escape}K`);
 		await vi.waitFor(() => {
@@ -161,7 +162,7 @@ describe('cancel and kill ask first', () => {
 		await vi.waitFor(() => {
 			expect(frame()).not.toContain('Cancel t01');
 		});
-		expect(store.getState().confirm).toBeNull();
+		expect(questionOf(store.getState())).toBeNull();
 		expect(control.calls).toEqual([]);
 
 		stdin.write('cy');

@@ -4,6 +4,7 @@ import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {fittingGrid, listWindow, minTailLines, paneChrome, planFrame} from '../../src/ui/layout.js';
 import {lineCount, plannedTask, plannedTasks, render, startTask, t0} from '../helpers/render.js';
+import {questionOf} from '../helpers/overlay.js';
 
 afterEach(cleanup);
 
@@ -142,7 +143,7 @@ describe('rendered frame', () => {
 		store.getState().syncOutput();
 		stdin.write('K');
 		await vi.waitFor(() => {
-			expect(store.getState().confirm).not.toBeNull();
+			expect(questionOf(store.getState())).not.toBeNull();
 		});
 		store.setState({notice: 'a notice for the footer'});
 		// A frame with everything on it.

@@ -1,6 +1,7 @@
-// R's route picker driven by the keyboard: its last row, "explicit model…", opens a text field;
-// Enter hands the typed model to the control (a blank name is refused in place and the control
-// is not asked), Esc goes back to the picker. The runner side is test/state/steering.test.ts.
+// R's route picker driven by the keyboard: its last row, "explicit model…", opens a text field
+// for the model, then one for its provider (empty: the one Hermes configures); Enter there hands
+// both to the control (a blank model is refused in place and the control is not asked), Esc goes
+// back a step. The runner side is test/state/steering.test.ts.
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -38,7 +39,7 @@ function picker(config = steeringConfig) {
 		steer: () => ({ok: true, message: 'not in this test', delegation: loaded.delegation, replanned: []}),
 		reroute(id: string, target: RetryTarget) {
 			rerouted.push({id, target});
-			return {ok: true, message: `${id} queued with explicit model "${typeof target === 'string' ? target : target.model}"`};
+			return {ok: true, message: `${id} queued with explicit model "${typeof target === 'string' ? target : `${target.model}${target.provider ? ` on ${target.provider}` : ''}`}"`};
 		},
 	});
 	const store = createBatchStore({control, plan, runId: 'run-test', runDir: home, concurrency: 1, graceMs: 1000, now: t0});
@@ -65,7 +66,7 @@ describe('R: explicit model…', () => {
 		await view.until(/▸ explicit model…/);
 		view.stdin.write(keys.enter);
 		await view.until(/model: /);
-		expect(view.frame()).toMatch(/Enter puts t01 back in the queue on that model · Esc goes back to the routes/);
+		expect(view.frame()).toMatch(/Enter asks its provider next · Esc goes back to the routes/);
 
 		// Nothing typed: refused in place, the control is not asked.
 		view.stdin.write(keys.enter);
@@ -85,9 +86,22 @@ describe('R: explicit model…', () => {
 		view.stdin.write('kimi-k3');
 		await view.until(/model: kimi-k3/);
 		view.stdin.write(keys.enter);
-		await view.until(/t01 queued with explicit model "kimi-k3"/);
-		expect(view.rerouted).toEqual([{id: 't01', target: {model: 'kimi-k3'}}]);
-		expect(view.store.getState().routes).toBeNull();
+		await view.until(/provider: /);
+		expect(view.frame()).toMatch(/▸ explicit model… kimi-k3/);
+		expect(view.frame()).toMatch(/Enter puts t01 back in the queue on that model \(empty: Hermes's own provider\) · Esc back to the model/);
+		expect(view.rerouted).toEqual([]);
+
+		// Esc goes back to the model as typed; Enter asks the provider again.
+		view.stdin.write(keys.escape);
+		await view.until(/model: kimi-k3/);
+		view.stdin.write(keys.enter);
+		await view.until(/provider: /);
+		view.stdin.write('nous');
+		await view.until(/provider: nous/);
+		view.stdin.write(keys.enter);
+		await view.until(/t01 queued with explicit model "kimi-k3 on nous"/);
+		expect(view.rerouted).toEqual([{id: 't01', target: {model: 'kimi-k3', provider: 'nous'}}]);
+		expect(view.store.getState().overlay).toBeNull();
 	});
 
 	test('in the built-in mode, which has no routes, the picker offers the explicit model alone', async () => {
@@ -100,6 +114,9 @@ describe('R: explicit model…', () => {
 		await view.until(/model: /);
 		view.stdin.write('kimi-k3');
 		await view.until(/model: kimi-k3/);
+		view.stdin.write(keys.enter);
+		await view.until(/provider: /);
+		// No provider typed: the model alone, on the provider Hermes configures for it.
 		view.stdin.write(keys.enter);
 		await view.until(/t01 queued with explicit model "kimi-k3"/);
 		expect(view.rerouted).toEqual([{id: 't01', target: {model: 'kimi-k3'}}]);

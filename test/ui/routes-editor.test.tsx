@@ -19,6 +19,7 @@ import {App} from '../../src/ui/App.js';
 import {defaultBindings} from '../../src/ui/keys.js';
 import {FakeControl, stripAnsi, t0} from '../helpers/render.js';
 import {steeringConfig} from '../helpers/steering-config.js';
+import {editorOf, questionOf} from '../helpers/overlay.js';
 
 const homes: string[] = [];
 afterEach(() => {
@@ -114,7 +115,7 @@ describe('the routes editor', () => {
 		expect(view.config()).toBe(steeringConfig);
 		view.stdin.write(keys.escape);
 		await vi.waitFor(() => {
-			expect(view.store.getState().routes).toBeNull();
+			expect(view.store.getState().overlay).toBeNull();
 		});
 	});
 
@@ -137,7 +138,7 @@ describe('the routes editor', () => {
 		await view.until(/refused: could not set description of model_map route "fast": changed on disk/);
 		expect(view.config()).toBe(theirs);
 		expect(view.replans).toHaveLength(0);
-		expect(view.store.getState().routes?.field?.value).toBe('Mine.');
+		expect(editorOf(view.store.getState())?.input).toMatchObject({field: {value: 'Mine.'}});
 	});
 
 	test('d makes the selected route the default', async () => {
@@ -190,7 +191,35 @@ describe('the routes editor', () => {
 		await view.until(/refused: could not set reasoning_effort of model_map route "fast": must be one of: none, minimal/);
 		expect(view.config()).toBe(steeringConfig);
 		expect(view.replans).toHaveLength(0);
-		expect(view.store.getState().routes?.field?.value).toBe('turbo');
+		expect(editorOf(view.store.getState())?.input).toMatchObject({field: {value: 'turbo'}});
+	});
+
+	test('an emptied reasoning_effort is removed from config.yaml (its one line); an emptied provider is refused in place', async () => {
+		const view = editor();
+		view.stdin.write('r');
+		await view.until(/▸ fast/);
+		view.stdin.write('E');
+		await view.until(/Enter saves · Esc cancels · empty removes it · one of none, minimal, low, medium, high, xhigh, max, ultra/);
+		view.stdin.write('high');
+		view.stdin.write(keys.enter);
+		await view.until(/▸ fast \(default\) · google\/gemini-3-flash-preview · openrouter · reasoning high/);
+		expect(lineDiff(steeringConfig, view.config())).toEqual([{line: 12, removed: [], added: ['          reasoning_effort: high']}]);
+
+		view.stdin.write('E');
+		await view.until(/reasoning_effort: high/);
+		view.stdin.write(keys.ctrlU);
+		view.stdin.write(keys.enter);
+		await view.until(/▸ fast \(default\) · google\/gemini-3-flash-preview · openrouter · 2 queued/);
+		expect(view.config()).toBe(steeringConfig);
+		expect(view.frame()).toMatch(/remove reasoning_effort from model_map route "fast"/);
+
+		view.stdin.write('P');
+		await view.until(/empty removes it \(the route then needs a base_url\)/);
+		view.stdin.write(keys.ctrlU);
+		view.stdin.write(keys.enter);
+		await view.until(/refused: could not remove provider from model_map route "fast": .*needs "provider" or "base_url"/);
+		expect(view.config()).toBe(steeringConfig);
+		expect(view.replans).toHaveLength(2);
 	});
 
 	test('a profile route has only a description: M is refused with the reason', async () => {
@@ -200,7 +229,7 @@ describe('the routes editor', () => {
 		await view.until(/Routes · profile routes/);
 		view.stdin.write('M');
 		await view.until(/refused: a profile route has no model/);
-		expect(view.store.getState().routes?.field).toBeNull();
+		expect(editorOf(view.store.getState())?.input).toBeNull();
 	});
 
 	test('a adds a model route field by field (name, description, model, provider), saved as one new list item', async () => {
@@ -289,7 +318,7 @@ describe('the routes editor', () => {
 		await view.until(/Remove route "deep" from config\.yaml\? Its 1 queued task moves to another route\. y\/n/);
 		view.stdin.write('n');
 		await vi.waitFor(() => {
-			expect(view.store.getState().confirm).toBeNull();
+			expect(questionOf(view.store.getState())).toBeNull();
 		});
 		expect(view.config()).toBe(steeringConfig);
 		view.stdin.write('x');

@@ -2,6 +2,8 @@
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {plannedTasks, render, startTask, t0} from '../helpers/render.js';
+import {questionOf, zoomOf} from '../helpers/overlay.js';
+import {zoomLayer} from '../../src/state/overlay.js';
 
 afterEach(cleanup);
 
@@ -114,8 +116,8 @@ describe('zoom', () => {
 			expect(frame()).toContain('match "entry-012" at line 12');
 		});
 		expect(frame()).toContain('entry-012 detail');
-		expect(store.getState().zoom?.search.matchLine).toBe(11);
-		expect(store.getState().confirm).toBeNull();
+		expect(zoomOf(store.getState().overlay)?.search.matchLine).toBe(11);
+		expect(questionOf(store.getState())).toBeNull();
 	});
 
 	test('a query and Enter that arrive together (typed fast, or pasted) search; keys after Enter act', async () => {
@@ -128,7 +130,7 @@ describe('zoom', () => {
 		await vi.waitFor(() => {
 			expect(frame()).toContain('match "entry-012" at line 12');
 		});
-		expect(store.getState().zoom?.search.editing).toBe(false);
+		expect(zoomLayer(store.getState().overlay)?.searching).toBeNull();
 		// The g after Enter was a key again: to the top.
 		await vi.waitFor(() => {
 			expect(frame()).toContain('entry-001 detail');

@@ -18,7 +18,7 @@ const maxLines = 3;
 export function ConfirmBar({width, bindings}: {readonly width: number; readonly bindings: Bindings}) {
 	const theme = useTheme();
 	const question = useBatch(state => confirmQuestion(state));
-	const action = useBatch(state => state.confirm?.action);
+	const action = useBatch(state => (state.overlay?.kind === 'confirm' ? state.overlay.question.action : undefined));
 	if (question === null) {
 		return null;
 	}
@@ -52,13 +52,13 @@ export function confirmText(question: string | null, width: number, bindings: Bi
 
 /** The whole question, or null when nothing is being confirmed. */
 export function confirmQuestion(state: BatchState): string | null {
-	const {confirm} = state;
-	if (!confirm) {
+	if (state.overlay?.kind !== 'confirm') {
 		return null;
 	}
 
+	const confirm = state.overlay.question;
 	if (confirm.action === 'remove-route') {
-		const name = confirm.routeName ?? '';
+		const name = confirm.routeName;
 		const load = Object.values(state.tasks).filter(task => task.routeName === name && task.status === 'queued').length;
 		return `Remove route "${name}" from config.yaml?${load > 0 ? ` Its ${load} queued ${load === 1 ? 'task moves' : 'tasks move'} to another route.` : ''}`;
 	}
@@ -82,7 +82,7 @@ export function confirmQuestion(state: BatchState): string | null {
 		return `Quit? ${stopped}${skipped ? `; ${skipped}` : ''}.`;
 	}
 
-	const task = confirm.taskId ? state.tasks[confirm.taskId] : undefined;
+	const task = state.tasks[confirm.taskId];
 	const who = task ? `${task.id} '${truncate(oneLine(task.title), titleWidth)}'` : 'the task';
 	// A queued task has no process to signal (and K has no grace period to skip).
 	if (task?.status === 'queued') {

@@ -16,7 +16,7 @@ const sections: ReadonlyArray<{context: KeyContext; title: string}> = [
 	{context: 'search', title: 'Search field'},
 	{context: 'confirm', title: 'Confirm prompt'},
 	{context: 'routes', title: 'Routes editor'},
-	{context: 'route-edit', title: 'Editing a description'},
+	{context: 'route-edit', title: 'Typing a route field or a model'},
 	{context: 'route-pick', title: 'Route picker (R)'},
 ];
 

@@ -1,11 +1,14 @@
 // The routes editor (`r`): the active mode's routes, each with its description, what it runs
 // (model, provider, reasoning effort, or the profile), whether it is the default, and how many
 // of this batch's tasks are on it. The selected route's description, and a model route's model,
-// provider and reasoning effort, can be edited in place.
+// provider and reasoning effort, can be edited in place. The same rows are R's route picker.
 import {Box, Text} from 'ink';
 import {reasoningEfforts} from '../../core/types.js';
 import {terminalSafe} from '../../core/visible-text.js';
-import {routeLoad, type RouteRow, type TextField} from '../../state/routes-editor.js';
+import type {RouteField} from '../../core/config-edit.js';
+import {bodyLayer} from '../../state/overlay.js';
+import {routeLoad, type ExplicitModelInput, type RouteRow} from '../../state/routes-editor.js';
+import type {TextField} from '../../state/text-field.js';
 import {formatKey} from '../key-descriptor.js';
 import type {Bindings, Command} from '../keys.js';
 import {useBatch} from '../store-context.js';
@@ -16,93 +19,110 @@ const modeTitles = {model_map: 'model routes (model_map)', profile_routes: 'prof
 
 export function RoutesEditor({width, height, bindings}: {readonly width: number; readonly height: number; readonly bindings: Bindings}) {
 	const theme = useTheme();
-	const editor = useBatch(state => state.routes);
+	const layer = useBatch(state => {
+		const body = bodyLayer(state.overlay);
+		return body?.kind === 'routes' || body?.kind === 'pick' ? body : null;
+	});
 	const mode = useBatch(state => state.mode);
 	const tasks = useBatch(state => state.tasks);
-	if (!editor) {
+	if (!layer) {
 		return null;
 	}
 
 	const key = (command: Command) => formatKey(bindings.get(command)?.[0] ?? '?');
-	const picking = editor.pickFor === null ? undefined : tasks[editor.pickFor];
-	const adding = editor.adding;
-	const hint = editor.profileChoices
+	const list = layer.kind === 'routes' ? layer.editor : layer.picker;
+	const input = layer.kind === 'routes' ? layer.editor.input : null;
+	const picker = layer.kind === 'pick' ? layer.picker : null;
+	const picking = picker ? tasks[picker.taskId] : undefined;
+	const adding = input?.kind === 'draft' ? input : null;
+	const editing = input?.kind === 'field' ? input : null;
+	const profiles = input?.kind === 'profiles' ? input : null;
+	const explicit = picker?.explicit ?? null;
+	const typing = '←→ Home End move · Ctrl+W deletes a word';
+	const hint = profiles
 		? `${key('routes.up')}${key('routes.down')} select · ${key('pick.submit')} takes the profile · ${key('routes.close')} goes back`
 		: adding
-		? `${key('field.submit')} ${adding.step + 1 < adding.steps.length ? 'next' : 'saves'} · ${key('field.cancel')} cancels the new route · step ${adding.step + 1} of ${adding.steps.length}`
-		: picking && editor.field
-		? `${key('field.submit')} puts ${picking.id} back in the queue on that model · ${key('field.cancel')} goes back to the routes · ←→ Home End move · Ctrl+W deletes a word`
-		: picking && editor.routes.length === 0
+		? `${key('field.submit')} ${adding.draft.step + 1 < adding.draft.steps.length ? 'next' : 'saves'} · ${key('field.cancel')} cancels the new route · step ${adding.draft.step + 1} of ${adding.draft.steps.length}`
+		: picking && explicit?.step === 'model'
+		? `${key('field.submit')} asks its provider next · ${key('field.cancel')} goes back to the routes · ${typing}`
+		: picking && explicit
+		? `${key('field.submit')} puts ${picking.id} back in the queue on that model (empty: Hermes's own provider) · ${key('field.cancel')} back to the model`
+		: picking && list.routes.length === 0
 		? `${key('pick.submit')} asks for the model to run ${picking.id} on · ${key('routes.close')} cancels`
 		: picking
 		? `${key('routes.up')}${key('routes.down')} select · ${key('pick.submit')} puts ${picking.id} back in the queue on that route (or asks the model) · ${key('routes.close')} cancels`
-		: editor.field
-		? `${key('field.submit')} saves · ${key('field.cancel')} cancels · ${editor.fieldName === 'reasoning_effort' ? `one of ${reasoningEfforts.join(', ')}` : '←→ Home End move · Ctrl+W deletes a word'}`
+		: editing
+		? `${key('field.submit')} saves · ${key('field.cancel')} cancels · ${fieldHints[editing.name] ?? typing}`
 		: `${key('routes.up')}${key('routes.down')} select · ${key('routes.edit')} description · ${key('routes.model')} model · ${key('routes.provider')} provider · ${key('routes.effort')} effort · ${key('routes.default')} default · ${key('routes.add')} add · ${key('routes.remove')} remove · ${key('routes.close')} closes`;
 	const inner = Math.max(1, width - 4);
 	// Each route takes three lines; the selected one stays in view.
 	const perRoute = 3;
-	const room = Math.max(1, Math.floor((height - 4 - (adding || editor.profileChoices ? perRoute : 0)) / perRoute));
+	const room = Math.max(1, Math.floor((height - 4 - (adding || profiles ? perRoute : 0)) / perRoute));
 	// The picker of R has one row after the routes: "explicit model…".
-	const rows = editor.routes.length + (picking ? 1 : 0);
-	const first = Math.min(Math.max(0, editor.selected - room + 1), Math.max(0, rows - room));
+	const rows = list.routes.length + (picking ? 1 : 0);
+	const first = Math.min(Math.max(0, list.selected - room + 1), Math.max(0, rows - room));
 	return (
 		<Box flexDirection='column' width={width} height={height} overflow='hidden' borderStyle='round' borderColor={theme.colors.border.focused} paddingX={1}>
 			<Text wrap='truncate-end' bold color={theme.colors.header.title}>{picking ? `Re-route ${picking.id} ${picking.title} · ${modeTitles[mode]}` : `Routes · ${modeTitles[mode]} · saved into config.yaml`}</Text>
 			<Text wrap='truncate-end' color={theme.colors.text.muted}>{hint}</Text>
-			{editor.profileChoices && <ProfilePicker choices={editor.profileChoices} choice={editor.choice} width={inner}/>}
-			{adding && editor.field && (
+			{profiles && <ProfilePicker choices={profiles.choices} choice={profiles.choice} width={inner}/>}
+			{adding && (
 				<Box flexDirection='column' width={inner}>
-					<Text wrap='truncate-end' bold color={theme.colors.text.accent}>{`+ new ${editor.list === 'profile_routes' ? 'profile' : 'model'} route${draftText(adding.values)}`}</Text>
-					<Box width={inner}>
-						<Text color={theme.colors.text.accent}>{`  ${adding.steps[adding.step]}: `}</Text>
-						<TextInput field={editor.field} width={inner - 4 - (adding.steps[adding.step]?.length ?? 0)}/>
-					</Box>
-					{editor.error ? <Text wrap='truncate-end' color={theme.colors.text.error}>{`  refused: ${editor.error}`}</Text> : <Text> </Text>}
+					<Text wrap='truncate-end' bold color={theme.colors.text.accent}>{`+ new ${list.list === 'profile_routes' ? 'profile' : 'model'} route${draftText(adding.draft.values)}`}</Text>
+					<LabelledField label={adding.draft.steps[adding.draft.step] ?? ''} field={adding.field} width={inner}/>
+					{list.error ? <Text wrap='truncate-end' color={theme.colors.text.error}>{`  refused: ${list.error}`}</Text> : <Text> </Text>}
 				</Box>
 			)}
-			{editor.list === null && <Text wrap='wrap' color={theme.colors.text.muted}>{`The built-in mode has no routes: subagents run on Hermes's own delegation settings${picking ? ', or on an explicit model' : ''}. ${key('routing.mode')} on the dashboard switches the mode.`}</Text>}
-			{editor.list !== null && editor.routes.length === 0 && <Text color={theme.colors.text.muted}>This mode has no routes.</Text>}
-			{editor.routes.slice(first, first + room).map((route, index) => {
-				const position = first + index;
-				const selected = position === editor.selected;
+			{list.list === null && <Text wrap='wrap' color={theme.colors.text.muted}>{`The built-in mode has no routes: subagents run on Hermes's own delegation settings${picking ? ', or on an explicit model' : ''}. ${key('routing.mode')} on the dashboard switches the mode.`}</Text>}
+			{list.list !== null && list.routes.length === 0 && <Text color={theme.colors.text.muted}>This mode has no routes.</Text>}
+			{list.routes.slice(first, first + room).map((route, index) => {
+				const selected = first + index === list.selected;
 				return (
 					<Box key={route.name} flexDirection='column' width={inner}>
 						<Text wrap='truncate-end' bold={selected} color={selected ? theme.colors.text.accent : theme.colors.text.primary}>
 							{`${selected ? '▸' : ' '} ${route.name}${route.isDefault ? ' (default)' : ''} · ${runsOn(route)} · ${loadText(routeLoad(tasks, route.name))}`}
 						</Text>
-						<Box width={inner}>
-							<Text>{'  '}</Text>
-							{selected && editor.field && !adding && editor.fieldName !== 'description' && <Text color={theme.colors.text.accent}>{`${editor.fieldName}: `}</Text>}
-							{selected && editor.field && !adding
-								? <TextInput field={editor.field} width={inner - 2 - (editor.fieldName === 'description' ? 0 : editor.fieldName.length + 2)}/>
-								: <Text wrap='truncate-end' color={theme.colors.text.muted}>{route.description}</Text>}
-						</Box>
-						{selected && editor.error && !adding
-							? <Text wrap='truncate-end' color={theme.colors.text.error}>{`  refused: ${editor.error}`}</Text>
+						{selected && editing
+							? <LabelledField label={editing.name === 'description' ? '' : editing.name} field={editing.field} width={inner}/>
+							: <Text wrap='truncate-end' color={theme.colors.text.muted}>{`  ${route.description}`}</Text>}
+						{selected && list.error && !adding
+							? <Text wrap='truncate-end' color={theme.colors.text.error}>{`  refused: ${list.error}`}</Text>
 							: <Text> </Text>}
 					</Box>
 				);
 			})}
-			{picking && first + room > editor.routes.length && <ExplicitModelRow selected={editor.selected === editor.routes.length} field={editor.field} error={editor.error} width={inner}/>}
+			{picking && first + room > list.routes.length && <ExplicitModelRow selected={list.selected === list.routes.length} explicit={explicit} error={list.error} width={inner}/>}
 		</Box>
 	);
 }
 
-/** The picker's last row: a model name typed by the operator instead of a route. */
-function ExplicitModelRow({selected, field, error, width}: {readonly selected: boolean; readonly field: TextField | null; readonly error: string | null; readonly width: number}) {
+/** What the field's hint says besides Enter and Esc: an empty value removes an optional key (Hermes's own setting then applies). */
+const fieldHints: Partial<Record<RouteField, string>> = {
+	provider: 'empty removes it (the route then needs a base_url) · ←→ Home End move',
+	reasoning_effort: `empty removes it · one of ${reasoningEfforts.join(', ')}`,
+};
+
+/** A text field on its own line, after its name (none for a description). */
+function LabelledField({label, field, width}: {readonly label: string; readonly field: TextField; readonly width: number}) {
+	const theme = useTheme();
+	const prefix = label === '' ? '  ' : `  ${label}: `;
+	return (
+		<Box width={width}>
+			<Text color={theme.colors.text.accent}>{prefix}</Text>
+			<TextInput field={field} width={width - prefix.length}/>
+		</Box>
+	);
+}
+
+/** The picker's last row: a model name (then its provider) typed by the operator instead of a route. */
+function ExplicitModelRow({selected, explicit, error, width}: {readonly selected: boolean; readonly explicit: ExplicitModelInput | null; readonly error: string | null; readonly width: number}) {
 	const theme = useTheme();
 	return (
 		<Box flexDirection='column' width={width}>
-			<Text wrap='truncate-end' bold={selected} color={selected ? theme.colors.text.accent : theme.colors.text.primary}>{`${selected ? '▸' : ' '} explicit model…`}</Text>
-			{field
-				? (
-					<Box width={width}>
-						<Text color={theme.colors.text.accent}>{'  model: '}</Text>
-						<TextInput field={field} width={width - 9}/>
-					</Box>
-				)
-				: <Text wrap='truncate-end' color={theme.colors.text.muted}>{'  a model name, run as a task file\'s model would be'}</Text>}
+			<Text wrap='truncate-end' bold={selected} color={selected ? theme.colors.text.accent : theme.colors.text.primary}>{`${selected ? '▸' : ' '} explicit model…${explicit?.step === 'provider' ? ` ${explicit.model}` : ''}`}</Text>
+			{explicit
+				? <LabelledField label={explicit.step} field={explicit.field} width={width}/>
+				: <Text wrap='truncate-end' color={theme.colors.text.muted}>{'  a model name (and its provider), run as a task file\'s model would be'}</Text>}
 			{error ? <Text wrap='truncate-end' color={theme.colors.text.error}>{`  refused: ${error}`}</Text> : <Text> </Text>}
 		</Box>
 	);

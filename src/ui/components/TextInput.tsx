@@ -1,7 +1,7 @@
 // A one-line text field as it is drawn: the text with the cursor shown inverse, scrolled so the
 // cursor stays in view. Its state lives in the store and its keys go through text-field.ts.
 import {Text} from 'ink';
-import type {TextField} from '../../state/routes-editor.js';
+import type {TextField} from '../../state/text-field.js';
 import {useTheme} from '../theme.js';
 
 export function TextInput({field, width}: {readonly field: TextField; readonly width: number}) {

@@ -8,21 +8,24 @@ import {displayLine, plainLine, themeHasColour} from '../output-line.js';
 import {useBatch} from '../store-context.js';
 import {statusColor, useTheme} from '../theme.js';
 import {matchParts, searchPattern} from '../../core/visible-text.js';
-import type {ZoomState} from '../../state/store.js';
+import {zoomLayer, zoomOf} from '../../state/overlay.js';
+import type {BatchState, ZoomState} from '../../state/store.js';
+import type {TextField} from '../../state/text-field.js';
 import {maxOffset} from '../../state/zoom.js';
 
 export type ZoomViewProps = {readonly width: number; readonly height: number; readonly bindings: Bindings};
 
 export function ZoomView({width, height, bindings}: ZoomViewProps) {
 	const theme = useTheme();
-	const zoom = useBatch(state => state.zoom);
-	const task = useBatch(state => (state.zoom ? state.tasks[state.zoom.taskId] : undefined));
+	const zoom = useBatch(state => zoomOf(state.overlay));
+	const searching = useBatch(state => zoomLayer(state.overlay)?.searching ?? null);
+	const task = useBatch(state => zoomedTask(state));
 	const badge = useBatch(state => {
-		const view = state.zoom ? state.tasks[state.zoom.taskId] : undefined;
+		const view = zoomedTask(state);
 		return view ? statusBadge(view, state.now) : '';
 	});
 	const detail = useBatch(state => {
-		const view = state.zoom ? state.tasks[state.zoom.taskId] : undefined;
+		const view = zoomedTask(state);
 		return view ? statusDetail(view, state.now) : null;
 	});
 	const runId = useBatch(state => state.runId);
@@ -41,7 +44,7 @@ export function ZoomView({width, height, bindings}: ZoomViewProps) {
 	const highlight = theme.colors.search.current;
 	const otherMatch = theme.colors.search.match;
 	// While the query is being typed it is not a search yet: nothing is marked until Enter.
-	const pattern = zoom.search.editing || zoom.search.query === '' ? undefined : searchPattern(zoom.search.query);
+	const pattern = searching || zoom.search.query === '' ? undefined : searchPattern(zoom.search.query);
 
 	return (
 		<Box flexDirection='column' width={width} height={height} overflow='hidden'>
@@ -87,6 +90,7 @@ export function ZoomView({width, height, bindings}: ZoomViewProps) {
 			</Box>
 			<StatusLine
 				zoom={zoom}
+				searching={searching}
 				view={{start, end, following: offset === 0}}
 				width={width}
 				logCommand={`${runId} ${zoom.taskId}`}
@@ -99,6 +103,8 @@ export function ZoomView({width, height, bindings}: ZoomViewProps) {
 
 type StatusLineProps = {
 	readonly zoom: ZoomState;
+	/** The search prompt's field, while a query is typed. */
+	readonly searching: TextField | null;
 	readonly view: {start: number; end: number; following: boolean};
 	readonly width: number;
 	/** `RUN TASK` for `hermes-delegate logs`, which prints the task's whole log made safe. */
@@ -108,12 +114,15 @@ type StatusLineProps = {
 	readonly resume?: string | undefined;
 };
 
-function StatusLine({zoom, view, width, logCommand, bottomKey, resume}: StatusLineProps) {
+function StatusLine({zoom, searching, view, width, logCommand, bottomKey, resume}: StatusLineProps) {
 	const theme = useTheme();
 	const {search} = zoom;
-	if (search.editing) {
+	if (searching) {
+		// The prompt's cursor is a thin bar between characters, where typing goes in.
+		const characters = [...searching.value];
+		const cursor = Math.min(Math.max(0, searching.cursor), characters.length);
 		return (
-			<Text wrap='truncate-start' color={theme.colors.text.accent}>{`/${search.query}▏`}</Text>
+			<Text wrap='truncate-start' color={theme.colors.text.accent}>{`/${characters.slice(0, cursor).join('')}▏${characters.slice(cursor).join('')}`}</Text>
 		);
 	}
 
@@ -131,4 +140,9 @@ function StatusLine({zoom, view, width, logCommand, bottomKey, resume}: StatusLi
 	// The follow hint goes first when the line is too long: it is in the help as well, the log path is not.
 	const text = [...parts.join(' · ')].length > width && dropped ? parts.slice(0, -1).join(' · ') : parts.join(' · ');
 	return <Text wrap='truncate-end' color={theme.colors.text.muted}>{text}</Text>;
+}
+
+function zoomedTask(state: BatchState) {
+	const zoom = zoomOf(state.overlay);
+	return zoom ? state.tasks[zoom.taskId] : undefined;
 }

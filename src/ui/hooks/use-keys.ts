@@ -1,10 +1,11 @@
 // The app's one keyboard handler: find where the keyboard is, look the key up in the binding
-// table, hand the command to the store. While the search field is being edited, keys that are
-// not commands there are typing.
+// table, hand the command to the store. Where a text field has the keyboard, keys that are not
+// commands there are typing.
 import {useInput, useStdin, type Key} from 'ink';
 import {keyContext, runCommand, type CommandEnvironment} from '../commands.js';
 import {isTextContext, matchCommand, type Bindings} from '../keys.js';
-import {editField, fieldAtEnd, nonText} from '../text-field.js';
+import {editField, nonText} from '../text-field.js';
+import {activeField} from '../../state/overlay.js';
 import {useBatchStore} from '../store-context.js';
 import type {BatchStore} from '../../state/store.js';
 
@@ -102,16 +103,13 @@ function press(store: BatchStore, bindings: Bindings, environment: CommandEnviro
 		// for Alt+key: with no binding for that Alt+key, the operator meant Esc, then the key.
 		press(store, bindings, environment, '', {...key, escape: true, meta: true});
 		press(store, bindings, environment, input, {...key, meta: false, shift: /^[A-Z]$/.test(input)});
-	} else if (context === 'search') {
-		// The search query is typed at its end (it keeps no cursor of its own).
-		const field = editField(fieldAtEnd(state.zoom?.search.query ?? ''), input, key);
-		if (field.value !== state.zoom?.search.query) {
-			state.editSearch(field.value);
-		}
-	} else if (context === 'route-edit' && state.routes?.field) {
-		const field = editField(state.routes.field, input, key);
-		if (field !== state.routes.field) {
-			state.setField(field);
+	} else if (isTextContext(context)) {
+		// One text field has the keyboard (the search prompt's, the editor's or the picker's): the
+		// key edits it, the same way in each.
+		const field = activeField(state.overlay);
+		const edited = field && editField(field, input, key);
+		if (edited && edited !== field) {
+			state.setField(edited);
 		}
 	}
 }

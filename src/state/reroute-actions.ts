@@ -1,0 +1,109 @@
+// The route picker of R: a queued, failed, cancelled or timed-out task sent (back) into the queue
+// on another route of the active mode, or on an explicit model (and provider) the operator types.
+// Pure decisions here; the task is re-queued through the control (the runner re-plans it).
+import type {StoreApi} from 'zustand/vanilla';
+import {explicitModelRefusal, explicitProviderRefusal} from '../core/replan.js';
+import type {PickerLayer} from './overlay.js';
+import {pickedProfile} from './route-add-remove.js';
+import {pickerFor} from './routes-editor.js';
+import {editorPatch, steerable} from './steer.js';
+import type {BatchActions, BatchControl, BatchState} from './store-types.js';
+import {emptyField} from './text-field.js';
+
+export type RerouteActions = Pick<BatchActions, 'openReroute' | 'pickRoute'>;
+
+type Store = Pick<StoreApi<BatchState & BatchActions>, 'setState' | 'getState'>;
+
+const reroutable: ReadonlySet<string> = new Set(['queued', 'failed', 'cancelled', 'timed_out']);
+
+export function rerouteActions(store: Store, control: BatchControl): RerouteActions {
+	const set = (patch: Partial<BatchState>) => store.setState(patch);
+	const get = () => store.getState();
+	return {
+		openReroute() {
+			const state = get();
+			const steering = steerable(control);
+			// The zoomed task when R is pressed in the zoom (the picker opens over it and goes back to it).
+			const under = state.overlay?.kind === 'zoom' ? state.overlay : null;
+			const id = under?.zoom.taskId ?? state.focusedId;
+			const task = id ? state.tasks[id] : undefined;
+			if (!steering || !control.reroute || !id || !task) {
+				set({notice: 'this batch cannot be steered: it was started without its config'});
+			} else if (!reroutable.has(task.status)) {
+				set({notice: `${task.title} is ${task.status.replace('_', ' ')}: only a queued, failed, cancelled or timed-out task can be re-routed`});
+			} else {
+				// The built-in mode has no routes, but an explicit model still applies: the picker offers only that.
+				set({overlay: {kind: 'pick', picker: pickerFor(steering.routing(), id), under}, notice: null});
+			}
+		},
+
+		pickRoute() {
+			const {overlay} = get();
+			if (overlay?.kind === 'routes' && overlay.editor.input?.kind === 'profiles') {
+				set(editorPatch(pickedProfile(overlay.editor)));
+				return;
+			}
+
+			if (overlay?.kind !== 'pick' || overlay.picker.explicit) {
+				return;
+			}
+
+			const {picker} = overlay;
+			if (picker.selected === picker.routes.length) {
+				// The row after the routes: "explicit model…" opens a field for the model's name.
+				set({overlay: {...overlay, picker: {...picker, explicit: {step: 'model', field: emptyField}, error: null}}});
+				return;
+			}
+
+			const route = picker.routes[picker.selected];
+			if (route && control.reroute) {
+				set(rerouted(overlay, control.reroute(picker.taskId, route.name)));
+			}
+		},
+	};
+}
+
+/** Up and down in the picker: the routes, then "explicit model…". */
+export function movedInPicker(layer: PickerLayer, delta: number): PickerLayer {
+	const {picker} = layer;
+	if (picker.explicit) {
+		return layer;
+	}
+
+	const last = picker.routes.length;
+	return {...layer, picker: {...picker, selected: Math.min(last, Math.max(0, picker.selected + delta)), error: null}};
+}
+
+/**
+ * Enter in the picker's field: the model asks for its provider next (empty: the one Hermes
+ * configures for it); the provider re-queues the task on both. A name that cannot be passed is
+ * refused in place, with the reason.
+ */
+export function submitExplicit(layer: PickerLayer, control: BatchControl): Partial<BatchState> {
+	const {picker} = layer;
+	const {explicit} = picker;
+	if (!explicit) {
+		return {};
+	}
+
+	const refuse = (error: string): Partial<BatchState> => ({overlay: {...layer, picker: {...picker, error}}});
+	if (explicit.step === 'model') {
+		const refusal = explicitModelRefusal(explicit.field.value);
+		return refusal === undefined
+			? {overlay: {...layer, picker: {...picker, explicit: {step: 'provider', model: explicit.field.value.trim(), field: emptyField}, error: null}}}
+			: refuse(refusal);
+	}
+
+	const refusal = explicitProviderRefusal(explicit.field.value);
+	if (refusal !== undefined || !control.reroute) {
+		return refuse(refusal ?? 'this batch cannot be steered');
+	}
+
+	const provider = explicit.field.value.trim();
+	return rerouted(layer, control.reroute(picker.taskId, provider === '' ? {model: explicit.model} : {model: explicit.model, provider}));
+}
+
+/** The picker closed (back to what it was opened over) with the control's answer, or the refusal in place. */
+function rerouted(layer: PickerLayer, outcome: {ok: boolean; message: string}): Partial<BatchState> {
+	return outcome.ok ? {overlay: layer.under, notice: outcome.message} : {overlay: {...layer, picker: {...layer.picker, error: outcome.message}}};
+}
