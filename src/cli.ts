@@ -76,6 +76,7 @@ export function buildProgram(): Command {
 	batchOptions(program.command('tui').description('run a batch in the live dashboard'))
 		.option('--theme <name|path>', 'dashboard theme: dark, light, no-color, or a JSON file (NO_COLOR forces no-color)')
 		.option('--exit-when-done', 'leave the dashboard by itself when the batch is finished')
+		.option('--agent-nice <n>', 'CPU niceness of the agents, so that the dashboard answers while they flood or spin (0-19; default 10; 0 leaves them as they are)')
 		.addHelpText('after', '\nIn the dashboard, press ? for the keys. Exit codes as for `run` (see `run --help`).')
 		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
 			process.exitCode = await (await loadTui())(tasks, options as TuiOptions, io);
@@ -84,6 +85,7 @@ export function buildProgram(): Command {
 	batchOptions(program.command('demo').description('the dashboard on the built-in simulated agent: no Hermes or API keys needed'))
 		.option('--theme <name|path>', 'dashboard theme: dark, light, no-color, or a JSON file')
 		.option('--exit-when-done', 'leave the dashboard by itself when the batch is finished')
+		.option('--agent-nice <n>', 'CPU niceness of the agents, so that the dashboard answers while they flood or spin (0-19; default 10; 0 leaves them as they are)')
 		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
 			process.exitCode = await (await loadTui())(tasks, {...options, demo: true} as TuiOptions, io);
 		});

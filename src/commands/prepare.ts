@@ -152,7 +152,7 @@ function checkBin(resolve: () => string, requested: string): BinCheck {
 
 
 /** The last step before processes start: the binary is checked, the run folder made. */
-export function createRunner(batch: PreparedBatch, options: {display: boolean; retryAfterFinish?: boolean}): {runner: BatchRunner; folder: RunFolder} {
+export function createRunner(batch: PreparedBatch, options: {display: boolean; retryAfterFinish?: boolean; agentNice?: number}): {runner: BatchRunner; folder: RunFolder} {
 	const hermesBin = batch.resolveBin();
 	const folder = createRunFolder(batch.hermesHome);
 	const runner = new BatchRunner(batch.plan, {
@@ -166,6 +166,7 @@ export function createRunner(batch: PreparedBatch, options: {display: boolean; r
 		env: batch.env,
 		display: options.display,
 		retryAfterFinish: options.retryAfterFinish,
+		agentNice: options.agentNice,
 		logLimitBytes: batch.logLimitBytes,
 		routing: {settings: batch.settings, outsideWarnings: batch.outsideWarnings},
 	});

@@ -17,10 +17,26 @@ import {withCleanup, type CommandIO} from './run.js';
 import {onShutdownSignals} from './signals.js';
 import {BatchSteering} from '../core/steering.js';
 import {terminalSafe} from '../core/visible-text.js';
+import {dashboardAgentNice} from '../core/agent-priority.js';
 
-export type TuiOptions = BatchOptions & {theme?: string; exitWhenDone?: boolean};
+export type TuiOptions = BatchOptions & {theme?: string; exitWhenDone?: boolean; agentNice?: string};
+
+/** --agent-nice: 0 to 19, default dashboardAgentNice (see core/agent-priority.ts). */
+function agentNiceOption(text: string | undefined): number {
+	if (text === undefined) {
+		return dashboardAgentNice;
+	}
+
+	const value = Number(text);
+	if (!/^\d+$/.test(text.trim()) || value > 19) {
+		throw new InputError(`--agent-nice: ${JSON.stringify(text)} is not a niceness from 0 to 19`, {}, `pass a whole number from 0 (agents keep their priority) to 19; the default is ${dashboardAgentNice}`);
+	}
+
+	return value;
+}
 
 export async function tuiCommand(taskArg: string | undefined, options: TuiOptions, io: CommandIO & {stdin: NodeJS.ReadStream}): Promise<number> {
+	const agentNice = agentNiceOption(options.agentNice);
 	if (!io.stdout.isTTY) {
 		throw new InputError('the dashboard needs a terminal, but stdout is not one', {}, 'use `hermes-delegate run` for scripts and pipes: it prints JSON');
 	}
@@ -41,7 +57,7 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 		runner?.shutdown(shutdown);
 	});
 	// The operator still looks at the failed pane after the last task ended: R there re-opens the batch.
-	const created = withCleanup(() => createRunner(batch, {display: true, retryAfterFinish: true}), stopSignals);
+	const created = withCleanup(() => createRunner(batch, {display: true, retryAfterFinish: true, agentNice}), stopSignals);
 	runner = created.runner;
 	const {folder} = created;
 	const steering = new BatchSteering(batch.config, {runDir: folder.dir, applyRouting: delegation => created.runner.applyRouting(delegation)});

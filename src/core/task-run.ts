@@ -2,6 +2,7 @@
 // to the task's log and its TaskOutput, the timeout, the watch on its process family, the kill
 // cascade, and reading Hermes's output into a result. This is the one place that knows how a task
 // is started; the batch (runner.ts) only decides when, and hears back through TaskRunHooks.
+import {lowerAgentPriority} from './agent-priority.js';
 import {mkdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {interpretHermesOutput} from './hermes-output.js';
@@ -37,6 +38,8 @@ export type TaskRunSettings = {
 	logLimitBytes?: number | undefined;
 	/** How often each task's process tree is scanned for descendants that leave its session (setsid); 0: never. */
 	descendantScanMs?: number | undefined;
+	/** Niceness each agent is given as it starts (agent-priority.ts); 0 or absent: left alone. */
+	agentNice?: number | undefined;
 };
 
 export type TaskRunHooks = {
@@ -126,6 +129,7 @@ export class TaskRun {
 		this.process = child;
 		const pgid = child.pid;
 		rememberGroup(pgid);
+		lowerAgentPriority(child.pid, settings.agentNice ?? 0);
 		const startTicks = processStartTicks(child.pid);
 		const family = watchFamily({pid: pgid, startTicks}, {intervalMs: settings.descendantScanMs ?? 1000, onLeftSession: stat => this.hooks.record({event: 'escaped', task: task.id, pid: stat.pid, pgid, start_ticks: stat.startTicks, at: new Date().toISOString()})});
 		this.family = family;

@@ -69,6 +69,8 @@ const cases: Record<string, Case> = {
 	'a negative --grace': {args: ['run', one, '--grace', '-1'], stderr: /--grace must be a number of at least 0, got "-1"/},
 	'--grace that is not a number': {args: ['run', one, '--grace', 'soon'], stderr: /--grace must be a number of at least 0, got "soon"/},
 	'a tasks file that does not exist': {args: ['run', '{home}/missing.json'], stderr: /missing\.json: no such tasks file/},
+	'an --agent-nice out of range': {args: ['tui', one, '--agent-nice', '20'], stderr: /--agent-nice: "20" is not a niceness from 0 to 19\n {2}fix: pass a whole number from 0/},
+	'an --agent-nice that is not a number': {args: ['demo', '--agent-nice', 'low'], stderr: /--agent-nice: "low" is not a niceness from 0 to 19/},
 	'tui when stdout is not a terminal': {args: ['tui', one], stderr: /the dashboard needs a terminal, but stdout is not one\n {2}fix: use `hermes-delegate run`/},
 };
 
