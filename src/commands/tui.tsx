@@ -79,9 +79,11 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 
 	io.stdout.on('error', terminalGone);
 	keyboard.on('error', terminalGone);
-	// incrementalRendering: a frame rewrites only the lines that changed (a few panes' tails), not
-	// the whole screen: less to write for us and less for the terminal to parse (issue 9).
-	const app = render(<App store={store} theme={theme} bindings={bindings}/>, {stdout: io.stdout, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 60, incrementalRendering: true});
+	// maxFps 60: frames are paced by the store (output is published a dozen times a second), so
+	// this only lets a key's frame out without waiting for Ink's throttle. Ink's
+	// incrementalRendering is left off: it left stale lines on screen when the routes editor
+	// changed the screen's layout (steer-pty test).
+	const app = render(<App store={store} theme={theme} bindings={bindings}/>, {stdout: io.stdout, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 60});
 	const finished = runner.start();
 	let report;
 	try {
