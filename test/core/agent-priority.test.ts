@@ -29,7 +29,7 @@ function autogroupNiceOf(pid: number): number | undefined {
 	return Number(/nice (-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, 'utf8'))?.[1]);
 }
 
-const builtin: DelegationConfig = {mode: 'model_map', modelMap: {options: [], default: null}, profileRoutes: {profiles: []}, builtin: {}, source: {path: '/nonexistent/config.yaml', exists: false}};
+const builtin: DelegationConfig = {mode: 'model_map', modelMap: {options: [], default: undefined}, profileRoutes: {profiles: []}, builtin: {}, source: {path: '/nonexistent/config.yaml', exists: false}};
 
 describe('agent priority', () => {
 	it('lowers the niceness of an agent and of its session, and leaves it alone at 0', () => {

@@ -4,7 +4,7 @@ import {Box, Text} from 'ink';
 import {memo} from 'react';
 import {routeLine, statusBadge, statusDetail, titleLine, wrapWords} from '../format.js';
 import {paneChrome, tailLinesFor} from '../layout.js';
-import {displayLine, plainLine, themeHasColour} from '../output-line.js';
+import {displayLine, fitLine, plainLine, themeHasColour} from '../output-line.js';
 import {useBatch} from '../store-context.js';
 import {statusColor, useTheme} from '../theme.js';
 import type {Theme, ThemeColour} from '../../core/themes.js';
@@ -72,10 +72,9 @@ export const TaskPane = memo(function TaskPane({id, width, height, focused}: Tas
 					<Text color={detailColour(theme, task.status)}>{detail}</Text>
 				</Box>
 			)}
-			{tail.map((line, index) => (
-				// Lines have no identity beyond their position in the tail.
-				<Text key={index} wrap='truncate'>{displayLine(line, withColour)}</Text>
-			))}
+			{tail.length > 0 && (
+				<Text>{tail.map(line => fitLine(displayLine(line, withColour), width - paneInset)).join('\n')}</Text>
+			)}
 		</Box>
 	);
 });
@@ -84,6 +83,9 @@ export const TaskPane = memo(function TaskPane({id, width, height, focused}: Tas
  * The countdown and the error are worth a second line in a narrow pane; more would crowd out the
  * output. A refused task has no output: its reason gets every line the pane has.
  */
+/** Columns a pane's border and padding take from its width. */
+const paneInset = 4;
+
 function maxDetailLines(status: TaskStatus, height: number): number {
 	return status === 'refused' ? Math.max(0, height - paneChrome) : 2;
 }
