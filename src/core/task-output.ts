@@ -98,6 +98,8 @@ export type StdoutDecoder = {
  * third of the dashboard's CPU). Below this many bytes waiting, everything is simply decoded.
  */
 const skipAbove = 128 * 1024;
+/** Output waiting is trimmed to its newest lines as it arrives past this, so a flood between two looks is not held in memory. */
+const trimAbove = 512 * 1024;
 
 export type Pending = {stderr: boolean; chunk: Buffer};
 
@@ -156,6 +158,9 @@ export class TaskOutput {
 			this.pending.push({stderr: false, chunk: shown});
 			this.pendingStdoutBytes += shown.length;
 			this.changes++;
+			if (this.pendingStdoutBytes > trimAbove) {
+				this.trimPending();
+			}
 		}
 
 		this.resultBytes.push(chunk);
@@ -193,6 +198,30 @@ export class TaskOutput {
 	/** Changes whenever anything visible changed; the store polls it at a capped rate. */
 	get version(): number {
 		return this.changes;
+	}
+
+	/**
+	 * Drops the waiting stdout older than its newest `maxLines` line breaks, as decodePending
+	 * would, keeping the rest waiting: stderr before the cut is decoded now to keep the order.
+	 */
+	private trimPending(): void {
+		const cut = stdoutCut(this.pending, this.maxLines);
+		if (cut === undefined) {
+			return;
+		}
+
+		const pending = this.pending;
+		for (const {stderr, chunk} of pending.slice(0, cut.index)) {
+			if (stderr) {
+				this.stderrTail.push(chunk);
+			}
+		}
+
+		this.stdoutTail.skipLines(cut.lines);
+		this.merged.skip(cut.lines);
+		const rest = pending[cut.index]!.chunk.subarray(cut.offset);
+		this.pending = rest.length > 0 ? [{stderr: false, chunk: rest}, ...pending.slice(cut.index + 1)] : pending.slice(cut.index + 1);
+		this.pendingStdoutBytes = this.pending.reduce((sum, item) => sum + (item.stderr ? 0 : item.chunk.length), 0);
 	}
 
 	/**

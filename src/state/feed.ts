@@ -1,6 +1,7 @@
 // Connects a running batch to the store: events go in as they happen (they are few), output
 // is copied in at a capped rate (it can be thousands of lines a second), and the clock ticks
 // so elapsed times and cancel countdowns move. Returns a stop function.
+import {performance} from 'node:perf_hooks';
 import type {BatchEvent} from '../core/types.js';
 import type {BatchStore} from './store.js';
 
@@ -9,20 +10,47 @@ export type FeedSource = {subscribe(listener: (event: BatchEvent) => void): () =
 export type FeedOptions = {
 	/** Output publishes per second; 10–20 keeps the dashboard live without burning CPU. */
 	publishHz?: number;
+	/** Publishes per second while the event loop is saturated (a flood): draining comes first. */
+	busyPublishHz?: number;
+	/** Share of the time since the last call the event loop was busy, 0–1 (default: Node's event loop utilisation). */
+	load?: () => number;
 	now?: () => number;
 };
+
+/** Above this event loop utilisation output is published at busyPublishHz. */
+const busyLoad = 0.85;
+
+/** The event loop's utilisation since the previous call. */
+function eventLoopLoad(): () => number {
+	let last = performance.eventLoopUtilization();
+	return () => {
+		const now = performance.eventLoopUtilization();
+		const {utilization} = performance.eventLoopUtilization(now, last);
+		last = now;
+		return utilization;
+	};
+}
 
 export function feedStore(store: BatchStore, source: FeedSource, options: FeedOptions = {}): () => void {
 	const now = options.now ?? Date.now;
 	const interval = Math.round(1000 / (options.publishHz ?? 12));
+	// Under a flood every publish costs a frame of all panes while the pipes wait to be read:
+	// the frames then come less often, so the output is drained sooner (keys still draw at once).
+	const busyInterval = Math.round(1000 / (options.busyPublishHz ?? 4));
+	const load = options.load ?? eventLoopLoad();
+	let lastPublish = Number.NEGATIVE_INFINITY;
 	const unsubscribe = source.subscribe(event => {
 		store.getState().applyEvent(event);
 	});
 	let lastSecond = -1;
 	const timer = setInterval(() => {
 		const state = store.getState();
-		state.syncOutput();
 		const time = now();
+		if (time - lastPublish >= (load() > busyLoad ? busyInterval : interval) - 1) {
+			lastPublish = time;
+			state.syncOutput();
+		}
+
 		const second = Math.floor(time / 1000);
 		// The clock only needs to move once a second, except while a countdown is on screen.
 		const counting = Object.values(state.tasks).some(task => task.status === 'cancelling');

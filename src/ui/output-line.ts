@@ -36,7 +36,7 @@ export function plainLine(line: string): string {
 // (the same packages), so the screen is the same; cuts are remembered because a line is drawn
 // in every frame until it scrolls away.
 const fittedLines = new Map<string, string>();
-const fittedLimit = 4000;
+const fittedLimit = 1000;
 
 /** `line` cut to `width` columns with '…' at the end, as Ink's <Text wrap='truncate'> shows it (never wider). */
 export function fitLine(line: string, width: number): string {

@@ -96,6 +96,38 @@ describe('output publishing', () => {
 		expect(tailUpdates).toBeLessThanOrEqual(11);
 		expect(store.getState().tasks['t01']!.tail.at(-1)).toBe('tick 999');
 	});
+
+	it('publishes output less often while the event loop is saturated, and at the usual rate again after', () => {
+		vi.useFakeTimers({now: t0});
+		const {store, outputs, source} = setup();
+		let busy = true;
+		const stop = feedStore(store, source, {publishHz: 10, busyPublishHz: 4, load: () => (busy ? 0.97 : 0.2), now: () => Date.now()});
+		source.emit({type: 'task.started', id: 't01', pid: 123, argv: ['hermes'], at: t0});
+		let tailUpdates = 0;
+		let lastTail = store.getState().tasks['t01']!.tail;
+		store.subscribe(state => {
+			if (state.tasks['t01']!.tail !== lastTail) {
+				lastTail = state.tasks['t01']!.tail;
+				tailUpdates++;
+			}
+		});
+		const printFor = (ms: number) => {
+			for (let step = 0; step < ms; step++) {
+				outputs.get('t01')!.pushStdout(Buffer.from(`tick ${step}\n`));
+				vi.advanceTimersByTime(1);
+			}
+		};
+
+		printFor(1000);
+		const whileBusy = tailUpdates;
+		busy = false;
+		tailUpdates = 0;
+		printFor(1000);
+		stop();
+		expect(whileBusy).toBeGreaterThanOrEqual(3);
+		expect(whileBusy).toBeLessThanOrEqual(5);
+		expect(tailUpdates).toBeGreaterThanOrEqual(9);
+	});
 });
 
 describe('events', () => {
