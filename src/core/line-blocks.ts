@@ -8,6 +8,8 @@ export type LineBlock = {
 	readonly count: number;
 	/** Some lines end in the '\r' of a '\r\n' ending, to be dropped when split out. */
 	readonly crlf: boolean;
+	/** Size to count for the memory bound without reading `text` (a block decoded only when read). */
+	readonly size?: number;
 };
 
 /**
@@ -33,11 +35,11 @@ export class LineBlocks {
 		this.blocks.push(block);
 		this.kept += block.count;
 		this.total += block.count;
-		this.chars += block.text.length;
+		this.chars += sizeOf(block);
 		let oldest = this.blocks[this.head]!;
 		while (this.head < this.blocks.length - 1 && this.kept - oldest.count >= this.maxLines) {
 			this.kept -= oldest.count;
-			this.chars -= oldest.text.length;
+			this.chars -= sizeOf(oldest);
 			this.head++;
 			oldest = this.blocks[this.head]!;
 		}
@@ -94,6 +96,10 @@ export class LineBlocks {
 			}
 		}
 	}
+}
+
+function sizeOf(block: LineBlock): number {
+	return block.size ?? block.text.length;
 }
 
 /** The last `count` lines of a block holding more than `count`. */

@@ -99,6 +99,25 @@ export class OutputTail {
 		this.versionValue++;
 	}
 
+	/**
+	 * `count` complete lines as raw bytes (a run of `lines`, which starts at a line break of the
+	 * stream), kept as they are and decoded the first time somebody reads them: under a flood the
+	 * zoom's scrollback is read rarely, a pane's last lines a few times a second. The stretch is
+	 * decoded as a fresh stream, as after skipLines, which the caller calls before it.
+	 */
+	pushRawLines(lines: RawLines, raw: Buffer, count: number): void {
+		if (this.ended || count <= 0) {
+			return;
+		}
+		this.add(lines.block(raw, count));
+		this.versionValue++;
+	}
+
+	/** A stretch of raw lines to hand to pushRawLines, decoded as this tail decodes. */
+	rawLines(): RawLines {
+		return new RawLines(this.maxLineLength);
+	}
+
 	/** The stream closed: the unterminated last line becomes a complete one. Later pushes are ignored. */
 	end(): void {
 		if (this.ended) {
@@ -315,4 +334,52 @@ function positiveInteger(value: number, name: string): number {
 		throw new RangeError(`OutputTail: ${name} must be a positive integer, got ${value}`);
 	}
 	return value;
+}
+
+/**
+ * Raw complete lines of one stretch of a stream, in runs (stderr lines may sit between them in a
+ * merged view). Decoded together, in order, as one fresh stream the first time any run is read.
+ */
+export class RawLines {
+	private readonly runs: Array<{raw: Buffer; count: number}> = [];
+	private decoded: string[] | undefined;
+
+	constructor(private readonly maxLineLength: number) {}
+
+	/** Adds a run; its block is what the tail keeps. */
+	block(raw: Buffer, count: number): LineBlock {
+		this.runs.push({raw, count});
+		return new RawLineBlock(this, this.runs.length - 1, count, raw.length);
+	}
+
+	textOf(run: number): string {
+		if (this.decoded === undefined) {
+			const total = this.runs.reduce((sum, {count}) => sum + count, 0);
+			const tail = new OutputTail({maxLines: total, maxLineLength: this.maxLineLength});
+			for (const {raw} of this.runs) {
+				tail.push(raw);
+			}
+
+			const lines = tail.lines();
+			let at = 0;
+			this.decoded = this.runs.map(({count}) => {
+				const text = lines.slice(at, at + count).join('\n');
+				at += count;
+				return text;
+			});
+			this.runs.length = 0;
+		}
+
+		return this.decoded[run]!;
+	}
+}
+
+class RawLineBlock implements LineBlock {
+	readonly crlf = false;
+
+	constructor(private readonly lines: RawLines, private readonly run: number, readonly count: number, readonly size: number) {}
+
+	get text(): string {
+		return this.lines.textOf(this.run);
+	}
 }

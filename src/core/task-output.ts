@@ -100,6 +100,8 @@ export type StdoutDecoder = {
 const skipAbove = 128 * 1024;
 /** Output waiting is trimmed to its newest lines as it arrives past this, so a flood between two looks is not held in memory. */
 const trimAbove = 512 * 1024;
+/** Newest lines of a flood decoded at once (more than a pane or a zoomed screen shows); older kept ones are decoded when read. */
+const eagerLines = 256;
 
 export type Pending = {stderr: boolean; chunk: Buffer};
 
@@ -113,6 +115,8 @@ export class TaskOutput {
 	/** Display output not yet decoded, in arrival order (stdout and stderr interleaved). */
 	private pending: Pending[] = [];
 	private pendingStdoutBytes = 0;
+	/** The waiting stdout begins just after a cut (trimPending): a line break with fresh decoding state. */
+	private pendingStartsFresh = false;
 	private changes = 0;
 
 	/** false (headless `run`): nobody watches, so output is not decoded for display at all. */
@@ -122,11 +126,15 @@ export class TaskOutput {
 	/** Hermes's closing `session_id: ID` line is protocol, not news: the log keeps it, the pane does not. */
 	private readonly hideSessionLine: boolean;
 
-	constructor(options: {maxLines?: number | undefined; display?: boolean | undefined; decoder?: StdoutDecoder | undefined; hideSessionLine?: boolean | undefined} = {}) {
+	/** Newest lines of a flood decoded at once. */
+	private readonly eagerLines: number;
+
+	constructor(options: {maxLines?: number | undefined; display?: boolean | undefined; decoder?: StdoutDecoder | undefined; hideSessionLine?: boolean | undefined; eagerLines?: number | undefined} = {}) {
 		this.keepDisplay = options.display ?? true;
 		this.decoder = options.decoder;
 		this.hideSessionLine = options.hideSessionLine ?? false;
 		this.maxLines = options.maxLines ?? 2000;
+		this.eagerLines = options.eagerLines ?? eagerLines;
 		this.merged = new MergedLines(this.maxLines, () => [this.stdoutTail.partialLine(), this.stderrTail.partialLine()]);
 		const sink = (block: LineBlock) => this.merged.add(block);
 		this.stdoutTail = new OutputTail({maxLines: this.maxLines, sink});
@@ -221,6 +229,7 @@ export class TaskOutput {
 		this.merged.skip(cut.lines);
 		const rest = pending[cut.index]!.chunk.subarray(cut.offset);
 		this.pending = rest.length > 0 ? [{stderr: false, chunk: rest}, ...pending.slice(cut.index + 1)] : pending.slice(cut.index + 1);
+		this.pendingStartsFresh = true;
 		this.pendingStdoutBytes = this.pending.reduce((sum, item) => sum + (item.stderr ? 0 : item.chunk.length), 0);
 	}
 
@@ -236,19 +245,58 @@ export class TaskOutput {
 
 		const pending = this.pending;
 		const cut = this.pendingStdoutBytes > skipAbove ? stdoutCut(pending, this.maxLines) : undefined;
+		// After a cut the stream starts afresh at a line break: from there all but the newest lines
+		// may stay raw until read (a pane reads its last few dozen; the zoom, rarely, all).
+		const raw = cut !== undefined || this.pendingStartsFresh ? stdoutCut(pending, this.eagerLines) : undefined;
+		const rawLines = raw === undefined ? undefined : this.stdoutTail.rawLines();
+		let run: Buffer[] = [];
+		const endRun = () => {
+			const bytes = Buffer.concat(run);
+			const complete = bytes.lastIndexOf(0x0A) + 1;
+			run = complete < bytes.length ? [bytes.subarray(complete)] : [];
+			const lines = countLineBreaks(bytes, complete);
+			if (lines > 0) {
+				this.stdoutTail.pushRawLines(rawLines!, bytes.subarray(0, complete), lines);
+			}
+		};
+
 		this.pending = [];
 		this.pendingStdoutBytes = 0;
+		this.pendingStartsFresh = false;
 		for (const [index, {stderr, chunk}] of pending.entries()) {
 			if (stderr) {
+				if (run.length > 0) {
+					endRun();
+				}
+
 				this.stderrTail.push(chunk);
-			} else if (cut === undefined || index > cut.index) {
-				this.stdoutTail.push(chunk);
-			} else if (index === cut.index) {
+				continue;
+			}
+
+			let from = 0;
+			if (cut !== undefined && index < cut.index) {
+				continue;
+			}
+
+			if (cut !== undefined && index === cut.index) {
 				this.stdoutTail.skipLines(cut.lines);
 				this.merged.skip(cut.lines);
-				if (cut.offset < chunk.length) {
-					this.stdoutTail.push(chunk.subarray(cut.offset));
+				from = cut.offset;
+			}
+
+			if (raw !== undefined && index <= raw.index) {
+				const to = index === raw.index ? raw.offset : chunk.length;
+				run.push(chunk.subarray(from, Math.max(from, to)));
+				if (index < raw.index) {
+					continue;
 				}
+
+				endRun();
+				from = Math.max(from, raw.offset);
+			}
+
+			if (from < chunk.length) {
+				this.stdoutTail.push(chunk.subarray(from));
 			}
 		}
 	}

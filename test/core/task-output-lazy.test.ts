@@ -1,5 +1,6 @@
 // Display output is decoded when read, and a flood's stdout older than the tail's newest lines
-// is only counted (TaskOutput.decodePending). Whatever is skipped, a reader must see exactly
+// is only counted (TaskOutput.decodePending); of the lines kept, all but the newest few stay raw
+// until somebody reads them. Whatever is skipped, a reader must see exactly
 // what it would have seen had every chunk been decoded as it came: the same pane lines, the
 // same line numbers in the zoom, the same error line.
 import fc from 'fast-check';
@@ -41,7 +42,7 @@ describe('TaskOutput decoding on read', () => {
 	it('shows what eager decoding shows, however much was skipped', () => {
 		fc.assert(fc.property(fc.array(push, {minLength: 1, maxLength: 12}), pushes => {
 			const eager = new TaskOutput({maxLines});
-			const lazy = new TaskOutput({maxLines});
+			const lazy = new TaskOutput({maxLines, eagerLines: 7});
 			for (const {stderr, text, repeat, pieces, read} of pushes) {
 				const bytes = Buffer.from(text.repeat(stderr ? 1 : repeat));
 				for (const piece of piecesOf(bytes, pieces)) {
