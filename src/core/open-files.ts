@@ -104,10 +104,10 @@ function descriptorsAvailable(count: number): boolean {
 }
 
 /**
- * spawnInGroup, but a spawn that would fail for lack of descriptors fails as a SpawnError first:
- * Node reports EMFILE from spawn as an 'error' event nothing can listen to through execa, which
- * would crash the batch. (Checked in the same tick as the spawn; only a file opened by another
- * thread in between can still take the last descriptor.)
+ * spawnInGroup, but a spawn that would fail for lack of descriptors fails first, with a message
+ * that says what to do about it (spawnInGroup would report the kernel's bare EMFILE). (Checked in
+ * the same tick as the spawn; only a file opened by another thread in between can still take the
+ * last descriptor, and then spawnInGroup's SpawnError still fails only this task.)
  */
 export async function spawnIfDescriptors(file: string, args: readonly string[], options: SpawnOptions = {}): Promise<GroupProcess> {
 	if (!descriptorsAvailable(descriptorsPerSpawn)) {

@@ -149,3 +149,20 @@ export function freshProcessTable(): ProcessTable {
 	cached = scanProcesses();
 	return cached;
 }
+
+let nextScan: Promise<ProcessTable> | undefined;
+
+/**
+ * A table read after this call. Everyone who asks in the same turn of the event loop shares one
+ * scan, taken once the turn's other events are handled: when several agents of a batch of short
+ * tasks end together, each would otherwise cost a read of every process on the machine.
+ */
+export async function processTableFromNow(): Promise<ProcessTable> {
+	nextScan ??= new Promise(resolve => {
+		setImmediate(() => {
+			nextScan = undefined;
+			resolve(freshProcessTable());
+		});
+	});
+	return nextScan;
+}

@@ -3,10 +3,9 @@
 // every process it forks (tool runners, shells, browsers) stays in that group unless it moves
 // out: with setpgid it stays in the session, with setsid it leaves that too (process-family.ts).
 // Signals go to the whole family, never only to the leader: that is what stops orphans surviving.
+import {spawn, type ChildProcess, type ChildProcessByStdio} from 'node:child_process';
 import {statSync} from 'node:fs';
-import {PassThrough} from 'node:stream';
-import {finished} from 'node:stream/promises';
-import {execa} from 'execa';
+import type {Readable} from 'node:stream';
 import {familyOf, isFamilyAlive, killWatchedFamiliesNow, signalFamily, type Family} from './process-family.js';
 import {freshProcessTable, hasProc, isLive, readProcStat, recentProcessTable, scanProcesses} from './proc-tree.js';
 
@@ -47,86 +46,77 @@ export type SpawnOptions = {
 	env?: NodeJS.ProcessEnv | undefined;
 };
 
-/** Resolves once the process runs (its pid is known); rejects with SpawnError if it cannot start. */
+/**
+ * Resolves once the process runs (its pid is known); rejects with SpawnError if it cannot start.
+ * Plain child_process.spawn, read through its own sockets: a batch spawns hundreds of these, and
+ * a wrapper's option handling and relay streams cost more per task than the task itself does.
+ */
 export async function spawnInGroup(
 	file: string,
 	args: readonly string[],
 	options: SpawnOptions = {},
 ): Promise<GroupProcess> {
-	const subprocess = execa(file, args, {
-		cwd: options.cwd,
-		env: options.env,
-		extendEnv: options.env === undefined,
-		detached: true,
-		// Our cascade stops the group; execa's exit hook and forced kill only reach the leader.
-		cleanup: false,
-		forceKillAfterDelay: false,
-		buffer: false,
-		stdin: 'ignore',
-		reject: false,
+	let child: ChildProcess;
+	try {
+		// detached: setsid, so the agent leads its own group and session. No exit hook, no forced
+		// kill of the leader alone: our cascade stops the whole family.
+		child = spawn(file, args, {cwd: options.cwd, env: options.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe']});
+	} catch (error) {
+		throw toSpawnError(file, error, options.cwd);
+	}
+
+	// Start-up failures (ENOENT, EACCES, EMFILE) come as an 'error' event on the next tick.
+	await new Promise<void>((resolve, reject) => {
+		const failed = (error: Error) => {
+			reject(toSpawnError(file, error, options.cwd));
+		};
+
+		child.once('error', failed);
+		child.once('spawn', () => {
+			child.off('error', failed);
+			resolve();
+		});
 	});
-	// Failures arrive through execa's result; an 'error' event nobody listens to would crash us.
-	subprocess.on('error', () => {});
+	// Nothing later may end the batch with an unhandled 'error' (we never signal through child.kill).
+	child.on('error', () => {});
 
-	// execa resumes unbuffered streams on the next turn of the event loop, which would drop any
-	// output a caller had not subscribed to yet. Our own streams keep it until someone reads.
-	const stdout = relay(subprocess.stdout);
-	const stderr = relay(subprocess.stderr);
-
+	const {stdout, stderr} = child as ChildProcessByStdio<null, Readable, Readable>;
+	holdUntilRead(stdout);
+	holdUntilRead(stderr);
 	const exited = new Promise<GroupExit>((resolve) => {
-		subprocess.once('exit', (exitCode, signal) => {
+		child.once('exit', (exitCode, signal) => {
 			resolve({exitCode, signal});
 		});
 	});
-	const result = subprocess.then(
-		(value) => value,
-		(error: unknown) => ({failed: true, cause: error, code: undefined}),
-	);
-
-	await new Promise<void>((resolve, reject) => {
-		subprocess.once('spawn', resolve);
-		void result.then((value) => {
-			if (subprocess.pid === undefined) {
-				reject(toSpawnError(file, value.cause, options.cwd));
-			}
+	// 'close': the leader exited and both pipes reached their end (or were destroyed).
+	const closed = new Promise<void>((resolve) => {
+		child.once('close', () => {
+			resolve();
 		});
 	});
-
-	const closed = Promise.all([result, settled(stdout), settled(stderr)]).then(() => undefined);
 	const detachOutput = () => {
-		for (const [source, target] of [[subprocess.stdout, stdout], [subprocess.stderr, stderr]] as const) {
-			source?.destroy();
-			if (!target.writableEnded) target.end();
+		stdout.destroy();
+		stderr.destroy();
+	};
+
+	return {pid: child.pid!, stdout, stderr, exited, closed, detachOutput};
+}
+
+/**
+ * The sockets stay paused, holding output, until a caller reads them; but once the child exits,
+ * Node resumes every pipe nobody reads (so that it can close), and output not yet subscribed to
+ * would be dropped. Resuming is refused until someone listens for 'data'.
+ */
+function holdUntilRead(stream: Readable): void {
+	stream.resume = function (this: Readable) {
+		if (this.listenerCount('data') === 0) {
+			return this;
 		}
+
+		// A reader: from now on the stream is an ordinary one again.
+		delete (this as Partial<Pick<Readable, 'resume'>>).resume;
+		return this.resume();
 	};
-
-	return {pid: subprocess.pid!, stdout, stderr, exited, closed, detachOutput};
-}
-
-function relay(source: NodeJS.ReadableStream | null): PassThrough {
-	const target = new PassThrough();
-	if (source === null) {
-		target.end();
-		return target;
-	}
-
-	source.pipe(target);
-	// pipe() does not end the target when the source is destroyed rather than ended.
-	const end = () => {
-		if (!target.writableEnded) target.end();
-	};
-
-	source.once('close', end);
-	source.once('error', end);
-	return target;
-}
-
-async function settled(stream: PassThrough): Promise<void> {
-	try {
-		await finished(stream);
-	} catch {
-		// A destroyed stream has delivered all it ever will.
-	}
 }
 
 function toSpawnError(file: string, cause: unknown, cwd: string | undefined): SpawnError {

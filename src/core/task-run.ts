@@ -10,7 +10,7 @@ import {buildLaunch, promptOf} from './launcher.js';
 import {spawnIfDescriptors} from './open-files.js';
 import {isFamilyAlive, watchFamily, type FamilyWatch} from './process-family.js';
 import {forgetGroup, processStartTicks, rememberGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
-import {freshProcessTable} from './proc-tree.js';
+import {processTableFromNow} from './proc-tree.js';
 import {buildResult, describeExit, describeStop, finalStatus, stoppedBecause} from './results.js';
 import {outputModeOf} from './route-flags.js';
 import type {ProcessRecord, RunFolder} from './run-folder.js';
@@ -156,7 +156,8 @@ export class TaskRun {
 		clearTimeout(timer);
 		// The leader is gone; anything it left in its group, session or tree (a backgrounded
 		// grandchild, a job-control shell's job) is ours to end, or it would outlive the batch.
-		if (!this.cascade && isFamilyAlive(family.family, freshProcessTable)) {
+		const tableAfterExit = await processTableFromNow();
+		if (!this.cascade && isFamilyAlive(family.family, () => tableAfterExit)) {
 			this.startCascade(pgid, false, {quiet: true});
 		}
 

@@ -1,4 +1,4 @@
-import {chmodSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
+import {chmodSync, closeSync, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
@@ -139,6 +139,23 @@ describe('spawnInGroup', () => {
 		} finally {
 			rmSync(dir, {recursive: true, force: true});
 		}
+	});
+
+	it('rejects with SpawnError, and nothing crashes, when no file descriptor is left for the pipes', async () => {
+		const taken: number[] = [];
+		try {
+			for (;;) taken.push(openSync('/dev/null', 'r'));
+		} catch {}
+
+		let error: unknown;
+		try {
+			error = await spawnInGroup(fakeAgentPath, []).catch((error: unknown) => error);
+		} finally {
+			for (const fd of taken) closeSync(fd);
+		}
+
+		expect(error).toBeInstanceOf(SpawnError);
+		expect(error).toMatchObject({code: expect.stringMatching(/^E[MN]FILE$/), file: fakeAgentPath});
 	});
 
 	it('names a missing working directory instead of blaming the binary', async () => {

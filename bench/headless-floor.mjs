@@ -1,0 +1,67 @@
+// How close `hermes-delegate run` is to what a Node process can do at all: the two headless
+// workloads of the suite (300 trivial tasks at -j 8; 16 floods of 100,000 lines at -j 16) for
+// hermes-delegate, xargs, GNU parallel and the smallest Node runner (agents/node-floor.mjs: spawn
+// and read the pipes, and for the flood a log file per task, nothing else), alternating, medians
+// of wall seconds. Where the floor itself misses a target, the target is out of reach for a Node
+// runner on this machine. Numbers, not a test.
+//
+// `node bench/headless-floor.mjs` (after a build); BENCH_RUNS (5), BENCH_ONLY=quick or flood.
+import {spawnSync} from 'node:child_process';
+import {rmSync} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {newState} from './lib/dashboard.mjs';
+import {countFiles} from './lib/procs.mjs';
+import {markdownTable, median} from './lib/stats.mjs';
+import {headless} from './lib/workloads.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const paths = {cli: process.env.BENCH_CLI ?? path.join(here, '..', 'dist', 'cli.js'), agent: path.join(here, 'agents', 'agent.sh')};
+const runs = Number(process.env.BENCH_RUNS ?? 5);
+const cases = [
+	{name: 'quick', kind: 'trivial', count: 300, concurrency: 8, env: {}},
+	{name: 'flood', kind: 'flood', count: 16, concurrency: 16, env: {BENCH_FLOOD_LINES: '100000'}},
+].filter(({name}) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY === name);
+
+/** The floor: wall seconds of node-floor.mjs over the same agents (logs for the flood). */
+function nodeFloor({kind, count, concurrency, env}) {
+	const state = newState();
+	const goals = Array.from({length: count}, (_, i) => `${kind}-${i}`);
+	const args = [path.join(here, 'agents', 'node-floor.mjs'), paths.agent, String(concurrency), ...(kind === 'flood' ? [path.join(state, 'logs')] : [])];
+	const started = performance.now();
+	const result = spawnSync(process.execPath, args, {env: {...process.env, ...env, BENCH_STATE: state, GOALS: goals.join('\n')}, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8'});
+	const wall = (performance.now() - started) / 1000;
+	const finished = countFiles(path.join(state, 'done'));
+	rmSync(state, {recursive: true, force: true});
+	if (result.status !== 0 || finished !== count) {
+		throw new Error(`node floor ${kind}: exit ${result.status}, ${finished}/${count} agents finished; ${result.stderr.slice(-300)}`);
+	}
+
+	return wall;
+}
+
+console.log(`${os.cpus().length} cores, load average ${os.loadavg().map(load => load.toFixed(2)).join(' ')} at the start, node ${process.version}`);
+for (const workload of cases) {
+	const tools = {
+		'hermes-delegate': () => headless('hermes-delegate', paths, workload.kind, workload.count, workload.concurrency, workload.env),
+		'node floor': () => nodeFloor(workload),
+		xargs: () => headless('xargs', paths, workload.kind, workload.count, workload.concurrency, workload.env),
+		parallel: () => headless('parallel', paths, workload.kind, workload.count, workload.concurrency, workload.env),
+	};
+	const walls = Object.fromEntries(Object.keys(tools).map(name => [name, []]));
+	for (let run = 0; run < runs; run++) {
+		const order = run % 2 === 0 ? Object.keys(tools) : Object.keys(tools).reverse();
+		for (const name of order) {
+			walls[name].push(tools[name]());
+		}
+	}
+
+	const xargs = median(walls.xargs);
+	const parallel = median(walls.parallel);
+	console.log(`\n${workload.name}: ${workload.count} ${workload.kind} tasks at -j ${workload.concurrency}, medians of ${runs}`);
+	console.log(markdownTable(['tool', 'wall', '× xargs', '× parallel', 'all runs'], Object.entries(walls).map(([name, values]) => {
+		const wall = median(values);
+		return [name, `${wall.toFixed(2)} s`, `${(wall / xargs).toFixed(2)}×`, `${(wall / parallel).toFixed(2)}×`, values.map(value => value.toFixed(2)).join(' ')];
+	})));
+}

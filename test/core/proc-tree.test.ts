@@ -1,0 +1,35 @@
+import {spawn} from 'node:child_process';
+import {describe, expect, it} from 'vitest';
+import {hasProc, processTableFromNow} from '../../src/core/proc-tree.js';
+
+describe.runIf(hasProc)('processTableFromNow', () => {
+	it('reads the table after it is asked for, so a process started just before is in it', async () => {
+		const child = spawn('sleep', ['30'], {stdio: 'ignore'});
+		try {
+			const table = await processTableFromNow();
+
+			expect(table.complete).toBe(true);
+			expect(table.byPid.get(child.pid!)).toMatchObject({pid: child.pid, ppid: process.pid});
+		} finally {
+			child.kill('SIGKILL');
+		}
+	});
+
+	it('is one scan for everyone who asks in the same turn, and a new one for who asks later', async () => {
+		const first = processTableFromNow();
+		const second = processTableFromNow();
+		const shared = await first;
+
+		expect(await second).toBe(shared);
+		const child = spawn('sleep', ['30'], {stdio: 'ignore'});
+		try {
+			const later = await processTableFromNow();
+
+			expect(later).not.toBe(shared);
+			expect(shared.byPid.has(child.pid!)).toBe(false);
+			expect(later.byPid.has(child.pid!)).toBe(true);
+		} finally {
+			child.kill('SIGKILL');
+		}
+	});
+});
