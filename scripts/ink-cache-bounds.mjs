@@ -45,10 +45,25 @@ const edits = {
 const blankCell = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: Object.freeze([]) });
 let previousRows = [];
 let rows = [];
+// Index by index: a write past the width leaves holes, which every() would skip.
+const sameCells = (previous, line) => {
+    if (previous.length !== line.length) {
+        return false;
+    }
+    for (let x = 0; x < line.length; x++) {
+        if (previous[x] !== line[x]) {
+            return false;
+        }
+    }
+    return true;
+};
+// Characters string-width counts as 0 columns where slice-ansi counts 1 (controls, format
+// characters, marks, Hangul fillers): a line with one is sliced as published Ink slices it.
+const unevenWidth = /[\\0-\\x09\\x0B-\\x1A\\x1C-\\x1F\\x7F-\\x9F\\p{M}\\p{Cf}\\u1160-\\u11FF\\u3164\\uFFA0]/u;
 const rowText = (line, y) => {
     const previous = previousRows[y];
     let text;
-    if (previous !== undefined && previous.cells.length === line.length && previous.cells.every((cell, x) => cell === line[x])) {
+    if (previous !== undefined && sameCells(previous.cells, line)) {
         text = previous.text;
     }
     else {
@@ -68,7 +83,7 @@ export default class Output {`],
 		['            const lineWithoutEmptyItems = line.filter(item => item !== undefined);\n            return styledCharsToString(lineWithoutEmptyItems).trimEnd();', '            return rowText(line, y);'],
 		['        const generatedOutput = output\n            .map(line => {', '        const generatedOutput = output\n            .map((line, y) => {'],
 		['            .join(\'\\n\');\n        return {\n            output: generatedOutput,', '            .join(\'\\n\');\n        previousRows = rows;\n        rows = [];\n        return {\n            output: generatedOutput,'],
-		['                            return sliceAnsi(line, from, to);', '                            return from === 0 && to >= width ? line : sliceAnsi(line, from, to);'],
+		['                            return sliceAnsi(line, from, to);', '                            return from === 0 && to >= width && !unevenWidth.test(line) ? line : sliceAnsi(line, from, to);'],
 	],
 	'render-node-to-output.js': [
 		["import widestLine from 'widest-line';", `import measureWidestLine from 'widest-line';\n${marker} const widestLineCache = new Map();\nconst widestLine = text => {\n    let width = widestLineCache.get(text);\n    if (width === undefined) {\n        if (widestLineCache.size >= ${cacheLimit}) widestLineCache.clear();\n        width = measureWidestLine(text);\n        widestLineCache.set(text, width);\n    }\n    return width;\n};`],

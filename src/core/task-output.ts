@@ -102,6 +102,8 @@ const skipAbove = 128 * 1024;
 const trimAbove = 512 * 1024;
 /** Newest lines of a flood decoded at once (more than a pane or a zoomed screen shows); older kept ones are decoded when read. */
 const eagerLines = 256;
+/** OutputTail's default: the longest line a tail keeps (rawRegionFits bounds raw bytes by it). */
+const maxLineLength = 2000;
 
 export type Pending = {stderr: boolean; chunk: Buffer};
 
@@ -191,6 +193,7 @@ export class TaskOutput {
 		if (rest && rest.length > 0 && this.keepDisplay) {
 			this.pending.push({stderr: false, chunk: rest});
 			this.pendingStdoutBytes += rest.length;
+			this.changes++;
 		}
 
 		this.decodePending();
@@ -247,7 +250,8 @@ export class TaskOutput {
 		const cut = this.pendingStdoutBytes > skipAbove ? stdoutCut(pending, this.maxLines) : undefined;
 		// After a cut the stream starts afresh at a line break: from there all but the newest lines
 		// may stay raw until read (a pane reads its last few dozen; the zoom, rarely, all).
-		const raw = cut !== undefined || this.pendingStartsFresh ? stdoutCut(pending, this.eagerLines) : undefined;
+		const rawCut = cut !== undefined || this.pendingStartsFresh ? stdoutCut(pending, this.eagerLines) : undefined;
+		const raw = rawCut !== undefined && rawRegionFits(pending, cut, rawCut, this.maxLines * (maxLineLength + 2)) ? rawCut : undefined;
 		const rawLines = raw === undefined ? undefined : this.stdoutTail.rawLines();
 		let run: Buffer[] = [];
 		const endRun = () => {
@@ -316,6 +320,46 @@ export class TaskOutput {
 	errorLine(): string | undefined {
 		return this.keepDisplay ? this.stderr.lastLine() : this.errorText().split('\n').findLast(line => line.trim() !== '');
 	}
+}
+
+/**
+ * Whether the stdout between `from` (or the start) and `to` may stay raw until read: it has no
+ * escape sequence (an SGR or an unterminated string there changes how the lines after it are
+ * decoded, and raw lines are decoded apart from them) and is no larger than the tail may hold
+ * decoded (lines kept raw are not yet cut to maxLineLength).
+ */
+function rawRegionFits(pending: readonly Pending[], from: {index: number; offset: number} | undefined, to: {index: number; offset: number}, maxBytes: number): boolean {
+	let bytes = 0;
+	for (let index = from?.index ?? 0; index <= to.index; index++) {
+		const {stderr, chunk} = pending[index]!;
+		if (stderr) {
+			continue;
+		}
+
+		const part = chunk.subarray(index === from?.index ? from.offset : 0, index === to.index ? to.offset : chunk.length);
+		bytes += part.length;
+		if (bytes > maxBytes || hasEscapes(part)) {
+			return false;
+		}
+	}
+
+	return true;
+}
+
+/** ESC, or a C1 control (U+0080–U+009F, which starts 8-bit sequences) in UTF-8. */
+function hasEscapes(bytes: Buffer): boolean {
+	if (bytes.includes(0x1B)) {
+		return true;
+	}
+
+	for (let at = bytes.indexOf(0xC2); at !== -1; at = bytes.indexOf(0xC2, at + 1)) {
+		const next = bytes[at + 1];
+		if (next !== undefined && next >= 0x80 && next <= 0x9F) {
+			return true;
+		}
+	}
+
+	return false;
 }
 
 /**

@@ -15,6 +15,8 @@ export type FeedOptions = {
 	/** Share of the time since the last call the event loop was busy, 0–1 (default: Node's event loop utilisation). */
 	load?: () => number;
 	now?: () => number;
+	/** A monotonic clock in ms for the publish rate (default performance.now): the wall clock may step back. */
+	clock?: () => number;
 };
 
 /** Above this event loop utilisation output is published at busyPublishHz. */
@@ -38,6 +40,7 @@ export function feedStore(store: BatchStore, source: FeedSource, options: FeedOp
 	// the frames then come less often, so the output is drained sooner (keys still draw at once).
 	const busyInterval = Math.round(1000 / (options.busyPublishHz ?? 4));
 	const load = options.load ?? eventLoopLoad();
+	const clock = options.clock ?? (() => performance.now());
 	let lastPublish = Number.NEGATIVE_INFINITY;
 	const unsubscribe = source.subscribe(event => {
 		store.getState().applyEvent(event);
@@ -46,8 +49,9 @@ export function feedStore(store: BatchStore, source: FeedSource, options: FeedOp
 	const timer = setInterval(() => {
 		const state = store.getState();
 		const time = now();
-		if (time - lastPublish >= (load() > busyLoad ? busyInterval : interval) - 1) {
-			lastPublish = time;
+		const tickAt = clock();
+		if (tickAt - lastPublish >= (load() > busyLoad ? busyInterval : interval) - 1) {
+			lastPublish = tickAt;
 			state.syncOutput();
 		}
 

@@ -85,4 +85,40 @@ describe('TaskOutput decoding on read', () => {
 		expect(output.display.totalLines).toBe(50_000);
 		expect(output.display.lines(2)).toEqual(['line 49998', 'line 49999']);
 	});
+
+	it('decodes a flood whose kept lines carry colour as eager decoding does (no raw stretch across an escape)', () => {
+		const make = () => new TaskOutput({maxLines, eagerLines: 7});
+		const eager = make();
+		const lazy = make();
+		const text = Buffer.from(`${Array.from({length: 30_000}, (_, index) => `old ${index}`).join('\n')}\n\u001B[32m${Array.from({length: maxLines}, (_, index) => `kept ${index}`).join('\n')}\n`);
+		for (const piece of piecesOf(text, 8)) {
+			eager.pushStdout(piece);
+			seen(eager);
+			lazy.pushStdout(piece);
+		}
+
+		expect(lazy.display.lines()).toEqual(eager.display.lines());
+		expect(lazy.display.lines()).toContain('\u001B[32mkept 39\u001B[0m');
+	});
+
+	it('keeps no more than its bound of very long lines that arrive in a flood', () => {
+		const output = new TaskOutput();
+		const long = `${'x'.repeat(5 * 1024 * 1024)}\n`;
+		output.pushStdout(Buffer.from('short\n'.repeat(3000)));
+		for (let line = 0; line < 10; line++) output.pushStdout(Buffer.from(long));
+		output.pushStdout(Buffer.from('short\n'.repeat(300)));
+		expect(output.display.lines(1)).toEqual(['short']);
+		// 2,000 lines of at most 2,000 characters (the tail's own bound), not ten 5 MB lines kept raw.
+		expect(output.stdout.keptChars).toBeLessThan(2400 * 2002);
+	});
+
+	it('shows the last line the stream-json decoder gives at the end', () => {
+		const output = new TaskOutput({decoder: {push: () => Buffer.from('model m1\n'), end: () => Buffer.from('⚙ bash ls\n')}});
+		output.pushStdout(Buffer.from('{"type":"system"}\n'));
+		expect(output.display.lines()).toEqual(['model m1']);
+		const before = output.version;
+		output.end();
+		expect(output.version).not.toBe(before);
+		expect(output.display.lines()).toEqual(['model m1', '⚙ bash ls']);
+	});
 });

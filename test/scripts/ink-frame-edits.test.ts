@@ -52,10 +52,13 @@ beforeAll(async () => {
 
 const width = 24;
 const height = 6;
-const pieces = ['a', 'word ', '日本', '😀', 'é', '\u001B[31mred\u001B[39m', '\u001B[1mbold\u001B[22m', '\u001B[4;32mx\u001B[0m', ' '];
+// Also characters whose width string-width and slice-ansi disagree on (a tab, a mark that
+// starts a line, a soft hyphen, a zero-width space, a Hangul filler): published Ink slices those.
+const pieces = ['a', 'word ', '日本', '😀', 'é', '\u001B[31mred\u001B[39m', '\u001B[1mbold\u001B[22m', '\u001B[4;32mx\u001B[0m', ' ', '\t', '\u0301', '\u00AD', '\u200B', '\u1160'];
 const line = fc.array(fc.constantFrom(...pieces), {maxLength: 12}).map(parts => parts.join(''));
 const write = fc.record({
-	x: fc.integer({min: 0, max: width - 1}),
+	// Past the width too: such a write leaves holes in the row.
+	x: fc.integer({min: 0, max: width + 3}),
 	y: fc.integer({min: 0, max: height - 1}),
 	text: fc.array(line, {minLength: 1, maxLength: 3}).map(lines => lines.join('\n')),
 	clip: fc.option(fc.record({x1: fc.integer({min: 0, max: 10}), x2: fc.integer({min: 4, max: width}), y1: fc.integer({min: 0, max: 2}), y2: fc.integer({min: 2, max: height})}), {nil: undefined}),
@@ -87,6 +90,14 @@ describe('Ink bundled with the frame edits', () => {
 				expect(draw(edited, writes)).toBe(draw(published, writes));
 			}
 		}), {numRuns: 300});
+	});
+
+	it('does not reuse a row whose earlier frame had a hole where this one has a character', () => {
+		// A write past the width leaves holes in the row; the next frame fills one of them.
+		const frames: Write[][] = [[{x: width + 2, y: 0, text: 'a', clip: undefined}], [{x: width + 1, y: 0, text: 'b', clip: undefined}, {x: width + 2, y: 0, text: 'a', clip: undefined}]];
+		for (const writes of frames) {
+			expect(draw(edited, writes)).toBe(draw(published, writes));
+		}
 	});
 
 	it('keeps a line that only fits its clip whole, and cuts one that does not, as published Ink does', () => {
