@@ -8,23 +8,13 @@ import {planBatch} from '../../src/core/routing.js';
 import {createRunFolder} from '../../src/core/run-folder.js';
 import {BatchRunner, type RunnerOptions} from '../../src/core/runner.js';
 import {defaultSettings} from '../../src/core/settings.js';
-import type {BatchEvent, BatchReport, DelegationConfig, TaskSpec} from '../../src/core/types.js';
+import type {BatchEvent, BatchReport, TaskSpec} from '../../src/core/types.js';
 import {fakeAgentPath, fakeCapabilities, fakeVersionEnv} from '../helpers/processes.js';
 import {waitFor} from '../helpers/wait-for.js';
 import {scratchAfterEach} from '../helpers/scratch.js';
+import {twoModelRoutes} from '../helpers/two-model-routes.js';
 
-const modelMap: DelegationConfig = {
-	mode: 'model_map',
-	modelMap: {
-		options: [
-			{kind: 'model', name: 'fast', description: 'Cheap and quick lookups.', provider: 'openrouter', model: 'google/gemini-3-flash-preview'},
-			{kind: 'model', name: 'deep', description: 'Slow and careful design.', provider: 'anthropic', model: 'claude-opus-5'},
-		],
-		default: 'fast',
-	},
-	profileRoutes: {profiles: []},
-	builtin: {}, source: {path: '/nonexistent/config.yaml', exists: false},
-};
+const modelMap = twoModelRoutes;
 
 const scratch = scratchAfterEach();
 
