@@ -166,7 +166,9 @@ export function describeStop(facts: StopFacts): string {
 
 /** The batch's tokens and each route's ("(parent)" for tasks on the parent's model); undefined when Hermes reported none. */
 export function tokenTotals(results: readonly TaskResult[]): BatchReport['tokens'] {
-	const withTokens = results.filter(result => result.tokens !== null);
+	// Every attempt was paid for: an attempt re-routed with R counts on the route it ran on.
+	const attempts = results.flatMap(result => [...(result.earlier_attempts ?? []), result]);
+	const withTokens = attempts.filter(result => result.tokens !== null);
 	if (withTokens.length === 0) {
 		return undefined;
 	}

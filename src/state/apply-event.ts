@@ -18,7 +18,8 @@ export function eventPatch(state: BatchState, event: BatchEvent, control: BatchC
 		case 'task.requeued': {
 			const current = state.tasks[event.id];
 			// A new attempt: a fresh pane on the new route; its output starts again from nothing.
-			return current ? withTask(state, event.id, {...taskViewFromPlan(event.plan), attempt: event.attempt}) : {};
+			// The tokens of the attempts before it were spent all the same: the header keeps counting them.
+			return current ? withTask(state, event.id, {...taskViewFromPlan(event.plan), attempt: event.attempt, earlierTokens: current.earlierTokens + (current.telemetry?.tokens?.total ?? 0)}) : {};
 		}
 
 		case 'task.started': {

@@ -31,6 +31,8 @@ export type TaskView = {
 	outputVersion: number;
 	/** 1, then one more each time the operator re-routes the task after it ended (R). */
 	attempt: number;
+	/** Tokens the earlier attempts spent (they count in the batch's total). */
+	earlierTokens: number;
 };
 
 // Every text below comes from a task file or a config: sanitised once, here, as subagent output is.
@@ -62,6 +64,7 @@ export function taskViewFromPlan(task: PlannedTask): TaskView {
 		totalLines: 0,
 		outputVersion: -1,
 		attempt: 1,
+		earlierTokens: 0,
 	};
 }
 

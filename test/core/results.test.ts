@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {buildResult, exitCodeOf, refusedResult, resultRoute, summarize, type TaskOutcome} from '../../src/core/results.js';
+import {buildResult, exitCodeOf, refusedResult, resultRoute, summarize, tokenTotals, type TaskOutcome} from '../../src/core/results.js';
 import {planBatch} from '../../src/core/routing.js';
 import type {DelegationConfig, ModelRoute, PlannedTask, RoutingMode, TaskResult, TaskSpec, TaskStatus} from '../../src/core/types.js';
 
@@ -153,5 +153,25 @@ describe('exitCodeOf', () => {
 		['interrupted with failures', true, ['failed', 'cancelled'], 130],
 	])('%s → %i', (_label, interrupted, statuses, code) => {
 		expect(exitCodeOf({interrupted, results: statuses.map(resultWith)})).toBe(code);
+	});
+});
+
+describe('tokenTotals', () => {
+	const counts = (total: number) => ({input: total - 1, output: 1, total, cache_read: 0, cache_write: 0});
+	const onRoute = (name: string, total: number | null): TaskResult => {
+		const result = resultWith('failed');
+		return {...result, route: {...result.route, name}, tokens: total === null ? null : counts(total)};
+	};
+
+	it('counts every attempt of a re-routed task, each on the route it ran on', () => {
+		const retried: TaskResult = {...onRoute('deep', 100), attempt: 3, earlier_attempts: [onRoute('fast', 40), onRoute('fast', null)]};
+		const other = onRoute('fast', 7);
+		const totals = tokenTotals([retried, other]);
+		expect(totals?.total.total).toBe(147);
+		expect(totals?.by_route).toEqual({deep: counts(100), fast: {...counts(47), input: 45, output: 2}});
+	});
+
+	it('is absent when no attempt reported tokens', () => {
+		expect(tokenTotals([{...onRoute('deep', null), earlier_attempts: [onRoute('fast', null)]}])).toBeUndefined();
 	});
 });

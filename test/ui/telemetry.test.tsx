@@ -22,6 +22,20 @@ describe('telemetry in the dashboard', () => {
 		});
 	});
 
+	test('the header keeps counting the tokens of an attempt the operator re-routed', async () => {
+		const {frame, store} = render({tasks: plannedTasks(2)});
+		startTask(store, 't01', t0);
+		store.getState().applyEvent({type: 'task.telemetry', id: 't01', telemetry: telemetry(1200), at: t0 + 1000});
+		finishTask(store, 't01', 'failed', {startedAt: t0, finishedAt: t0 + 2000});
+		store.getState().applyEvent({type: 'task.requeued', id: 't01', attempt: 2, plan: plannedTask(1), at: t0 + 3000});
+		startTask(store, 't01', t0 + 3100);
+		store.getState().applyEvent({type: 'task.telemetry', id: 't01', telemetry: telemetry(300), at: t0 + 4000});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('300 tok · 2 tools');
+			expect(frame().split('\n')[0]).toContain('1.5k tokens');
+		});
+	});
+
 	test('a model Hermes used other than the planned one is shown beside it', async () => {
 		const {frame, store} = render({tasks: [plannedTask(0)]});
 		startTask(store, 't01', t0);

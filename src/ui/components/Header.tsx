@@ -77,11 +77,12 @@ export function warningLine(warnings: readonly string[], width: number, helpKey:
 	return `⚠ ${count} (${helpKey} lists ${warnings.length === 1 ? 'it' : 'all'}): ${first}`;
 }
 
-/** Tokens Hermes reported for the batch so far (stream-json only: -Q does not say). */
-function totalTokens(state: {order: readonly string[]; tasks: Readonly<Record<string, {telemetry: {tokens: {total: number} | null} | null}>>}): number {
+/** Tokens Hermes reported for the batch so far, every attempt (stream-json only: -Q does not say). */
+function totalTokens(state: {order: readonly string[]; tasks: Readonly<Record<string, {telemetry: {tokens: {total: number} | null} | null; earlierTokens: number}>>}): number {
 	let total = 0;
 	for (const id of state.order) {
-		total += state.tasks[id]?.telemetry?.tokens?.total ?? 0;
+		const task = state.tasks[id];
+		total += (task?.telemetry?.tokens?.total ?? 0) + (task?.earlierTokens ?? 0);
 	}
 
 	return total;
