@@ -105,17 +105,58 @@ export function scanProcesses(): ProcessTable {
 	let complete = hasProc;
 	try {
 		for (const entry of hasProc ? readdirSync('/proc') : []) {
-			if (!/^\d+$/.test(entry)) continue;
-			const stat = readProcStatOrThrow(entry);
-			if (stat && isLive(stat)) byPid.set(stat.pid, stat);
+			readEntry(entry, byPid);
 		}
 	} catch {
 		complete = false;
 	}
 
+	return tableOf(byPid, complete, Date.now());
+}
+
+function readEntry(entry: string, byPid: Map<number, ProcStat>): void {
+	if (!/^\d+$/.test(entry)) return;
+	const stat = readProcStatOrThrow(entry);
+	if (stat && isLive(stat)) byPid.set(stat.pid, stat);
+}
+
+/** Processes read per turn of the event loop by scanProcessesInSlices. */
+const sliceEntries = 16;
+
+/**
+ * Every live process, read a few at a time with the event loop's other work in between: a
+ * machine's /proc takes 2–25 ms to read (the longer under load), which in one piece would hold
+ * a key press that long. For the once-a-second watch, where a process that changes meanwhile is
+ * simply seen at the next scan; the cascade keeps scanProcesses, one consistent read.
+ */
+export async function scanProcessesInSlices(): Promise<ProcessTable> {
+	const at = Date.now();
+	const byPid = new Map<number, ProcStat>();
+	let complete = hasProc;
+	try {
+		const entries = hasProc ? readdirSync('/proc') : [];
+		for (let start = 0; start < entries.length; start += sliceEntries) {
+			if (start > 0) {
+				await new Promise(resolve => {
+					setImmediate(resolve);
+				});
+			}
+
+			for (const entry of entries.slice(start, start + sliceEntries)) {
+				readEntry(entry, byPid);
+			}
+		}
+	} catch {
+		complete = false;
+	}
+
+	return tableOf(byPid, complete, at);
+}
+
+function tableOf(byPid: Map<number, ProcStat>, complete: boolean, at: number): ProcessTable {
 	let childrenOf: Map<number, ProcStat[]> | undefined;
 	return {
-		at: Date.now(),
+		at,
 		complete,
 		byPid,
 		children(pid) {

@@ -9,7 +9,7 @@
 //             only trace of a process that left the session too (setsid), once it is reparented.
 // Pids are recycled, so a member must also be the same user's and have started no earlier than
 // the agent (group and session), or still have the start time it was seen with (seen).
-import {freshProcessTable, hasProc, isSameProcess, ownUid, processUid, readProcStat, type ProcessId, type ProcessTable, type ProcStat} from './proc-tree.js';
+import {freshProcessTable, hasProc, scanProcessesInSlices, isSameProcess, ownUid, processUid, readProcStat, type ProcessId, type ProcessTable, type ProcStat} from './proc-tree.js';
 
 export type Family = {
 	/** The agent: pid == process-group id == session id. */
@@ -135,11 +135,18 @@ function retime(): void {
 	}
 }
 
+let scanning = false;
+
 function scanWatched(): void {
-	const table = freshProcessTable();
-	for (const watch of watches) {
-		if (watch.intervalMs > 0) rememberDescendants(watch, table);
-	}
+	if (scanning) return; // A slow scan is still going: the next tick starts the next one.
+	scanning = true;
+	void scanProcessesInSlices().then(table => {
+		for (const watch of watches) {
+			if (watch.intervalMs > 0) rememberDescendants(watch, table);
+		}
+	}).finally(() => {
+		scanning = false;
+	});
 }
 
 function rememberDescendants(watch: Watch, table: ProcessTable): void {

@@ -1,6 +1,6 @@
 import {spawn} from 'node:child_process';
 import {describe, expect, it} from 'vitest';
-import {hasProc, processTableFromNow} from '../../src/core/proc-tree.js';
+import {hasProc, processTableFromNow, scanProcessesInSlices} from '../../src/core/proc-tree.js';
 
 describe.runIf(hasProc)('processTableFromNow', () => {
 	it('reads the table after it is asked for, so a process started just before is in it', async () => {
@@ -28,6 +28,27 @@ describe.runIf(hasProc)('processTableFromNow', () => {
 			expect(later).not.toBe(shared);
 			expect(shared.byPid.has(child.pid!)).toBe(false);
 			expect(later.byPid.has(child.pid!)).toBe(true);
+		} finally {
+			child.kill('SIGKILL');
+		}
+	});
+});
+
+describe.runIf(hasProc)('scanProcessesInSlices', () => {
+	it('reads every process a few at a time, letting the event loop run in between', async () => {
+		const child = spawn('sleep', ['30'], {stdio: 'ignore'});
+		try {
+			let ranMeanwhile = false;
+			const scan = scanProcessesInSlices();
+			setImmediate(() => {
+				ranMeanwhile = true;
+			});
+			const table = await scan;
+
+			expect(ranMeanwhile).toBe(true);
+			expect(table.complete).toBe(true);
+			expect(table.byPid.get(child.pid!)).toMatchObject({pid: child.pid, ppid: process.pid});
+			expect(table.children(process.pid).map(stat => stat.pid)).toContain(child.pid);
 		} finally {
 			child.kill('SIGKILL');
 		}
