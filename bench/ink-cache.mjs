@@ -25,6 +25,9 @@ async function bundleInk(name, plugins) {
 	writeFileSync(entry, [
 		`export {default as measureText} from ${JSON.stringify(path.join(inkBuild, 'measure-text.js'))};`,
 		`export {default as wrapText} from ${JSON.stringify(path.join(inkBuild, 'wrap-text.js'))};`,
+		// The other edited files enter the bundle too, as in the real build (the plugin checks that).
+		`import ${JSON.stringify(path.join(inkBuild, 'output.js'))};`,
+		`import ${JSON.stringify(path.join(inkBuild, 'render-node-to-output.js'))};`,
 	].join('\n'));
 	const bundle = await rolldown({input: entry, platform: 'node', external: [/^node:/], plugins, logLevel: 'silent'});
 	const file = path.join(work, `${name}.mjs`);
