@@ -19,8 +19,8 @@ export type FeedOptions = {
 	clock?: () => number;
 };
 
-/** Above this event loop utilisation output is published at busyPublishHz. */
-const busyLoad = 0.85;
+/** Above this event loop utilisation output is published at busyPublishHz (4 floods on 2 cores: ~0.7; 32 agents at 20 lines/s: ~0.2). */
+const busyLoad = 0.6;
 
 /** The event loop's utilisation since the previous call. */
 function eventLoopLoad(): () => number {
