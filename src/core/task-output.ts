@@ -238,20 +238,23 @@ export class TaskOutput {
 
 	/**
 	 * Decodes what is waiting, in arrival order. stdout older than its newest `maxLines` line
-	 * breaks is skipped (counted only); stderr is always decoded: it is little, and its last
-	 * line is the task's error line.
+	 * breaks is skipped (counted only, by trimPending); stderr is always decoded: it is little,
+	 * and its last line is the task's error line.
 	 */
 	private decodePending(): void {
 		if (this.pending.length === 0) {
 			return;
 		}
 
+		if (this.pendingStdoutBytes > skipAbove) {
+			this.trimPending();
+		}
+
 		const pending = this.pending;
-		const cut = this.pendingStdoutBytes > skipAbove ? stdoutCut(pending, this.maxLines) : undefined;
 		// After a cut the stream starts afresh at a line break: from there all but the newest lines
 		// may stay raw until read (a pane reads its last few dozen; the zoom, rarely, all).
-		const rawCut = cut !== undefined || this.pendingStartsFresh ? stdoutCut(pending, this.eagerLines) : undefined;
-		const raw = rawCut !== undefined && rawRegionFits(pending, cut, rawCut, this.maxLines * (maxLineLength + 2)) ? rawCut : undefined;
+		const rawCut = this.pendingStartsFresh ? stdoutCut(pending, this.eagerLines) : undefined;
+		const raw = rawCut !== undefined && rawRegionFits(pending, rawCut, this.maxLines * (maxLineLength + 2)) ? rawCut : undefined;
 		const rawLines = raw === undefined ? undefined : this.stdoutTail.rawLines();
 		let run: Buffer[] = [];
 		const endRun = () => {
@@ -278,25 +281,14 @@ export class TaskOutput {
 			}
 
 			let from = 0;
-			if (cut !== undefined && index < cut.index) {
-				continue;
-			}
-
-			if (cut !== undefined && index === cut.index) {
-				this.stdoutTail.skipLines(cut.lines);
-				this.merged.skip(cut.lines);
-				from = cut.offset;
-			}
-
 			if (raw !== undefined && index <= raw.index) {
-				const to = index === raw.index ? raw.offset : chunk.length;
-				run.push(chunk.subarray(from, Math.max(from, to)));
+				run.push(index === raw.index ? chunk.subarray(0, raw.offset) : chunk);
 				if (index < raw.index) {
 					continue;
 				}
 
 				endRun();
-				from = Math.max(from, raw.offset);
+				from = raw.offset;
 			}
 
 			if (from < chunk.length) {
@@ -323,20 +315,20 @@ export class TaskOutput {
 }
 
 /**
- * Whether the stdout between `from` (or the start) and `to` may stay raw until read: it has no
+ * Whether the waiting stdout up to `to` may stay raw until read: it has no
  * escape sequence (an SGR or an unterminated string there changes how the lines after it are
  * decoded, and raw lines are decoded apart from them) and is no larger than the tail may hold
  * decoded (lines kept raw are not yet cut to maxLineLength).
  */
-function rawRegionFits(pending: readonly Pending[], from: {index: number; offset: number} | undefined, to: {index: number; offset: number}, maxBytes: number): boolean {
+function rawRegionFits(pending: readonly Pending[], to: {index: number; offset: number}, maxBytes: number): boolean {
 	let bytes = 0;
-	for (let index = from?.index ?? 0; index <= to.index; index++) {
+	for (let index = 0; index <= to.index; index++) {
 		const {stderr, chunk} = pending[index]!;
 		if (stderr) {
 			continue;
 		}
 
-		const part = chunk.subarray(index === from?.index ? from.offset : 0, index === to.index ? to.offset : chunk.length);
+		const part = index === to.index ? chunk.subarray(0, to.offset) : chunk;
 		bytes += part.length;
 		if (bytes > maxBytes || hasEscapes(part)) {
 			return false;
