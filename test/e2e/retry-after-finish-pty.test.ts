@@ -10,7 +10,7 @@ import {afterEach, describe, expect, it} from 'vitest';
 import type {BatchReport, RoutePlan} from '../../src/core/types.js';
 import {agentWithModelDown} from '../helpers/down-route.js';
 import {cliPath, makeHome, tasksJson} from '../helpers/run-cli.js';
-import {steeringConfig} from '../helpers/steering-config.js';
+import {rerouteT02ToSecondRoute, steeringConfig} from '../helpers/steering-config.js';
 import {startTmux} from '../helpers/tmux.js';
 
 const cleanups: Array<() => void> = [];
@@ -39,13 +39,7 @@ function finishedWithAFailure() {
 /** R on the focused-next pane (t02), then deep in the picker. */
 async function rerouteT02ToDeep(screen: ReturnType<typeof finishedWithAFailure>['screen']): Promise<void> {
 	await screen.waitForScreen(all(/finished after/, /t01 steady +✓ succeeded/, /t02 flaky-fix +✗ failed/), {message: 'the batch finished with t02 failed'});
-	screen.sendKeys('Tab');
-	await screen.waitForScreen(/┃ t02 flaky-fix/);
-	screen.sendKeys('R');
-	await screen.waitForScreen(/Re-route t02 flaky-fix · model routes/, {message: 'the route picker'});
-	screen.sendKeys('Down');
-	await screen.waitForScreen(/▸ deep/);
-	screen.sendKeys('Enter');
+	await rerouteT02ToSecondRoute(screen, 'flaky-fix');
 	await screen.waitForScreen(all(/t02 queued on route "deep" as attempt 2/, /t02 flaky-fix +● running/, screen => !/finished after/.test(screen)), {message: 'the batch running again, t02 as attempt 2'});
 }
 

@@ -11,7 +11,7 @@ import {lineDiff} from '../../src/core/line-diff.js';
 import type {BatchReport} from '../../src/core/types.js';
 import {fakeAgentPath} from '../helpers/processes.js';
 import {cliPath, makeHome, tasksJson, type TestHome} from '../helpers/run-cli.js';
-import {steeringConfig} from '../helpers/steering-config.js';
+import {rerouteT02ToSecondRoute, steeringConfig} from '../helpers/steering-config.js';
 import {startTmux, type TmuxSession} from '../helpers/tmux.js';
 
 const cleanups: Array<() => void> = [];
@@ -126,13 +126,7 @@ describe('steering the batch from the dashboard', () => {
 			{name: 'flaky-fix', goal: 'Fix the flaky test', context: '[fake:fail]'},
 		], 2);
 		await screen.waitForScreen(all(/t01 long-report +● running/, /t02 flaky-fix +✗ failed/), {message: 't01 running, t02 failed'});
-		screen.sendKeys('Tab');
-		await screen.waitForScreen(/┃ t02 flaky-fix/);
-		screen.sendKeys('R');
-		await screen.waitForScreen(/Re-route t02 flaky-fix · model routes/, {message: 'the route picker'});
-		screen.sendKeys('Down');
-		await screen.waitForScreen(/▸ deep/);
-		screen.sendKeys('Enter');
+		await rerouteT02ToSecondRoute(screen, 'flaky-fix');
 		await screen.waitForScreen(all(/t02 queued on route "deep" as attempt 2/, /t02 flaky-fix +✗ failed exit 1 .*attempt 2/), {message: 'attempt 2 ran and failed again'});
 
 		go();

@@ -1,4 +1,4 @@
-// A config.yaml with both kinds of routes and comments, for the steering tests (store, editor, terminal).
+// A config.yaml with both kinds of routes and comments, for the steering tests (store, editor, terminal), and the keys that re-route a task on it.
 export const steeringConfig = `# Hermes config, with comments that must survive
 model: anthropic/claude-sonnet-5
 delegation:
@@ -23,3 +23,16 @@ delegation:
           description: "Writes documentation and prose."
       default: coder
 `;
+
+type KeyedScreen = {sendKeys(...keys: string[]): void; waitForScreen(match: RegExp, options?: {message?: string}): Promise<string>};
+
+/** From the first pane: focus t02 (Tab), R, pick the second route ("deep" in steeringConfig), Enter. */
+export async function rerouteT02ToSecondRoute(screen: KeyedScreen, pane: string): Promise<void> {
+	screen.sendKeys('Tab');
+	await screen.waitForScreen(new RegExp(`┃ t02 ${pane}`));
+	screen.sendKeys('R');
+	await screen.waitForScreen(new RegExp(`Re-route t02 ${pane} · model routes`), {message: 'the route picker'});
+	screen.sendKeys('Down');
+	await screen.waitForScreen(/▸ deep/);
+	screen.sendKeys('Enter');
+}

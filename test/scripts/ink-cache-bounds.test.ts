@@ -5,9 +5,9 @@ import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:
 import {createRequire} from 'node:module';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {pathToFileURL} from 'node:url';
-import {rolldown, type RolldownPluginOption} from 'rolldown';
+import type {RolldownPluginOption} from 'rolldown';
 import {afterAll, describe, expect, it} from 'vitest';
+import {bundledInk} from '../helpers/bundled-ink.js';
 import {boundInkCaches, cacheLimit, patchedFiles} from '../../scripts/ink-cache-bounds.mjs';
 
 const installedInk = path.dirname(createRequire(import.meta.url).resolve('ink'));
@@ -20,18 +20,7 @@ type MeasureText = (text: string) => {width: number; height: number};
 
 /** Ink's measureText from `inkBuild`, bundled as the build bundles it (with the given plugins). */
 async function bundledMeasureText(name: string, inkBuild: string, plugins: RolldownPluginOption[]): Promise<MeasureText> {
-	const entry = path.join(work, `${name}-entry.mjs`);
-	writeFileSync(entry, [
-		`export {default as measureText} from ${JSON.stringify(path.join(inkBuild, 'measure-text.js'))};`,
-		`import ${JSON.stringify(path.join(inkBuild, 'wrap-text.js'))};`,
-		`import ${JSON.stringify(path.join(inkBuild, 'render-node-to-output.js'))};`,
-		`import ${JSON.stringify(path.join(inkBuild, 'output.js'))};`,
-	].join('\n'));
-	const bundle = await rolldown({input: entry, platform: 'node', external: [/^node:/, /^[a-z@]/], plugins, logLevel: 'silent'});
-	const file = path.join(work, `${name}.mjs`);
-	await bundle.write({file, format: 'esm'});
-	await bundle.close();
-	return (await import(pathToFileURL(file).href) as {measureText: MeasureText}).measureText;
+	return bundledInk<MeasureText>(work, name, inkBuild, 'measure-text.js', 'measureText', plugins);
 }
 
 /** Whether `first` is still cached after `count` other distinct texts were measured. */

@@ -4,14 +4,14 @@
 // as published and as the build edits it, and both draw the same sequences of frames: styled
 // text, wide characters, clips that cut and clips that do not, rows that change and rows that
 // stay between frames.
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, rmSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {pathToFileURL} from 'node:url';
 import fc from 'fast-check';
-import {rolldown, type RolldownPluginOption} from 'rolldown';
+import type {RolldownPluginOption} from 'rolldown';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {bundledInk} from '../helpers/bundled-ink.js';
 import {boundInkCaches} from '../../scripts/ink-cache-bounds.mjs';
 
 type Clip = {x1: number | undefined; x2: number | undefined; y1: number | undefined; y2: number | undefined};
@@ -30,17 +30,7 @@ afterAll(() => {
 });
 
 async function bundledOutput(name: string, plugins: RolldownPluginOption[]): Promise<OutputClass> {
-	const entry = path.join(work, `${name}-entry.mjs`);
-	// Every edited file enters the bundle (the plugin checks that), as in the real build.
-	writeFileSync(entry, [
-		`export {default as Output} from ${JSON.stringify(path.join(installedInk, 'output.js'))};`,
-		...['measure-text.js', 'wrap-text.js', 'render-node-to-output.js'].map(file => `import ${JSON.stringify(path.join(installedInk, file))};`),
-	].join('\n'));
-	const bundle = await rolldown({input: entry, platform: 'node', external: [/^node:/, /^[a-z@]/], plugins, logLevel: 'silent'});
-	const file = path.join(work, `${name}.mjs`);
-	await bundle.write({file, format: 'esm'});
-	await bundle.close();
-	return (await import(pathToFileURL(file).href) as {Output: OutputClass}).Output;
+	return bundledInk<OutputClass>(work, name, installedInk, 'output.js', 'Output', plugins);
 }
 
 let published: OutputClass;
