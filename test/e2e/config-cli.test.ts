@@ -5,6 +5,7 @@ import {chmodSync, mkdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {execa} from 'execa';
 import {describe, it} from 'vitest';
+import {cliForUser} from '../helpers/cli-for-user.js';
 import {lineDiff} from '../../src/core/line-diff.js';
 import {cliPath, makeHome, runCli, type TestHome} from '../helpers/run-cli.js';
 
@@ -146,7 +147,9 @@ terminal:
 		const test = home(onTestFinished);
 		chmodSync(test.dir, 0o700);
 		// Root can search any folder, so the CLI runs as nobody.
-		const run = await execa(process.execPath, [cliPath, 'run', '--dry-run', '[{"goal":"x"}]'], {env: {...process.env, HERMES_HOME: test.dir}, reject: false, uid: 65534, gid: 65534});
+		const forNobody = cliForUser(65534);
+		onTestFinished(() => forNobody.remove());
+		const run = await execa(process.execPath, [forNobody.cli, 'run', '--dry-run', '[{"goal":"x"}]'], {env: {...process.env, HERMES_HOME: test.dir}, reject: false, uid: 65534, gid: 65534});
 		expect(run.stderr).toMatch(/config\.yaml: cannot be read: permission denied/);
 		expect(run.exitCode).toBe(2);
 	});

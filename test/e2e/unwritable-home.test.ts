@@ -6,6 +6,7 @@ import {chmodSync, mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {describe, expect, it, onTestFinished} from 'vitest';
+import {cliForUser} from '../helpers/cli-for-user.js';
 import {fakeAgentPath} from '../helpers/processes.js';
 import {cliPath, makeHome, runCli, tasksJson} from '../helpers/run-cli.js';
 
@@ -49,7 +50,9 @@ describe('an unwritable HERMES_HOME', () => {
 		const shared = mkdtempSync(path.join(tmpdir(), 'hermes-delegate-shared-'));
 		onTestFinished(() => rmSync(shared, {recursive: true, force: true}));
 		chmodSync(shared, 0o755);
-		const run = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, cliPath, 'run', oneTask, '--hermes-bin', fakeAgentPath], {
+		const forNobody = cliForUser(65534);
+		onTestFinished(() => forNobody.remove());
+		const run = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, forNobody.cli, 'run', oneTask, '--hermes-bin', forNobody.fakeAgent], {
 			env: {...process.env, HERMES_HOME: shared, FAKE_HERMES_ARGV_FILE: home.argvFile, NO_COLOR: '1'},
 			encoding: 'utf8',
 		});
