@@ -12,6 +12,12 @@
 //   per-frame caches of Output become one bounded cache kept across frames, a text's widest line
 //   is cached the same way, and a line that fits its clip is not sliced at all (slicing it from 0
 //   to its own width returns the same characters).
+// - Garbage (issue 9): under 32 trickling agents the dashboard allocated ~84 MB/s, most of it in
+//   ansi-tokenize's per-character style diff (three Sets per pair of neighbours) and in
+//   string-width measuring the same lines again. Neighbours of the same style are no longer
+//   diffed, a row is allocated at its size, and a line's width is kept. Together with the
+//   copies of output lines kept between reads (core/task-output.ts) and printable ASCII cut
+//   without cli-truncate (ui/output-line.ts): ~84 → ~26 MB/s, which is what let the heap grow.
 import {readFileSync} from 'node:fs';
 
 export const marker = '/* hermes-delegate: bounded cache */';
@@ -25,12 +31,43 @@ export const cacheLimit = 1000;
 /** Lines tokenized into styled characters kept across frames: a few screens' worth (each entry is one object per character). */
 export const styledLineLimit = 1024;
 
+/** Widths of single lines kept per generation (two generations): more than a 200×50 screen of 32 panes shows. */
+export const lineWidthLimit = 2048;
+
 export const patchedFiles = ['measure-text.js', 'wrap-text.js', 'output.js', 'render-node-to-output.js'];
 
 const bounded = (map, limit) => `if (this.${map}.size >= ${limit}) this.${map}.clear();\n            this.${map}.set(`;
 
 const edits = {
 	'measure-text.js': [
+		// A text's width is its widest line's. The dashboard's texts are a pane's tail: each frame
+		// that moves it up is a new text made of the same lines, and a line cut with '…' is not
+		// ASCII, so string-width measured it grapheme by grapheme, again and again (under 32
+		// trickling agents ~11 % of what the dashboard allocated). So each line's width is kept,
+		// in two generations: the lines of the last frames survive when the newer one fills up.
+		["import widestLine from 'widest-line';", `import stringWidth from 'string-width';
+${marker} let lineWidths = new Map();
+let olderLineWidths = new Map();
+const lineWidth = line => {
+    let width = lineWidths.get(line);
+    if (width === undefined) {
+        width = olderLineWidths.get(line) ?? stringWidth(line);
+        if (lineWidths.size >= ${lineWidthLimit}) {
+            olderLineWidths = lineWidths;
+            lineWidths = new Map();
+        }
+        // A copy as the key: a line split out of a text would keep the whole text alive.
+        lineWidths.set((' ' + line).slice(1), width);
+    }
+    return width;
+};
+export const widestLine = text => {
+    let widest = 0;
+    for (const line of text.split('\\n')) {
+        widest = Math.max(widest, lineWidth(line));
+    }
+    return widest;
+};`],
 		['    cache.set(text, dimensions);', `    ${marker} if (cache.size >= ${cacheLimit}) cache.clear();\n    cache.set(text, dimensions);`],
 	],
 	'wrap-text.js': [
@@ -38,6 +75,7 @@ const edits = {
 		['    cache[cacheKey] = wrappedText;', `    if (++cacheSize > ${cacheLimit}) { cache = {}; cacheSize = 1; }\n    cache[cacheKey] = wrappedText;`],
 	],
 	'output.js': [
+		["import { styledCharsFromTokens, styledCharsToString, tokenize, } from '@alcalzone/ansi-tokenize';", "import { ansiCodesToString, diffAnsiCodes, styledCharsFromTokens, tokenize, undoAnsiCodes, } from '@alcalzone/ansi-tokenize';"],
 		['            this.styledChars.set(', `${marker} ${bounded('styledChars', styledLineLimit)}`],
 		['            this.widths.set(', bounded('widths', cacheLimit)],
 		['            this.blockWidths.set(', bounded('blockWidths', cacheLimit)],
@@ -60,6 +98,43 @@ const sameCells = (previous, line) => {
 // Characters string-width counts as 0 columns where slice-ansi counts 1 (controls, format
 // characters, marks, Hangul fillers): a line with one is sliced as published Ink slices it.
 const unevenWidth = /[\\0-\\x09\\x0B-\\x1A\\x1C-\\x1F\\x7F-\\x9F\\p{M}\\p{Cf}\\u1160-\\u11FF\\u3164\\uFFA0]/u;
+// ansi-tokenize's styledCharsToString diffs the styles of every pair of neighbouring characters,
+// three Sets and four arrays each: under 32 trickling agents that was ~60 % of what the dashboard
+// allocated. Neighbours with the same codes diff to nothing, so only a change of style is diffed.
+const sameStyles = (a, b) => {
+    if (a === b) {
+        return true;
+    }
+    if (a.length !== b.length) {
+        return false;
+    }
+    for (let i = 0; i < a.length; i++) {
+        if (a[i].code !== b[i].code || a[i].endCode !== b[i].endCode) {
+            return false;
+        }
+    }
+    return true;
+};
+// diffAnsiCodes without its Sets where one side is plain: from plain text every code of \`to\` is
+// new; to plain text every code of \`from\` is undone.
+const styleChange = (from, to) => from.length === 0 ? to : to.length === 0 ? undoAnsiCodes(from) : diffAnsiCodes(from, to);
+const styledCharsToString = chars => {
+    let text = '';
+    for (let i = 0; i < chars.length; i++) {
+        const char = chars[i];
+        if (i === 0) {
+            text += ansiCodesToString(char.styles);
+        }
+        else if (!sameStyles(chars[i - 1].styles, char.styles)) {
+            text += ansiCodesToString(styleChange(chars[i - 1].styles, char.styles));
+        }
+        text += char.value;
+        if (i === chars.length - 1 && char.styles.length > 0) {
+            text += ansiCodesToString(undoAnsiCodes(char.styles));
+        }
+    }
+    return text;
+};
 const rowText = (line, y) => {
     const previous = previousRows[y];
     let text;
@@ -77,7 +152,8 @@ export default class Output {`],
 		['    caches = new OutputCaches();', '    caches = framesCaches;'],
 		// One blank cell for every empty position (Ink replaces cells, never changes one), instead
 		// of two new objects per cell per frame: ~20,000 a frame on a 200×50 screen.
-		['                row.push({\n                    type: \'char\',\n                    value: \' \',\n                    fullWidth: false,\n                    styles: [],\n                });', '                row.push(blankCell);'],
+		// A row is allocated at its size at once, not grown push by push.
+		['            const row = [];\n            for (let x = 0; x < this.width; x++) {\n                row.push({\n                    type: \'char\',\n                    value: \' \',\n                    fullWidth: false,\n                    styles: [],\n                });\n            }', '            const row = new Array(this.width).fill(blankCell);'],
 		// A row made of the same cells as in the previous frame is the same text: reuse it rather
 		// than re-deriving the escape codes of every character.
 		['            const lineWithoutEmptyItems = line.filter(item => item !== undefined);\n            return styledCharsToString(lineWithoutEmptyItems).trimEnd();', '            return rowText(line, y);'],
@@ -86,7 +162,7 @@ export default class Output {`],
 		['                            return sliceAnsi(line, from, to);', '                            return from === 0 && to >= width && !unevenWidth.test(line) ? line : sliceAnsi(line, from, to);'],
 	],
 	'render-node-to-output.js': [
-		["import widestLine from 'widest-line';", `import measureWidestLine from 'widest-line';\n${marker} const widestLineCache = new Map();\nconst widestLine = text => {\n    let width = widestLineCache.get(text);\n    if (width === undefined) {\n        if (widestLineCache.size >= ${cacheLimit}) widestLineCache.clear();\n        width = measureWidestLine(text);\n        widestLineCache.set(text, width);\n    }\n    return width;\n};`],
+		["import widestLine from 'widest-line';", `import { widestLine as measureWidestLine } from './measure-text.js';\n${marker} const widestLineCache = new Map();\nconst widestLine = text => {\n    let width = widestLineCache.get(text);\n    if (width === undefined) {\n        if (widestLineCache.size >= ${cacheLimit}) widestLineCache.clear();\n        width = measureWidestLine(text);\n        widestLineCache.set(text, width);\n    }\n    return width;\n};`],
 	],
 };
 

@@ -37,9 +37,16 @@ export function plainLine(line: string): string {
 // in every frame until it scrolls away.
 const fittedLines = new Map<string, string>();
 const fittedLimit = 1000;
+const printableAscii = /^[\x20-\x7E]*$/;
 
 /** `line` cut to `width` columns with '…' at the end, as Ink's <Text wrap='truncate'> shows it (never wider). */
 export function fitLine(line: string, width: number): string {
+	// Most agent output is printable ASCII: one column a character, no escapes. Cut as cli-truncate
+	// cuts it, without its tokenising and without a cache key per line per frame.
+	if (printableAscii.test(line)) {
+		return width > 0 && line.length > width ? `${line.slice(0, width - 1)}…` : line;
+	}
+
 	const key = `${width}\u0000${line}`;
 	let fitted = fittedLines.get(key);
 	if (fitted === undefined) {

@@ -33,11 +33,17 @@ async function bundledOutput(name: string, plugins: RolldownPluginOption[]): Pro
 	return bundledInk<OutputClass>(work, name, installedInk, 'output.js', 'Output', plugins);
 }
 
+type MeasureText = (text: string) => {width: number; height: number};
+
 let published: OutputClass;
 let edited: OutputClass;
+let publishedMeasure: MeasureText;
+let editedMeasure: MeasureText;
 beforeAll(async () => {
 	published = await bundledOutput('published', []);
 	edited = await bundledOutput('edited', [boundInkCaches()]);
+	publishedMeasure = await bundledInk<MeasureText>(work, 'published-measure', installedInk, 'measure-text.js', 'measureText', []);
+	editedMeasure = await bundledInk<MeasureText>(work, 'edited-measure', installedInk, 'measure-text.js', 'measureText', [boundInkCaches()]);
 }, 60_000);
 
 const width = 24;
@@ -97,5 +103,18 @@ describe('Ink bundled with the frame edits', () => {
 		}
 
 		expect(draw(edited, [{x: 0, y: 0, text: 'much too long', clip}]).split('\n')[0]).toBe('much too');
+	});
+
+	it('measures every text as published Ink does, also after its line widths have turned over', () => {
+		const texts = fc.array(fc.oneof(line, line.map(text => `${text}…`)), {minLength: 1, maxLength: 8}).map(lines => lines.join('\n'));
+		fc.assert(fc.property(texts, text => {
+			expect(editedMeasure(text)).toEqual(publishedMeasure(text));
+		}), {numRuns: 500});
+		// More distinct lines than both generations of line widths hold, then the first ones again
+		// (measured afresh) and some the older generation holds.
+		const many = Array.from({length: 5000}, (_, i) => `${'日'.repeat(i % 7)}line ${i}…`);
+		for (const text of [...many, ...many.slice(0, 50), ...many.slice(3000, 3050)]) {
+			expect(editedMeasure(`${text}\nx`)).toEqual(publishedMeasure(`${text}\nx`));
+		}
 	});
 });

@@ -2,6 +2,8 @@
 // <Text wrap='truncate'> per line: what the operator sees must not change. Each line is drawn
 // both ways by Ink and the frames compared.
 import {Box, Text} from 'ink';
+import cliTruncate from 'cli-truncate';
+import fc from 'fast-check';
 import {render} from 'ink-testing-library';
 import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';
@@ -48,5 +50,12 @@ describe('fitLine', () => {
 			const joined = frame(<Box flexDirection='column' width={width}><Text>{fitted.join('\n')}</Text></Box>);
 			expect(joined).toBe(perLine);
 		}
+	});
+
+	it('cuts printable ASCII (its own quick path) exactly as cli-truncate does', () => {
+		const ascii = fc.string({unit: fc.integer({min: 0x20, max: 0x7E}).map(code => String.fromCharCode(code)), maxLength: 60});
+		fc.assert(fc.property(ascii, fc.integer({min: -1, max: 50}), (line, width) => {
+			expect(fitLine(line, width)).toBe(width > 0 && stringWidth(line) > width ? cliTruncate(line, width) : line);
+		}), {numRuns: 2000});
 	});
 });
