@@ -34,6 +34,9 @@ export const styledLineLimit = 1024;
 /** Widths of single lines kept per generation (two generations): more than a 200×50 screen of 32 panes shows. */
 export const lineWidthLimit = 2048;
 
+/** Characters of those lines per generation: ~20 screens of 200×50 however long the lines are. */
+export const lineWidthCharLimit = 256 * 1024;
+
 export const patchedFiles = ['measure-text.js', 'wrap-text.js', 'output.js', 'render-node-to-output.js'];
 
 const bounded = (map, limit) => `if (this.${map}.size >= ${limit}) this.${map}.clear();\n            this.${map}.set(`;
@@ -48,16 +51,20 @@ const edits = {
 		["import widestLine from 'widest-line';", `import stringWidth from 'string-width';
 ${marker} let lineWidths = new Map();
 let olderLineWidths = new Map();
+let lineWidthChars = 0;
 const lineWidth = line => {
     let width = lineWidths.get(line);
     if (width === undefined) {
         width = olderLineWidths.get(line) ?? stringWidth(line);
-        if (lineWidths.size >= ${lineWidthLimit}) {
+        // Bounded in lines and in characters: the zoom draws lines of up to 2,000 characters.
+        if (lineWidths.size >= ${lineWidthLimit} || lineWidthChars >= ${lineWidthCharLimit}) {
             olderLineWidths = lineWidths;
             lineWidths = new Map();
+            lineWidthChars = 0;
         }
         // A copy as the key: a line split out of a text would keep the whole text alive.
         lineWidths.set((' ' + line).slice(1), width);
+        lineWidthChars += line.length;
     }
     return width;
 };
@@ -152,8 +159,9 @@ export default class Output {`],
 		['    caches = new OutputCaches();', '    caches = framesCaches;'],
 		// One blank cell for every empty position (Ink replaces cells, never changes one), instead
 		// of two new objects per cell per frame: ~20,000 a frame on a 200×50 screen.
-		// A row is allocated at its size at once, not grown push by push.
-		['            const row = [];\n            for (let x = 0; x < this.width; x++) {\n                row.push({\n                    type: \'char\',\n                    value: \' \',\n                    fullWidth: false,\n                    styles: [],\n                });\n            }', '            const row = new Array(this.width).fill(blankCell);'],
+		// A row is allocated at its size at once, not grown push by push (as many cells as the
+		// loop made, for any width: new Array throws on a fraction or a negative).
+		['            const row = [];\n            for (let x = 0; x < this.width; x++) {\n                row.push({\n                    type: \'char\',\n                    value: \' \',\n                    fullWidth: false,\n                    styles: [],\n                });\n            }', '            const row = new Array(this.width > 0 ? Math.ceil(this.width) : 0).fill(blankCell);'],
 		// A row made of the same cells as in the previous frame is the same text: reuse it rather
 		// than re-deriving the escape codes of every character.
 		['            const lineWithoutEmptyItems = line.filter(item => item !== undefined);\n            return styledCharsToString(lineWithoutEmptyItems).trimEnd();', '            return rowText(line, y);'],

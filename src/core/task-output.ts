@@ -84,21 +84,32 @@ export class MergedLines {
 		// copying them afresh was ~9 % of what the dashboard allocated).
 		const first = this.complete.totalLines - complete.length;
 		const copies = complete.map((line, i) => this.handedOut.copyOf(first + i, line));
-		this.handedOut = new HandedOut(first, copies);
+		// A pane's reads are remembered; the zoom's (up to maxLines) reuse them without replacing
+		// them, so that a pane read after the zoom still finds its lines, and a task once zoomed
+		// does not keep a second copy of its scrollback for the rest of the run.
+		if (copies.length <= rememberedLines) {
+			this.handedOut = new HandedOut(first, copies, copies.length);
+		}
+
 		copies.push(...partials.slice(partials.length - (wanted - fromComplete)).map(detached));
 		return copies;
 	}
 
-	private handedOut = new HandedOut(0, []);
+	private handedOut = new HandedOut(0, [], 0);
 }
+
+/** Reads of at most this many lines (a pane's) are remembered for the next read to reuse. */
+const rememberedLines = 256;
 
 /** Copies of complete lines a read handed out, by their number among all the lines ever completed. */
 class HandedOut {
-	constructor(private readonly first: number, private readonly copies: readonly string[]) {}
+	/** `copies` may go on with the read's partial lines: only the first `count` are complete lines. */
+	constructor(private readonly first: number, private readonly copies: readonly string[], private readonly count: number) {}
 
 	/** The copy handed out for line `index` if it holds `line`'s text (content compared: never a wrong line), else a new copy. */
 	copyOf(index: number, line: string): string {
-		const copy = this.copies[index - this.first];
+		const at = index - this.first;
+		const copy = at >= 0 && at < this.count ? this.copies[at] : undefined;
 		return copy === line ? copy : detached(line);
 	}
 }

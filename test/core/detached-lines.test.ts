@@ -4,7 +4,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import {describe, expect, it} from 'vitest';
-import {detached} from '../../src/core/task-output.js';
+import {detached, MergedLines} from '../../src/core/task-output.js';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -27,6 +27,22 @@ describe('lines handed to the screen', () => {
 
 		const grown = heapAfterGc() - before;
 		expect(kept).toHaveLength(200);
+		expect(grown).toBeLessThan(20 * 1024 * 1024);
+	});
+
+	it('do not keep their block alive when a later read hands out the same line again', () => {
+		// MergedLines reuses the copies of its last read; what it reuses must be those copies.
+		const merged = new MergedLines(2, () => []);
+		const before = heapAfterGc();
+		const kept: string[][] = [];
+		for (let index = 0; index < 200; index++) {
+			const line = `${String(index).padStart(6, '0')} a line of forty characters or so`;
+			merged.add({text: `${'y'.repeat(1024 * 1024)}\n${line}`, count: 2, crlf: false});
+			kept.push(merged.lines(1), merged.lines(1));
+			expect(kept.at(-1)).toEqual([line]);
+		}
+
+		const grown = heapAfterGc() - before;
 		expect(grown).toBeLessThan(20 * 1024 * 1024);
 	});
 });

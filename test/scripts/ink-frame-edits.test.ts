@@ -50,7 +50,8 @@ const width = 24;
 const height = 6;
 // Also characters whose width string-width and slice-ansi disagree on (a tab, a mark that
 // starts a line, a soft hyphen, a zero-width space, a Hangul filler): published Ink slices those.
-const pieces = ['a', 'word ', '日本', '😀', 'é', '\u001B[31mred\u001B[39m', '\u001B[1mbold\u001B[22m', '\u001B[4;32mx\u001B[0m', ' ', '\t', '\u0301', '\u00AD', '\u200B', '\u1160'];
+// Styles left open too, so that characters of two different styles meet inside one write.
+const pieces = ['a', 'word ', '日本', '😀', 'é', '\u001B[31mred\u001B[39m', '\u001B[1mbold\u001B[22m', '\u001B[4;32mx\u001B[0m', '\u001B[1m', '\u001B[2m', '\u001B[33m', '\u001B[38;5;208m', '\u001B[22m', '\u001B[0m', ' ', '\t', '\u0301', '\u00AD', '\u200B', '\u1160'];
 const line = fc.array(fc.constantFrom(...pieces), {maxLength: 12}).map(parts => parts.join(''));
 const write = fc.record({
 	// Past the width too: such a write leaves holes in the row.
