@@ -44,7 +44,7 @@ export async function watchBatch(tool, paths, kind, count, env) {
 	}
 }
 
-/** Workload 3: RSS every `every` seconds while 16 agents trickle; growth from `from` to the end. */
+/** Workload 3: RSS every `every` seconds while 16 agents trickle; growth of its level from `from` to the end. */
 export async function soak(paths, {tasks, seconds, every, from}) {
 	const session = await startDashboard('hermes-delegate', paths, goals('trickle', tasks), {env: {BENCH_TRICKLE_S: String(seconds + 30)}});
 	try {
@@ -58,9 +58,20 @@ export async function soak(paths, {tasks, seconds, every, from}) {
 		}
 
 		const cpuShare = (cpuSeconds(session.pid) - cpu0) / seconds;
+		// RSS is a sawtooth (it climbs until a GC, then drops by ~10 %), so two single samples
+		// compare where each happened to fall in its tooth, not how the level moved. The level is
+		// the median of a window (a minute, or half what is left of a short soak) at minute 2 and
+		// at the end. The single samples' figure is still reported (pointGrowth).
+		const window = Math.min(60, (seconds - from) / 2);
+		const level = (start, stop) => median(samples.filter(sample => sample.at >= start && sample.at <= stop).map(sample => sample.rss));
 		const reference = samples.find(sample => sample.at >= from) ?? samples[0];
 		const end = samples.at(-1);
-		return {samples, from: reference.at, growth: (end.rss - reference.rss) / reference.rss, cpuShare, peak: statusMiB(session.pid, 'VmHWM')};
+		const startLevel = level(reference.at, reference.at + window);
+		const endLevel = level(end.at - window, end.at);
+		return {
+			samples, from: reference.at, window, growth: (endLevel - startLevel) / startLevel, startLevel, endLevel,
+			pointGrowth: (end.rss - reference.rss) / reference.rss, cpuShare, peak: statusMiB(session.pid, 'VmHWM'),
+		};
 	} finally {
 		await session.stop();
 	}
