@@ -3,6 +3,7 @@
 import cliTruncate from 'cli-truncate';
 import stringWidth from 'string-width';
 import {stripSgr} from '../core/sanitize.js';
+import {isNarrowText} from './narrow-text.js';
 import type {Theme} from '../core/themes.js';
 import {screenText} from '../core/visible-text.js';
 
@@ -41,9 +42,9 @@ const printableAscii = /^[\x20-\x7E]*$/;
 
 /** `line` cut to `width` columns with '…' at the end, as Ink's <Text wrap='truncate'> shows it (never wider). */
 export function fitLine(line: string, width: number): string {
-	// Most agent output is printable ASCII: one column a character, no escapes. Cut as cli-truncate
-	// cuts it, without its tokenising and without a cache key per line per frame.
-	if (printableAscii.test(line)) {
+	// Most agent output is one column a character, no escapes (ui/narrow-text.ts). Cut as
+	// cli-truncate cuts it, without its tokenising and without a cache key per line per frame.
+	if (printableAscii.test(line) || isNarrowText(line)) {
 		return width > 0 && line.length > width ? `${line.slice(0, width - 1)}…` : line;
 	}
 
