@@ -28,6 +28,9 @@ export type OutputTailOptions = {
 const completeSgrAtStart = /^\x1b\[[0-9;:]*m/;
 const closeAll = '\x1b[0m';
 
+/** Characters a tail keeps of one line when not told otherwise. */
+export const defaultMaxLineLength = 2000;
+
 /**
  * Carriage returns: text after a bare `\r` replaces the line, so a progress bar shows its
  * last state. The replacement happens when the next text arrives, not at the `\r` itself:
@@ -49,7 +52,7 @@ export class OutputTail {
 	constructor(options: OutputTailOptions = {}) {
 		this.sink = options.sink;
 		this.complete = new LineBlocks(positiveInteger(options.maxLines ?? 2000, 'maxLines'));
-		this.maxLineLength = positiveInteger(options.maxLineLength ?? 2000, 'maxLineLength');
+		this.maxLineLength = positiveInteger(options.maxLineLength ?? defaultMaxLineLength, 'maxLineLength');
 	}
 
 	/** Increments on every change, so a renderer can skip work when nothing moved. */

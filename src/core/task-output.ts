@@ -4,7 +4,7 @@
 import {withoutSessionLines} from './hermes-output.js';
 import {LineBlocks} from './line-blocks.js';
 import type {LineBlock} from './line-blocks.js';
-import {OutputTail} from './output-tail.js';
+import {defaultMaxLineLength, OutputTail} from './output-tail.js';
 import {sanitizeLine, stripSgr} from './sanitize.js';
 
 /** The last `limit` bytes written, kept as a list of chunks trimmed from the front. */
@@ -132,8 +132,6 @@ const skipAbove = 128 * 1024;
 const trimAbove = 512 * 1024;
 /** Newest lines of a flood decoded at once (more than a pane or a zoomed screen shows); older kept ones are decoded when read. */
 const eagerLines = 256;
-/** OutputTail's default: the longest line a tail keeps (rawRegionFits bounds raw bytes by it). */
-const maxLineLength = 2000;
 
 export type Pending = {stderr: boolean; chunk: Buffer};
 
@@ -284,7 +282,7 @@ export class TaskOutput {
 		// After a cut the stream starts afresh at a line break: from there all but the newest lines
 		// may stay raw until read (a pane reads its last few dozen; the zoom, rarely, all).
 		const rawCut = this.pendingStartsFresh ? stdoutCut(pending, this.eagerLines) : undefined;
-		const raw = rawCut !== undefined && rawRegionFits(pending, rawCut, this.maxLines * (maxLineLength + 2)) ? rawCut : undefined;
+		const raw = rawCut !== undefined && rawRegionFits(pending, rawCut, this.maxLines * (defaultMaxLineLength + 2)) ? rawCut : undefined;
 		const rawLines = raw === undefined ? undefined : this.stdoutTail.rawLines();
 		let run: Buffer[] = [];
 		const endRun = () => {

@@ -156,9 +156,11 @@ export class TaskRun {
 		clearTimeout(timer);
 		// The leader is gone; anything it left in its group, session or tree (a backgrounded
 		// grandchild, a job-control shell's job) is ours to end, or it would outlive the batch.
-		const tableAfterExit = await processTableFromNow();
-		if (!this.cascade && isFamilyAlive(family.family, () => tableAfterExit)) {
-			this.startCascade(pgid, false, {quiet: true});
+		if (!this.cascade) {
+			const tableAfterExit = await processTableFromNow();
+			if (!this.cascade && isFamilyAlive(family.family, () => tableAfterExit)) {
+				this.startCascade(pgid, false, {quiet: true});
+			}
 		}
 
 		const cascadeOutcome = await this.cascade?.done;

@@ -5,6 +5,8 @@ import type {LayoutPreference} from '../state/store.js';
 
 /** Pane lines that are not output: border top and bottom, title line, route line. */
 export const paneChrome = 4;
+/** Pane columns that are not text: border and padding, left and right. */
+export const paneInset = 4;
 /** Fewer output lines than this and a pane no longer shows what its task is doing. */
 export const minTailLines = 3;
 export const minPaneHeight = paneChrome + minTailLines;

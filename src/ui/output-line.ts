@@ -38,13 +38,12 @@ export function plainLine(line: string): string {
 // in every frame until it scrolls away.
 const fittedLines = new Map<string, string>();
 const fittedLimit = 1000;
-const printableAscii = /^[\x20-\x7E]*$/;
 
 /** `line` cut to `width` columns with '…' at the end, as Ink's <Text wrap='truncate'> shows it (never wider). */
 export function fitLine(line: string, width: number): string {
 	// Most agent output is one column a character, no escapes (ui/narrow-text.ts). Cut as
 	// cli-truncate cuts it, without its tokenising and without a cache key per line per frame.
-	if (printableAscii.test(line) || isNarrowText(line)) {
+	if (isNarrowText(line)) {
 		return width > 0 && line.length > width ? `${line.slice(0, width - 1)}…` : line;
 	}
 

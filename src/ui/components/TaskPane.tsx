@@ -3,7 +3,7 @@
 import {Box, Text} from 'ink';
 import {memo} from 'react';
 import {routeLine, statusBadge, statusDetail, titleLine, wrapWords} from '../format.js';
-import {paneChrome, tailLinesFor} from '../layout.js';
+import {paneChrome, paneInset, tailLinesFor} from '../layout.js';
 import {displayLine, fitLine, plainLine, themeHasColour} from '../output-line.js';
 import {useBatch} from '../store-context.js';
 import {statusColor, useTheme} from '../theme.js';
@@ -34,7 +34,7 @@ export const TaskPane = memo(function TaskPane({id, width, height, focused}: Tas
 	}
 
 	const colour = statusColor(theme, task.status);
-	const linesOf = (text: string | null) => (text === null ? 0 : Math.min(maxDetailLines(task.status, height), wrapWords(text, width - 4).length));
+	const linesOf = (text: string | null) => (text === null ? 0 : Math.min(maxDetailLines(task.status, height), wrapWords(text, width - paneInset).length));
 	const fullTailCount = tailLinesFor(height, linesOf(fullDetail));
 	const fullTail = fullTailCount > 0 ? task.tail.slice(-fullTailCount) : [];
 	// The error line is usually the last stderr line. Shown whole (wrapped) as the detail, it is left
@@ -83,9 +83,6 @@ export const TaskPane = memo(function TaskPane({id, width, height, focused}: Tas
  * The countdown and the error are worth a second line in a narrow pane; more would crowd out the
  * output. A refused task has no output: its reason gets every line the pane has.
  */
-/** Columns a pane's border and padding take from its width. */
-const paneInset = 4;
-
 function maxDetailLines(status: TaskStatus, height: number): number {
 	return status === 'refused' ? Math.max(0, height - paneChrome) : 2;
 }
