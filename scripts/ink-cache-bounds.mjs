@@ -11,7 +11,8 @@
 //   a few panes. Profiled under 32 trickling agents that was ~40 % of the dashboard's CPU. So the
 //   per-frame caches of Output become one bounded cache kept across frames, a text's widest line
 //   is cached the same way, and a line that fits its clip is not sliced at all (slicing it from 0
-//   to its own width returns the same characters).
+//   to its own width returns the same characters; a line with escape codes is sliced once and
+//   remembered, since slice-ansi may rewrite its codes).
 // - Garbage (issue 9): under 32 trickling agents the dashboard allocated ~84 MB/s, most of it in
 //   ansi-tokenize's per-character style diff (three Sets per pair of neighbours) and in
 //   string-width measuring the same lines again. Neighbours of the same style are no longer
@@ -142,6 +143,20 @@ const styledCharsToString = chars => {
     }
     return text;
 };
+// What slice-ansi makes of a line with escape codes that fits its clip, kept across frames:
+// coloured lines (pane borders) are drawn in every frame.
+let fittingSlices = new Map();
+const sliceFitting = (line, to) => {
+    let slice = fittingSlices.get(line);
+    if (slice === undefined || slice.to !== to) {
+        if (fittingSlices.size >= ${cacheLimit}) {
+            fittingSlices = new Map();
+        }
+        slice = { to, text: sliceAnsi(line, 0, to) };
+        fittingSlices.set(line, slice);
+    }
+    return slice.text;
+};
 const rowText = (line, y) => {
     const previous = previousRows[y];
     let text;
@@ -167,7 +182,10 @@ export default class Output {`],
 		['            const lineWithoutEmptyItems = line.filter(item => item !== undefined);\n            return styledCharsToString(lineWithoutEmptyItems).trimEnd();', '            return rowText(line, y);'],
 		['        const generatedOutput = output\n            .map(line => {', '        const generatedOutput = output\n            .map((line, y) => {'],
 		['            .join(\'\\n\');\n        return {\n            output: generatedOutput,', '            .join(\'\\n\');\n        previousRows = rows;\n        rows = [];\n        return {\n            output: generatedOutput,'],
-		['                            return sliceAnsi(line, from, to);', '                            return from === 0 && to >= width && !unevenWidth.test(line) ? line : sliceAnsi(line, from, to);'],
+		// A line with escape codes is sliced as published, once (sliceFitting): slice-ansi rewrites
+		// some of them (of two intensity codes, bold and dim, it keeps the last), so even a line
+		// that fits may change.
+		['                            return sliceAnsi(line, from, to);', "                            return from === 0 && to >= width && !unevenWidth.test(line) ? (line.includes('\\u001B') ? sliceFitting(line, to) : line) : sliceAnsi(line, from, to);"],
 	],
 	'render-node-to-output.js': [
 		["import widestLine from 'widest-line';", `import { widestLine as measureWidestLine } from './measure-text.js';\n${marker} const widestLineCache = new Map();\nconst widestLine = text => {\n    let width = widestLineCache.get(text);\n    if (width === undefined) {\n        if (widestLineCache.size >= ${cacheLimit}) widestLineCache.clear();\n        width = measureWidestLine(text);\n        widestLineCache.set(text, width);\n    }\n    return width;\n};`],

@@ -99,7 +99,8 @@ describe('Ink bundled with the frame edits', () => {
 
 	it('keeps a line that only fits its clip whole, and cuts one that does not, as published Ink does', () => {
 		const clip = {x1: 0, x2: 8, y1: 0, y2: height};
-		for (const text of ['\u001B[31mfits\u001B[39m', '\u001B[31mmuch too long\u001B[39m for it', '日本語の文字列']) {
+		// Bold then dim, both open: slice-ansi keeps only the dim, even where the line fits.
+		for (const text of ['\u001B[31mfits\u001B[39m', '\u001B[31mmuch too long\u001B[39m for it', '日本語の文字列', '\u001B[1m\u001B[2ma']) {
 			expect(draw(edited, [{x: 0, y: 0, text, clip}])).toBe(draw(published, [{x: 0, y: 0, text, clip}]));
 		}
 
