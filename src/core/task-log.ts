@@ -6,7 +6,7 @@
 //   result carries a warning, the rest of the output is still read (`TaskLog.notes`);
 // - the task prints more than the log limit: the log keeps its first and its last part around a
 //   marker line that says how much was dropped, so the disk is never filled silently.
-import {writeSync} from 'node:fs';
+import {writevSync} from 'node:fs';
 import {open, unlink, type FileHandle} from 'node:fs/promises';
 import {Writable} from 'node:stream';
 import {setTimeout as delay} from 'node:timers/promises';
@@ -91,11 +91,15 @@ export class TaskLog extends Writable {
 	}
 
 	override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-		this.storeThen(chunk, callback);
+		this.storeThen([chunk], callback);
 	}
 
+	// The chunks queued while the previous write was on its way go to the file in one writev, as
+	// they are: joining them first (Buffer.concat) copied a flood's every byte once more and made
+	// a 1 MiB buffer per write, a third of the dashboard's longest pauses under a flood and much
+	// of its peak memory (bench/RESULTS.md, session 14).
 	override _writev(chunks: Array<{chunk: Buffer}>, callback: (error?: Error | null) => void): void {
-		this.storeThen(chunks.length === 1 ? chunks[0]!.chunk : Buffer.concat(chunks.map(({chunk}) => chunk)), callback);
+		this.storeThen(chunks.map(({chunk}) => chunk), callback);
 	}
 
 	override _final(callback: (error?: Error | null) => void): void {
@@ -107,36 +111,39 @@ export class TaskLog extends Writable {
 		});
 	}
 
-	private storeThen(data: Buffer, callback: () => void): void {
+	private storeThen(data: Buffer[], callback: () => void): void {
 		this.store(data).then(() => callback(), (error: unknown) => {
 			this.fail(error, 'cannot write it');
 			callback();
 		});
 	}
 
-	private async store(data: Buffer): Promise<void> {
+	private async store(data: Buffer[]): Promise<void> {
 		const offset = this.received;
-		this.received += data.length;
+		const length = byteLength(data);
+		this.received += length;
 		if (this.failure !== undefined || !this.main) {
 			return;
 		}
 
-		const head = data.subarray(0, Math.max(0, this.headLimit - offset));
-		if (head.length > 0) {
-			if (this.writeInline && head.length <= inlineWriteBytes) {
+		const [head, rest] = splitAt(data, Math.max(0, Math.min(length, this.headLimit - offset)));
+		const headLength = byteLength(head);
+		if (headLength > 0) {
+			if (this.writeInline && headLength <= inlineWriteBytes) {
 				const started = performance.now();
 				writeAllInline(this.main, head);
 				this.writeInline = performance.now() - started < inlineWriteSlowMs;
 			} else {
-				await writeAll(this.main, head, null);
+				await writeAll(this.main, head);
 			}
 
-			this.onDisk += head.length;
-			this.headEndsLine = head.at(-1) === 0x0A;
+			this.onDisk += headLength;
+			this.headEndsLine = head.at(-1)!.at(-1) === 0x0A;
 		}
 
-		if (head.length < data.length && this.tailLimit > 0) {
-			await this.storeInRing(data.subarray(head.length));
+		if (rest.length > 0 && this.tailLimit > 0) {
+			// Past the head, only the last tailLimit bytes matter; joining is rare (a log at its limit).
+			await this.storeInRing(rest.length === 1 ? rest[0]! : Buffer.concat(rest));
 		}
 	}
 
@@ -147,7 +154,7 @@ export class TaskLog extends Writable {
 		let rest = data.subarray(Math.max(0, data.length - this.tailLimit));
 		while (rest.length > 0) {
 			const part = rest.subarray(0, this.tailLimit - ring.position);
-			await writeAll(ring.handle, part, ring.position);
+			await writeAt(ring.handle, part, ring.position);
 			ring.position = (ring.position + part.length) % this.tailLimit;
 			ring.filled = Math.min(this.tailLimit, ring.filled + part.length);
 			rest = rest.subarray(part.length);
@@ -163,7 +170,7 @@ export class TaskLog extends Writable {
 
 		if (this.droppedBytes > 0) {
 			const marker = `${this.headEndsLine ? '' : '\n'}[hermes-delegate: ${this.droppedBytes} bytes of output dropped here: the log limit is ${formatBytes(this.options.limitBytes ?? 0)}, so the log keeps the first ${formatBytes(this.headLimit)} and the last ${formatBytes(this.tailLimit)}]\n`;
-			await writeAll(main, Buffer.from(marker), null);
+			await writeAll(main, [Buffer.from(marker)]);
 		}
 
 		const oldest = ring.filled < this.tailLimit ? 0 : ring.position;
@@ -175,7 +182,7 @@ export class TaskLog extends Writable {
 					throw new Error(`${ring.file} is shorter than what was written to it`);
 				}
 
-				await writeAll(main, buffer.subarray(0, bytesRead), null);
+				await writeAll(main, [buffer.subarray(0, bytesRead)]);
 				this.onDisk += bytesRead;
 				at += bytesRead;
 			}
@@ -206,17 +213,73 @@ export class TaskLog extends Writable {
 const inlineWriteBytes = 16 * 1024;
 const inlineWriteSlowMs = 5;
 
-function writeAllInline(handle: FileHandle, data: Buffer): void {
-	for (let done = 0; done < data.length;) {
-		done += writeSync(handle.fd, data, done, data.length - done);
+function writeAllInline(handle: FileHandle, data: Buffer[]): void {
+	for (let rest = data; rest.length > 0;) {
+		rest = dropFront(rest, writevSync(handle.fd, rest));
 	}
 }
 
-async function writeAll(handle: FileHandle, data: Buffer, position: number | null): Promise<void> {
+/** At the file's current end (the log is only ever appended to). */
+async function writeAll(handle: FileHandle, data: Buffer[]): Promise<void> {
+	for (let rest = data; rest.length > 0;) {
+		const {bytesWritten} = await handle.writev(rest);
+		rest = dropFront(rest, bytesWritten);
+	}
+}
+
+async function writeAt(handle: FileHandle, data: Buffer, position: number): Promise<void> {
 	for (let done = 0; done < data.length;) {
-		const {bytesWritten} = await handle.write(data, done, data.length - done, position === null ? null : position + done);
+		const {bytesWritten} = await handle.write(data, done, data.length - done, position + done);
 		done += bytesWritten;
 	}
+}
+
+function byteLength(buffers: Buffer[]): number {
+	let length = 0;
+	for (const buffer of buffers) {
+		length += buffer.length;
+	}
+
+	return length;
+}
+
+/** The buffers without their first `bytes` bytes: what a partial write left to write. */
+export function dropFront(buffers: Buffer[], bytes: number): Buffer[] {
+	let index = 0;
+	let skip = bytes;
+	while (index < buffers.length && skip >= buffers[index]!.length) {
+		skip -= buffers[index]!.length;
+		index++;
+	}
+
+	const rest = buffers.slice(index);
+	if (skip > 0 && rest.length > 0) {
+		rest[0] = rest[0]!.subarray(skip);
+	}
+
+	return rest;
+}
+
+/** The first `bytes` bytes of the buffers and the rest, both without empty buffers. */
+export function splitAt(buffers: Buffer[], bytes: number): [Buffer[], Buffer[]] {
+	const head: Buffer[] = [];
+	let left = bytes;
+	let index = 0;
+	for (; index < buffers.length && left > 0; index++) {
+		const buffer = buffers[index]!;
+		if (buffer.length > left) {
+			head.push(buffer.subarray(0, left));
+			return [head, [buffer.subarray(left), ...buffers.slice(index + 1)].filter(part => part.length > 0)];
+		}
+
+		if (buffer.length > 0) {
+			head.push(buffer);
+		}
+
+		left -= buffer.length;
+	}
+
+	return [head, buffers.slice(index).filter(part => part.length > 0)];
 }
 
 export function openTaskLog(file: string, options: TaskLogOptions = {}): TaskLog {
