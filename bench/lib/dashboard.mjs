@@ -2,7 +2,7 @@
 // 200×50 tmux pane on the suite's own tmux server, and hands back what the workloads need: the
 // dashboard's pid (the pane's process: the command is exec'd), its screen, keys, and a stop
 // that leaves nothing running.
-import {execFileSync} from 'node:child_process';
+import {execFileSync, spawn} from 'node:child_process';
 import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -65,11 +65,16 @@ export async function startDashboard(tool, paths, goalList, options = {}) {
 	const started = performance.now();
 	tmux('new-session', '-d', '-s', name, '-x', String(columns), '-y', String(rows), command);
 	tmux('set-option', '-t', name, 'remain-on-exit', 'on');
+	// The server stays up between sessions (stopEverything kills it): one exiting because its last
+	// session was killed can still take the next new-session's connection ("server exited
+	// unexpectedly"), which a control client's slower goodbye made likely.
+	tmux('set-option', '-g', 'exit-empty', 'off');
 	const pid = Number(tmux('display-message', '-p', '-t', name, '#{pane_pid}').trim());
 	const session = {
 		tool, state, pid, started,
 		screen: () => tmux('capture-pane', '-p', '-t', name),
 		sendKeys: (...keys) => tmux('send-keys', '-t', name, ...keys),
+		control: () => controlClient(name),
 		async stop() {
 			open.delete(session);
 			try {
@@ -93,6 +98,60 @@ export async function startDashboard(tool, paths, goalList, options = {}) {
 	// The exec'd command may take a moment to replace the shell: wait until it is the tool.
 	await waitFor(`${tool} to start`, () => alive(pid) && !/^(sh|dash|bash|env)$/.test(commName(pid)), 10_000, 5);
 	return session;
+}
+
+/**
+ * The session through a tmux control-mode client (`tmux -C`), kept open: keys and captures are
+ * commands on its stdin instead of a tmux process spawned for each, which on a loaded machine
+ * costs 5–11 ms apiece and would count in every latency. The pane's output is not sent to it
+ * (no-output), so watching costs tmux nothing. Everything async: `await sendKeys(…)` resolves
+ * once tmux has written the keys to the pane, `await screen()` with the pane's text.
+ */
+export function controlClient(name) {
+	const child = spawn('tmux', ['-u', '-L', socket, '-f', '/dev/null', '-C', 'attach-session', '-t', name], {env: tmuxEnv, stdio: ['pipe', 'pipe', 'ignore']});
+	// The attach itself answers first, with a %begin/%end block like every command.
+	const waiting = [{resolve() {}, reject() {}}];
+	let block;
+	let rest = '';
+	const fail = error => {
+		for (const entry of waiting.splice(0)) entry.reject(error);
+	};
+
+	child.on('error', fail);
+	child.on('exit', () => fail(new Error(`tmux control client for ${name} exited`)));
+	child.stdout.setEncoding('utf8');
+	child.stdout.on('data', text => {
+		const lines = (rest + text).split('\n');
+		rest = lines.pop();
+		for (const line of lines) {
+			if (block === undefined && line.startsWith('%begin ')) {
+				block = [];
+			} else if (block !== undefined && (line.startsWith('%end ') || line.startsWith('%error '))) {
+				const entry = waiting.shift();
+				if (line.startsWith('%end ')) entry?.resolve(block.join('\n'));
+				else entry?.reject(new Error(`tmux: ${block.join(' ')}`));
+				block = undefined;
+			} else if (block !== undefined) {
+				block.push(line);
+			}
+			// Anything else is a notification (%session-changed, %layout-change…): not asked for.
+		}
+	});
+	const command = text => new Promise((resolve, reject) => {
+		waiting.push({resolve, reject});
+		child.stdin.write(`${text}\n`);
+	});
+	const quoted = word => `'${String(word).replaceAll("'", "'\\''")}'`;
+	const ready = command('refresh-client -f no-output');
+	return {
+		ready,
+		sendKeys: async (...keys) => command(`send-keys -t ${name} ${keys.map(quoted).join(' ')}`),
+		screen: async () => command(`capture-pane -p -t ${name}`),
+		close() {
+			child.stdin.end();
+			child.kill();
+		},
+	};
 }
 
 function commName(pid) {
