@@ -1,6 +1,12 @@
 // Connects a running batch to the store: events go in as they happen (they are few), output
 // is copied in at a capped rate (it can be thousands of lines a second), and the clock ticks
 // so elapsed times and cancel countdowns move. Returns a stop function.
+//
+// Telemetry is the exception among events: a stream-json agent sends a snapshot with every tool
+// call and result, dozens a second across a batch, and each applied at once would be a frame of
+// its own (Ink draws up to 250 a second: tui.tsx). A task's newest snapshot is whole, so it waits
+// for the next publish with the output; any other event applies what waits first, so the store
+// never sees events out of order.
 import {performance} from 'node:perf_hooks';
 import type {BatchEvent} from '../core/types.js';
 import type {BatchStore} from './store.js';
@@ -42,7 +48,24 @@ export function feedStore(store: BatchStore, source: FeedSource, options: FeedOp
 	const load = options.load ?? eventLoopLoad();
 	const clock = options.clock ?? (() => performance.now());
 	let lastPublish = Number.NEGATIVE_INFINITY;
+	const telemetry = new Map<string, BatchEvent>();
+	const applyTelemetry = () => {
+		const waiting = [...telemetry.values()];
+		telemetry.clear();
+		for (const event of waiting) {
+			store.getState().applyEvent(event);
+		}
+	};
+
 	const unsubscribe = source.subscribe(event => {
+		if (event.type === 'task.telemetry') {
+			// Re-inserted: the map's order stays the order of the newest snapshots.
+			telemetry.delete(event.id);
+			telemetry.set(event.id, event);
+			return;
+		}
+
+		applyTelemetry();
 		store.getState().applyEvent(event);
 	});
 	let lastSecond = -1;
@@ -52,6 +75,7 @@ export function feedStore(store: BatchStore, source: FeedSource, options: FeedOp
 		const tickAt = clock();
 		if (tickAt - lastPublish >= (load() > busyLoad ? busyInterval : interval) - 1) {
 			lastPublish = tickAt;
+			applyTelemetry();
 			state.syncOutput();
 		}
 
@@ -67,6 +91,7 @@ export function feedStore(store: BatchStore, source: FeedSource, options: FeedOp
 	return () => {
 		clearInterval(timer);
 		unsubscribe();
+		applyTelemetry();
 		store.getState().syncOutput();
 	};
 }

@@ -1,5 +1,5 @@
-// The store's contract with the engine: events apply at once, output is copied in at a capped
-// rate (never per line), and the operator's intents reach the core only after confirmation.
+// The store's contract with the engine: events apply at once (telemetry waits for the output's
+// publish), output is copied in at a capped rate (never per line), and the operator's intents reach the core only after confirmation.
 import {afterEach, describe, expect, it, vi} from 'vitest';
 import {TaskOutput} from '../../src/core/task-output.js';
 import type {BatchEvent, PlannedTask, TaskResult} from '../../src/core/types.js';
@@ -123,6 +123,61 @@ describe('output publishing', () => {
 		expect(whileBusy).toBeGreaterThanOrEqual(3);
 		expect(whileBusy).toBeLessThanOrEqual(5);
 		expect(publishes.count() - whileBusy).toBeGreaterThanOrEqual(9);
+	});
+});
+
+describe('telemetry publishing', () => {
+	const telemetry = (id: string, toolCalls: number, at: number): BatchEvent => ({type: 'task.telemetry', id, telemetry: {model_used: 'm', session_id: null, tokens: null, cost_usd: null, tool_calls: toolCalls}, at});
+
+	it('waits for the next publish, the newest snapshot of each task in one update', () => {
+		vi.useFakeTimers({now: t0});
+		const {store, source} = setup();
+		const stop = feedStore(store, source, {publishHz: 10, load: () => 0, now: () => Date.now(), clock: () => Date.now()});
+		source.emit({type: 'task.started', id: 't01', pid: 1, argv: [], at: t0});
+		source.emit({type: 'task.started', id: 't02', pid: 2, argv: [], at: t0});
+		vi.advanceTimersByTime(100);
+		let updates = 0;
+		store.subscribe(() => updates++);
+		for (let call = 1; call <= 50; call++) {
+			source.emit(telemetry(call % 2 ? 't01' : 't02', call, t0 + call));
+		}
+
+		expect(updates).toBe(0);
+		expect(store.getState().tasks['t01']!.telemetry).toBeNull();
+		vi.advanceTimersByTime(100);
+		expect(store.getState().tasks['t01']!.telemetry?.tool_calls).toBe(49);
+		expect(store.getState().tasks['t02']!.telemetry?.tool_calls).toBe(50);
+		stop();
+	});
+
+	it('is applied before any later event, so a finished task never shows a stale snapshot over its result', () => {
+		vi.useFakeTimers({now: t0});
+		const {store, source} = setup();
+		const stop = feedStore(store, source, {publishHz: 10, load: () => 0, now: () => Date.now(), clock: () => Date.now()});
+		const seen: string[] = [];
+		store.subscribe(state => {
+			const task = state.tasks['t01']!;
+			seen.push(`${task.status} ${task.telemetry?.tool_calls ?? '-'}`);
+		});
+		source.emit({type: 'task.started', id: 't01', pid: 1, argv: [], at: t0});
+		source.emit(telemetry('t01', 3, t0 + 1));
+		source.emit({type: 'task.finished', id: 't01', result: result('t01', 'succeeded', 0), at: t0 + 2});
+		vi.advanceTimersByTime(1000);
+		stop();
+
+		expect(seen.slice(0, 3)).toEqual(['running -', 'running 3', 'succeeded 3']);
+		expect(store.getState().tasks['t01']).toMatchObject({status: 'succeeded', telemetry: {tool_calls: 3}});
+	});
+
+	it('still reaches the store when the feed stops between two publishes', () => {
+		vi.useFakeTimers({now: t0});
+		const {store, source} = setup();
+		const stop = feedStore(store, source, {publishHz: 10, load: () => 0, now: () => Date.now(), clock: () => Date.now()});
+		source.emit({type: 'task.started', id: 't01', pid: 1, argv: [], at: t0});
+		source.emit(telemetry('t01', 7, t0 + 1));
+		stop();
+
+		expect(store.getState().tasks['t01']!.telemetry?.tool_calls).toBe(7);
 	});
 });
 
