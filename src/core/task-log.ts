@@ -142,7 +142,7 @@ export class TaskLog extends Writable {
 		}
 
 		if (rest.length > 0 && this.tailLimit > 0) {
-			// Past the head, only the last tailLimit bytes matter; joining is rare (a log at its limit).
+			// Past the head the ring takes one buffer: joined here, only for a log past its limit.
 			await this.storeInRing(rest.length === 1 ? rest[0]! : Buffer.concat(rest));
 		}
 	}
@@ -214,24 +214,33 @@ const inlineWriteBytes = 16 * 1024;
 const inlineWriteSlowMs = 5;
 
 function writeAllInline(handle: FileHandle, data: Buffer[]): void {
-	for (let rest = data; rest.length > 0;) {
-		rest = dropFront(rest, writevSync(handle.fd, rest));
+	for (let rest = data; byteLength(rest) > 0;) {
+		rest = dropFront(rest, progress(writevSync(handle.fd, rest)));
 	}
 }
 
 /** At the file's current end (the log is only ever appended to). */
 async function writeAll(handle: FileHandle, data: Buffer[]): Promise<void> {
-	for (let rest = data; rest.length > 0;) {
+	for (let rest = data; byteLength(rest) > 0;) {
 		const {bytesWritten} = await handle.writev(rest);
-		rest = dropFront(rest, bytesWritten);
+		rest = dropFront(rest, progress(bytesWritten));
 	}
 }
 
 async function writeAt(handle: FileHandle, data: Buffer, position: number): Promise<void> {
 	for (let done = 0; done < data.length;) {
 		const {bytesWritten} = await handle.write(data, done, data.length - done, position + done);
-		done += bytesWritten;
+		done += progress(bytesWritten);
 	}
+}
+
+/** A write that took nothing would be retried for ever; a file does not do that, but a device might. */
+function progress(bytesWritten: number): number {
+	if (bytesWritten <= 0) {
+		throw new Error('the write took no bytes');
+	}
+
+	return bytesWritten;
 }
 
 function byteLength(buffers: Buffer[]): number {
