@@ -171,7 +171,7 @@ await workload('keys', async () => {
 	const results = await alternate(dashboardTools, tool => keysUnderLoad(tool, mprocsPaths, size.keys));
 	const summary = (tool, instrument) => {
 		const latencies = results[tool].flatMap(result => result[instrument]);
-		const timeouts = results[tool].reduce((sum, result) => sum + result.timeouts, 0);
+		const timeouts = results[tool].reduce((sum, result) => sum + result[instrument === 'latencies' ? 'timeouts' : 'spawnedTimeouts'], 0);
 		if (latencies.length === 0) {
 			return {p95: Infinity, text: `no press shown within ${size.keys.timeoutMs / 1000} s (${timeouts} tried)`};
 		}

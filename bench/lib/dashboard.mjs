@@ -111,37 +111,52 @@ export function controlClient(name) {
 	const child = spawn('tmux', ['-u', '-L', socket, '-f', '/dev/null', '-C', 'attach-session', '-t', name], {env: tmuxEnv, stdio: ['pipe', 'pipe', 'ignore']});
 	// The attach itself answers first, with a %begin/%end block like every command.
 	const waiting = [{resolve() {}, reject() {}}];
+	// A block ends at the %end/%error line with its %begin's time, number and flags: a line of the
+	// captured screen may itself begin with "%end ".
 	let block;
 	let rest = '';
+	let gone;
 	const fail = error => {
-		for (const entry of waiting.splice(0)) entry.reject(error);
+		gone ??= error;
+		for (const entry of waiting.splice(0)) entry.reject(gone);
 	};
 
 	child.on('error', fail);
-	child.on('exit', () => fail(new Error(`tmux control client for ${name} exited`)));
+	child.on('close', () => fail(new Error(`tmux control client for ${name} exited`)));
+	child.stdin.on('error', fail);
 	child.stdout.setEncoding('utf8');
 	child.stdout.on('data', text => {
 		const lines = (rest + text).split('\n');
 		rest = lines.pop();
 		for (const line of lines) {
 			if (block === undefined && line.startsWith('%begin ')) {
-				block = [];
-			} else if (block !== undefined && (line.startsWith('%end ') || line.startsWith('%error '))) {
+				block = {guard: line.slice('%begin '.length), lines: []};
+			} else if (block !== undefined && (line === `%end ${block.guard}` || line === `%error ${block.guard}`)) {
 				const entry = waiting.shift();
-				if (line.startsWith('%end ')) entry?.resolve(block.join('\n'));
-				else entry?.reject(new Error(`tmux: ${block.join(' ')}`));
+				if (line.startsWith('%end ')) entry?.resolve(block.lines.join('\n'));
+				else entry?.reject(new Error(`tmux: ${block.lines.join(' ')}`));
 				block = undefined;
 			} else if (block !== undefined) {
-				block.push(line);
+				block.lines.push(line);
 			}
 			// Anything else is a notification (%session-changed, %layout-change…): not asked for.
 		}
 	});
 	const command = text => new Promise((resolve, reject) => {
+		if (gone) {
+			reject(gone);
+			return;
+		}
+
 		waiting.push({resolve, reject});
 		child.stdin.write(`${text}\n`);
 	});
-	const quoted = word => `'${String(word).replaceAll("'", "'\\''")}'`;
+	// One command per line: a key with a line break (or any control character) would be two.
+	const quoted = word => {
+		if (/[\u0000-\u001F\u007F]/.test(String(word))) throw new Error(`controlClient: key ${JSON.stringify(word)} has a control character; name it (Enter, Tab, C-c…)`);
+		return `'${String(word).replaceAll("'", "'\\''")}'`;
+	};
+
 	const ready = command('refresh-client -f no-output');
 	return {
 		ready,

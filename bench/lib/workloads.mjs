@@ -98,50 +98,53 @@ export async function keysUnderLoad(tool, paths, {tasks, presses, settleMs, time
 	const session = await startDashboard(tool, paths, goals('endless', tasks));
 	const control = session.control();
 	const instruments = [
-		{latencies: [], sendKeys: control.sendKeys, screen: control.screen},
-		{latencies: [], sendKeys: async key => session.sendKeys(key), screen: async () => session.screen()},
+		{latencies: [], timeouts: 0, sendKeys: control.sendKeys, screen: control.screen},
+		{latencies: [], timeouts: 0, sendKeys: async key => session.sendKeys(key), screen: async () => session.screen()},
 	];
 	const {key, read} = focus[tool];
 	try {
 		await control.ready;
 		await waitFor(`${tasks} agents flooding`, () => countFiles(path.join(session.state, 'pid')) >= tasks && read(session.screen()));
 		await sleep(settleMs); // past start-up, into the steady state
-		let timeouts = 0;
-		for (let press = 0; press < presses && timeouts < 3; press++) {
+		let missedInARow = 0;
+		for (let press = 0; press < presses && missedInARow < 3; press++) {
 			const instrument = instruments[press % 2];
-			const before = read(await instrument.screen());
+			// The focus as it stands before the key; a screen caught mid-redraw may not show it.
+			const before = await shownWithin(timeoutMs, async () => read(await instrument.screen()));
 			const sent = performance.now();
 			await instrument.sendKeys(key);
-			if (await shownWithin(timeoutMs, async () => {
+			if (before !== undefined && await shownWithin(timeoutMs, async () => {
 				const now = read(await instrument.screen());
 				return now !== undefined && now !== before;
 			})) {
 				instrument.latencies.push(performance.now() - sent);
-				timeouts = 0;
+				missedInARow = 0;
 			} else {
-				timeouts++;
+				instrument.timeouts++;
+				missedInARow++;
 			}
 
 			await sleep(60 + ((press * 37) % 120)); // not in step with the frame clock
 		}
 
-		return {latencies: instruments[0].latencies, spawnedLatencies: instruments[1].latencies, timeouts};
+		return {latencies: instruments[0].latencies, spawnedLatencies: instruments[1].latencies, timeouts: instruments[0].timeouts, spawnedTimeouts: instruments[1].timeouts};
 	} finally {
 		control.close();
 		await session.stop();
 	}
 }
 
-/** Polls `check` back to back until it is true (→ true) or `timeoutMs` have passed (→ false). */
+/** Polls `check` back to back until it gives something truthy (→ that) or `timeoutMs` have passed (→ undefined). */
 async function shownWithin(timeoutMs, check) {
 	const started = performance.now();
 	while (performance.now() - started < timeoutMs) {
-		if (await check()) {
-			return true;
+		const value = await check();
+		if (value) {
+			return value;
 		}
 	}
 
-	return false;
+	return undefined;
 }
 
 /** Workload 5: c, y on one running task → its whole process group is gone; milliseconds. */
