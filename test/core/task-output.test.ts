@@ -1,4 +1,5 @@
 import {describe, expect, it} from 'vitest';
+import fc from 'fast-check';
 import {ByteTail, MergedLines, TaskOutput} from '../../src/core/task-output.js';
 import {ReferenceStream, randomOutput, randomSplits, seededRandom} from '../helpers/reference-output.js';
 
@@ -90,6 +91,24 @@ describe('MergedLines', () => {
 });
 
 describe('ByteTail', () => {
+	it('holds exactly the last bytes pushed, however the chunks fall, and says whether any were dropped', () => {
+		fc.assert(fc.property(fc.integer({min: 1, max: 3000}), fc.array(fc.uint8Array({maxLength: 1500}), {maxLength: 40}), (limit, chunks) => {
+			const tail = new ByteTail(limit);
+			const pushed: Buffer[] = [];
+			for (const bytes of chunks) {
+				const chunk = Buffer.from(bytes);
+				tail.push(chunk);
+				pushed.push(chunk);
+				const all = Buffer.concat(pushed);
+				const kept = all.subarray(Math.max(0, all.length - limit));
+				let start = 0;
+				while (all.length > limit && start < kept.length && start < 4 && (kept[start]! & 0xc0) === 0x80) start++;
+				expect(tail.text()).toEqual({text: kept.subarray(start).toString('utf8'), truncated: all.length > limit});
+			}
+		}));
+	});
+
+
 	it('keeps the last bytes and drops a character cut in half at the front', () => {
 		const tail = new ByteTail(4);
 		tail.push(Buffer.from('ab'));
