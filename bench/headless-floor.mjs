@@ -3,11 +3,13 @@
 // hermes-delegate, xargs, GNU parallel and the smallest Node runner (agents/node-floor.mjs: spawn
 // and read the pipes, and for the flood a log file per task, nothing else), alternating, medians
 // of wall seconds. Where the floor itself misses a target, the target is out of reach for a Node
-// runner on this machine. Numbers, not a test.
+// runner on this machine. With a C compiler (`cc`) it also measures that floor with its forking
+// done by a small native process (agents/spawn-helper.c, agents/helper-floor.mjs: a log file per
+// task in both workloads): what a spawn helper would buy. Numbers, not a test.
 //
 // `node bench/headless-floor.mjs` (after a build); BENCH_RUNS (5), BENCH_ONLY=quick or flood.
 import {spawnSync} from 'node:child_process';
-import {rmSync} from 'node:fs';
+import {mkdtempSync, rmSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -41,11 +43,43 @@ function nodeFloor({kind, count, concurrency, env}) {
 	return wall;
 }
 
+/** The spawn helper compiled into a temporary folder, or why it could not be. */
+function compileHelper() {
+	const folder = mkdtempSync(path.join(os.tmpdir(), 'hd-spawn-helper-'));
+	const binary = path.join(folder, 'spawn-helper');
+	const result = spawnSync('cc', ['-O2', '-o', binary, path.join(here, 'agents', 'spawn-helper.c')], {encoding: 'utf8'});
+	process.on('exit', () => rmSync(folder, {recursive: true, force: true}));
+	return result.status === 0 ? {binary} : {skipped: result.error ? `no C compiler (${result.error.code})` : result.stderr.trim().split('\n')[0]};
+}
+
+/** Wall seconds of helper-floor.mjs over the same agents, each agent's output in its own log file. */
+function helperFloor(binary, {kind, count, concurrency, env}) {
+	const state = newState();
+	const goals = Array.from({length: count}, (_, i) => `${kind}-${i}`);
+	const args = [path.join(here, 'agents', 'helper-floor.mjs'), binary, paths.agent, String(concurrency), path.join(state, 'logs')];
+	const started = performance.now();
+	const result = spawnSync(process.execPath, args, {env: {...process.env, ...env, BENCH_STATE: state, GOALS: goals.join('\n')}, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8'});
+	const wall = (performance.now() - started) / 1000;
+	const finished = countFiles(path.join(state, 'done'));
+	rmSync(state, {recursive: true, force: true});
+	if (result.status !== 0 || finished !== count) {
+		throw new Error(`helper floor ${kind}: exit ${result.status}, ${finished}/${count} agents finished; ${result.stderr.slice(-300)}`);
+	}
+
+	return wall;
+}
+
+const helper = compileHelper();
+if (helper.skipped) {
+	console.log(`helper floor: skipped, ${helper.skipped}`);
+}
+
 console.log(`${os.cpus().length} cores, load average ${os.loadavg().map(load => load.toFixed(2)).join(' ')} at the start, node ${process.version}`);
 for (const workload of cases) {
 	const tools = {
 		'hermes-delegate': () => headless('hermes-delegate', paths, workload.kind, workload.count, workload.concurrency, workload.env),
 		'node floor': () => nodeFloor(workload),
+		...(helper.binary ? {'helper floor': () => helperFloor(helper.binary, workload)} : {}),
 		xargs: () => headless('xargs', paths, workload.kind, workload.count, workload.concurrency, workload.env),
 		parallel: () => headless('parallel', paths, workload.kind, workload.count, workload.concurrency, workload.env),
 	};
