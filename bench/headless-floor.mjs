@@ -26,22 +26,31 @@ const cases = [
 	{name: 'flood', kind: 'flood', count: 16, concurrency: 16, env: {BENCH_FLOOD_LINES: '100000'}},
 ].filter(({name}) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY === name);
 
-/** The floor: wall seconds of node-floor.mjs over the same agents (logs for the flood). */
-function nodeFloor({kind, count, concurrency, env}) {
+/**
+ * Wall seconds of one floor runner (a script in agents/) over the same agents: `argsFor(state)`
+ * are its arguments after the script, `state` the batch's folder (its logs go under it).
+ */
+function floorRun(name, script, {kind, count, concurrency, env}, argsFor) {
 	const state = newState();
 	const goals = Array.from({length: count}, (_, i) => `${kind}-${i}`);
-	const args = [path.join(here, 'agents', 'node-floor.mjs'), paths.agent, String(concurrency), ...(kind === 'flood' ? [path.join(state, 'logs')] : [])];
+	const args = [path.join(here, 'agents', script), ...argsFor(state)];
 	const started = performance.now();
 	const result = spawnSync(process.execPath, args, {env: {...process.env, ...env, BENCH_STATE: state, GOALS: goals.join('\n')}, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8'});
 	const wall = (performance.now() - started) / 1000;
 	const finished = countFiles(path.join(state, 'done'));
 	rmSync(state, {recursive: true, force: true});
 	if (result.status !== 0 || finished !== count) {
-		throw new Error(`node floor ${kind}: exit ${result.status}, ${finished}/${count} agents finished; ${result.stderr.slice(-300)}`);
+		throw new Error(`${name} ${kind}: exit ${result.status}, ${finished}/${count} agents finished; ${result.stderr.slice(-300)}`);
 	}
 
 	return wall;
 }
+
+/** The node floor: node-floor.mjs, a log file per agent for the flood only. */
+const nodeFloor = workload => floorRun('node floor', 'node-floor.mjs', workload, state => [paths.agent, String(workload.concurrency), ...(workload.kind === 'flood' ? [path.join(state, 'logs')] : [])]);
+
+/** The helper floor: helper-floor.mjs driving the compiled spawn helper, a log file per agent. */
+const helperFloor = (binary, workload) => floorRun('helper floor', 'helper-floor.mjs', workload, state => [binary, paths.agent, String(workload.concurrency), path.join(state, 'logs')]);
 
 /** The spawn helper compiled into a temporary folder, or why it could not be. */
 function compileHelper() {
@@ -50,23 +59,6 @@ function compileHelper() {
 	const result = spawnSync('cc', ['-O2', '-o', binary, path.join(here, 'agents', 'spawn-helper.c')], {encoding: 'utf8'});
 	process.on('exit', () => rmSync(folder, {recursive: true, force: true}));
 	return result.status === 0 ? {binary} : {skipped: result.error ? `no C compiler (${result.error.code})` : result.stderr.trim().split('\n')[0]};
-}
-
-/** Wall seconds of helper-floor.mjs over the same agents, each agent's output in its own log file. */
-function helperFloor(binary, {kind, count, concurrency, env}) {
-	const state = newState();
-	const goals = Array.from({length: count}, (_, i) => `${kind}-${i}`);
-	const args = [path.join(here, 'agents', 'helper-floor.mjs'), binary, paths.agent, String(concurrency), path.join(state, 'logs')];
-	const started = performance.now();
-	const result = spawnSync(process.execPath, args, {env: {...process.env, ...env, BENCH_STATE: state, GOALS: goals.join('\n')}, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8'});
-	const wall = (performance.now() - started) / 1000;
-	const finished = countFiles(path.join(state, 'done'));
-	rmSync(state, {recursive: true, force: true});
-	if (result.status !== 0 || finished !== count) {
-		throw new Error(`helper floor ${kind}: exit ${result.status}, ${finished}/${count} agents finished; ${result.stderr.slice(-300)}`);
-	}
-
-	return wall;
 }
 
 const helper = compileHelper();

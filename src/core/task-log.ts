@@ -126,8 +126,8 @@ export class TaskLog extends Writable {
 			return;
 		}
 
-		const [head, rest] = splitAt(data, Math.max(0, Math.min(length, this.headLimit - offset)));
-		const headLength = byteLength(head);
+		const headLength = Math.max(0, Math.min(length, this.headLimit - offset));
+		const [head, rest] = splitAt(data, headLength);
 		if (headLength > 0) {
 			if (this.writeInline && headLength <= inlineWriteBytes) {
 				const started = performance.now();
