@@ -29,8 +29,11 @@ export const marker = '/* hermes-delegate: bounded cache */';
  */
 export const cacheLimit = 1000;
 
-/** Lines tokenized into styled characters kept across frames: a few screens' worth (each entry is one object per character). */
+/** Lines tokenized into styled characters kept across frames: a few screens' worth (each entry is an array of shared cells). */
 export const styledLineLimit = 1024;
+
+/** Distinct cells (a character in a style) shared by every line that shows them: a screen of text in a few dozen styles. */
+export const cellLimit = 8192;
 
 /** Widths of single lines kept per generation (two generations): more than a 200×50 screen of 32 panes shows. */
 export const lineWidthLimit = 2048;
@@ -83,14 +86,71 @@ export const widestLine = text => {
 		['    cache[cacheKey] = wrappedText;', `    if (++cacheSize > ${cacheLimit}) { cache = {}; cacheSize = 1; }\n    cache[cacheKey] = wrappedText;`],
 	],
 	'output.js': [
-		["import { styledCharsFromTokens, styledCharsToString, tokenize, } from '@alcalzone/ansi-tokenize';", "import { ansiCodesToString, diffAnsiCodes, styledCharsFromTokens, tokenize, undoAnsiCodes, } from '@alcalzone/ansi-tokenize';"],
+		["import { styledCharsFromTokens, styledCharsToString, tokenize, } from '@alcalzone/ansi-tokenize';", "import { ansiCodesToString, diffAnsiCodes, reduceAnsiCodesIncremental, tokenize, undoAnsiCodes, } from '@alcalzone/ansi-tokenize';"],
+		// A line's characters as shared cells (see cellsOf), not an object and a styles array per
+		// character per line.
+		['            cached = styledCharsFromTokens(tokenize(line));', '            cached = cellsOf(tokenize(line));'],
 		['            this.styledChars.set(', `${marker} ${bounded('styledChars', styledLineLimit)}`],
 		['            this.widths.set(', bounded('widths', cacheLimit)],
 		['            this.blockWidths.set(', bounded('blockWidths', cacheLimit)],
+		['class OutputCaches {', `${marker} // Ink never changes a cell, it replaces it, so one frozen object per character in a style can
+// stand for it in every line that shows it. Published Ink makes an object and a styles array per
+// character of each new line (ansi-tokenize's styledCharsFromTokens); under 32 trickling agents
+// those were the largest share of what survived into the old generation. Bounded: a line keeps
+// the cells it was made of when the table is cleared.
+const plainStyles = Object.freeze([]);
+let cellsByStyle = new Map();
+let cellCount = 0;
+const stylesKey = codes => codes.map(code => code.code + '\\0' + code.endCode).join('\\0');
+const cellsOf = tokens => {
+    const cells = [];
+    let codes = plainStyles;
+    let style;
+    for (const token of tokens) {
+        if (token.type === 'ansi') {
+            codes = reduceAnsiCodesIncremental(codes, [token]);
+            style = undefined;
+            continue;
+        }
+        if (token.type !== 'char') {
+            continue;
+        }
+        if (cellCount >= ${cellLimit}) {
+            cellsByStyle = new Map();
+            cellCount = 0;
+            style = undefined;
+        }
+        if (style === undefined) {
+            const key = stylesKey(codes);
+            style = cellsByStyle.get(key);
+            if (style === undefined) {
+                style = { styles: codes.length === 0 ? plainStyles : Object.freeze([...codes]), cells: new Map() };
+                cellsByStyle.set(key, style);
+            }
+        }
+        // A grapheme's width is the same wherever it stands, so the value alone keys it.
+        let cell = style.cells.get(token.value);
+        if (cell === undefined) {
+            cell = Object.freeze({ type: 'char', value: token.value, fullWidth: token.fullWidth, styles: style.styles });
+            style.cells.set(token.value, cell);
+            cellCount++;
+        }
+        cells.push(cell);
+    }
+    return cells;
+};
+class OutputCaches {`],
 		['export default class Output {', `const framesCaches = new OutputCaches();
-const blankCell = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: Object.freeze([]) });
+const blankCell = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: plainStyles });
 let previousRows = [];
 let rows = [];
+// The cells of the frame before the previous one: nothing looks at them any more, so the next
+// frame fills them again instead of allocating a row per line per frame.
+let spareRows = [];
+const blankRow = width => {
+    const row = spareRows.pop();
+    return row !== undefined && row.length === width ? row.fill(blankCell) : new Array(width).fill(blankCell);
+};
 // Index by index: a write past the width leaves holes, which every() would skip.
 const sameCells = (previous, line) => {
     if (previous.length !== line.length) {
@@ -126,22 +186,38 @@ const sameStyles = (a, b) => {
 // diffAnsiCodes without its Sets where one side is plain: from plain text every code of \`to\` is
 // new; to plain text every code of \`from\` is undone.
 const styleChange = (from, to) => from.length === 0 ? to : to.length === 0 ? undoAnsiCodes(from) : diffAnsiCodes(from, to);
-const styledCharsToString = chars => {
-    let text = '';
-    for (let i = 0; i < chars.length; i++) {
-        const char = chars[i];
-        if (i === 0) {
-            text += ansiCodesToString(char.styles);
+// A row's text from its cells, holes skipped, trailing whitespace trimmed (as published Ink's
+// filter, styledCharsToString and trimEnd do). Its pieces are joined once: adding them to a string
+// one by one made a string object per character.
+const rowParts = [];
+const onlyWhitespace = /^\\s*$/;
+const styledCharsToString = cells => {
+    rowParts.length = 0;
+    let previous;
+    for (let i = 0; i < cells.length; i++) {
+        const cell = cells[i];
+        if (cell === undefined) {
+            continue;
         }
-        else if (!sameStyles(chars[i - 1].styles, char.styles)) {
-            text += ansiCodesToString(styleChange(chars[i - 1].styles, char.styles));
+        if (previous === undefined) {
+            if (cell.styles.length > 0) {
+                rowParts.push(ansiCodesToString(cell.styles));
+            }
         }
-        text += char.value;
-        if (i === chars.length - 1 && char.styles.length > 0) {
-            text += ansiCodesToString(undoAnsiCodes(char.styles));
+        else if (!sameStyles(previous.styles, cell.styles)) {
+            rowParts.push(ansiCodesToString(styleChange(previous.styles, cell.styles)));
         }
+        rowParts.push(cell.value);
+        previous = cell;
     }
-    return text;
+    if (previous !== undefined && previous.styles.length > 0) {
+        rowParts.push(ansiCodesToString(undoAnsiCodes(previous.styles)));
+    }
+    // The last piece ends the text: an undo code, or a character; whitespace ones go.
+    while (rowParts.length > 0 && onlyWhitespace.test(rowParts[rowParts.length - 1])) {
+        rowParts.pop();
+    }
+    return rowParts.join('');
 };
 // What slice-ansi makes of a line with escape codes that fits its clip, kept across frames:
 // coloured lines (pane borders) are drawn in every frame.
@@ -164,8 +240,8 @@ const rowText = (line, y) => {
         text = previous.text;
     }
     else {
-        // See https://github.com/vadimdemedes/ink/pull/564#issuecomment-1637022742
-        text = styledCharsToString(line.filter(item => item !== undefined)).trimEnd();
+        // Holes skipped: see https://github.com/vadimdemedes/ink/pull/564#issuecomment-1637022742
+        text = styledCharsToString(line);
     }
     rows[y] = { cells: line, text };
     return text;
@@ -176,12 +252,14 @@ export default class Output {`],
 		// of two new objects per cell per frame: ~20,000 a frame on a 200×50 screen.
 		// A row is allocated at its size at once, not grown push by push (as many cells as the
 		// loop made, for any width: new Array throws on a fraction or a negative).
-		['            const row = [];\n            for (let x = 0; x < this.width; x++) {\n                row.push({\n                    type: \'char\',\n                    value: \' \',\n                    fullWidth: false,\n                    styles: [],\n                });\n            }', '            const row = new Array(this.width > 0 ? Math.ceil(this.width) : 0).fill(blankCell);'],
+		['            const row = [];\n            for (let x = 0; x < this.width; x++) {\n                row.push({\n                    type: \'char\',\n                    value: \' \',\n                    fullWidth: false,\n                    styles: [],\n                });\n            }', '            const row = blankRow(this.width > 0 ? Math.ceil(this.width) : 0);'],
+		// An index, not entries(): an iterator result and an array per line per frame.
+		['                for (let [index, line] of lines.entries()) {', '                for (let index = 0; index < lines.length; index++) {\n                    let line = lines[index];'],
 		// A row made of the same cells as in the previous frame is the same text: reuse it rather
 		// than re-deriving the escape codes of every character.
 		['            const lineWithoutEmptyItems = line.filter(item => item !== undefined);\n            return styledCharsToString(lineWithoutEmptyItems).trimEnd();', '            return rowText(line, y);'],
 		['        const generatedOutput = output\n            .map(line => {', '        const generatedOutput = output\n            .map((line, y) => {'],
-		['            .join(\'\\n\');\n        return {\n            output: generatedOutput,', '            .join(\'\\n\');\n        previousRows = rows;\n        rows = [];\n        return {\n            output: generatedOutput,'],
+		['            .join(\'\\n\');\n        return {\n            output: generatedOutput,', '            .join(\'\\n\');\n        spareRows = previousRows.map(row => row.cells);\n        previousRows = rows;\n        rows = [];\n        return {\n            output: generatedOutput,'],
 		// A line with escape codes is sliced as published, once (sliceFitting): slice-ansi rewrites
 		// some of them (of two intensity codes, bold and dim, it keeps the last), so even a line
 		// that fits may change.

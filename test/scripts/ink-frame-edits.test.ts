@@ -1,9 +1,9 @@
 // The frame edits to Ink's Output (scripts/ink-cache-bounds.mjs: caches kept across frames, no
-// slice for a line that fits its clip, one shared blank cell, rows reused from the previous
-// frame) must not change a single character of what Ink draws. Ink's Output is bundled twice,
-// as published and as the build edits it, and both draw the same sequences of frames: styled
-// text, wide characters, clips that cut and clips that do not, rows that change and rows that
-// stay between frames.
+// slice for a line that fits its clip, one shared blank cell, one shared cell per character in
+// a style, rows reused from earlier frames) must not change a single character of what Ink
+// draws. Ink's Output is bundled twice, as published and as the build edits it, and both draw
+// the same sequences of frames: styled text, wide characters, clips that cut and clips that do
+// not, rows that change and rows that stay between frames.
 import {mkdtempSync, rmSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {tmpdir} from 'node:os';
@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import type {RolldownPluginOption} from 'rolldown';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {bundledInk} from '../helpers/bundled-ink.js';
-import {boundInkCaches} from '../../scripts/ink-cache-bounds.mjs';
+import {boundInkCaches, cellLimit} from '../../scripts/ink-cache-bounds.mjs';
 
 type Clip = {x1: number | undefined; x2: number | undefined; y1: number | undefined; y2: number | undefined};
 type OutputInstance = {
@@ -93,6 +93,19 @@ describe('Ink bundled with the frame edits', () => {
 		// A write past the width leaves holes in the row; the next frame fills one of them.
 		const frames: Write[][] = [[{x: width + 2, y: 0, text: 'a', clip: undefined}], [{x: width + 1, y: 0, text: 'b', clip: undefined}, {x: width + 2, y: 0, text: 'a', clip: undefined}]];
 		for (const writes of frames) {
+			expect(draw(edited, writes)).toBe(draw(published, writes));
+		}
+	});
+
+	it('draws as published Ink does after its table of shared cells has been cleared', () => {
+		// More distinct characters (in two styles) than the table holds, then the first lines again:
+		// lines cached before the clear keep their cells, new ones get new cells.
+		const cjk = Array.from({length: cellLimit + 500}, (_, i) => String.fromCodePoint(0x4E00 + i));
+		const lines = Array.from({length: Math.ceil(cjk.length / 10)}, (_, i) => cjk.slice(i * 10, (i + 1) * 10).join(''));
+		const styled = lines.map((text, i) => (i % 2 === 0 ? text : `\u001B[31m${text}\u001B[39m`));
+		const frames = Array.from({length: Math.ceil(styled.length / height)}, (_, i) => styled.slice(i * height, (i + 1) * height));
+		for (const frame of [...frames, ...frames.slice(0, 3)]) {
+			const writes = frame.map((text, y) => ({x: 0, y, text, clip: undefined}));
 			expect(draw(edited, writes)).toBe(draw(published, writes));
 		}
 	});
