@@ -7,6 +7,7 @@ import path from 'node:path';
 import type {RoutePlan} from './types.js';
 import writeFileAtomic from 'write-file-atomic';
 import {folderError, makeFolder, runsDir, writableHomeFix} from './hermes-home.js';
+import {prettyJsonBytes} from './pretty-json.js';
 import {isOwnerAlive as ownerRuns, readRunOwner, recordRunOwner} from './run-owner.js';
 
 export type RunFolder = {
@@ -89,8 +90,8 @@ export function createRunFolder(hermesHome: string, runId = newRunId()): RunFold
 	};
 }
 
-export async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
-	await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+export async function writeJsonAtomic(file: string, value: object): Promise<void> {
+	await writeFileAtomic(file, prettyJsonBytes(value));
 }
 
 export type ProcessRecord = {
