@@ -8,14 +8,18 @@
 
 /** Characters of a long string escaped at a time: at most 6 × 8 Ki characters once escaped. */
 const sliceChars = 8192;
+/** A subtree whose strings and keys come to fewer characters is stringified whole: one piece, fast. */
+const wholeChars = 8192;
 
-function* stringPieces(text: string): Generator<string> {
+export type Emit = (piece: string) => void;
+
+function emitString(text: string, emit: Emit): void {
 	if (text.length <= sliceChars) {
-		yield JSON.stringify(text);
+		emit(JSON.stringify(text));
 		return;
 	}
 
-	yield '"';
+	emit('"');
 	for (let start = 0; start < text.length;) {
 		let end = Math.min(start + sliceChars, text.length);
 		// A surrogate pair stays in one slice: escaped apart, each half would become a \u escape.
@@ -24,11 +28,11 @@ function* stringPieces(text: string): Generator<string> {
 			end--;
 		}
 
-		yield JSON.stringify(text.slice(start, end)).slice(1, -1);
+		emit(JSON.stringify(text.slice(start, end)).slice(1, -1));
 		start = end;
 	}
 
-	yield '"';
+	emit('"');
 }
 
 /** What JSON.stringify serializes for a value under `key`: toJSON's answer where there is one. */
@@ -54,16 +58,37 @@ function isPlainContainer(value: unknown): value is Record<string, unknown> | un
 	return Array.isArray(value) || prototype === Object.prototype || prototype === null;
 }
 
-function* valuePieces(value: unknown, indent: string, open: Set<object>): Generator<string> {
+/**
+ * Whether a subtree's strings and keys (and a little for each value) stay under `budget`
+ * characters. Stops as soon as they do not, so a cycle ends the walk too.
+ */
+function isSmall(value: unknown, budget: {left: number}): boolean {
+	budget.left -= 8;
 	if (typeof value === 'string') {
-		yield* stringPieces(value);
+		budget.left -= value.length;
+	} else if (isPlainContainer(value)) {
+		for (const [key, field] of Object.entries(value)) {
+			budget.left -= key.length;
+			if (budget.left < 0 || !isSmall(field, budget)) {
+				return false;
+			}
+		}
+	}
+
+	return budget.left >= 0;
+}
+
+function emitValue(value: unknown, indent: string, open: Set<object>, whole: number, emit: Emit): void {
+	if (typeof value === 'string') {
+		emitString(value, emit);
 		return;
 	}
 
-	if (!isPlainContainer(value)) {
-		// Numbers, booleans, null, boxed primitives, class instances: as JSON.stringify has them
-		// (and its TypeError for a BigInt). Re-indented, since they may be nested here.
-		yield (JSON.stringify(value, null, 2) ?? 'null').replaceAll('\n', `\n${indent}`);
+	if (!isPlainContainer(value) || isSmall(value, {left: whole})) {
+		// Numbers, booleans, null, boxed primitives, class instances and small subtrees: as
+		// JSON.stringify has them (and its TypeError for a BigInt or a cycle), indented to here.
+		const text = JSON.stringify(value, null, 2) ?? 'null';
+		emit(indent === '' ? text : text.replaceAll('\n', `\n${indent}`));
 		return;
 	}
 
@@ -73,18 +98,20 @@ function* valuePieces(value: unknown, indent: string, open: Set<object>): Genera
 
 	open.add(value);
 	const inner = `${indent}  `;
-	if (Array.isArray(value)) {
-		if (value.length === 0) {
-			yield '[]';
-		} else {
-			for (let index = 0; index < value.length; index++) {
-				yield index === 0 ? `[\n${inner}` : `,\n${inner}`;
-				const element = prepared(String(index), value[index]);
-				yield* hasNoJson(element) ? ['null'] : valuePieces(element, inner, open);
+	if (Array.isArray(value) && value.length === 0) {
+		emit('[]');
+	} else if (Array.isArray(value)) {
+		for (let index = 0; index < value.length; index++) {
+			emit(index === 0 ? `[\n${inner}` : `,\n${inner}`);
+			const element = prepared(String(index), value[index]);
+			if (hasNoJson(element)) {
+				emit('null');
+			} else {
+				emitValue(element, inner, open, whole, emit);
 			}
-
-			yield `\n${indent}]`;
 		}
+
+		emit(`\n${indent}]`);
 	} else {
 		let empty = true;
 		for (const [key, field] of Object.entries(value)) {
@@ -93,37 +120,37 @@ function* valuePieces(value: unknown, indent: string, open: Set<object>): Genera
 				continue;
 			}
 
-			yield `${empty ? '{\n' : ',\n'}${inner}${JSON.stringify(key)}: `;
+			emit(`${empty ? '{\n' : ',\n'}${inner}${JSON.stringify(key)}: `);
 			empty = false;
-			yield* valuePieces(fieldValue, inner, open);
+			emitValue(fieldValue, inner, open, whole, emit);
 		}
 
-		yield empty ? '{}' : `\n${indent}}`;
+		emit(empty ? '{}' : `\n${indent}}`);
 	}
 
 	open.delete(value);
 }
 
-function* documentPieces(value: object): Generator<string> {
-	yield* valuePieces(prepared('', value), '', new Set());
-	yield '\n';
+/** The pieces of `JSON.stringify(value, null, 2) + '\n'`, in order: none holds the whole text, or even a whole long string. */
+export function jsonPieces(value: object, emit: Emit, whole = wholeChars): void {
+	emitValue(prepared('', value), '', new Set(), whole, emit);
+	emit('\n');
 }
 
 /**
  * `JSON.stringify(value, null, 2) + '\n'` as UTF-8, byte for byte. The pieces are made twice
- * (measured, then written) rather than kept: kept, they would be the whole text again.
+ * (measured, then written) rather than kept: kept, they would be the whole text again. `whole`:
+ * the size of subtree stringified in one piece (0 takes every one apart, as the tests do).
  */
-export function prettyJsonBytes(value: object): Buffer {
+export function prettyJsonBytes(value: object, whole = wholeChars): Buffer {
 	let length = 0;
-	for (const piece of documentPieces(value)) {
+	jsonPieces(value, piece => {
 		length += Buffer.byteLength(piece);
-	}
-
+	}, whole);
 	const bytes = Buffer.allocUnsafeSlow(length);
 	let offset = 0;
-	for (const piece of documentPieces(value)) {
+	jsonPieces(value, piece => {
 		offset += bytes.write(piece, offset);
-	}
-
+	}, whole);
 	return bytes;
 }

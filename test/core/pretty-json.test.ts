@@ -2,10 +2,15 @@
 // same bytes JSON.stringify(value, null, 2) gives: what scripts and `logs` read back.
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {prettyJsonBytes} from '../../src/core/pretty-json.js';
+import {jsonPieces, prettyJsonBytes} from '../../src/core/pretty-json.js';
 
 const expected = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
-const written = (value: object): string => prettyJsonBytes(value).toString('utf8');
+// Every subtree taken apart (whole = 0), and as the files are written (small ones whole).
+const written = (value: object): string => {
+	const text = prettyJsonBytes(value, 0).toString('utf8');
+	expect(prettyJsonBytes(value).toString('utf8')).toBe(text);
+	return text;
+};
 
 // Also what JSON leaves out or turns into null (undefined, functions), toJSON (dates, objects
 // of data with one, told their key), boxed and class values, and strings long enough to be
@@ -52,10 +57,26 @@ describe('prettyJsonBytes', () => {
 		expect(written([1, {a: [2]}, undefined])).toBe(expected([1, {a: [2]}, undefined]));
 	});
 
+	it('makes no piece longer than a slice of 8 Ki characters escaped, however long the answers', () => {
+		// The point of the pieces: no string of the whole text, nor of a whole result, is ever made.
+		const answer = `▸ ${'a line of output\n'.repeat(20_000)}`;
+		const report = {summary: '2/2', results: [{id: 't1', result: answer, answer}, {id: 't2', result: answer, answer}]};
+		let longest = 0;
+		let text = '';
+		jsonPieces(report, piece => {
+			longest = Math.max(longest, piece.length);
+			text += piece;
+		});
+		expect(text).toBe(expected(report));
+		expect(longest).toBeLessThanOrEqual(2 * 8192);
+	});
+
 	it('refuses what JSON.stringify refuses: a cycle, a BigInt', () => {
 		const cycle: Record<string, unknown> = {a: 1};
 		cycle['self'] = {back: cycle};
-		expect(() => prettyJsonBytes(cycle)).toThrow(TypeError);
-		expect(() => prettyJsonBytes({n: 1n})).toThrow(TypeError);
+		for (const whole of [0, undefined]) {
+			expect(() => prettyJsonBytes(cycle, whole)).toThrow(TypeError);
+			expect(() => prettyJsonBytes({n: 1n}, whole)).toThrow(TypeError);
+		}
 	});
 });
