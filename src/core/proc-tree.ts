@@ -1,7 +1,7 @@
 // The process table as Linux shows it in /proc: who is whose parent, in which process group and
 // session, started when, owned by whom. The one parser of /proc/<pid>/stat; everything that needs
 // to know whether a process is still "ours" reads it through here.
-import {readdirSync, readFileSync, statSync} from 'node:fs';
+import {closeSync, openSync, readdirSync, readFileSync, readSync, statSync} from 'node:fs';
 
 export type ProcStat = {
 	pid: number;
@@ -33,16 +33,25 @@ export function readProcStat(pid: number | string): ProcStat | undefined {
 	}
 }
 
+/**
+ * Where stat lines are read: one is a few hundred bytes. A scan reads every process on the
+ * machine, so each read is open, one read, close; readFileSync would add an fstat and a second
+ * read to find the end (a /proc file has no size), a fifth of a scan's time (bench/RESULTS.md).
+ */
+const statBuffer = Buffer.alloc(4096);
+
 /** Undefined when the process is gone; throws when it cannot tell (EMFILE, say). */
 function readProcStatOrThrow(pid: number | string): ProcStat | undefined {
 	let text: string;
 	try {
-		text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		text = readStatLine(`/proc/${pid}/stat`);
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === 'ENOENT' || code === 'ESRCH') return undefined; // Exited between listing and reading.
 		throw error;
 	}
+
+	if (text === '') return undefined; // Exited between opening and reading.
 
 	// "pid (comm) state ppid pgrp session ...": comm may itself contain spaces and ')'. The slice
 	// starts at field 3 (state), so field N of proc(5) is fields[N - 3].
@@ -54,6 +63,18 @@ function readProcStatOrThrow(pid: number | string): ProcStat | undefined {
 	const startTicks = Number(fields[19]);
 	if (state === undefined || !Number.isInteger(pgrp) || !Number.isInteger(session)) return undefined;
 	return {pid: Number.parseInt(text, 10), state, ppid, pgrp, session, startTicks: Number.isInteger(startTicks) ? startTicks : null};
+}
+
+/** The whole stat file: the kernel writes it in one piece, so one read of a large buffer holds it. */
+function readStatLine(file: string): string {
+	const fd = openSync(file, 'r');
+	try {
+		const length = readSync(fd, statBuffer, 0, statBuffer.length, null);
+		// Never seen: a line longer than the buffer. Read again, whole, rather than parse half of it.
+		return length < statBuffer.length ? statBuffer.toString('latin1', 0, length) : readFileSync(file, 'latin1');
+	} finally {
+		closeSync(fd);
+	}
 }
 
 // Zombies count as dead: PID 1 in a container may never reap a reparented grandchild.

@@ -1,6 +1,34 @@
 import {spawn} from 'node:child_process';
+import {copyFileSync, mkdtempSync, rmSync} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {hasProc, processTableFromNow, scanProcessesInSlices} from '../../src/core/proc-tree.js';
+import {hasProc, processTableFromNow, readProcStat, scanProcessesInSlices} from '../../src/core/proc-tree.js';
+
+describe.runIf(hasProc)('readProcStat', () => {
+	it('reads a process whose name holds spaces and parentheses, and says nothing of one that is gone', async () => {
+		// The kernel's stat line is "pid (comm) state ppid pgrp session ...": a name like this one
+		// is what a parser that splits at the first ')' or at spaces gets wrong.
+		const dir = mkdtempSync(path.join(os.tmpdir(), 'hd-stat-'));
+		const oddName = path.join(dir, 'a) b (c');
+		copyFileSync('/bin/sleep', oddName);
+		const child = spawn(oddName, ['30'], {stdio: 'ignore', detached: true});
+		try {
+			await new Promise(resolve => child.once('spawn', resolve));
+			const stat = readProcStat(child.pid!);
+
+			expect(stat).toMatchObject({pid: child.pid, ppid: process.pid, pgrp: child.pid, session: child.pid});
+			expect(stat!.state).toMatch(/^[RSD]$/);
+			expect(stat!.startTicks).toBeGreaterThan(0);
+		} finally {
+			child.kill('SIGKILL');
+			await new Promise(resolve => child.once('exit', resolve));
+			rmSync(dir, {recursive: true, force: true});
+		}
+
+		expect(readProcStat(child.pid!)).toBeUndefined();
+	});
+});
 
 describe.runIf(hasProc)('processTableFromNow', () => {
 	it('reads the table after it is asked for, so a process started just before is in it', async () => {
