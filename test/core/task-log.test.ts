@@ -50,6 +50,12 @@ async function writeInGroups(file: string, chunks: Buffer[], group: number, limi
 	return closeTaskLog(log);
 }
 
+/** What a log limited to 2050 bytes keeps of `whole`: its first and last 1025 bytes around the marker. */
+function cutAt2050(whole: Buffer): string {
+	const limit = 2050;
+	return `${whole.subarray(0, limit / 2).toString()}\n[hermes-delegate: ${whole.length - limit} bytes of output dropped here: the log limit is 2 KiB, so the log keeps the first 1 KiB and the last 1 KiB]\n${whole.subarray(-limit / 2).toString()}`;
+}
+
 describe('the task log', () => {
 	it('has every byte of batched writes in order, small (written inline) and large (through the thread pool)', async () => {
 		const folder = scratch.folder('task-log-');
@@ -74,7 +80,7 @@ describe('the task log', () => {
 			const file = path.join(folder, `cut-${group}.log`);
 			const notes = await writeInGroups(file, chunks, group, limit);
 
-			expect(readFileSync(file, 'utf8')).toBe(`${whole.subarray(0, limit / 2).toString()}\n[hermes-delegate: ${whole.length - limit} bytes of output dropped here: the log limit is 2 KiB, so the log keeps the first 1 KiB and the last 1 KiB]\n${whole.subarray(-limit / 2).toString()}`);
+			expect(readFileSync(file, 'utf8')).toBe(cutAt2050(whole));
 			expect(notes).toEqual([expect.stringMatching(/^log cut at its limit/)]);
 		}
 	});
@@ -116,6 +122,12 @@ describe('the task log', () => {
 
 			expect(readFileSync(file, 'latin1') === Buffer.concat(chunks).toString('latin1')).toBe(true);
 		}
+
+		// Past the head: the ring's positional writes, across its wrap, after partial writes too.
+		const lines = numberedLines(300, 99);
+		const file = path.join(folder, 'partial-cut.log');
+		await writeInGroups(file, lines, 7, 2050);
+		expect(readFileSync(file, 'utf8')).toBe(cutAt2050(Buffer.concat(lines)));
 
 		expect(turn).toBeGreaterThan(100); // the stand-ins were used, both of them
 	});
