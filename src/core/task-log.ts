@@ -158,7 +158,7 @@ export class TaskLog extends Writable {
 		while (rest.length > 0) {
 			const [part, after] = splitAt(rest, this.tailLimit - ring.position);
 			const partLength = byteLength(part);
-			await writeAllAt(ring.handle, part, ring.position);
+			await writeAll(ring.handle, part, ring.position);
 			ring.position = (ring.position + partLength) % this.tailLimit;
 			ring.filled = Math.min(this.tailLimit, ring.filled + partLength);
 			rest = after;
@@ -223,19 +223,12 @@ function writeAllInline(handle: FileHandle, data: Buffer[]): void {
 	}
 }
 
-/** At the file's current end (the log is only ever appended to). */
-async function writeAll(handle: FileHandle, data: Buffer[]): Promise<void> {
-	for (let rest = data; byteLength(rest) > 0;) {
-		const {bytesWritten} = await handle.writev(rest);
-		rest = dropFront(rest, progress(bytesWritten));
-	}
-}
-
-async function writeAllAt(handle: FileHandle, data: Buffer[], position: number): Promise<void> {
+/** At `position` (the ring), or without one at the file's current end (the log is only appended to). */
+async function writeAll(handle: FileHandle, data: Buffer[], position?: number): Promise<void> {
 	for (let rest = data, at = position; byteLength(rest) > 0;) {
 		const {bytesWritten} = await handle.writev(rest, at);
 		rest = dropFront(rest, progress(bytesWritten));
-		at += bytesWritten;
+		at = at === undefined ? undefined : at + bytesWritten;
 	}
 }
 
