@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
 # Installs the real Hermes Agent CLI, releases 0.19.0 and 0.20.0, into .cache/hermes/<version>/
-# for the tests in test/hermes/ (test/helpers/real-hermes.ts finds them there).
+# for the tests in test/hermes/ (test/helpers/real-hermes.ts finds them there, or takes the one
+# binary named by HERMES_REAL_BIN).
 #
-# Source, in this order:
-#   1. ../shared/hermes-agent/ beside the repository (or $HERMES_SHARED_DIR): the slim source
-#      tarballs, installed fully offline from its wheelhouse by its install-hermes.sh;
-#   2. otherwise the pip-configured index (PyPI): `pip install hermes-agent==VERSION` into the venv.
-# A version that cannot be installed gets .cache/hermes/<version>.skip holding the reason, which
-# the tests print when they skip (under CI=true they fail instead). Hermes needs Python 3.11–3.13
-# ($HERMES_PYTHON, else the first of python3, python3.13, python3.12, python3.11 that fits).
-# Idempotent: an installed version is left alone (a fraction of a second). Exit status 0 unless
-# something unexpected broke; stdout: one line per version saying where it is or why not.
+# The only source is a package index that pip can reach and that has `hermes-agent`
+# (`pip install hermes-agent==VERSION` into a venv of its own). Nothing is installed from
+# ../shared or from copied source: Hermes is third-party code and the project ships none of it.
+# Where no index has it (CI, and most machines here), the script says why for each release,
+# leaves the reason in .cache/hermes/<version>.skip for the tests to print, and exits 0: the
+# tests against a real Hermes are then skipped, and the fake agent is held against the recorded
+# runs in ../shared/hermes-agent/recorded instead (test/contract/).
+# Hermes needs Python 3.11–3.13 ($HERMES_PYTHON, else the first of python3, python3.13,
+# python3.12, python3.11 that fits). Idempotent: an installed version is left alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 cache=$root/.cache/hermes
-shared=${HERMES_SHARED_DIR:-$root/../shared/hermes-agent}
 versions=(0.19.0 0.20.0)
 mkdir -p "$cache"
 
@@ -61,16 +61,10 @@ installed() {
 	[[ $said == "Hermes Agent v$1 "* ]]
 }
 
-install_from_shared() {
-	local version=$1 wheels=()
-	[ -d "$shared/wheels" ] && wheels=("$shared/wheels")
-	HERMES_PYTHON=$python "$shared/install-hermes.sh" "$shared/hermes-agent-$version-slim.tar.gz" "$cache/$version" "${wheels[@]}" >/dev/null
-}
-
 install_from_index() {
 	local version=$1
 	[ -x "$cache/$version/bin/python" ] || "$python" -m venv "$cache/$version"
-	PIP_DISABLE_PIP_VERSION_CHECK=1 "$cache/$version/bin/python" -m pip install -q --retries 1 "hermes-agent==$version"
+	PIP_DISABLE_PIP_VERSION_CHECK=1 "$cache/$version/bin/python" -m pip install -q --retries 1 --timeout 20 "hermes-agent==$version"
 }
 
 install_one() {
@@ -81,25 +75,18 @@ install_one() {
 		return 0
 	fi
 
-	local how
-	if [ -f "$shared/hermes-agent-$version-slim.tar.gz" ] && [ -x "$shared/install-hermes.sh" ]; then
-		how="from $shared"
-		install_from_shared "$version" 2>"$log" || true
-	else
-		how="from the package index (no $shared/hermes-agent-$version-slim.tar.gz)"
-		install_from_index "$version" >"$log" 2>&1 || true
-	fi
-
+	install_from_index "$version" >"$log" 2>&1 || true
 	if installed "$version"; then
-		say "$version: $cache/$version/bin/hermes (installed $how)"
+		say "$version: $cache/$version/bin/hermes (installed from the package index)"
 	else
-		echo "installing Hermes $version $how failed; see $log" > "$cache/$version.skip"
-		say "$version: NOT installed: installing $how failed; last lines of $log:"
-		tail -n 5 "$log" | sed 's/^/    /'
+		local last
+		last=$(grep -v '^\s*$' "$log" | tail -n 1 | cut -c1-200)
+		echo "no package index reachable from here has hermes-agent==$version (pip: ${last:-no output}; full log $log)" > "$cache/$version.skip"
+		say "$version: not installed: no package index reachable from here has hermes-agent==$version; the real-Hermes tests will be skipped (see $log)"
 	fi
 }
 
-# Both at once: each is ~20 s, mostly pip waiting on files, and they use separate venvs.
+# Both at once: they use separate venvs, and pip mostly waits on the network.
 pids=()
 for version in "${versions[@]}"; do
 	install_one "$version" > "$cache/$version.out" &
