@@ -5,9 +5,9 @@
 import {describe, expect, it} from 'vitest';
 import {parseChatHelp} from '../../src/core/hermes-probe.js';
 import {runFakeAgent} from '../helpers/processes.js';
-import {recordedHelp, recordedHelpMissing, recordedReleases, type RecordedRelease} from '../helpers/recorded-help.js';
+import {recordedHelp, recordingsMissing, recordedReleases, type RecordedRelease} from '../helpers/recorded-help.js';
 
-const missing = recordedHelpMissing();
+const missing = recordingsMissing();
 
 async function fakeHelp(version: RecordedRelease, args: string[]): Promise<string> {
 	const run = await runFakeAgent(args, {env: {...process.env, FAKE_HERMES_VERSION: version}});

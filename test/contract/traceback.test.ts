@@ -6,7 +6,7 @@ import path from 'node:path';
 import {describe, expect, it, onTestFinished} from 'vitest';
 import {signalGroup} from '../../src/core/process-group.js';
 import {killStartedAgents, startFakeAgent} from '../helpers/processes.js';
-import {recordedDir, recordedHelpMissing, recordedReleases} from '../helpers/recorded-help.js';
+import {recordedDir, recordingsMissing, recordedReleases} from '../helpers/recorded-help.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 // A File line, its code line, maybe Python 3.11's caret line (a blank line instead, seen once).
@@ -27,7 +27,7 @@ function frames(traceback: string): string[] {
 	return [...traceback.matchAll(/^ {2}File "(?:[^"]*\/)?([^"/]+)", line \d+, in \S+\n(?: {4}(\S.*))?$/gm)].flatMap((match) => [match[1]!, match[2] ?? '']).filter(Boolean);
 }
 
-describe.skipIf(recordedHelpMissing() !== undefined)('the fake\'s KeyboardInterrupt traceback, held against the recorded ones', () => {
+describe.skipIf(recordingsMissing() !== undefined)('the fake\'s KeyboardInterrupt traceback, held against the recorded ones', () => {
 	it('has the recorded tracebacks\' shape and none of their frames', async () => {
 		onTestFinished(killStartedAgents);
 		const agent = await startFakeAgent('[fake:forever] [fake:ready] [fake:duration=0.1]', '-Q');

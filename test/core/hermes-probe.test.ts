@@ -4,10 +4,10 @@ import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {parseChatHelp, parseVersion, probeHermes} from '../../src/core/hermes-probe.js';
 import {fakeAgentPath} from '../helpers/processes.js';
-import {recordedHelp, recordedHelpMissing} from '../helpers/recorded-help.js';
+import {recordedHelp, recordingsMissing} from '../helpers/recorded-help.js';
 
 describe('parseChatHelp', () => {
-	const real = it.skipIf(recordedHelpMissing() !== undefined);
+	const real = it.skipIf(recordingsMissing() !== undefined);
 
 	real('reads 0.19.0: -Q and the chat flags, no --reasoning, no stream-json, no --query-file', () => {
 		const flags = parseChatHelp(recordedHelp('0.19.0', 'chat-help'));

@@ -5,13 +5,13 @@ import {chmodSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {fakeAgentPath} from '../helpers/processes.js';
-import {recordedHelp, recordedHelpMissing, type RecordedRelease} from '../helpers/recorded-help.js';
+import {recordedHelp, recordingsMissing, type RecordedRelease} from '../helpers/recorded-help.js';
 import {makeHome, runCli, type TestHome} from '../helpers/run-cli.js';
 
 let home: TestHome;
 afterEach(() => home.remove());
 
-const withRecordedHelp = it.skipIf(recordedHelpMissing() !== undefined);
+const withRecordedHelp = it.skipIf(recordingsMissing() !== undefined);
 
 function hermesLike(version: RecordedRelease): string {
 	const help = recordedHelp(version, 'chat-help');

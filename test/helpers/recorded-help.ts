@@ -11,10 +11,10 @@ export type RecordedRelease = (typeof recordedReleases)[number];
 
 let logged = false;
 
-/** Why tests of the recorded help skip (logged once per file), or undefined when the recordings are there. */
-export function recordedHelpMissing(): string | undefined {
+/** Why tests that read the recordings skip (logged once per file), or undefined when they are there. */
+export function recordingsMissing(): string | undefined {
 	if (existsSync(path.join(recordedDir, '0.19.0', 'chat-help.json'))) return undefined;
-	const why = `skipped: no recorded Hermes help at ${recordedDir} (the recordings live beside the project, in ../shared/hermes-agent/recorded)`;
+	const why = `skipped: no Hermes recordings at ${recordedDir} (they live beside the project, in ../shared/hermes-agent/recorded)`;
 	if (!logged) console.warn(why);
 	logged = true;
 	return why;
