@@ -21,7 +21,7 @@ export type TaskSpec = {
 	skills?: string[] | undefined;
 	/** `hermes chat --max-turns`: tool-calling iterations per turn. */
 	max_turns?: number | undefined;
-	/** `hermes chat -w`: run in an isolated git worktree (parallel coding tasks on one repository). */
+	/** `hermes chat -w`: the task works in a git worktree of its own (parallel coding tasks on one repository). */
 	worktree?: boolean | undefined;
 };
 

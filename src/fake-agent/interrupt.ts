@@ -1,6 +1,6 @@
-// How Hermes ends on SIGTERM and SIGINT in `chat -q` mode. Its handler (cli.py _signal_handler_q)
-// asks the agent to stop, waits a grace period (1.5 s, ~2 s observed), then raises
-// KeyboardInterrupt. Observed on 0.19.0 and 0.20.0 (SIGTERM from a parent, 2-core machine):
+// How Hermes ends on SIGTERM and SIGINT in `chat -q` mode. Its signal handler asks the agent to
+// stop, waits a grace period (1.5 s, ~2 s observed), then raises KeyboardInterrupt. Observed on
+// 0.19.0 and 0.20.0 (SIGTERM from a parent, 2-core machine):
 // - while the agent starts up, the KeyboardInterrupt escapes: a Python traceback on stderr, and the
 //   process dies BY SIGINT (the fake's default, delay [fake:term-delay=SECONDS], 0.2 s by default);
 // - during the conversation, -Q catches it: `session_id: …` on stderr and exit(130), no signal
@@ -11,21 +11,20 @@ import {fileURLToPath} from 'node:url';
 import {setTimeout as sleep} from 'node:timers/promises';
 import type {Directives} from './directives.js';
 
+// Python's traceback layout (frames, the 3.11 caret line under a call, `KeyboardInterrupt` last) is
+// what a reader of the log recognises; the frames themselves are invented, naming the fake's own
+// files and made-up functions, so none of Hermes's source is quoted here.
 function traceback(): string {
 	const home = dirname(fileURLToPath(import.meta.url));
 	return [
 		'Traceback (most recent call last):',
-		`  File "${home}/bin/hermes", line 8, in <module>`,
-		'    sys.exit(main())',
-		'             ^^^^^^',
-		`  File "${home}/hermes_cli/main.py", line 12532, in main`,
-		'    rc = args.func(args)',
-		'         ^^^^^^^^^^^^^^^',
-		`  File "${home}/cli.py", line 18358, in main`,
-		'    if cli._init_agent(',
-		'       ^^^^^^^^^^^^^^^^',
-		`  File "${home}/cli.py", line 18235, in _signal_handler_q`,
-		'    raise KeyboardInterrupt()',
+		`  File "${home}/hermes.js", line 1, in <module>`,
+		'    exit_code = run_fake_chat(argv)',
+		'                ^^^^^^^^^^^^^^^^^^^',
+		`  File "${home}/hermes.js", line 2, in run_fake_chat`,
+		'    wait_for_reply(command)',
+		`  File "${home}/interrupt.js", line 3, in stop_on_signal`,
+		'    raise KeyboardInterrupt',
 		'KeyboardInterrupt',
 		'',
 	].join('\n');

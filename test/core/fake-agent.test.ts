@@ -336,8 +336,8 @@ describe('fake hermes: ending', () => {
 
 		expect(await agent.process.exited).toEqual({exitCode: null, signal: 'SIGINT'});
 		await agent.process.closed;
-		expect(agent.stderr.text).toMatch(/^Traceback \(most recent call last\):\n/);
-		expect(agent.stderr.text).toMatch(/raise KeyboardInterrupt\(\)\nKeyboardInterrupt\n$/);
+		// Python's layout: frames of a File line, the code line, maybe a caret line; KeyboardInterrupt last.
+		expect(agent.stderr.text).toMatch(/^Traceback \(most recent call last\):\n( {2}File "[^"]+", line \d+, in \S+\n( {4}.*\n)?( +[~^]+\n)?)+KeyboardInterrupt\n$/);
 	});
 
 	it('[fake:term-exit]: SIGTERM mid-conversation ends with exit 130 and a result saying so', async () => {

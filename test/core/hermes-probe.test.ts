@@ -3,22 +3,24 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {parseChatHelp, parseVersion, probeHermes} from '../../src/core/hermes-probe.js';
-
-const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
+import {fakeAgentPath} from '../helpers/processes.js';
+import {recordedHelp, recordingsMissing} from '../helpers/recorded-help.js';
 
 describe('parseChatHelp', () => {
-	it('reads 0.19.0: -Q and the chat flags, no --reasoning, no stream-json, no --query-file', () => {
-		const flags = parseChatHelp(fixture('hermes-0.19.0-chat-help.txt'));
+	const real = it.skipIf(recordingsMissing() !== undefined);
+
+	real('reads 0.19.0: -Q and the chat flags, no --reasoning, no stream-json, no --query-file', () => {
+		const flags = parseChatHelp(recordedHelp('0.19.0', 'chat-help'));
 		expect(flags).toEqual({quiet: true, reasoning: false, streamJson: false, queryFile: false, runBudget: false, maxTurns: true, toolsets: true, skills: true, worktree: true, source: true, provider: true});
 	});
 
-	it('reads 0.20.0: adds --reasoning only', () => {
-		const flags = parseChatHelp(fixture('hermes-0.20.0-chat-help.txt'));
+	real('reads 0.20.0: adds --reasoning only', () => {
+		const flags = parseChatHelp(recordedHelp('0.20.0', 'chat-help'));
 		expect(flags).toMatchObject({quiet: true, reasoning: true, streamJson: false, queryFile: false});
 	});
 
-	it('finds --format stream-json and --query-file where they are listed', () => {
-		const help = fixture('hermes-0.20.0-chat-help.txt').replace('  -Q, --quiet', '  --format {text,stream-json}\n                        Output format\n  --query-file PATH     Read the query from PATH\n  -Q, --quiet');
+	real('finds --format stream-json and --query-file where they are listed', () => {
+		const help = recordedHelp('0.20.0', 'chat-help').replace('  -Q, --quiet', '  --format {text,stream-json}\n                        Output format\n  --query-file PATH     Read the query from PATH\n  -Q, --quiet');
 		expect(parseChatHelp(help)).toMatchObject({streamJson: true, queryFile: true});
 	});
 
@@ -47,7 +49,7 @@ describe('probeHermes', () => {
 	it('asks the binary and caches chat --help by binary and version', async () => {
 		const dir = mkdtempSync(path.join(tmpdir(), 'hd-probe-'));
 		const countFile = path.join(dir, 'count');
-		const bin = fakeBin(`if [ "$1" = --version ]; then echo "Hermes Agent v0.20.0 (2026.8.3)"; exit 0; fi\necho x >> ${countFile}\ncat <<'HELP'\n${fixture('hermes-0.20.0-chat-help.txt')}\nHELP`);
+		const bin = fakeBin(`if [ "$1" = --version ]; then echo "Hermes Agent v0.20.0 (2026.8.3)"; exit 0; fi\necho x >> ${countFile}\nFAKE_HERMES_VERSION=0.20.0 exec ${fakeAgentPath} "$@"`);
 		const cachePath = path.join(dir, 'cache.json');
 		const first = await probeHermes(bin, {env: process.env, cachePath});
 		const second = await probeHermes(bin, {env: process.env, cachePath});

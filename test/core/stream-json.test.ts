@@ -108,13 +108,13 @@ describe('StreamJsonDecoder', () => {
 		const {display, summary} = whole(
 			[
 				event({type: 'text', text: 'Half a line'}),
-				'  ⚠ tirith security scanner enabled but not available\n',
+				'  ⚠ a warning line that is not an event\n',
 				event({type: 'text', text: ' and the rest.\n'}),
 				'READY\n',
 			].join(''),
 		);
 
-		expect(display).toBe('Half a line\n  ⚠ tirith security scanner enabled but not available\n and the rest.\nREADY\n');
+		expect(display).toBe('Half a line\n  ⚠ a warning line that is not an event\n and the rest.\nREADY\n');
 		expect(summary.plainLines).toBe(2);
 		expect(summary.answer).toEqual({text: 'Half a line and the rest.\n', truncated: false});
 	});

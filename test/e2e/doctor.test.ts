@@ -1,16 +1,27 @@
 // `doctor` against stand-in binaries that answer --version and chat --help as Hermes 0.19.0 and
-// 0.20.0 did (test/fixtures), and homes with the settings that change a batch.
-import {chmodSync, readFileSync} from 'node:fs';
+// 0.20.0 did (their recorded help, ../shared/hermes-agent/recorded; or the fake agent where what
+// the help says does not matter), and homes with the settings that change a batch.
+import {chmodSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
+import {fakeAgentPath} from '../helpers/processes.js';
+import {recordedHelp, recordingsMissing, type RecordedRelease} from '../helpers/recorded-help.js';
 import {makeHome, runCli, type TestHome} from '../helpers/run-cli.js';
 
 let home: TestHome;
 afterEach(() => home.remove());
 
-function hermesLike(version: '0.19.0' | '0.20.0'): string {
-	const help = readFileSync(new URL(`../fixtures/hermes-${version}-chat-help.txt`, import.meta.url), 'utf8');
+const withRecordedHelp = it.skipIf(recordingsMissing() !== undefined);
+
+function hermesLike(version: RecordedRelease): string {
+	const help = recordedHelp(version, 'chat-help');
 	const file = home.write('bin/hermes', `#!/bin/sh\nif [ "$1" = --version ]; then echo "Hermes Agent v${version} (2026.7.20)"; exit 0; fi\ncat <<'HELP'\n${help}\nHELP\n`);
+	chmodSync(file, 0o755);
+	return file;
+}
+
+function fakeHermes(version: RecordedRelease): string {
+	const file = home.write('bin/hermes', `#!/bin/sh\nFAKE_HERMES_VERSION=${version} exec ${fakeAgentPath} "$@"\n`);
 	chmodSync(file, 0o755);
 	return file;
 }
@@ -27,7 +38,7 @@ delegation:
 `;
 
 describe('doctor', () => {
-	it('says what this Hermes passes and what it cannot, per route, and exits 0 on warnings alone', async () => {
+	withRecordedHelp('says what this Hermes passes and what it cannot, per route, and exits 0 on warnings alone', async () => {
 		home = makeHome(config);
 		const result = await runCli(home, ['doctor', '--hermes-bin', hermesLike('0.19.0')]);
 		expect(result.exitCode).toBe(0);
@@ -37,7 +48,7 @@ describe('doctor', () => {
 		expect(result.stdout).not.toContain('lazy installs');
 	});
 
-	it('passes the reasoning effort on 0.20.0', async () => {
+	withRecordedHelp('passes the reasoning effort on 0.20.0', async () => {
 		home = makeHome(config);
 		const result = await runCli(home, ['doctor', '--hermes-bin', hermesLike('0.20.0')]);
 		expect(result.stdout).toMatch(/✓ route deep: passes -m opus --provider anthropic --reasoning high/);
@@ -46,7 +57,7 @@ describe('doctor', () => {
 	it('warns about lazy installs, a missing tirith and a sticky active profile, each with its fix', async () => {
 		home = makeHome('model: {default: m1}\n');
 		home.write('active_profile', 'coder\n');
-		const result = await runCli(home, ['doctor', '--hermes-bin', hermesLike('0.19.0'), '--json']);
+		const result = await runCli(home, ['doctor', '--hermes-bin', fakeHermes('0.19.0'), '--json']);
 		const report = JSON.parse(result.stdout) as {ok: boolean; hermes: {version: string}; findings: Array<{level: string; topic: string; fix?: string}>};
 		expect(report.ok).toBe(true);
 		expect(report.hermes.version).toBe('0.19.0');
