@@ -171,6 +171,23 @@ describe('fake hermes: text mode (no -Q)', () => {
 	});
 });
 
+describe('fake hermes: recorded answers (FAKE_HERMES_SCRIPT)', () => {
+	it.each([
+		['{"answers": [{"bogus": 1}]}', 'answers[0]: needs one of "reply", "tool_call", "status" or "connection": "refused"'],
+		['{"answers": [{"status": 200}]}', 'answers[0].status: must be an HTTP error status (400-599)'],
+		['{"answers": {}}', 'answers: must be a list of answers'],
+		['not json', '(file): cannot be read as JSON'],
+	])('refuses a bad script %s, naming the file and the field, exit 2', async (text, message) => {
+		const file = join(tempDir(), 'script.json');
+		writeFileSync(file, text);
+		const run = await runFakeAgent(fakeAgentArgs('Say hello.', '-Q'), {env: {...process.env, FAKE_HERMES_SCRIPT: file}});
+
+		expect(run.exitCode).toBe(2);
+		expect(run.stdout).toBe('');
+		expect(run.stderr).toContain(`fake hermes: ${file}: ${message}`);
+	});
+});
+
 describe('fake hermes: -Q', () => {
 	it.each(['0.19.0', '0.20.0', '0.20.6'])('as %s prints only the answer, and the session on stderr', async (version) => {
 		const run = await runFakeAgent(fakeAgentArgs(`${quick} [fake:answer=Paris.]`, '-Q'), as(version));
