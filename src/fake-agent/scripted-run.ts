@@ -50,6 +50,32 @@ function attemptBlock(endpoint: Endpoint, attempt: number, kind: string, error: 
 	];
 }
 
+const reasoningLevels = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'ultra']);
+
+/**
+ * What Hermes's request would carry, as far as hermes-delegate depends on it (the recorded
+ * `requests`): the API path, the model, port and key, streaming (not the --max-turns summary), the
+ * message count (system + user, two per tool call, one more asking for the summary), the
+ * reasoning level (an unknown one is dropped; `none` also turns thinking off). 0.20.0 speaks the
+ * Responses API to --provider openai-api.
+ */
+function requestShape(session: Session, endpoint: Endpoint, version: FakeVersion, summary: boolean): Record<string, unknown> {
+	const level = version.reasoning && session.command.reasoning !== undefined && reasoningLevels.has(session.command.reasoning) ? session.command.reasoning : undefined;
+	const responses = endpoint.provider === 'openai-api' && version.version !== '0.19.0';
+	const calls = session.toolCalls.length;
+	return {
+		path: responses ? '/v1/responses' : '/v1/chat/completions',
+		model: endpoint.model,
+		port: endpoint.port,
+		auth: endpoint.auth,
+		stream: !summary,
+		messages: responses ? 0 : 2 + 2 * calls + (summary ? 1 : 0),
+		has_tool_result: calls > 0,
+		reasoning_effort: level ?? null,
+		think: level === 'none' ? false : null,
+	};
+}
+
 type Turn = {kind: 'answer'; answer: Answer} | {kind: 'failed'; failure: Failure};
 
 /**
@@ -136,13 +162,14 @@ function installInterrupts(phase: Phase, session: Session, reporter: Reporter): 
 	);
 }
 
-async function conversation(script: Script, session: Session, reporter: Reporter, endpoint: Endpoint, phase: Phase, cwd: string, maxTurns: number): Promise<number> {
+async function conversation(script: Script, session: Session, reporter: Reporter, endpoint: Endpoint, phase: Phase, cwd: string, version: FakeVersion): Promise<number> {
+	const maxTurns = session.command.maxTurns ?? version.maxTurnsDefault;
 	const answers = [...script.answers];
 	let requests = 0;
 	// A refused connection stays refused: nobody starts listening between two attempts.
-	const next = (): Answer => {
+	const next = (summary = false): Answer => {
 		requests++;
-		recordEvent(script, {phase: 'request', index: requests, model: endpoint.model, port: endpoint.port, auth: endpoint.auth, home: endpoint.home});
+		recordEvent(script, {phase: 'request', index: requests, home: endpoint.home, ...requestShape(session, endpoint, version, summary)});
 		const answer = answers[0]?.kind === 'refused' ? answers[0] : answers.shift();
 		return answer ?? {kind: 'reply', text: defaultReply, delayS: 0};
 	};
@@ -194,7 +221,7 @@ async function conversation(script: Script, session: Session, reporter: Reporter
 		if (iterations >= maxTurns) {
 			// The turn budget is spent: Hermes says so on stdout, even under -Q, and asks for a summary.
 			if (outputMode(session) !== 'stream-json') await write(`⚠️  Reached maximum iterations (${maxTurns}). Requesting summary...${outputMode(session) === 'text' ? crlf : '\n'}`);
-			const summary = next();
+			const summary = next(true);
 			phase.name = 'done';
 			if (summary.kind === 'reply') return reporter.answered(fillReply(summary.text, endpoint.model, endpoint.port), undefined);
 			return reporter.failed({summary: 'no summary', message: 'The model gave no summary.'}, undefined);
@@ -253,7 +280,7 @@ export async function scriptedRun(command: ChatCommand, query: string, script: S
 	recordEvent(script, {phase: 'init'});
 	if (script.initS > 0) await sleep(script.initS * 1000);
 	await halted(phase);
-	const exitCode = await conversation(script, session, reporter, endpoint, phase, cwd, command.maxTurns ?? version.maxTurnsDefault);
+	const exitCode = await conversation(script, session, reporter, endpoint, phase, cwd, version);
 	if (worktree) await write(await endWorktree(worktree));
 	return exitCode;
 }

@@ -20,7 +20,7 @@ export function recordingsMissing(): string | undefined {
 	return `no recordings at ${recordedRoot} (the shared folder beside this repository): contract tests skipped`;
 }
 
-type Request = {path: string; port: string | null; model: string | null; auth: string | null; stream: boolean; user?: string};
+type Request = {path: string; port: string | null; model: string | null; auth: string | null; stream: boolean; user?: string; [field: string]: unknown};
 type Answer = {reply?: string; tool_call?: string; command?: string; status?: number};
 type When = {when: 'at' | 'post_seen' | 'proc_seen'; t?: number; needle?: string; sig: string; pid_only?: boolean};
 

@@ -136,10 +136,12 @@ function compare(actual: Outcome, recorded: RecordedCase): void {
 
 	// What reached the mock's chat endpoint (not LM Studio's /api/show probe, not the text-mode title
 	// request, which the fake does not make); a refused connection reached nothing.
+	// README "Compare" lists the fields hermes-delegate depends on; `roles` and `reasoning` (the
+	// Responses API's) follow from those here, so they are not modelled apart.
 	const reachedMock = (recorded.requests ?? []).filter((request) => request.path !== '/api/show' && !request.user?.startsWith('User: '));
-	if (!recorded.config_yaml?.includes('{PORT_DEAD}')) {
-		expect(requests.map((event) => ({port: event['port'], model: event['model'], auth: event['auth']}))).toEqual(reachedMock.map((request) => ({port: request.port, model: request.model, auth: request.auth})));
-	}
+	const fields = ['path', 'port', 'model', 'auth', 'stream', 'messages', 'has_tool_result', 'reasoning_effort', 'think'] as const;
+	const pick = (request: Record<string, unknown>) => Object.fromEntries(fields.map((field) => [field, request[field] ?? null]));
+	if (!recorded.config_yaml?.includes('{PORT_DEAD}')) expect(requests.map(pick)).toEqual(reachedMock.map((request) => pick(request)));
 
 	const survivors = (recorded.processes?.survivors_after_exit ?? []).map((process) => process.comm).sort();
 	expect(actual.survivors).toEqual(survivors);
