@@ -4,7 +4,9 @@
 // (env FAKE_HERMES_VERSION: 0.19.0, 0.20.0 or 0.20.6, the default), answers `--version` and
 // `chat --help` as that release does, accepts its `chat -q` flags and refuses the rest as its
 // argparse does, and reports in its three output modes (text, -Q, --format stream-json). What it
-// does is steered by `[fake:KEY=VALUE]` directives in the query (directives.ts; list below).
+// does is steered by `[fake:KEY=VALUE]` directives in the query (directives.ts; list below), or,
+// with env FAKE_HERMES_SCRIPT=PATH, by recorded model answers (script.ts): then it also reads the
+// home's config.yaml as Hermes does (hermes-config.ts) and runs a terminal tool's command for real.
 import {appendFileSync, existsSync, readFileSync} from 'node:fs';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {parseCommandLine, type ChatCommand} from './command-line.js';
@@ -12,6 +14,8 @@ import {parseDirectives, type Directives} from './directives.js';
 import {topLevelUsage} from './help-text.js';
 import {handleInterrupts} from './interrupt.js';
 import {makeReporter, outputMode, write, type Reporter} from './reporters.js';
+import {readScript, ScriptError} from './script.js';
+import {scriptedRun} from './scripted-run.js';
 import {startSession, toolCall, type Session} from './session.js';
 import {hostileLines, printBulk, readStdin, startGrandchild} from './test-devices.js';
 import {selectFakeVersion} from './versions.js';
@@ -92,8 +96,19 @@ async function main(argv: readonly string[]): Promise<number> {
 		return 2;
 	}
 
+	const scriptFile = process.env['FAKE_HERMES_SCRIPT'];
+	if (scriptFile) {
+		try {
+			return await scriptedRun(command, query, readScript(scriptFile), version);
+		} catch (error) {
+			if (!(error instanceof ScriptError)) throw error;
+			await write(`${error.message}\n`, process.stderr);
+			return 2;
+		}
+	}
+
 	const directives = parseDirectives(query);
-	const session = startSession(command, query, directives);
+	const session = startSession(command, query, directives, version.version);
 	const reporter = makeReporter(session);
 	handleInterrupts(directives, () => reporter.interrupted());
 	const bulk = directives.has('lines') || directives.has('bytes');

@@ -2,6 +2,7 @@
 // answer alone on stdout), and --format stream-json (JSON lines). Each reporter owns what goes to
 // stdout and stderr and the exit code; the run itself (steps, timing) is the same for all three.
 import {once} from 'node:events';
+import {crlf, errorPanel, replyPanel} from './rich-text.js';
 import {formatDuration, pythonJson, textDeltas, tokensUsed, type Session, type ToolCall} from './session.js';
 
 export async function write(text: string, stream: NodeJS.WriteStream = process.stdout): Promise<void> {
@@ -15,6 +16,8 @@ export type Failure = {
 	summary: string;
 	/** What Hermes answers instead: `API call failed after 3 retries: …` (its final_response). */
 	message: string;
+	/** The retry log text mode prints before the panel, one line each; a made-up 429 log when absent. */
+	log?: string[];
 };
 
 export type Reporter = {
@@ -50,10 +53,28 @@ function quietReporter(session: Session): Reporter {
 	};
 }
 
-const panelWidth = 80;
+/** The retry log the directive mode makes up for `[fake:fail]`: three rate-limited attempts. */
+function madeUpRetryLog(session: Session, failure: Failure): string[] {
+	const provider = session.command.provider ?? 'auto';
+	const lines: string[] = [];
+	for (const [attempt, wait] of [[1, '2.1'], [2, '5.6'], [3, '']] as const) {
+		lines.push(
+			`⚠️  API call failed (attempt ${attempt}/3): RateLimitError [HTTP 429]`,
+			`   🔌 Provider: ${provider}  Model: ${session.model}`,
+			'   🌐 Endpoint: https://openrouter.ai/api/v1',
+			`   📝 Error: ${failure.summary}`,
+			`   ⏱️  Elapsed: ${(attempt * 2.4).toFixed(2)}s  Context: 2 msgs, ~3,980 tokens`,
+		);
+		if (wait) lines.push(`⏳ Retrying in ${wait}s (attempt ${attempt}/3)...`);
+	}
 
+	lines.push(`❌ API failed after 3 retries — ${failure.summary}`, `   💀 Final error: ${failure.summary}`);
+	return lines;
+}
+
+// Rich writes `\r\n` (banner rule, tool lines, panels, retry log); plain prints write `\n`.
 function textReporter(session: Session): Reporter {
-	const footer = async () => {
+	const footer = async (messages: number) => {
 		const calls = session.toolCalls.length;
 		await write(
 			[
@@ -63,7 +84,7 @@ function textReporter(session: Session): Reporter {
 				'',
 				`Session:        ${session.id}`,
 				`Duration:       ${formatDuration(Date.now() - session.startedAt)}`,
-				`Messages:       ${2 + 2 * calls} (1 user, ${2 * calls} tool calls)`,
+				`Messages:       ${messages} (1 user, ${2 * calls} tool calls)`,
 				'',
 			].join('\n'),
 		);
@@ -71,40 +92,24 @@ function textReporter(session: Session): Reporter {
 
 	return {
 		async start() {
-			await write(`Query: ${session.query}\nInitializing agent...\n${'─'.repeat(40)}\n\n`);
+			await write(`Query: ${session.query}\nInitializing agent...${crlf}${'─'.repeat(40)}${crlf}\n`);
 		},
-		async toolStarted() {},
+		async toolStarted(call) {
+			if (call.preparing) await write(`  ┊ ${call.preparing}${crlf}`);
+		},
 		async toolFinished(call, durationMs) {
-			await write(`  ┊ ${call.label}  ${(durationMs / 1000).toFixed(1)}s\n`);
+			const exit = call.exitCode ? ` [exit ${call.exitCode}]` : '';
+			await write(`  ┊ ${call.label}  ${(durationMs / 1000).toFixed(1)}s${exit}${crlf}`);
 		},
 		async answered(answer, exitOverride) {
-			const title = '╭─ ⚕ Hermes ';
-			const body = answer.split('\n').map((line) => `    ${line}`);
-			await write(`\n${title}${'─'.repeat(panelWidth - title.length - 1)}╮\n${body.join('\n')}\n╰${'─'.repeat(panelWidth - 2)}╯\n`);
-			await footer();
+			await write(`${crlf}${replyPanel(answer, session.release)}`);
+			await footer(2 + 2 * session.toolCalls.length);
 			return exitOverride ?? 0;
 		},
 		async failed(failure, exitOverride) {
-			const provider = session.command.provider ?? 'auto';
-			const lines: string[] = [];
-			for (const [attempt, wait] of [[1, '2.1'], [2, '5.6'], [3, '']] as const) {
-				lines.push(
-					`⚠️  API call failed (attempt ${attempt}/3): RateLimitError [HTTP 429]`,
-					`   🔌 Provider: ${provider}  Model: ${session.model}`,
-					'   🌐 Endpoint: https://openrouter.ai/api/v1',
-					`   📝 Error: ${failure.summary}`,
-					`   ⏱️  Elapsed: ${(attempt * 2.4).toFixed(2)}s  Context: 2 msgs, ~3,980 tokens`,
-				);
-				if (wait) lines.push(`⏳ Retrying in ${wait}s (attempt ${attempt}/3)...`);
-			}
-
-			lines.push(`❌ API failed after 3 retries — ${failure.summary}`, `   💀 Final error: ${failure.summary}`);
-			// A failed reply gets Hermes's other panel: no corners, padded to the full width.
-			const title = ' ─  ⚕ Hermes  ';
-			const blank = ' '.repeat(panelWidth);
-			lines.push(`${title}${'─'.repeat(panelWidth - title.length - 1)} `, blank, `     ${failure.message}`.padEnd(panelWidth), blank, ` ${'─'.repeat(panelWidth - 2)} `);
-			await write(`${lines.join('\n')}\n`);
-			await footer();
+			const log = failure.log ?? madeUpRetryLog(session, failure);
+			await write(`${log.map((line) => `${line}${crlf}`).join('')}${errorPanel(failure.message, session.release)}`);
+			await footer(1 + 2 * session.toolCalls.length);
 			// The real Hermes exits 0 here: without -Q a failed run looks like a success.
 			return exitOverride ?? 0;
 		},

@@ -2,6 +2,7 @@
 import {randomBytes} from 'node:crypto';
 import type {ChatCommand} from './command-line.js';
 import type {Directives} from './directives.js';
+import {defaultFakeVersion, type FakeVersion} from './versions.js';
 
 /** The model Hermes reports when no -m is given: the fake has no config.yaml to read one from. */
 export const configuredDefaultModel = 'fake/configured-default';
@@ -16,6 +17,10 @@ export type ToolCall = {
 	isError: boolean;
 	/** Hermes's one-line progress text for it (text mode), without the duration. */
 	label: string;
+	/** Text mode's line when the tool starts (`💻 preparing terminal…`), where Hermes prints one. */
+	preparing?: string;
+	/** A shell tool's exit status, shown as ` [exit N]` when not 0. */
+	exitCode?: number;
 };
 
 export type Session = {
@@ -27,6 +32,8 @@ export type Session = {
 	directives: Directives;
 	query: string;
 	toolCalls: ToolCall[];
+	/** The release posed as: the text-mode layout differs between them. */
+	release: FakeVersion['version'];
 };
 
 /** Hermes's session ids: start time plus six hex digits, e.g. 20261130_195246_7aca9c. */
@@ -37,7 +44,7 @@ function sessionId(now: Date): string {
 	return `${date}_${time}_${randomBytes(3).toString('hex')}`;
 }
 
-export function startSession(command: ChatCommand, query: string, directives: Directives): Session {
+export function startSession(command: ChatCommand, query: string, directives: Directives, release = defaultFakeVersion.version): Session {
 	const now = new Date();
 	return {
 		id: sessionId(now),
@@ -47,6 +54,7 @@ export function startSession(command: ChatCommand, query: string, directives: Di
 		directives,
 		query,
 		toolCalls: [],
+		release,
 	};
 }
 

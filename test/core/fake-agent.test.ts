@@ -141,28 +141,50 @@ describe('fake hermes: command line', () => {
 });
 
 describe('fake hermes: text mode (no -Q)', () => {
-	it('shows the banner, a progress line per tool call, the answer boxed and the session footer', async () => {
-		const run = await runFakeAgent(fakeAgentArgs(`Capital of France? ${quick} [fake:steps=4] [fake:answer=Paris.]`));
+	// Rich's lines (the rule, tool lines, the panel, the retry log) end in \r\n, the others in \n
+	// (shared/hermes-agent/recorded, chat-text-success); 0.19.0 indents the reply, 0.20.x does not.
+	it.each([
+		['0.19.0', '    Paris.'],
+		['0.20.6', 'Paris.'],
+	])('as %s shows the banner, a progress line per tool call, the answer boxed and the session footer', async (version, body) => {
+		const run = await runFakeAgent(fakeAgentArgs(`Capital of France? ${quick} [fake:steps=4] [fake:answer=Paris.]`), as(version));
 
 		expect(run.exitCode).toBe(0);
 		expect(run.stderr).toBe('');
 		const lines = run.stdout.trimEnd().split('\n');
-		expect(lines.slice(0, 4)).toEqual([`Query: Capital of France? ${quick} [fake:steps=4] [fake:answer=Paris.]`, 'Initializing agent...', '─'.repeat(40), '']);
-		expect(lines.slice(4, 8).every((line) => /^ {2}┊ \S+ .*\s\d+\.\ds$/u.test(line))).toBe(true);
-		expect(lines.slice(8, 12)).toEqual(['', `╭─ ⚕ Hermes ${'─'.repeat(67)}╮`, '    Paris.', `╰${'─'.repeat(78)}╯`]);
+		expect(lines.slice(0, 4)).toEqual([`Query: Capital of France? ${quick} [fake:steps=4] [fake:answer=Paris.]`, 'Initializing agent...\r', `${'─'.repeat(40)}\r`, '']);
+		expect(lines.slice(4, 8).every((line) => /^ {2}┊ \S+ .*\s\d+\.\ds\r$/u.test(line))).toBe(true);
+		expect(lines.slice(8, 12)).toEqual(['\r', `╭─ ⚕ Hermes ${'─'.repeat(67)}╮\r`, `${body}\r`, `╰${'─'.repeat(78)}╯\r`]);
 		expect(lines[13]).toBe('Resume this session with:');
 		expect(lines.at(-3)).toMatch(/^Session: {8}\d{8}_\d{6}_[0-9a-f]{6}$/);
 		expect(lines.at(-1)).toBe('Messages:       10 (1 user, 8 tool calls)');
 	});
 
 	it('on a failed model call prints the retries and the error in the panel, and exits 0 as Hermes does', async () => {
-		const run = await runFakeAgent(fakeAgentArgs(`[fake:fail] ${quick}`));
+		const run = await runFakeAgent(fakeAgentArgs(`[fake:fail] ${quick}`), as('0.19.0'));
 
 		expect(run.exitCode).toBe(0);
-		expect(run.stdout).toContain('⚠️  API call failed (attempt 3/3): RateLimitError [HTTP 429]');
-		expect(run.stdout).toContain('❌ API failed after 3 retries — HTTP 429: rate limited');
-		expect(run.stdout).toMatch(/^ {5}API call failed after 3 retries: HTTP 429: rate limited +$/m);
+		expect(run.stdout).toContain('⚠️  API call failed (attempt 3/3): RateLimitError [HTTP 429]\r\n');
+		expect(run.stdout).toContain('❌ API failed after 3 retries — HTTP 429: rate limited\r\n');
+		expect(run.stdout).toMatch(/^ {5}API call failed after 3 retries: HTTP 429: rate limited +\r$/m);
 		expect(run.stdout).toContain('Resume this session with:');
+	});
+});
+
+describe('fake hermes: recorded answers (FAKE_HERMES_SCRIPT)', () => {
+	it.each([
+		['{"answers": [{"bogus": 1}]}', 'answers[0]: needs one of "reply", "tool_call", "status" or "connection": "refused"'],
+		['{"answers": [{"status": 200}]}', 'answers[0].status: must be an HTTP error status (400-599)'],
+		['{"answers": {}}', 'answers: must be a list of answers'],
+		['not json', '(file): cannot be read as JSON'],
+	])('refuses a bad script %s, naming the file and the field, exit 2', async (text, message) => {
+		const file = join(tempDir(), 'script.json');
+		writeFileSync(file, text);
+		const run = await runFakeAgent(fakeAgentArgs('Say hello.', '-Q'), {env: {...process.env, FAKE_HERMES_SCRIPT: file}});
+
+		expect(run.exitCode).toBe(2);
+		expect(run.stdout).toBe('');
+		expect(run.stderr).toContain(`fake hermes: ${file}: ${message}`);
 	});
 });
 
