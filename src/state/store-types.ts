@@ -87,6 +87,8 @@ export type BatchActions = {
 	submitSearch(): void;
 	/** The text field that has the keyboard (search, editor, picker) after a key press. */
 	setField(field: TextField): void;
+	/** Pasted text: into the text field that has the keyboard, as one line; elsewhere ignored with a notice (state/paste.ts). */
+	paste(text: string): void;
 	findNext(direction: 1 | -1): void;
 	requestCancel(kill: boolean): void;
 	requestQuit(): void;

@@ -9,6 +9,7 @@ import type {CancellingInfo, PlannedTask, RoutingMode, StopReason} from '../core
 import {eventPatch, outputPatch} from './apply-event.js';
 import {closedTop, withField, type ZoomLayer} from './overlay.js';
 import {cancelRequest, quitRequest} from './intents.js';
+import {pastePatch} from './paste.js';
 import {taskViewFromPlan} from './task-view.js';
 import {batchWarnings} from './warnings.js';
 import {addRemoveActions} from './route-add-remove.js';
@@ -169,6 +170,10 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 				if (after !== overlay) {
 					set({overlay: after});
 				}
+			},
+
+			paste(text) {
+				set(pastePatch(get(), text));
 			},
 
 			findNext(direction) {
