@@ -5,7 +5,8 @@
 // change is in apply-event.ts, the zoom's arithmetic in zoom.ts, steering in steer-actions.ts;
 // the state's and actions' types are in store-types.ts.
 import {createStore, type StoreApi} from 'zustand/vanilla';
-import type {CancellingInfo, PlannedTask, RoutingMode, StopReason} from '../core/types.js';
+import type {CancellingInfo, PlannedTask, RoutingMode, StopReason, TaskStatus} from '../core/types.js';
+import {isActive} from '../core/types.js';
 import {eventPatch, outputPatch} from './apply-event.js';
 import {closedTop, withField, type ZoomLayer} from './overlay.js';
 import {cancelRequest, quitRequest} from './intents.js';
@@ -230,6 +231,12 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 				}
 
 				if (question.action === 'quit') {
+					// A finished batch (R after the finish clears the report) has nothing left to stop.
+					if (get().report && !get().order.some(id => isActiveStatus(get().tasks[id]?.status))) {
+						set({exitRequested: true});
+						return;
+					}
+
 					set({quitting: true, notice: null});
 					control.shutdown({skipGrace: false});
 					if (get().report) {
@@ -256,3 +263,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 }
 
 export type {CancellingInfo, StopReason};
+
+function isActiveStatus(status: TaskStatus | undefined): boolean {
+	return status !== undefined && isActive(status);
+}

@@ -79,7 +79,7 @@ const table: readonly Entry[] = [
 	{command: 'task.reroute', keys: ['R'], label: 're-route', description: 'Send the focused queued, failed, cancelled or timed-out task to another route of the active mode, or to an explicit model and provider (a new attempt; the earlier one\'s log and result are kept)', contexts: ['grid', 'zoom'], footer: false},
 	{command: 'layout.toggle', keys: ['L'], label: 'layout', description: 'Switch between the grid and the list layout', contexts: ['grid']},
 	{command: 'help.toggle', keys: ['?'], label: 'help', description: 'Show or hide this help', contexts: ['grid', 'zoom', 'help'], pinned: true},
-	{command: 'app.quit', keys: ['q', 'ctrl+c'], label: 'quit', description: 'Quit (asks first while tasks are still running); again at the question: yes; again while quitting: kill all now', contexts: everywhere, pinned: true},
+	{command: 'app.quit', keys: ['q', 'ctrl+c'], label: 'quit', description: 'Quit (asks first, also once the batch has finished, so that the y of q y never reaches the shell); again at the question: yes; again while quitting: kill all now', contexts: everywhere, pinned: true},
 ];
 
 // Where text keys act only for the context's own commands. Typing into the search field must

@@ -74,7 +74,10 @@ describe('steering the batch from the dashboard', () => {
 		screen.sendKeys('Escape');
 		go();
 		await screen.waitForScreen(/t03 parser-bug +✓ succeeded/, {timeoutMs: 30_000, message: 'every task to succeed'});
+		// Finished, q still asks (as while tasks run): q then y leaves.
 		screen.sendKeys('q');
+		await screen.waitForScreen(/Quit\? Nothing is running any more\. y\/n/, {message: 'the quit question'});
+		screen.sendKeys('y');
 		expect((await screen.waitForExit()).code).toBe(0);
 	});
 
@@ -107,7 +110,10 @@ describe('steering the batch from the dashboard', () => {
 
 		go();
 		await screen.waitForScreen(all(/t01 long-report +✓ succeeded/, /t02 log-summary +✓ succeeded/, /t03 parser-bug +✓ succeeded/), {timeoutMs: 30_000, message: 'every task to succeed'});
+		// Finished, q still asks (as while tasks run): q then y leaves.
 		screen.sendKeys('q');
+		await screen.waitForScreen(/Quit\? Nothing is running any more\. y\/n/, {message: 'the quit question'});
+		screen.sendKeys('y');
 		const exit = await screen.waitForExit();
 		expect(exit.code).toBe(0);
 		const resultsFile = /^results: (.+results\.json)$/m.exec(exit.screen)?.[1];
@@ -131,7 +137,10 @@ describe('steering the batch from the dashboard', () => {
 
 		go();
 		await screen.waitForScreen(/t01 long-report +✓ succeeded/, {timeoutMs: 30_000});
+		// Finished, q still asks (as while tasks run): q then y leaves.
 		screen.sendKeys('q');
+		await screen.waitForScreen(/Quit\? Nothing is running any more\. y\/n/, {message: 'the quit question'});
+		screen.sendKeys('y');
 		const exit = await screen.waitForExit();
 		const resultsFile = /^results: (.+results\.json)$/m.exec(exit.screen)?.[1];
 		const report = JSON.parse(readFileSync(resultsFile!, 'utf8')) as BatchReport;
