@@ -6,11 +6,11 @@ import type {ClearableField, RouteField} from '../core/config-edit.js';
 import {submitDraft} from './route-add-remove.js';
 import {movedInPicker, submitExplicit} from './reroute-actions.js';
 import {editorFor, type RouteRow, type RoutesEditorState} from './routes-editor.js';
-import {editorPatch, editPatch, refusedPatch, steerable, switchModePatch} from './steer.js';
+import {editorPatch, editPatch, refusedPatch, steerable, switchModePatch, switchModeQuestion} from './steer.js';
 import type {BatchActions, BatchControl, BatchState} from './store.js';
 import {fieldAtEnd} from './text-field.js';
 
-export type SteerActions = Pick<BatchActions, 'switchMode' | 'openRoutes' | 'moveRoute' | 'editDescription' | 'editRouteField' | 'submitField' | 'cancelField' | 'setDefaultRoute' | 'reloadConfig'>;
+export type SteerActions = Pick<BatchActions, 'requestSwitchMode' | 'switchMode' | 'openRoutes' | 'moveRoute' | 'editDescription' | 'editRouteField' | 'submitField' | 'cancelField' | 'setDefaultRoute' | 'reloadConfig'>;
 
 type Store = Pick<StoreApi<BatchState & BatchActions>, 'setState' | 'getState'>;
 
@@ -30,6 +30,10 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 	};
 
 	return {
+		requestSwitchMode() {
+			set(switchModeQuestion(get(), control));
+		},
+
 		switchMode() {
 			set(switchModePatch(get(), control));
 		},

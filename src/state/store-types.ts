@@ -30,7 +30,9 @@ export type BatchControl = {
 export type ConfirmQuestion =
 	| {action: 'cancel' | 'kill'; taskId: string}
 	| {action: 'quit'}
-	| {action: 'remove-route'; routeName: string};
+	| {action: 'remove-route'; routeName: string}
+	/** m: the mode it switches to, saved into Hermes's shared config.yaml. */
+	| {action: 'switch-mode'; mode: RoutingMode};
 export type ConfirmAction = ConfirmQuestion['action'];
 export type LayoutPreference = 'auto' | 'grid' | 'list';
 export type ZoomState = {
@@ -94,7 +96,9 @@ export type BatchActions = {
 	requestQuit(): void;
 	confirmYes(): void;
 	confirmNo(): void;
-	/** m: the next routing mode with routes, saved into config.yaml, then the queue re-planned. */
+	/** m: asks before switching to the next routing mode with routes (it rewrites Hermes's config.yaml). */
+	requestSwitchMode(): void;
+	/** The next routing mode with routes, saved into config.yaml, then the queue re-planned (after the question). */
 	switchMode(): void;
 	/** r: the routes editor for the active mode. */
 	openRoutes(): void;

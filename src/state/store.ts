@@ -16,6 +16,7 @@ import {batchWarnings} from './warnings.js';
 import {addRemoveActions} from './route-add-remove.js';
 import {rerouteActions} from './reroute-actions.js';
 import {steerActions} from './steer-actions.js';
+import {nextMode} from './steer.js';
 import type {BatchActions, BatchControl, BatchState} from './store-types.js';
 import {openZoom, scrolled, searched} from './zoom.js';
 
@@ -230,6 +231,17 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 					return;
 				}
 
+				if (question.action === 'switch-mode') {
+					// The file may have changed meanwhile (an outside edit): switch only to the mode asked about.
+					if (nextModeOf(get(), control) === question.mode) {
+						get().switchMode();
+					} else {
+						set({notice: 'the routing changed while the question was open; nothing switched (press m again)'});
+					}
+
+					return;
+				}
+
 				if (question.action === 'quit') {
 					// A finished batch (R after the finish clears the report) has nothing left to stop.
 					if (get().report && !get().order.some(id => isActiveStatus(get().tasks[id]?.status))) {
@@ -263,6 +275,11 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 }
 
 export type {CancellingInfo, StopReason};
+
+function nextModeOf(state: BatchState, control: BatchControl): RoutingMode | undefined {
+	const delegation = control.routing?.();
+	return delegation ? nextMode(delegation, state.mode).mode : undefined;
+}
 
 function isActiveStatus(status: TaskStatus | undefined): boolean {
 	return status !== undefined && isActive(status);

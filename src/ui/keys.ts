@@ -60,7 +60,7 @@ const table: readonly Entry[] = [
 	{command: 'task.kill', keys: ['K'], label: 'kill', description: 'Kill the focused task now, skipping the grace period (asks first)', contexts: ['grid', 'zoom']},
 	{command: 'confirm.yes', keys: ['y'], label: 'yes', description: 'Confirm', contexts: ['confirm']},
 	{command: 'confirm.no', keys: ['n', 'escape'], label: 'no', description: 'Back out', contexts: ['confirm']},
-	{command: 'routing.mode', keys: ['m'], label: 'mode', description: 'Switch the routing mode (model_map → profile_routes → built-in), saved into config.yaml; tasks not started yet are re-planned', contexts: ['grid'], footer: false},
+	{command: 'routing.mode', keys: ['m'], label: 'mode', description: 'Switch the routing mode (model_map → profile_routes → built-in), saved into Hermes\'s config.yaml (asks first, saying how many queued tasks re-plan); tasks not started yet are re-planned', contexts: ['grid'], footer: false},
 	{command: 'routes.open', keys: ['r'], label: 'routes', description: 'Open the routes editor for the active mode: edit a route\'s description, model, provider or reasoning effort, or the default, saved into config.yaml', contexts: ['grid'], footer: false},
 	{command: 'routes.up', keys: ['up', 'k'], label: 'up', description: 'Select the route above', contexts: ['routes', 'route-pick'], group: 'select'},
 	{command: 'routes.down', keys: ['down', 'j'], label: 'down', description: 'Select the route below', contexts: ['routes', 'route-pick'], group: 'select'},

@@ -103,6 +103,10 @@ describe('steering the batch from the dashboard', () => {
 		screen.sendKeys('Escape');
 		await screen.waitForScreen(/t02 log-summary/);
 		screen.sendKeys('m');
+		await screen.waitForScreen(/Switch routing from model_map to profile_routes\? It is saved into config\.yaml, which Hermes itself reads too;\s+2 queued tasks\s+re-plan onto it\.\s+y\/n/, {message: 'the mode question'});
+		// Asked, not done: the file is as the description's save left it.
+		expect(readFileSync(path.join(test.dir, 'config.yaml'), 'utf8')).toBe(config);
+		screen.sendKeys('y');
 		const switched = await screen.waitForScreen(all(/profile routes/, /profile coder/), {message: 'profile routes on the queued panes'});
 		expect(switched).toMatch(/mode profile_routes: saved to .*config\.yaml/);
 		expect(switched.match(/profile coder/g)?.length).toBeGreaterThanOrEqual(2);
