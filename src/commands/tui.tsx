@@ -65,7 +65,7 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 	const stopFeed = feedStore(store, runner);
 	// Someone else editing config.yaml meanwhile: the routes and the queue follow it.
 	// An outside edit that cannot be used marks the header (⚠) until the file is usable again.
-	const stopWatching = steering.watch(outcome => store?.setState({notice: outcome.message, configConflict: !outcome.ok}));
+	const stopWatching = steering.watch(outcome => store?.getState().configChanged(outcome));
 
 	const leaveAlternateScreen = enterAlternateScreen(io.stdout);
 	const keyboard = keyboardStream(io.stdin);

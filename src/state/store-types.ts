@@ -96,6 +96,8 @@ export type BatchActions = {
 	requestQuit(): void;
 	confirmYes(): void;
 	confirmNo(): void;
+	/** config.yaml changed on disk (the watcher): the mode, the notice and an open routes editor follow the file. */
+	configChanged(outcome: SteerOutcome): void;
 	/** m: asks before switching to the next routing mode with routes (it rewrites Hermes's config.yaml). */
 	requestSwitchMode(): void;
 	/** The next routing mode with routes, saved into config.yaml, then the queue re-planned (after the question). */
