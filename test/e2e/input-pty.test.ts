@@ -1,7 +1,7 @@
 // Pasting into the dashboard in a real terminal (tmux pastes the way a terminal does: with the
 // ESC[200~ … ESC[201~ marks only when the app turned bracketed paste on). A pasted "xy" in the
 // routes list would remove a route and confirm if it were keys; a two-line paste into a field
-// would save a line per Enter. Neither may happen; after the dashboard ends, bracketed paste is
+// would save a line per Enter. Neither may happen; Backspace sent with text deletes; after the dashboard ends, bracketed paste is
 // off again, so a paste into the shell arrives without the marks. Every wait polls the screen.
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
@@ -46,6 +46,11 @@ describe('pasting in the dashboard', () => {
 
 		screen.sendKeys('C-u');
 		await screen.waitForScreen(screen => !/Slow and careful/.test(screen), {message: 'the field emptied'});
+		// Text and Backspace sent at once (one read, as when typing fast on a loaded machine).
+		screen.sendKeys('qzxw', 'BSpace', 'BSpace');
+		await screen.waitForScreen(screen => /qz/.test(screen) && !/qzx/.test(screen), {message: 'Backspace deleting after the text'});
+		screen.sendKeys('C-u');
+		await screen.waitForScreen(screen => !/qz/.test(screen), {message: 'the field emptied again'});
 		screen.paste('Web research with sources\n');
 		await screen.waitForScreen(/Web research with sources/, {message: 'the one-line paste in the field'});
 		expect(config()).toBe(steeringConfig);
