@@ -64,7 +64,7 @@ export type PrepareContext = {
 	env: NodeJS.ProcessEnv;
 	stdinIsTTY: boolean;
 	readStdin(): Promise<string>;
-	/** How long the demo's runaway may run before its timeout stops it. */
+	/** How long the demo's runaway may run before its timeout stops it (none: until cancelled or quit). */
 	demoRunawaySeconds?: number;
 };
 
@@ -73,7 +73,7 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 	const hermesHome = demo?.hermesHome ?? resolveHermesHome(context.env);
 	const settings = loadSettings(settingsPath(hermesHome));
 	const tasks = demo && taskArg === undefined
-		? demoTasks({runawayTimeoutSeconds: context.demoRunawaySeconds ?? 60})
+		? demoTasks({runawayTimeoutSeconds: context.demoRunawaySeconds})
 		: await readTasks(taskArg, context);
 	const config = loadHermesConfig({configPath: options.config ?? demo?.configPath ?? defaultConfigPath(hermesHome), hermesHome, explicit: options.config !== undefined});
 	// Every flag is checked before the binary is asked anything: bad input runs nothing at all.

@@ -65,7 +65,7 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 	const stopFeed = feedStore(store, runner);
 	// Someone else editing config.yaml meanwhile: the routes and the queue follow it.
 	// An outside edit that cannot be used marks the header (⚠) until the file is usable again.
-	const stopWatching = steering.watch(outcome => store?.setState({notice: outcome.message, configConflict: !outcome.ok}));
+	const stopWatching = steering.watch(outcome => store?.getState().configChanged(outcome));
 
 	const leaveAlternateScreen = enterAlternateScreen(io.stdout);
 	const keyboard = keyboardStream(io.stdin);
@@ -134,11 +134,13 @@ function demoExitCode(report: Parameters<typeof exitCodeOf>[0], stoppedFromOutsi
 
 /**
  * The alternate screen keeps the operator's scrollback intact and gives the frame a fixed canvas.
- * Whatever ends the process while it is up (an error nobody expected included) leaves it, with
- * the cursor shown, through a synchronous write on exit: an asynchronous one would never flush.
+ * Bracketed paste (?2004) makes the terminal mark a paste, so that it is read as text and never
+ * as keys (ui/paste-reader.ts). Whatever ends the process while they are on (an error nobody
+ * expected included) turns both off, with the cursor shown, through a synchronous write on exit:
+ * an asynchronous one would never flush, and a shell left in bracketed paste gets the markers.
  */
 function enterAlternateScreen(stdout: NodeJS.WriteStream): () => void {
-	const leave = '\u001B[?25h\u001B[?1049l';
+	const leave = '\u001B[?2004l\u001B[?25h\u001B[?1049l';
 	const {fd} = stdout as Partial<{fd: number}>;
 	const onExit = () => {
 		try {
@@ -148,7 +150,7 @@ function enterAlternateScreen(stdout: NodeJS.WriteStream): () => void {
 		}
 	};
 
-	stdout.write('\u001B[?1049h\u001B[H');
+	stdout.write('\u001B[?1049h\u001B[H\u001B[?2004h');
 	process.on('exit', onExit);
 	return () => {
 		process.off('exit', onExit);

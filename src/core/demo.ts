@@ -93,8 +93,13 @@ function assertOwnFolder(dir: string): void {
 	}
 }
 
-/** The demo batch: ordinary work, one failure, one runaway that ignores SIGTERM, one refusal. */
-export function demoTasks(options: {runawayTimeoutSeconds: number}): TaskSpec[] {
+/**
+ * The demo batch: ordinary work, one failure, one runaway that ignores SIGTERM, one refusal.
+ * Without `runawayTimeoutSeconds` (the dashboard's demo) the runaway runs until the operator
+ * cancels it or quits: a timeout of its own stopped it before a newcomer reading `?` got to it.
+ * Headless, `run --demo` passes one, or it would never end.
+ */
+export function demoTasks(options: {runawayTimeoutSeconds?: number | undefined} = {}): TaskSpec[] {
 	return [
 		{name: 'capital-lookup', goal: 'What is the capital of France? Quick lookup.', characteristic: 'quick', context: '[fake:duration=4]'},
 		{name: 'fix-flaky-test', goal: 'Debug and fix the flaky retry test in the payment service', option: 'deep', context: '[fake:duration=12]'},
@@ -102,7 +107,7 @@ export function demoTasks(options: {runawayTimeoutSeconds: number}): TaskSpec[] 
 		// One step: its tool lines must not push the hostile lines out of the pane's tail.
 		{name: 'changelog-summary', goal: 'Summarize this week\'s changelog for the team', context: '[fake:duration=6] [fake:steps=1] [fake:escapes]'},
 		{name: 'flaky-provider', goal: 'Translate the onboarding guide to German', context: '[fake:duration=5] [fake:fail]'},
-		{name: 'runaway-crawler', goal: 'Crawl the docs site and index every page', option: 'research', timeout: options.runawayTimeoutSeconds, context: '[fake:forever] [fake:ignore-term] [fake:grandchild]'},
+		{name: 'runaway-crawler', goal: 'Crawl the docs site and index every page', option: 'research', ...(options.runawayTimeoutSeconds === undefined ? {} : {timeout: options.runawayTimeoutSeconds}), context: '[fake:forever] [fake:ignore-term] [fake:grandchild]'},
 		{name: 'explain-design', goal: 'Explain the tradeoffs of event sourcing for our ledger', context: '[fake:duration=10]'},
 		{name: 'turbo-route', goal: 'Write release notes', option: 'turbo', context: '[fake:duration=3]'},
 	];

@@ -1,6 +1,6 @@
 // The operator's stop intents, decided as pure functions of the state: which question to ask,
 // or why there is nothing to ask. The store applies the answer and calls the core.
-import {isActive, isFinal} from '../core/types.js';
+import {isFinal} from '../core/types.js';
 import {bodyLayer, zoomOf} from './overlay.js';
 import type {BatchState} from './store.js';
 
@@ -27,16 +27,16 @@ export function cancelRequest(state: BatchState, kill: boolean): Partial<BatchSt
 	return {overlay: {kind: 'confirm', question: {action: kill ? 'kill' : 'cancel', taskId: id}, under: bodyLayer(state.overlay)}, notice: null};
 }
 
-/** q: exit at once when nothing holds a process, else ask first. */
+/**
+ * q: ask first, whether tasks still run or the batch has finished. Quitting a finished batch at
+ * once made "q then y" (the habit from a running batch) leave the y to the shell, typed into
+ * whatever ran next; asking in both states makes q y the one way out, and q alone never leaves.
+ */
 export function quitRequest(state: BatchState): Partial<BatchState> | undefined {
 	if (state.quitting) {
 		return undefined;
 	}
 
-	const active = state.order.some(id => {
-		const status = state.tasks[id]?.status;
-		return status !== undefined && isActive(status);
-	});
 	// Asked over whatever is open (a question asked before it gives way to this one).
-	return active ? {overlay: {kind: 'confirm', question: {action: 'quit'}, under: bodyLayer(state.overlay)}} : {exitRequested: true};
+	return {overlay: {kind: 'confirm', question: {action: 'quit'}, under: bodyLayer(state.overlay)}};
 }

@@ -33,7 +33,8 @@ export type RouteListState = {
 /** What the routes editor has open inside it, if anything: one thing at a time. */
 export type EditorInput =
 	/** One of the selected route's fields being typed. */
-	| {kind: 'field'; name: RouteField; field: TextField}
+	/** `base`: the value the field was opened with, so that a change made on disk meanwhile is not overwritten unasked. */
+	| {kind: 'field'; name: RouteField; field: TextField; base: string}
 	/** A new route (`a`), field by field; the text field holds the current step. */
 	| {kind: 'draft'; draft: RouteDraft; field: TextField}
 	/** A new profile route: the profiles to choose from (picked first), and the selected one. */
@@ -74,6 +75,18 @@ export function editorFor(delegation: DelegationConfig, previous?: RouteListStat
 	const routes = routeRows(delegation);
 	const keep = previous ? routes.findIndex(route => route.name === previous.routes[previous.selected]?.name) : -1;
 	return {list: listOf(delegation.mode), routes, selected: Math.max(0, keep), error: null, input: null};
+}
+
+/**
+ * The editor after config.yaml changed on disk: the rows as the file now says, the selection on
+ * the same route, and what was open inside kept while its route is still listed (the text typed
+ * so far is the operator's; the save compares it with the file then).
+ */
+export function refreshedEditor(delegation: DelegationConfig, open: RoutesEditorState): RoutesEditorState {
+	const fresh = editorFor(delegation, open);
+	const selectedKept = fresh.list === open.list && fresh.routes[fresh.selected]?.name === open.routes[open.selected]?.name;
+	const keepInput = open.input !== null && (open.input.kind !== 'field' || selectedKept) && fresh.list === open.list;
+	return keepInput ? {...fresh, input: open.input, error: open.error} : fresh;
 }
 
 /** The picker of R for one task: the routes, then one row more, "explicit model…". */

@@ -5,12 +5,13 @@ import type {StoreApi} from 'zustand/vanilla';
 import type {ClearableField, RouteField} from '../core/config-edit.js';
 import {submitDraft} from './route-add-remove.js';
 import {movedInPicker, submitExplicit} from './reroute-actions.js';
-import {editorFor, type RouteRow, type RoutesEditorState} from './routes-editor.js';
-import {editorPatch, editPatch, refusedPatch, steerable, switchModePatch} from './steer.js';
+import {editorFor, refreshedEditor, type RouteRow, type RoutesEditorState} from './routes-editor.js';
+import type {SteerOutcome} from '../core/steering.js';
+import {editorPatch, editPatch, refusedPatch, steerable, switchModePatch, switchModeQuestion} from './steer.js';
 import type {BatchActions, BatchControl, BatchState} from './store.js';
 import {fieldAtEnd} from './text-field.js';
 
-export type SteerActions = Pick<BatchActions, 'switchMode' | 'openRoutes' | 'moveRoute' | 'editDescription' | 'editRouteField' | 'submitField' | 'cancelField' | 'setDefaultRoute' | 'reloadConfig'>;
+export type SteerActions = Pick<BatchActions, 'configChanged' | 'requestSwitchMode' | 'switchMode' | 'openRoutes' | 'moveRoute' | 'editDescription' | 'editRouteField' | 'submitField' | 'cancelField' | 'setDefaultRoute' | 'reloadConfig'>;
 
 type Store = Pick<StoreApi<BatchState & BatchActions>, 'setState' | 'getState'>;
 
@@ -30,6 +31,22 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 	};
 
 	return {
+		configChanged(outcome: SteerOutcome) {
+			if (!outcome.ok) {
+				set({notice: outcome.message, configConflict: true});
+				return;
+			}
+
+			// The queue was re-planned on the file's routing; the header and an open editor follow it.
+			const open = editor();
+			const patch: Partial<BatchState> = {notice: outcome.message, configConflict: false, mode: outcome.delegation.mode};
+			set(open ? editorPatch(refreshedEditor(outcome.delegation, open), patch) : patch);
+		},
+
+		requestSwitchMode() {
+			set(switchModeQuestion(get(), control));
+		},
+
 		switchMode() {
 			set(switchModePatch(get(), control));
 		},
@@ -94,7 +111,8 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 				return;
 			}
 
-			set(editorPatch({...open, input: {kind: 'field', name, field: fieldAtEnd(currentValue(route, name))}, error: null}));
+			const value = currentValue(route, name);
+			set(editorPatch({...open, input: {kind: 'field', name, field: fieldAtEnd(value), base: value}, error: null}));
 		},
 
 		submitField() {
@@ -118,6 +136,14 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 
 			const value = input.field.value.trim();
 			const {name: field} = input;
+			// Changed on disk since the field opened (an outside edit the watcher picked up): saving
+			// would replace it unseen. Say so once; Enter again saves the operator's value over it.
+			const onDisk = currentValue(route, field);
+			if (onDisk !== input.base) {
+				set(editorPatch({...open, input: {...input, base: onDisk}, error: `config.yaml changed on disk while you typed: ${field} of "${route.name}" is now ${JSON.stringify(onDisk)}; Enter again saves yours over it, Esc keeps the file's`}));
+				return;
+			}
+
 			if (value === '' && !isClearable(field)) {
 				set(editorPatch({...open, error: emptyFieldReasons[field]}));
 				return;

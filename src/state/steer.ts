@@ -40,7 +40,23 @@ export function steerable(control: BatchControl): Steerable | undefined {
 	return control.routing && control.steer ? {routing: control.routing.bind(control), steer: control.steer.bind(control)} : undefined;
 }
 
-/** m: the next mode with routes, saved into config.yaml; on success the queue is re-planned. */
+/**
+ * m: the question before the switch. It rewrites Hermes's own config.yaml, which every Hermes
+ * run reads, and re-plans the queue: one keypress must not do that unasked.
+ */
+export function switchModeQuestion(state: BatchState, control: BatchControl): Partial<BatchState> {
+	const steering = steerable(control);
+	if (!steering || state.quitting) {
+		return switchModePatch(state, control);
+	}
+
+	const {mode} = nextMode(steering.routing(), state.mode);
+	return mode === state.mode
+		? switchModePatch(state, control)
+		: {overlay: {kind: 'confirm', question: {action: 'switch-mode', mode}, under: bodyLayer(state.overlay)}, notice: null};
+}
+
+/** The next mode with routes, saved into config.yaml; on success the queue is re-planned. */
 export function switchModePatch(state: BatchState, control: BatchControl): Partial<BatchState> {
 	const steering = steerable(control);
 	if (!steering) {

@@ -30,7 +30,9 @@ export type BatchControl = {
 export type ConfirmQuestion =
 	| {action: 'cancel' | 'kill'; taskId: string}
 	| {action: 'quit'}
-	| {action: 'remove-route'; routeName: string};
+	| {action: 'remove-route'; routeName: string}
+	/** m: the mode it switches to, saved into Hermes's shared config.yaml. */
+	| {action: 'switch-mode'; mode: RoutingMode};
 export type ConfirmAction = ConfirmQuestion['action'];
 export type LayoutPreference = 'auto' | 'grid' | 'list';
 export type ZoomState = {
@@ -87,12 +89,18 @@ export type BatchActions = {
 	submitSearch(): void;
 	/** The text field that has the keyboard (search, editor, picker) after a key press. */
 	setField(field: TextField): void;
+	/** Pasted text: into the text field that has the keyboard, as one line; elsewhere ignored with a notice (state/paste.ts). */
+	paste(text: string): void;
 	findNext(direction: 1 | -1): void;
 	requestCancel(kill: boolean): void;
 	requestQuit(): void;
 	confirmYes(): void;
 	confirmNo(): void;
-	/** m: the next routing mode with routes, saved into config.yaml, then the queue re-planned. */
+	/** config.yaml changed on disk (the watcher): the mode, the notice and an open routes editor follow the file. */
+	configChanged(outcome: SteerOutcome): void;
+	/** m: asks before switching to the next routing mode with routes (it rewrites Hermes's config.yaml). */
+	requestSwitchMode(): void;
+	/** The next routing mode with routes, saved into config.yaml, then the queue re-planned (after the question). */
 	switchMode(): void;
 	/** r: the routes editor for the active mode. */
 	openRoutes(): void;

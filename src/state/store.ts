@@ -5,15 +5,18 @@
 // change is in apply-event.ts, the zoom's arithmetic in zoom.ts, steering in steer-actions.ts;
 // the state's and actions' types are in store-types.ts.
 import {createStore, type StoreApi} from 'zustand/vanilla';
-import type {CancellingInfo, PlannedTask, RoutingMode, StopReason} from '../core/types.js';
+import type {CancellingInfo, PlannedTask, RoutingMode, StopReason, TaskStatus} from '../core/types.js';
+import {isActive} from '../core/types.js';
 import {eventPatch, outputPatch} from './apply-event.js';
 import {closedTop, withField, type ZoomLayer} from './overlay.js';
 import {cancelRequest, quitRequest} from './intents.js';
+import {pastePatch} from './paste.js';
 import {taskViewFromPlan} from './task-view.js';
 import {batchWarnings} from './warnings.js';
 import {addRemoveActions} from './route-add-remove.js';
 import {rerouteActions} from './reroute-actions.js';
 import {steerActions} from './steer-actions.js';
+import {nextMode} from './steer.js';
 import type {BatchActions, BatchControl, BatchState} from './store-types.js';
 import {openZoom, scrolled, searched} from './zoom.js';
 
@@ -171,6 +174,10 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 				}
 			},
 
+			paste(text) {
+				set(pastePatch(get(), text));
+			},
+
 			findNext(direction) {
 				const layer = zoomOnTop();
 				if (!layer || layer.zoom.search.query === '') {
@@ -224,7 +231,24 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 					return;
 				}
 
+				if (question.action === 'switch-mode') {
+					// The file may have changed meanwhile (an outside edit): switch only to the mode asked about.
+					if (nextModeOf(get(), control) === question.mode) {
+						get().switchMode();
+					} else {
+						set({notice: 'the routing changed while the question was open; nothing switched (press m again)'});
+					}
+
+					return;
+				}
+
 				if (question.action === 'quit') {
+					// A finished batch (R after the finish clears the report) has nothing left to stop.
+					if (get().report && !get().order.some(id => isActiveStatus(get().tasks[id]?.status))) {
+						set({exitRequested: true});
+						return;
+					}
+
 					set({quitting: true, notice: null});
 					control.shutdown({skipGrace: false});
 					if (get().report) {
@@ -251,3 +275,12 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 }
 
 export type {CancellingInfo, StopReason};
+
+function nextModeOf(state: BatchState, control: BatchControl): RoutingMode | undefined {
+	const delegation = control.routing?.();
+	return delegation ? nextMode(delegation, state.mode).mode : undefined;
+}
+
+function isActiveStatus(status: TaskStatus | undefined): boolean {
+	return status !== undefined && isActive(status);
+}

@@ -10,3 +10,11 @@ export const emptyField: TextField = {value: '', cursor: 0};
 export function fieldAtEnd(value: string): TextField {
 	return {value, cursor: [...value].length};
 }
+
+/** The field with text put in at the cursor; control characters are dropped, never typed. */
+export function insertText(field: TextField, text: string): TextField {
+	const characters = [...field.value];
+	const cursor = Math.min(Math.max(0, field.cursor), characters.length);
+	const inserted = [...text.replace(/[\u0000-\u001F\u007F-\u009F]/g, '')];
+	return inserted.length === 0 ? field : {value: [...characters.slice(0, cursor), ...inserted, ...characters.slice(cursor)].join(''), cursor: cursor + inserted.length};
+}

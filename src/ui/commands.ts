@@ -132,7 +132,7 @@ export function runCommand(command: Command, state: State, environment: CommandE
 		}
 
 		case 'routing.mode': {
-			state.switchMode();
+			state.requestSwitchMode();
 			break;
 		}
 

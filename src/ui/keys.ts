@@ -60,7 +60,7 @@ const table: readonly Entry[] = [
 	{command: 'task.kill', keys: ['K'], label: 'kill', description: 'Kill the focused task now, skipping the grace period (asks first)', contexts: ['grid', 'zoom']},
 	{command: 'confirm.yes', keys: ['y'], label: 'yes', description: 'Confirm', contexts: ['confirm']},
 	{command: 'confirm.no', keys: ['n', 'escape'], label: 'no', description: 'Back out', contexts: ['confirm']},
-	{command: 'routing.mode', keys: ['m'], label: 'mode', description: 'Switch the routing mode (model_map → profile_routes → built-in), saved into config.yaml; tasks not started yet are re-planned', contexts: ['grid'], footer: false},
+	{command: 'routing.mode', keys: ['m'], label: 'mode', description: 'Switch the routing mode (model_map → profile_routes → built-in), saved into Hermes\'s config.yaml (asks first, saying how many queued tasks re-plan); tasks not started yet are re-planned', contexts: ['grid'], footer: false},
 	{command: 'routes.open', keys: ['r'], label: 'routes', description: 'Open the routes editor for the active mode: edit a route\'s description, model, provider or reasoning effort, or the default, saved into config.yaml', contexts: ['grid'], footer: false},
 	{command: 'routes.up', keys: ['up', 'k'], label: 'up', description: 'Select the route above', contexts: ['routes', 'route-pick'], group: 'select'},
 	{command: 'routes.down', keys: ['down', 'j'], label: 'down', description: 'Select the route below', contexts: ['routes', 'route-pick'], group: 'select'},
@@ -79,7 +79,7 @@ const table: readonly Entry[] = [
 	{command: 'task.reroute', keys: ['R'], label: 're-route', description: 'Send the focused queued, failed, cancelled or timed-out task to another route of the active mode, or to an explicit model and provider (a new attempt; the earlier one\'s log and result are kept)', contexts: ['grid', 'zoom'], footer: false},
 	{command: 'layout.toggle', keys: ['L'], label: 'layout', description: 'Switch between the grid and the list layout', contexts: ['grid']},
 	{command: 'help.toggle', keys: ['?'], label: 'help', description: 'Show or hide this help', contexts: ['grid', 'zoom', 'help'], pinned: true},
-	{command: 'app.quit', keys: ['q', 'ctrl+c'], label: 'quit', description: 'Quit (asks first while tasks are still running); again at the question: yes; again while quitting: kill all now', contexts: everywhere, pinned: true},
+	{command: 'app.quit', keys: ['q', 'ctrl+c'], label: 'quit', description: 'Quit (asks first, also once the batch has finished, so that the y of q y never reaches the shell); again at the question: yes; again while quitting: kill all now', contexts: everywhere, pinned: true},
 ];
 
 // Where text keys act only for the context's own commands. Typing into the search field must

@@ -74,7 +74,10 @@ describe('steering the batch from the dashboard', () => {
 		screen.sendKeys('Escape');
 		go();
 		await screen.waitForScreen(/t03 parser-bug +✓ succeeded/, {timeoutMs: 30_000, message: 'every task to succeed'});
+		// Finished, q still asks (as while tasks run): q then y leaves.
 		screen.sendKeys('q');
+		await screen.waitForScreen(/Quit\? Nothing is running any more\. y\/n/, {message: 'the quit question'});
+		screen.sendKeys('y');
 		expect((await screen.waitForExit()).code).toBe(0);
 	});
 
@@ -100,6 +103,10 @@ describe('steering the batch from the dashboard', () => {
 		screen.sendKeys('Escape');
 		await screen.waitForScreen(/t02 log-summary/);
 		screen.sendKeys('m');
+		await screen.waitForScreen(/Switch routing from model_map to profile_routes\? It is saved into config\.yaml, which Hermes itself reads too;\s+2 queued tasks\s+re-plan onto it\.\s+y\/n/, {message: 'the mode question'});
+		// Asked, not done: the file is as the description's save left it.
+		expect(readFileSync(path.join(test.dir, 'config.yaml'), 'utf8')).toBe(config);
+		screen.sendKeys('y');
 		const switched = await screen.waitForScreen(all(/profile routes/, /profile coder/), {message: 'profile routes on the queued panes'});
 		expect(switched).toMatch(/mode profile_routes: saved to .*config\.yaml/);
 		expect(switched.match(/profile coder/g)?.length).toBeGreaterThanOrEqual(2);
@@ -107,7 +114,10 @@ describe('steering the batch from the dashboard', () => {
 
 		go();
 		await screen.waitForScreen(all(/t01 long-report +✓ succeeded/, /t02 log-summary +✓ succeeded/, /t03 parser-bug +✓ succeeded/), {timeoutMs: 30_000, message: 'every task to succeed'});
+		// Finished, q still asks (as while tasks run): q then y leaves.
 		screen.sendKeys('q');
+		await screen.waitForScreen(/Quit\? Nothing is running any more\. y\/n/, {message: 'the quit question'});
+		screen.sendKeys('y');
 		const exit = await screen.waitForExit();
 		expect(exit.code).toBe(0);
 		const resultsFile = /^results: (.+results\.json)$/m.exec(exit.screen)?.[1];
@@ -131,7 +141,10 @@ describe('steering the batch from the dashboard', () => {
 
 		go();
 		await screen.waitForScreen(/t01 long-report +✓ succeeded/, {timeoutMs: 30_000});
+		// Finished, q still asks (as while tasks run): q then y leaves.
 		screen.sendKeys('q');
+		await screen.waitForScreen(/Quit\? Nothing is running any more\. y\/n/, {message: 'the quit question'});
+		screen.sendKeys('y');
 		const exit = await screen.waitForExit();
 		const resultsFile = /^results: (.+results\.json)$/m.exec(exit.screen)?.[1];
 		const report = JSON.parse(readFileSync(resultsFile!, 'utf8')) as BatchReport;

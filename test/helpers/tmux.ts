@@ -32,6 +32,8 @@ export type TmuxSession = {
 	settled(options?: CaptureOptions): Promise<string>;
 	/** tmux key names or characters: 'q', 'Tab', 'Enter', 'Escape', 'Up'. */
 	sendKeys(...keys: string[]): void;
+	/** Pastes the text as a terminal does: line breaks sent as CR, between ESC[200~ and ESC[201~ only if the app turned bracketed paste on. */
+	paste(text: string): void;
 	/** Polls the screen until it matches, settled (see settled()); resolves with it, fails showing the last one. */
 	waitForScreen(match: ScreenMatch, options?: WaitOptions): Promise<string>;
 	/** The command's exit code, once the shell has printed `EXIT=<code>` after it. */
@@ -113,6 +115,10 @@ export function startTmux(argv: readonly string[], options: TmuxOptions = {}): T
 		},
 		sendKeys(...keys) {
 			tmux('send-keys', '-t', target, ...keys);
+		},
+		paste(text) {
+			tmux('set-buffer', '-b', 'test-paste', '--', text);
+			tmux('paste-buffer', '-p', '-d', '-b', 'test-paste', '-t', target);
 		},
 		async settled(options = {}) {
 			return settle(() => true, options, {message: 'two captures in a row to agree'});

@@ -3,7 +3,7 @@
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {resolveBindings} from '../../src/ui/keys.js';
-import {finishTask, plannedTasks, render, startTask, t0} from '../helpers/render.js';
+import {finishBatch, finishTask, plannedTasks, render, startTask, t0} from '../helpers/render.js';
 import {questionOf, zoomOf} from '../helpers/overlay.js';
 
 afterEach(cleanup);
@@ -305,18 +305,30 @@ describe('quit', () => {
 		expect(store.getState().quitting).toBe(false);
 	});
 
-	test('with nothing running it exits at once', async () => {
+	test('with nothing running it still asks: q then y leaves, as while tasks run, and no y is left over', async () => {
 		const {frame, stdin, store, control} = render({tasks: plannedTasks(1)});
 		startTask(store, 't01', t0);
 		finishTask(store, 't01', 'succeeded', {startedAt: t0, finishedAt: t0 + 1000, exitCode: 0});
+		finishBatch(store, t0 + 1000);
 		await vi.waitFor(() => {
 			expect(frame()).toContain('✓ succeeded');
 		});
 		stdin.write('q');
 		await vi.waitFor(() => {
+			expect(frame()).toContain('Quit? Nothing is running any more. y/n');
+		});
+		expect(store.getState().exitRequested).toBe(false);
+		stdin.write('n');
+		await vi.waitFor(() => {
+			expect(frame()).not.toContain('Quit?');
+		});
+		expect(store.getState().exitRequested).toBe(false);
+		stdin.write('qy');
+		await vi.waitFor(() => {
 			expect(store.getState().exitRequested).toBe(true);
 		});
-		expect(frame()).not.toContain('Quit?');
+		// Finished: nothing is left to stop.
 		expect(control.calls).toEqual([]);
 	});
+
 });

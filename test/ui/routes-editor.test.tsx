@@ -222,6 +222,26 @@ describe('the routes editor', () => {
 		expect(view.replans).toHaveLength(2);
 	});
 
+	test('m asks before rewriting config.yaml, saying the modes and how many queued tasks re-plan; n changes nothing, y switches', async () => {
+		const view = editor();
+		view.stdin.write('m');
+		await view.until(/Switch routing from model_map to profile_routes\? It is saved into config\.yaml, which Hermes itself reads too;\s+3 queued tasks re-plan onto it\. y\/n/);
+		expect(view.config()).toBe(steeringConfig);
+		expect(view.store.getState().mode).toBe('model_map');
+		view.stdin.write('n');
+		await vi.waitFor(() => {
+			expect(questionOf(view.store.getState())).toBeNull();
+		});
+		expect(view.config()).toBe(steeringConfig);
+		expect(view.replans).toHaveLength(0);
+		view.stdin.write('m');
+		await view.until(/Switch routing from model_map to profile_routes\?/);
+		view.stdin.write('y');
+		await view.until(/mode profile_routes: saved to /);
+		expect(view.config()).toContain('backend: profile_routes   # the active mode');
+		expect(view.replans).toHaveLength(1);
+	});
+
 	test('a profile route has only a description: M is refused with the reason', async () => {
 		const view = editor();
 		view.store.getState().switchMode();

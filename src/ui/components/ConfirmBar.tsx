@@ -1,6 +1,7 @@
 // The question before anything is stopped, saying exactly what will be sent to whom.
 import {Box, Text} from 'ink';
 import type {BatchState} from '../../state/store.js';
+import {modeNames} from '../../state/steer.js';
 import {formatElapsed} from '../../core/durations.js';
 import {oneLine, truncate, wrapWords} from '../format.js';
 import {formatKey} from '../key-descriptor.js';
@@ -61,6 +62,12 @@ export function confirmQuestion(state: BatchState): string | null {
 		const name = confirm.routeName;
 		const load = Object.values(state.tasks).filter(task => task.routeName === name && task.status === 'queued').length;
 		return `Remove route "${name}" from config.yaml?${load > 0 ? ` Its ${load} queued ${load === 1 ? 'task moves' : 'tasks move'} to another route.` : ''}`;
+	}
+
+	if (confirm.action === 'switch-mode') {
+		const queued = Object.values(state.tasks).filter(task => task.status === 'queued').length;
+		const replan = queued === 0 ? 'no queued task re-plans' : `${queued} queued ${queued === 1 ? 'task re-plans' : 'tasks re-plan'} onto it`;
+		return `Switch routing from ${modeNames[state.mode]} to ${modeNames[confirm.mode]}? It is saved into config.yaml, which Hermes itself reads too; ${replan}.`;
 	}
 
 	const grace = formatElapsed(state.graceMs);

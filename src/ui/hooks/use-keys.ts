@@ -1,6 +1,7 @@
 // The app's one keyboard handler: find where the keyboard is, look the key up in the binding
 // table, hand the command to the store. Where a text field has the keyboard, keys that are not
-// commands there are typing.
+// commands there are typing. A paste is text, never keys (see paste-reader.ts).
+import {useRef} from 'react';
 import {useInput, useStdin, type Key} from 'ink';
 import {keyContext, runCommand, type CommandEnvironment} from '../commands.js';
 import {isTextContext, matchCommand, type Bindings} from '../keys.js';
@@ -8,6 +9,7 @@ import {editField, nonText} from '../text-field.js';
 import {activeField} from '../../state/overlay.js';
 import {useBatchStore} from '../store-context.js';
 import type {BatchStore} from '../../state/store.js';
+import {PasteReader} from '../paste-reader.js';
 
 // What may arrive together as separate key presses: text, and the keys that are one byte (Enter, Tab).
 const splittable = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]+$/;
@@ -16,22 +18,30 @@ export function useKeys(bindings: Bindings, environment: CommandEnvironment): vo
 	const store = useBatchStore();
 	// Without raw mode (stdin not a terminal) Ink cannot read keys and would throw.
 	const {isRawModeSupported} = useStdin();
+	const paste = useRef<PasteReader | null>(null);
+	paste.current ??= new PasteReader(text => {
+		store.getState().paste(text);
+	});
 	useInput((input, key) => {
-		handle(store, bindings, environment, input, key);
+		if (!paste.current?.take(input, key)) {
+			handle(store, bindings, environment, input, key);
+		}
 	}, {isActive: isRawModeSupported});
 }
 
-// Ctrl+letter keys (one byte, 0x01-0x1A) other than Tab, line feed and Enter.
-const ctrlLetter = /[\u0001-\u0008\u000B\u000C\u000E-\u001A]/;
+// One-byte keys other than Tab, line feed and Enter: Ctrl+letters (0x01-0x1A, Backspace's 0x08
+// among them) and DEL, which is what the Backspace key sends.
+const oneByteKey = /[\u0001-\u0008\u000B\u000C\u000E-\u001A\u007F]/;
 
 function handle(store: BatchStore, bindings: Bindings, environment: CommandEnvironment, input: string, key: Key): void {
 	const characters = [...input];
-	// Ctrl+W then text, read at once (tmux send-keys, a loaded machine): Ink takes the whole string
-	// for text and the Ctrl key is lost. Each Ctrl key is its own press, in order, between the text.
-	if (characters.length > 1 && !input.includes('\u001B') && ctrlLetter.test(input)) {
+	// Ctrl+W or Backspace with text, read at once (typing fast, holding Backspace, tmux send-keys,
+	// a loaded machine): Ink takes the whole string for text and the key is lost. Each such key
+	// is its own press, in order, between the text.
+	if (characters.length > 1 && !input.includes('\u001B') && oneByteKey.test(input)) {
 		let text = '';
 		for (const character of characters) {
-			if (!ctrlLetter.test(character)) {
+			if (!oneByteKey.test(character)) {
 				text += character;
 				continue;
 			}
@@ -41,7 +51,7 @@ function handle(store: BatchStore, bindings: Bindings, environment: CommandEnvir
 				text = '';
 			}
 
-			press(store, bindings, environment, String.fromCodePoint(character.codePointAt(0)! + 96), {...key, ctrl: true});
+			press(store, bindings, environment, ...oneByteKeyPress(key, character));
 		}
 
 		if (text !== '') {
@@ -65,9 +75,15 @@ function handle(store: BatchStore, bindings: Bindings, environment: CommandEnvir
 			return;
 		}
 
-		// In a text field a string is text (typed fast, or pasted) up to a line break, which is
-		// Enter; what follows it is keys again, wherever Enter has taken the keyboard.
+		// In a text field a string is text (typed fast) up to a line break, which is Enter. Text
+		// after the line break is a paste from a terminal that does not mark pastes: all of it is
+		// a paste, so that no pasted line runs as keys where Enter has taken the keyboard.
 		const lineBreak = input.search(/[\r\n]/);
+		if (lineBreak !== -1 && /[^\r\n]/.test(input.slice(lineBreak))) {
+			store.getState().paste(input);
+			return;
+		}
+
 		if (lineBreak !== -1) {
 			if (lineBreak > 0) {
 				press(store, bindings, environment, input.slice(0, lineBreak), {...key, return: false});
@@ -75,7 +91,8 @@ function handle(store: BatchStore, bindings: Bindings, environment: CommandEnvir
 
 			const [enterInput, enterKey] = pressOf(key, '\r');
 			press(store, bindings, environment, enterInput, enterKey);
-			const rest = input.slice(lineBreak + 1);
+			// CR LF is one Enter.
+			const rest = input.slice(lineBreak + (input.startsWith('\r\n', lineBreak) ? 2 : 1));
 			if (rest !== '') {
 				handle(store, bindings, environment, rest, {...key, return: false});
 			}
@@ -116,6 +133,15 @@ function press(store: BatchStore, bindings: Bindings, environment: CommandEnviro
 
 function isEscapeThenKey(input: string, key: Key): boolean {
 	return key.meta && !key.escape && !key.ctrl && [...input].length === 1 && input.replace(nonText, '') === input;
+}
+
+/** What Ink reports for this one-byte key read alone: Backspace (0x08), Delete (DEL, 0x7F), or Ctrl+letter. */
+function oneByteKeyPress(key: Key, character: string): [string, Key] {
+	if (character === '\b' || character === '\u007F') {
+		return ['', {...key, ctrl: false, backspace: character === '\b', delete: character === '\u007F'}];
+	}
+
+	return [String.fromCodePoint(character.codePointAt(0)! + 96), {...key, ctrl: true}];
 }
 
 /** What Ink reports for this character read alone: Enter and Tab by name, shift for capitals. */
