@@ -10,7 +10,16 @@ const problem = unsupportedNode(process.versions.node);
 if (problem === undefined) {
 	// Before the CLI loads: loading it is what first grows the young generation.
 	(await import('./young-generation.js')).capYoungGeneration();
-	await import('./cli.js');
+	try {
+		await import('./cli.js');
+	} catch (error) {
+		// Loading the bundle opens its chunks: under a tiny `ulimit -n` that fails before any of our
+		// error reporting exists, and Node would print its stack and exit 1.
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code !== 'EMFILE' && code !== 'ENFILE') throw error;
+		process.stderr.write(`hermes-delegate: too few open files allowed to load hermes-delegate (${code}: ${code === 'EMFILE' ? 'the ulimit -n of this process' : 'the whole system'} is used up)\n  fix: raise the open-files limit, e.g. \`ulimit -n 1024\`, then run it again\n`);
+		process.exitCode = 2; // nothing was started (core/errors.ts exitCodes.usage)
+	}
 } else {
 	process.stderr.write(`${problem}\n`);
 	process.exitCode = 2; // as for every refusal before anything started (core/errors.ts exitCodes.usage)

@@ -1,7 +1,8 @@
 // `hermes-delegate logs [RUN] [TASK] [-f]`: a task's log as the operator may safely see it. Logs on
 // disk are byte-exact (what the agent printed, escape sequences included), so `cat` or `tail -f`
 // on one replays them into the terminal; here they go through the dashboard's sanitiser first.
-import {closeSync, existsSync, openSync, readSync} from 'node:fs';
+import {closeSync, existsSync, openSync, readSync, statSync} from 'node:fs';
+import path from 'node:path';
 import {StringDecoder} from 'node:string_decoder';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {InputError} from '../core/errors.js';
@@ -38,23 +39,55 @@ export async function logsCommand(first: string | undefined, second: string | un
 		await sleep(followIntervalMs);
 	}
 
-	if (!existsSync(task.logPath)) {
+	if (!logExists(task.logPath)) {
 		throw new InputError(`task ${task.id} of run ${run.runId} has no log: it never started (${task.status})`, {}, `run \`hermes-delegate logs ${run.runId}\` to see which tasks ran`);
 	}
 
 	const output = options.raw ? rawOutput() : safeOutput(io.color);
-	let offset = await copyFrom(task.logPath, 0, io.stdout, output);
+	let offset = await readingLog(task.logPath, async () => copyFrom(task.logPath, 0, io.stdout, output));
 	if (options.follow) {
 		// Until the task has ended: then whatever it wrote last is read, and we are done.
 		for (let ended = currentTask(run, task).ended; !ended; ) {
 			await sleep(followIntervalMs);
 			ended = currentTask(run, task).ended;
-			offset = await copyFrom(task.logPath, offset, io.stdout, output);
+			offset = await readingLog(task.logPath, async () => copyFrom(task.logPath, offset, io.stdout, output));
 		}
 	}
 
 	await write(io.stdout, output.end());
 	return 0;
+}
+
+/**
+ * Whether the log is there. Only ENOENT means "never started": a logs/ folder we may not enter
+ * (EACCES) made existsSync say false, and the task that did run read as one that never started.
+ */
+function logExists(file: string): boolean {
+	try {
+		statSync(file);
+		return true;
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+		throw unreadableLog(file, error as NodeJS.ErrnoException);
+	}
+}
+
+/** A log that cannot be opened or read is the operator's to fix (permissions, descriptors), not our crash. */
+async function readingLog<T>(file: string, read: () => Promise<T>): Promise<T> {
+	try {
+		return await read();
+	} catch (error) {
+		const {code} = error as NodeJS.ErrnoException;
+		if (typeof code === 'string' && (error as NodeJS.ErrnoException).syscall !== 'write') throw unreadableLog(file, error as NodeJS.ErrnoException);
+		throw error;
+	}
+}
+
+function unreadableLog(file: string, error: NodeJS.ErrnoException): InputError {
+	const fix = error.code === 'EMFILE' || error.code === 'ENFILE'
+		? 'raise the open-files limit (e.g. `ulimit -n 1024`) and run it again'
+		: `check that you may read the file and its folders: ls -ld ${path.dirname(file)} ${file}`;
+	return new InputError(`cannot read this log: ${error.message}`, {file}, fix);
 }
 
 function currentTask(run: RunInfo, task: RunTask): RunTask {

@@ -1,7 +1,6 @@
 // Everything `run` and `tui` share before the first process starts: settings, task input,
 // Hermes config, the routing plan and the binary. Any problem here is an InputError (exit 2)
 // and nothing has been started.
-import {readFileSync} from 'node:fs';
 import {loadHermesConfig, defaultConfigPath, type LoadedConfig} from '../core/config.js';
 import {createDemoHome, demoTasks} from '../core/demo.js';
 import {InputError} from '../core/errors.js';
@@ -14,7 +13,7 @@ import {loadSettings, parseLogLimit, settingsPath} from '../core/settings.js';
 import {createRunFolder, type RunFolder} from '../core/run-folder.js';
 import {BatchRunner} from '../core/runner.js';
 import {parseTasks} from '../core/tasks.js';
-import {decodeUtf8} from '../core/read-text.js';
+import {decodeUtf8, inputLimits, readBoundedFile, readBoundedStream} from '../core/read-text.js';
 import {safeExcerpt} from '../core/visible-text.js';
 import {fakeAgentPath} from '../package-files.js';
 import type {DelegateSettings, HermesCapabilities, RoutePlan, TaskSpec} from '../core/types.js';
@@ -189,8 +188,9 @@ async function readTasks(taskArg: string | undefined, context: PrepareContext) {
 
 	let bytes: Buffer;
 	try {
-		bytes = readFileSync(taskArg);
+		bytes = readBoundedFile(taskArg, inputLimits.tasks);
 	} catch (error) {
+		if (error instanceof InputError) throw error;
 		const code = (error as NodeJS.ErrnoException).code;
 		throw new InputError(
 			code === 'ENOENT' ? 'no such tasks file' : code === 'EISDIR' ? 'is a directory, not a tasks file' : `cannot read tasks file: ${(error as Error).message}`,
@@ -214,10 +214,5 @@ export function parseNumber(raw: string, flag: string, rules: {integer?: boolean
 }
 
 export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-	const chunks: Buffer[] = [];
-	for await (const chunk of stream) {
-		chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-	}
-
-	return decodeUtf8(Buffer.concat(chunks), '<stdin>');
+	return decodeUtf8(await readBoundedStream(stream, inputLimits.tasks, '<stdin>'), '<stdin>');
 }

@@ -11,6 +11,7 @@ import {runnerControl} from '../state/control.js';
 import {feedStore} from '../state/feed.js';
 import {createBatchStore, type BatchStore} from '../state/store.js';
 import {App} from '../ui/App.js';
+import {reportZeroSizeAsFallback} from '../ui/hooks/use-terminal-size.js';
 import {KeyBindingError, resolveBindings} from '../ui/keys.js';
 import {createRunner, prepareBatch, type BatchOptions} from './prepare.js';
 import {withCleanup, type CommandIO} from './run.js';
@@ -85,6 +86,7 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 	// of the keys' p95 (bench/RESULTS.md, session 14: p95 34 → 26 and 58 → 38 ms). Ink's
 	// incrementalRendering is left off: it left stale lines on screen when the routes editor
 	// changed the screen's layout (steer-pty test).
+	reportZeroSizeAsFallback(io.stdout);
 	const app = render(<App store={store} theme={theme} bindings={bindings}/>, {stdout: io.stdout, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 250});
 	const finished = runner.start();
 	let report;

@@ -2,9 +2,10 @@
 // path means Hermes was never configured for delegation; anything else that stops the read
 // (a symlink loop, a dangling symlink, an unsearchable HERMES_HOME, a directory, bytes that are
 // not UTF-8) is an error: taking it as "absent" would run every task on the parent's model.
-import {lstatSync, readFileSync} from 'node:fs';
+import {lstatSync} from 'node:fs';
 import path from 'node:path';
 import {InputError} from './errors.js';
+import {inputLimits, readBoundedFile} from './read-text.js';
 
 export type ConfigText = {path: string; exists: true; text: string} | {path: string; exists: false; text: undefined};
 
@@ -18,8 +19,9 @@ export type ReadConfigOptions = {
 export function readConfigText(configPath: string, options: ReadConfigOptions = {}): ConfigText {
 	let bytes: Buffer;
 	try {
-		bytes = readFileSync(configPath);
+		bytes = readBoundedFile(configPath, inputLimits.config);
 	} catch (error) {
+		if (error instanceof InputError) throw error;
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === 'ENOENT' && !isSymlink(configPath)) {
 			if (!options.explicit) {

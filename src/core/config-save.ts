@@ -3,12 +3,13 @@
 // a symlink written through to its target, and never over a change someone else made since the
 // file was loaded: that change is kept, and the edit is re-applied on top only when it does not
 // touch what the edit touches.
-import {closeSync, fchmodSync, fchownSync, fsyncSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats} from 'node:fs';
+import {closeSync, fchmodSync, fchownSync, fsyncSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats} from 'node:fs';
 import path from 'node:path';
 import {parse} from 'yaml';
 import {applyRouteEdit, describeEdit, routesPath, type RouteEdit} from './config-edit.js';
 import {decodeUtf8} from './config-read.js';
 import {InputError} from './errors.js';
+import {inputLimits, readBoundedFile} from './read-text.js';
 import {normaliseProfileName} from './hermes-home.js';
 import {formatDiff, lineDiff} from './line-diff.js';
 import {terminalSafe} from './visible-text.js';
@@ -109,7 +110,7 @@ function snapshot(text: string, edit: RouteEdit): string {
 
 function readCurrent(configPath: string): string | undefined {
 	try {
-		return decodeUtf8(readFileSync(configPath), configPath);
+		return decodeUtf8(readBoundedFile(configPath, inputLimits.config), configPath);
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
 			return undefined;

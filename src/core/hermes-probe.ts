@@ -4,7 +4,7 @@
 // always (cheap, and it changes whenever Hermes is upgraded), `chat --help` only when the version
 // line or the binary changed since the last probe (it costs up to ~2.5 s on 0.20.0).
 import {execFile} from 'node:child_process';
-import {mkdirSync, readFileSync, realpathSync, statSync} from 'node:fs';
+import {accessSync, constants, mkdirSync, readFileSync, realpathSync, statSync} from 'node:fs';
 import {homedir} from 'node:os';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -156,9 +156,10 @@ function writeCache(file: string, bin: string, entry: CacheEntry): void {
 type Captured = {stdout: string; stderr: string; error?: string};
 
 function capture(file: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Captured> {
+	const [command, commandArgs] = dyingWithUs(file, args, env);
 	return new Promise(resolve => {
 		// Hermes dies with a BrokenPipeError when its output is cut short: read everything.
-		execFile(file, args, {env, timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, killSignal: 'SIGKILL'}, (error, stdout, stderr) => {
+		execFile(command, commandArgs, {env, timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, killSignal: 'SIGKILL'}, (error, stdout, stderr) => {
 			if (error) {
 				const reason = (error as NodeJS.ErrnoException & {killed?: boolean}).killed ? `no answer within ${timeoutMs / 1000} s` : firstLine(stderr) || error.message;
 				resolve({stdout, stderr, error: reason});
@@ -168,6 +169,29 @@ function capture(file: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs
 			resolve({stdout, stderr});
 		});
 	});
+}
+
+/**
+ * The probe runs before the run folder exists, so no record of it can tell `gc` about it: after a
+ * SIGKILL of hermes-delegate a hanging probe lived on, unseen. util-linux's setpriv asks the kernel
+ * to SIGKILL it when we die (PR_SET_PDEATHSIG, kept across its exec of Hermes). Without setpriv
+ * (not Linux, or no util-linux) the probe runs as before; its own timeout still ends it.
+ */
+function dyingWithUs(file: string, args: string[], env: NodeJS.ProcessEnv): [string, string[]] {
+	const setpriv = process.platform === 'linux' ? findOnPath('setpriv', env) : undefined;
+	return setpriv ? [setpriv, ['--pdeathsig', 'KILL', '--', file, ...args]] : [file, args];
+}
+
+function findOnPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
+	for (const dir of (env['PATH'] ?? '/usr/bin:/bin').split(path.delimiter)) {
+		const candidate = path.join(dir || '.', name);
+		try {
+			accessSync(candidate, constants.X_OK);
+			return path.isAbsolute(candidate) ? candidate : undefined;
+		} catch {}
+	}
+
+	return undefined;
 }
 
 function firstLine(text: string): string {

@@ -3,14 +3,14 @@
 // (who ran it), processes.jsonl (each agent with its kernel start time, each descendant seen
 // leaving its session). A process counts only while it is provably the one recorded: same user,
 // same start time (or, for group and session members, started after their agent): pids recycle.
-import {existsSync, lstatSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {existsSync, lstatSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {z} from 'zod';
 import {InputError} from './errors.js';
 import {runsDir} from './hermes-home.js';
 import {familyMembers, familyOf, type Family, type FamilyMember} from './process-family.js';
 import {startKillCascade} from './process-group.js';
-import {hasProc, processName, scanProcesses} from './proc-tree.js';
+import {hasProc, processName, scanProcesses, startTicksAt} from './proc-tree.js';
 import {isOwnerAlive, readRunOwner, type RunOwner} from './run-owner.js';
 
 export type Orphan = FamilyMember & {task: string; agentPid: number; name: string};
@@ -29,6 +29,7 @@ const recordSchema = z.object({
 	pid: z.number().int().positive(),
 	pgid: z.number().int().positive(),
 	start_ticks: z.number().int().nonnegative().nullable(),
+	at: z.string().optional(),
 });
 
 type ProcessLine = z.infer<typeof recordSchema>;
@@ -69,8 +70,32 @@ function readRecords(dir: string): ProcessLine[] {
 	});
 }
 
+/**
+ * The last moment the run wrote for this agent (its records, its logs): the agent's family was then
+ * alive and its owner had not reaped the agent, so the agent's ids were still ours (see
+ * provenMembers in process-family.ts). As start ticks; undefined when it cannot be told.
+ */
+function lastWrittenFor(dir: string, task: string, records: ProcessLine[]): number | undefined {
+	const times = records.filter(record => record.task === task && record.at !== undefined).map(record => Date.parse(record.at!));
+	let logs: string[] = [];
+	try {
+		logs = readdirSync(path.join(dir, 'logs')).filter(name => name.startsWith(`${task}.`));
+	} catch {}
+
+	for (const name of logs) {
+		try {
+			times.push(statSync(path.join(dir, 'logs', name)).mtimeMs);
+		} catch {}
+	}
+
+	const latest = Math.max(...times.filter(Number.isFinite));
+	const ticks = Number.isFinite(latest) ? startTicksAt(latest) : undefined;
+	// One tick (10 ms) for the rounding of /proc/uptime: a line logged right after a process started.
+	return ticks === undefined ? undefined : ticks + 1;
+}
+
 /** Agents started and never recorded as ended, each with the descendants seen leaving its session. */
-function unfinishedFamilies(records: ProcessLine[]): Array<{task: string; family: Family}> {
+function unfinishedFamilies(dir: string, records: ProcessLine[]): Array<{task: string; family: Family}> {
 	// By task and pid: a long run may give a later task a recycled pid.
 	const key = (record: ProcessLine) => `${record.task} ${record.pgid}`;
 	const ended = new Set(records.filter(record => record.event === 'ended').map(key));
@@ -82,6 +107,8 @@ function unfinishedFamilies(records: ProcessLine[]): Array<{task: string; family
 			family: familyOf(
 				{pid: record.pgid, startTicks: record.start_ticks},
 				records.filter(seen => seen.event === 'escaped' && key(seen) === key(record)).map(seen => ({pid: seen.pid, startTicks: seen.start_ticks})),
+				// Nothing provable when the time cannot be told: 0 then proves no member by start time.
+				lastWrittenFor(dir, record.task, records) ?? 0,
 			),
 		}));
 }
@@ -105,7 +132,7 @@ export function findOrphans(hermesHomes: readonly string[], options: FindOptions
 			if (!isRealFolder(dir) || existsSync(path.join(dir, 'results.json')) || existsSync(path.join(dir, sweptFile))) continue;
 			const owner = readRunOwner(dir);
 			if (owner === undefined || isOwnerAlive(owner)) continue;
-			const families = unfinishedFamilies(readRecords(dir));
+			const families = unfinishedFamilies(dir, readRecords(dir));
 			if (families.length > 0) candidates.push({dir, owner, families});
 		}
 	}

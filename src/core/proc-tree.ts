@@ -24,6 +24,19 @@ export const hasProc: boolean = (() => {
 	}
 })();
 
+/**
+ * The kernel start time (clock ticks since boot, as in /proc/PID/stat) of a moment given as a wall
+ * clock time, from /proc/uptime; undefined without it. USER_HZ is 100 on every Linux build.
+ */
+export function startTicksAt(wallMs: number, nowMs: number = Date.now()): number | undefined {
+	try {
+		const uptimeSeconds = Number.parseFloat(readFileSync('/proc/uptime', 'latin1'));
+		return Number.isFinite(uptimeSeconds) ? Math.floor((uptimeSeconds - (nowMs - wallMs) / 1000) * 100) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 /** Undefined when the process is gone, or cannot be read (no /proc, no file descriptor left). */
 export function readProcStat(pid: number | string): ProcStat | undefined {
 	try {

@@ -16,12 +16,17 @@ export type Family = {
 	leader: ProcessId;
 	/** Descendants seen while the agent ran: pid → start ticks. Only live ones are kept. */
 	seen: Map<number, number>;
+	/**
+	 * Start ticks up to which the agent's ids were provably still ours (gc: when the run last wrote
+	 * for this agent). Undefined: no bound, as for a family whose agent we started ourselves.
+	 */
+	provenUntil?: number | undefined;
 };
 
 export type FamilyMember = ProcStat & {via: 'group' | 'session' | 'seen'};
 
-export function familyOf(leader: ProcessId, seen: Iterable<ProcessId> = []): Family {
-	return {leader, seen: new Map([...seen].flatMap(id => (id.startTicks === null ? [] : [[id.pid, id.startTicks] as const])))};
+export function familyOf(leader: ProcessId, seen: Iterable<ProcessId> = [], provenUntil?: number): Family {
+	return {leader, seen: new Map([...seen].flatMap(id => (id.startTicks === null ? [] : [[id.pid, id.startTicks] as const]))), provenUntil};
 }
 
 /** Live members of the family in `table` (never this process itself; from a partial table, those it holds). */
@@ -42,7 +47,22 @@ export function familyMembers(family: Family, table: ProcessTable): FamilyMember
 		if (via !== undefined && (ownUid === undefined || processUid(stat.pid) === ownUid)) members.push({...stat, via});
 	}
 
-	return members;
+	return holder === undefined && family.provenUntil !== undefined ? provenMembers(members, family, family.provenUntil) : members;
+}
+
+/**
+ * With the agent gone its ids prove nothing by themselves: once no process held them, the kernel
+ * could give the pid to a later process that setsid()s and leaves children behind, with the same
+ * group and session id and started after the agent. But while any process holds the ids they are
+ * never reused, so one member started while they were provably ours (by provenUntil) proves every
+ * live holder ours; with none, only members recorded with their own start time count.
+ */
+function provenMembers(members: FamilyMember[], family: Family, provenUntil: number): FamilyMember[] {
+	const id = family.leader.pid;
+	const holdsIds = (member: FamilyMember) => member.pgrp === id || member.session === id;
+	const provenOurs = (member: FamilyMember) => family.seen.get(member.pid) === member.startTicks || (member.startTicks !== null && member.startTicks <= provenUntil);
+	const anchored = members.some(member => holdsIds(member) && provenOurs(member));
+	return anchored ? members : members.filter(member => family.seen.get(member.pid) === member.startTicks).map(member => ({...member, via: 'seen' as const}));
 }
 
 function kill(target: number, signal: NodeJS.Signals): boolean {

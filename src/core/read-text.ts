@@ -1,7 +1,7 @@
 // Text files (tasks, config, settings) and stdin must be UTF-8. Node's own decoding turns every
 // bad byte into U+FFFD without a word (a Latin-1 `é` reached the prompt as `�`) and reads UTF-16 as
 // a string of NULs; here such input is refused, naming the problem, where it is and the fix.
-import {readFileSync} from 'node:fs';
+import {closeSync, openSync, readSync} from 'node:fs';
 import {isUtf8} from 'node:buffer';
 import {InputError} from './errors.js';
 
@@ -44,9 +44,64 @@ export function decodeUtf8(bytes: Buffer, label: string): string {
 	return text.toString('utf8');
 }
 
-/** Reads a text file that must be UTF-8. File system errors are thrown as they are, for the caller to word. */
-export function readUtf8File(file: string, label: string = file): string {
-	return decodeUtf8(readFileSync(file), label);
+/**
+ * The most bytes read from each kind of input, sized for real use with a wide margin: a batch of a
+ * thousand tasks with 30 KB of context each is 30 MB; Hermes's config.yaml and our delegate.yaml
+ * and themes are a few KB. Without a bound `yes '[...]' | run` grew to gigabytes and `--config
+ * /dev/zero` never ended. README "Input limits" says the same.
+ */
+export const inputLimits = {
+	tasks: {bytes: 64 * 1024 * 1024, what: 'a tasks file or stdin', fix: 'split the batch into several runs'},
+	config: {bytes: 8 * 1024 * 1024, what: 'a Hermes config file', fix: 'check that this is the config file you meant (--config)'},
+	settings: {bytes: 1024 * 1024, what: 'delegate.yaml', fix: 'check that this is the settings file you meant'},
+	theme: {bytes: 1024 * 1024, what: 'a theme file', fix: 'check that this is the theme file you meant (--theme)'},
+} as const;
+
+export type InputLimit = (typeof inputLimits)[keyof typeof inputLimits];
+
+function tooLarge(limit: InputLimit, label: string): InputError {
+	return new InputError(`is larger than ${limit.bytes / 1024 / 1024} MiB, the most hermes-delegate reads from ${limit.what}`, {file: label}, limit.fix);
+}
+
+/**
+ * A file's bytes, at most limit.bytes of them: a bigger file (or an endless one, /dev/zero) is an
+ * InputError as soon as the limit is passed. File system errors are thrown as they are.
+ */
+export function readBoundedFile(file: string, limit: InputLimit, label: string = file): Buffer {
+	const fd = openSync(file, 'r');
+	try {
+		const chunks: Buffer[] = [];
+		let total = 0;
+		for (;;) {
+			const chunk = Buffer.allocUnsafe(Math.min(1024 * 1024, limit.bytes + 1 - total));
+			const length = readSync(fd, chunk, 0, chunk.length, null);
+			if (length === 0) return Buffer.concat(chunks, total);
+			chunks.push(chunk.subarray(0, length));
+			total += length;
+			if (total > limit.bytes) throw tooLarge(limit, label);
+		}
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/** A stream's bytes (stdin), at most limit.bytes: past that, reading stops and an InputError is thrown. */
+export async function readBoundedStream(stream: NodeJS.ReadableStream, limit: InputLimit, label: string): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	let total = 0;
+	for await (const chunk of stream) {
+		const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk as Buffer;
+		chunks.push(bytes);
+		total += bytes.length;
+		if (total > limit.bytes) throw tooLarge(limit, label); // leaving the loop destroys the stream
+	}
+
+	return Buffer.concat(chunks, total);
+}
+
+/** Reads a text file that must be UTF-8, within the limit. File system errors are thrown as they are, for the caller to word. */
+export function readUtf8File(file: string, label: string = file, limit: InputLimit = inputLimits.tasks): string {
+	return decodeUtf8(readBoundedFile(file, limit, label), label);
 }
 
 // UTF-16 of ASCII text: a NUL in every other byte. Real UTF-8 text holds no NUL at all.

@@ -1,7 +1,7 @@
 // hermes-delegate's own settings, in $HERMES_HOME/delegate.yaml: never mixed into Hermes's
 // config.yaml, which belongs to Hermes. Command-line flags override what is read here.
-import {existsSync, readFileSync} from 'node:fs';
-import {decodeUtf8} from './read-text.js';
+import {existsSync} from 'node:fs';
+import {decodeUtf8, inputLimits, readBoundedFile} from './read-text.js';
 import path from 'node:path';
 import {z} from 'zod';
 import {defaultCharacteristicWords} from './characteristics.js';
@@ -64,8 +64,9 @@ export function loadSettings(file: string): LoadedSettings {
 
 	let bytes: Buffer;
 	try {
-		bytes = readFileSync(file);
+		bytes = readBoundedFile(file, inputLimits.settings);
 	} catch (error) {
+		if (error instanceof InputError) throw error;
 		throw new InputError(`cannot read settings: ${(error as Error).message}`, {file});
 	}
 

@@ -10,7 +10,7 @@ import {buildLaunch, promptOf} from './launcher.js';
 import {spawnIfDescriptors} from './open-files.js';
 import {isFamilyAlive, watchFamily, type FamilyWatch} from './process-family.js';
 import {forgetGroup, processStartTicks, rememberGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
-import {processTableFromNow} from './proc-tree.js';
+import {processTableFromNow, readProcStat} from './proc-tree.js';
 import {buildResult, describeExit, describeStop, finalStatus, stoppedBecause} from './results.js';
 import {outputModeOf} from './route-flags.js';
 import type {ProcessRecord, RunFolder} from './run-folder.js';
@@ -144,11 +144,20 @@ export class TaskRun {
 		pipeWithBackpressure(child.stderr, log, chunk => output.pushStderr(chunk), activity);
 
 		const timeoutMs = task.spec.timeout === undefined ? settings.timeoutMs : task.spec.timeout * 1000;
+		let leaderExited = false;
+		void child.exited.then(() => {
+			leaderExited = true;
+		});
 		const timer = timeoutMs === undefined ? undefined : setLongTimeout(() => {
-			if (!this.stopping) {
-				this.stopReason = 'timeout';
-				this.startCascade(pgid, false);
-			}
+			// After hermes-delegate was stopped (SIGSTOP, Ctrl+Z) past a deadline, its timers fire on
+			// SIGCONT before the exits that happened meanwhile are read: the check phase comes after the
+			// poll that reads them, and a leader already a zombie finished on its own, before we could act.
+			setImmediate(() => {
+				if (!this.stopping && !leaderExited && !hasExited(child.pid, startTicks)) {
+					this.stopReason = 'timeout';
+					this.startCascade(pgid, false);
+				}
+			});
 		}, timeoutMs);
 
 		const exit = await child.exited;
@@ -248,6 +257,12 @@ function writePromptFile(runDir: string, task: PlannedTask): string {
 	mkdirSync(path.dirname(file), {recursive: true, mode: 0o700});
 	writeFileSync(file, promptOf(task.spec), {mode: 0o600});
 	return file;
+}
+
+/** The process exited and awaits its reaping (a zombie: its pid cannot have been reused yet). */
+function hasExited(pid: number, startTicks: number | null): boolean {
+	const stat = readProcStat(pid);
+	return stat?.state === 'Z' && (startTicks === null || stat.startTicks === startTicks);
 }
 
 /** Hermes said which model it used (stream-json): one other than the plan's is worth a warning. */

@@ -1,10 +1,11 @@
 // Themes are data: semantic colour tokens in themes/*.json, validated on load so a typo in a
 // theme file is reported with its file and token instead of silently rendering uncoloured.
-import {readdirSync, readFileSync} from 'node:fs';
+import {readdirSync} from 'node:fs';
 import path from 'node:path';
 import {z} from 'zod';
 import {themesDir} from '../package-files.js';
 import {InputError} from './errors.js';
+import {inputLimits, readBoundedFile} from './read-text.js';
 import type {TaskStatus} from './types.js';
 import {formatPath} from './yaml-locate.js';
 
@@ -141,8 +142,9 @@ function readTheme(file: string): Theme {
 	const where = `theme ${file}`;
 	let text: string;
 	try {
-		text = readFileSync(file, 'utf8');
+		text = readBoundedFile(file, inputLimits.theme).toString('utf8');
 	} catch (error) {
+		if (error instanceof InputError) throw new ThemeError([`${where}: ${error.message}; ${error.fix}`], file);
 		const code = (error as NodeJS.ErrnoException).code;
 		const problem = code === 'ENOENT' ? 'file not found' : `cannot read file (${code ?? (error as Error).message})`;
 		throw new ThemeError([`${where}: ${problem}; check the path, or use a shipped theme: ${listThemes().join(', ')}`], file);

@@ -1,12 +1,14 @@
 // What gc finds: live processes recorded by a run whose hermes-delegate is gone, and nothing else
 // (a run still owned, a finished run, a pid that now names another process). Real processes, real
 // run folders; the dead owner is a real process that was started and killed.
+import {spawn} from 'node:child_process';
 import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {hostname, tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {endOrphans, findOrphans, orphanCount, orphanWarning} from '../../src/core/orphans.js';
 import {processStartTicks} from '../../src/core/process-group.js';
+import {readProcStat, startTicksAt} from '../../src/core/proc-tree.js';
 import {createRunFolder, newRunId, recordProcess, type RunFolder} from '../../src/core/run-folder.js';
 import {isOwnerAlive, readRunOwner, type RunOwner} from '../../src/core/run-owner.js';
 import {announcedPid, killKnownProcesses, remember, startHostile} from '../helpers/hostile.js';
@@ -61,6 +63,7 @@ describe.runIf(process.platform === 'linux')('findOrphans and endOrphans', () =>
 		const jobs = await startHostile('job-control.sh', {AGENT_EXIT: '1'});
 		recordStarted(folder, 't03', jobs.process.pid);
 		const job = await announcedPid(jobs, /^job (\d+)/m);
+		writeFileSync(folder.logPath('t03'), jobs.stdout.text); // as hermes-delegate logs the agent's output
 		await jobs.process.exited;
 
 		const runs = findOrphans([home]);
@@ -79,6 +82,33 @@ describe.runIf(process.platform === 'linux')('findOrphans and endOrphans', () =>
 		expect(existsSync(path.join(folder.dir, 'swept.json'))).toBe(true);
 		expect(findOrphans([home])).toEqual([]);
 		expect(orphanWarning([home])).toBeUndefined();
+	});
+
+	it('does not take a later, unrelated session that got a dead agent\'s pid as its id for the agent\'s family', async () => {
+		// The pid of an agent that died after its hermes-delegate was killed is given to a later
+		// process that setsid()s, leaves a child and exits: the child's group and session id are the
+		// recorded agent pid, and it started after the agent. Arranged here the other way round, with
+		// real processes and a real record: the run recorded an agent, under the pid that such a
+		// session has now, as started before that session began and written nothing for it since.
+		const home = makeHome();
+		const folder = ownedBy(createRunFolder(home), await deadOwner());
+		const recordedAt = Date.now();
+		const recordedTicks = startTicksAt(recordedAt)!;
+		await waitFor(() => startTicksAt(Date.now())! > recordedTicks + 2, {message: 'the clock to pass the record by more than its rounding'});
+		const daemon = spawn('sh', ['-c', 'sleep 600 & echo $!'], {detached: true, stdio: ['ignore', 'pipe', 'ignore']});
+		let printed = '';
+		daemon.stdout.on('data', (chunk: Buffer) => {
+			printed += chunk.toString();
+		});
+		await new Promise(resolve => daemon.on('exit', resolve));
+		await waitFor(() => printed.endsWith('\n'), {message: 'the daemon to name its child'});
+		const child = Number(printed);
+		remember(child);
+		const stat = readProcStat(child)!;
+		expect([stat.session, stat.pgrp, readProcStat(daemon.pid!)]).toEqual([daemon.pid, daemon.pid, undefined]);
+		recordProcess(folder, {event: 'started', task: 't01', pid: daemon.pid!, pgid: daemon.pid!, start_ticks: recordedTicks - 1, at: new Date(recordedAt).toISOString()});
+
+		expect(findOrphans([home])).toEqual([]);
 	});
 
 	it('finds a descendant recorded as having left the session, while it is the same process', async () => {

@@ -1,10 +1,12 @@
 // Text input that is not UTF-8 is refused with where and how to fix it, never silently mangled.
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdtempSync, rmSync, truncateSync, writeFileSync} from 'node:fs';
+import {Readable} from 'node:stream';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {InputError} from '../../src/core/errors.js';
-import {decodeUtf8, readUtf8File} from '../../src/core/read-text.js';
+import {decodeUtf8, inputLimits, readBoundedFile, readBoundedStream, readUtf8File} from '../../src/core/read-text.js';
+import {loadTheme, ThemeError} from '../../src/core/themes.js';
 
 function problem(bytes: Buffer, label = 'tasks.json'): InputError {
 	try {
@@ -66,5 +68,50 @@ describe('decodeUtf8', () => {
 		writeFileSync(path.join(dir, 'ok.yaml'), 'a: é\n');
 		expect(readUtf8File(path.join(dir, 'ok.yaml'))).toBe('a: é\n');
 		expect(() => readUtf8File(path.join(dir, 'missing'))).toThrow(expect.objectContaining({code: 'ENOENT'}) as Error);
+	});
+});
+
+describe('bounded reads', () => {
+	const limit = inputLimits.settings;
+
+	it('reads a file of exactly the limit, and refuses one byte more naming the file, the limit and a fix', () => {
+		const dir = mkdtempSync(path.join(tmpdir(), 'hermes-delegate-text-'));
+		dirs.push(dir);
+		const file = path.join(dir, 'delegate.yaml');
+		writeFileSync(file, '');
+		truncateSync(file, limit.bytes); // sparse: no disk used
+		expect(readBoundedFile(file, limit).length).toBe(limit.bytes);
+		truncateSync(file, limit.bytes + 1);
+		const error = (() => {
+			try {
+				readBoundedFile(file, limit);
+			} catch (error) {
+				return error as InputError;
+			}
+		})();
+		expect(error).toBeInstanceOf(InputError);
+		expect(error!.describe()).toBe(`${file}: is larger than 1 MiB, the most hermes-delegate reads from delegate.yaml\n  fix: ${limit.fix}`);
+	});
+
+	it.skipIf(!existsSync('/dev/zero'))('ends reading an endless file (/dev/zero) at the limit', () => {
+		expect(() => readBoundedFile('/dev/zero', inputLimits.config)).toThrow(/larger than 8 MiB, the most hermes-delegate reads from a Hermes config file/);
+	});
+
+	it.skipIf(!existsSync('/dev/zero'))('refuses /dev/zero as a theme with a ThemeError', () => {
+		expect(() => loadTheme('/dev/zero', {noColor: false})).toThrow(ThemeError);
+		expect(() => loadTheme('/dev/zero', {noColor: false})).toThrow(/theme \/dev\/zero: is larger than 1 MiB/);
+	});
+
+	it('stops reading a stream that goes past the limit', async () => {
+		let produced = 0;
+		const endless = new Readable({
+			read() {
+				produced += 64 * 1024;
+				this.push(Buffer.alloc(64 * 1024, 0x20));
+			},
+		});
+		await expect(readBoundedStream(endless, limit, '<stdin>')).rejects.toThrow(/^is larger than 1 MiB/);
+		expect(endless.destroyed).toBe(true);
+		expect(produced).toBeLessThan(limit.bytes * 2);
 	});
 });
