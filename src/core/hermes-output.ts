@@ -3,6 +3,7 @@
 //   stderr holds only `session_id: ID`.
 // - stream-json: the decoder's summary (the final `result` event: exit code, error, tokens).
 // - text (a Hermes with neither): stdout is banners and boxes, and a failed model call exits 0.
+import {sanitizeLine, stripSgr} from './sanitize.js';
 import type {StreamSummary} from './stream-json.js';
 import type {OutputMode} from './route-flags.js';
 import type {TokenCounts, ToolCallRecord} from './types.js';
@@ -59,10 +60,9 @@ export function interpretHermesOutput(input: HermesOutputInput): HermesOutcome {
 	}
 
 	if (input.mode === 'quiet') {
-		const message = input.stdout.text.trim();
 		return succeeded
 			? {...base, answer: input.stdout.text, answerTruncated: input.stdout.truncated, error: undefined}
-			: {...base, answer: '', answerTruncated: false, error: lastLines(message, 20) || stderrMessage(input.stderr) || undefined};
+			: {...base, answer: '', answerTruncated: false, error: failureMessage(input.stdout.text, input.stderr)};
 	}
 
 	// Text mode: the reply is somewhere in a box; keep all of it rather than guess.
@@ -70,7 +70,7 @@ export function interpretHermesOutput(input: HermesOutputInput): HermesOutcome {
 		...base,
 		answer: succeeded ? input.stdout.text : '',
 		answerTruncated: succeeded && input.stdout.truncated,
-		error: succeeded ? undefined : stderrMessage(input.stderr) || undefined,
+		error: succeeded ? undefined : lastLineOf(stderrMessage(input.stderr)),
 		notes: ['this Hermes has neither -Q nor --format stream-json: its output is a formatted transcript, and a failed model call still exits 0'],
 	};
 }
@@ -93,6 +93,27 @@ function fromStream(stream: StreamSummary, input: HermesOutputInput, succeeded: 
 		costUsd: stream.costUsd,
 		notes,
 	};
+}
+
+/**
+ * Hermes's message for a failed run. -Q prints model and API failures on stdout, but a crash, a
+ * traceback, a missing profile or an argparse refusal goes to stderr, and stdout may then hold
+ * only progress text: stderr's last line, when there is one, is the one that says what broke.
+ */
+export function failureMessage(stdout: string, stderr: string): string | undefined {
+	const fromStderr = lastLineOf(stderrMessage(stderr));
+	if (fromStderr !== undefined) return fromStderr;
+	const fromStdout = plainText(stdout);
+	return fromStdout === '' ? undefined : lastLines(fromStdout, 20);
+}
+
+/** Text as an error shows it: no escapes, no carriage returns (Rich ends lines in \r\n), no trailing blanks. */
+function plainText(text: string): string {
+	return stripSgr(sanitizeLine(text)).replaceAll('\r', '').split('\n').map(line => line.trimEnd()).join('\n').trim();
+}
+
+function lastLineOf(text: string): string | undefined {
+	return plainText(text).split('\n').findLast(line => line.trim() !== '')?.trim();
 }
 
 function lastLines(text: string, count: number): string {

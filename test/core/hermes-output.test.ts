@@ -24,6 +24,19 @@ describe('interpretHermesOutput in -Q mode', () => {
 	});
 });
 
+describe('the error of a failed -Q run', () => {
+	it('is stderr\'s last line when stdout holds only progress text and stderr the failure', () => {
+		const stderr = 'Traceback (most recent call last):\n  File "cli.py", line 9, in run\nRuntimeError: the terminal tool refused: sandbox is read-only\n\nsession_id: 20261130_101010_abcd\n';
+		const outcome = interpretHermesOutput({...quietSuccess, exitCode: 1, stdout: {text: '⚠️  Reached maximum iterations (1). Requesting summary...', truncated: false}, stderr});
+		expect(outcome.error).toBe('RuntimeError: the terminal tool refused: sandbox is read-only');
+	});
+
+	it('is stdout\'s message, without Rich\'s carriage returns, when stderr has only the session line', () => {
+		const outcome = interpretHermesOutput({...quietSuccess, exitCode: 1, stdout: {text: "Unknown provider 'x'. Check 'hermes model' for available providers, or run \r\n'hermes doctor' to diagnose config issues.\r", truncated: false}});
+		expect(outcome.error).toBe("Unknown provider 'x'. Check 'hermes model' for available providers, or run\n'hermes doctor' to diagnose config issues.");
+	});
+});
+
 describe('interpretHermesOutput in stream-json mode', () => {
 	const stream = {
 		model: 'm1', sessionId: 's1', answer: {text: 'The answer.', truncated: false},
