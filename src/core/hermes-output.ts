@@ -81,7 +81,7 @@ function fromStream(stream: StreamSummary, input: HermesOutputInput, succeeded: 
 		notes.push('Hermes ended without its final stream-json `result` event: tokens and the final text may be missing');
 	}
 
-	const error = succeeded ? undefined : stream.result?.error ?? (stderrMessage(input.stderr) || undefined);
+	const error = succeeded ? undefined : stream.result?.error ?? failureMessage(stream.plainText, input.stderr);
 	return {
 		answer: succeeded ? stream.answer.text : '',
 		answerTruncated: succeeded && stream.answer.truncated,

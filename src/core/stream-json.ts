@@ -15,12 +15,19 @@ export type StreamSummary = {
 	costUsd: number | null;
 	toolCalls: ToolCallRecord[];
 	plainLines: number;
+	/**
+	 * The last lines that were not events. A start-up failure ("Hermes isn't configured yet", a
+	 * credential error) is printed as plain text, with no `result`: this is then its message.
+	 */
+	plainText: string;
 };
 
 /** Longer lines are never buffered whole: they are shown as plain output, in pieces. */
 const maxLineBytes = 1024 * 1024;
 const maxAnswerBytes = 1024 * 1024;
 const maxToolCalls = 1000;
+const keptPlainLines = 20;
+const keptPlainChars = 500;
 const displayInputChars = 120;
 const recordInputChars = 400;
 
@@ -87,6 +94,7 @@ export class StreamJsonDecoder {
 	private open: ToolCallRecord[] = [];
 	private toolCallCount = 0;
 	private plainLines = 0;
+	private readonly plainTail: string[] = [];
 
 	constructor(options: {onTelemetry?: (telemetry: TaskTelemetry) => void} = {}) {
 		this.onTelemetry = options.onTelemetry;
@@ -151,6 +159,7 @@ export class StreamJsonDecoder {
 			costUsd: this.costUsd,
 			toolCalls: this.toolCalls.map((call) => ({...call})),
 			plainLines: this.plainLines,
+			plainText: this.plainTail.join('\n'),
 		};
 	}
 
@@ -175,12 +184,20 @@ export class StreamJsonDecoder {
 		const event = this.parse(bytes);
 		if (event === null) {
 			this.plainLines++;
+			this.keepPlain(bytes);
 			const shown = Buffer.concat([Buffer.from(this.atLineStart ? '' : '\n'), bytes, Buffer.from(terminated ? '\n' : '')]);
 			this.atLineStart = terminated;
 			return shown;
 		}
 
 		return Buffer.from(this.handle(event), 'utf8');
+	}
+
+	private keepPlain(bytes: Buffer): void {
+		const line = cut(bytes.subarray(0, keptPlainChars * 4).toString('utf8').replace(/\r$/, ''), keptPlainChars);
+		if (line.trim() === '') return;
+		this.plainTail.push(line);
+		if (this.plainTail.length > keptPlainLines) this.plainTail.shift();
 	}
 
 	/** A JSON object with a string `type` is an event (a type we do not know is skipped); anything else is not. */
@@ -305,7 +322,10 @@ export class StreamJsonDecoder {
 		const tokens = event['tokens'];
 		if (tokens !== null && typeof tokens === 'object' && !Array.isArray(tokens)) {
 			const counts = tokens as JsonObject;
-			this.tokens = {input: count(counts['input']), output: count(counts['output']), total: count(counts['total']), cache_read: count(counts['cache_read']), cache_write: count(counts['cache_write'])};
+			const read: TokenCounts = {input: count(counts['input']), output: count(counts['output']), total: count(counts['total']), cache_read: count(counts['cache_read']), cache_write: count(counts['cache_write'])};
+			// Hermes writes 0 for every count it does not have (an interrupted or failed run): that is
+			// unknown, not free, and a 0 would make batch sums look complete.
+			this.tokens = Object.values(read).every(value => value === 0) ? null : read;
 		}
 
 		// stream-json's result has no cost today; Hermes's own records call it actual_cost_usd /

@@ -223,7 +223,7 @@ export type ResultRoute = {
 	reason: string;
 };
 
-/** Token counts as Hermes reports them (stream-json `result.tokens`). */
+/** Token counts as Hermes reports them (stream-json `result.tokens`); a task whose counts are unknown has null, never zeros. */
 export type TokenCounts = {input: number; output: number; total: number; cache_read: number; cache_write: number};
 
 /** One tool call of a subagent: stream-json `tool_use` paired with its `tool_result`. */
@@ -305,8 +305,12 @@ export type BatchReport = {
 		flags: HermesCapabilities['flags'];
 	};
 	warnings: string[];
-	/** Tokens Hermes reported (stream-json), for the batch and per route; absent when none were. */
-	tokens?: {total: TokenCounts; by_route: Record<string, TokenCounts>};
+	/**
+	 * Tokens Hermes reported (stream-json), for the batch and per route; absent when none were.
+	 * unknown_attempts: attempts that ran whose tokens Hermes did not know (not in the sums, which
+	 * are then a lower bound).
+	 */
+	tokens?: {total: TokenCounts; by_route: Record<string, TokenCounts>; unknown_attempts: number};
 	results: TaskResult[];
 };
 

@@ -171,6 +171,12 @@ describe('tokenTotals', () => {
 		expect(totals?.by_route).toEqual({deep: counts(100), fast: {...counts(47), input: 45, output: 2}});
 	});
 
+	it('says how many attempts that ran have unknown tokens (the sums are then a lower bound); a refused task never ran', () => {
+		const refused: TaskResult = {...onRoute('deep', null), status: 'refused', started_at: null};
+		const totals = tokenTotals([{...onRoute('deep', 100), earlier_attempts: [onRoute('fast', null)]}, onRoute('fast', null), refused]);
+		expect(totals).toMatchObject({total: counts(100), unknown_attempts: 2});
+	});
+
 	it('is absent when no attempt reported tokens', () => {
 		expect(tokenTotals([{...onRoute('deep', null), earlier_attempts: [onRoute('fast', null)]}])).toBeUndefined();
 	});

@@ -61,6 +61,7 @@ describe('StreamJsonDecoder', () => {
 				{name: 'terminal', id: 'call_2', input: '{"command":"echo hi"}', duration_ms: 812, is_error: false},
 			],
 			plainLines: 0,
+			plainText: '',
 		});
 	});
 
@@ -161,6 +162,18 @@ describe('StreamJsonDecoder', () => {
 		expect(display).toBe('model m1 · session s1\n✗ HTTP 429: rate limited\n');
 		expect(summary.result).toEqual({exitCode: 1, error: 'HTTP 429: rate limited', durationMs: 11_000});
 		expect(summary.answer.text).toBe('API call failed after 3 retries: HTTP 429: rate limited');
+	});
+
+	it('takes all-zero tokens (what Hermes writes for an interrupted or failed run) as unknown, not as 0', () => {
+		const interrupted = whole(event({type: 'result', session_id: 's1', exit_code: 130, text: '', tokens: {input: 0, output: 0, total: 0, cache_read: 0, cache_write: 0}, duration_ms: 4000, error: 'Interrupted'}));
+		expect(interrupted.summary.result?.exitCode).toBe(130);
+		expect(interrupted.summary.tokens).toBeNull();
+	});
+
+	it('keeps the last lines that are not events: a start-up failure printed as plain text', () => {
+		const {summary} = whole(`${event({type: 'system', subtype: 'init', model: '', session_id: ''})}Hermes isn't configured yet.\r\nRun 'hermes setup' first.\n`);
+		expect(summary.result).toBeNull();
+		expect(summary.plainText).toBe("Hermes isn't configured yet.\nRun 'hermes setup' first.");
 	});
 
 	it('counts missing token fields as 0, a missing tokens object as unknown, a missing result as none', () => {
