@@ -297,7 +297,16 @@ export class StreamJsonDecoder {
 		const id = text(event['tool_call_id']);
 		const durationMs = numberOrNull(event['duration_ms']);
 		const isError = event['is_error'] === true;
-		const call = (id === null ? undefined : this.open.find((candidate) => candidate.id === id)) ?? this.open.find((candidate) => candidate.name === name && (id === null || candidate.id === null));
+		const byId = id === null ? undefined : this.open.find((candidate) => candidate.id === id);
+		// No stored Hermes sends tool_call_id: results are then paired by name, oldest call first.
+		// That is right for calls of one tool that ran one after the other, and a guess for calls
+		// that overlapped (parallel calls may end in any order): those are marked.
+		const sameName = byId ? [] : this.open.filter((candidate) => candidate.name === name && (id === null || candidate.id === null));
+		const call = byId ?? sameName[0];
+		if (sameName.length > 1) {
+			for (const candidate of sameName) candidate.ambiguous = true;
+		}
+
 		if (call) {
 			this.open = this.open.filter((candidate) => candidate !== call);
 			call.duration_ms = durationMs;

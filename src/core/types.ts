@@ -226,7 +226,7 @@ export type ResultRoute = {
 /** Token counts as Hermes reports them (stream-json `result.tokens`); a task whose counts are unknown has null, never zeros. */
 export type TokenCounts = {input: number; output: number; total: number; cache_read: number; cache_write: number};
 
-/** One tool call of a subagent: stream-json `tool_use` paired with its `tool_result`. */
+/** One tool call of a subagent: stream-json `tool_use` paired with its `tool_result` (by tool_call_id when sent, else by name in order). */
 export type ToolCallRecord = {
 	name: string;
 	id: string | null;
@@ -235,6 +235,11 @@ export type ToolCallRecord = {
 	duration_ms: number | null;
 	/** null while the call has no result yet. */
 	is_error: boolean | null;
+	/**
+	 * Present (true) when this call overlapped another call of the same tool and neither had a
+	 * tool_call_id: results are paired in arrival order, so its duration and error may be the other's.
+	 */
+	ambiguous?: true;
 };
 
 /** What Hermes told us about a run beyond its text: live in the dashboard, final in the results. */

@@ -38,6 +38,19 @@ async function run(tasks: TaskSpec[]) {
 }
 
 describe('BatchRunner on stream-json', () => {
+	it('a failed task\'s tokens are unknown (null), not zero, and the batch sums say they miss it', async () => {
+		const {report} = await run([
+			{goal: 'one', option: 'fast', context: '[fake:duration=0.2] [fake:tokens=100,20]'},
+			{goal: 'two', option: 'fast', context: '[fake:duration=0.2] [fake:fail=HTTP 429: rate limited]'},
+		]);
+
+		const [one, two] = report.results;
+		expect(one).toMatchObject({status: 'succeeded', tokens: {total: 120}});
+		expect(two).toMatchObject({status: 'failed', tokens: null});
+		expect(two!.error).toMatch(/HTTP 429: rate limited/);
+		expect(report.tokens).toMatchObject({total: {total: 120}, unknown_attempts: 1});
+	});
+
 	it('reports the exact answer, tokens per task and per route, tool calls and the model Hermes used', async () => {
 		const {report, events} = await run([
 			{goal: 'one', option: 'fast', context: '[fake:duration=0.2] [fake:steps=2] [fake:tokens=100,20] [fake:answer=First answer.]'},

@@ -98,8 +98,8 @@ describe('StreamJsonDecoder', () => {
 		expect(summary.toolCalls).toEqual([
 			{name: 'read_file', id: 'a', input: '{"path":"a"}', duration_ms: 300, is_error: false},
 			{name: 'read_file', id: 'b', input: '{"path":"b"}', duration_ms: 200, is_error: false},
-			{name: 'terminal', id: null, input: '{"command":"one"}', duration_ms: 100, is_error: false},
-			{name: 'terminal', id: null, input: '{"command":"two"}', duration_ms: null, is_error: null},
+			{name: 'terminal', id: null, input: '{"command":"one"}', duration_ms: 100, is_error: false, ambiguous: true},
+			{name: 'terminal', id: null, input: '{"command":"two"}', duration_ms: null, is_error: null, ambiguous: true},
 			{name: 'patch', id: 'c', input: '{"path":"c"}', duration_ms: 50, is_error: true},
 		]);
 		expect(display.split('\n')).toContain('  ✗ patch 0.1s: no such file');
@@ -162,6 +162,39 @@ describe('StreamJsonDecoder', () => {
 		expect(display).toBe('model m1 · session s1\n✗ HTTP 429: rate limited\n');
 		expect(summary.result).toEqual({exitCode: 1, error: 'HTTP 429: rate limited', durationMs: 11_000});
 		expect(summary.answer.text).toBe('API call failed after 3 retries: HTTP 429: rate limited');
+	});
+
+	it('pairs results by tool_call_id when Hermes sends one, whatever their order', () => {
+		const {summary} = whole([
+			event({type: 'tool_use', name: 'terminal', tool_call_id: 'a', input: {command: 'sleep 5'}}),
+			event({type: 'tool_use', name: 'terminal', tool_call_id: 'b', input: {command: 'true'}}),
+			event({type: 'tool_result', name: 'terminal', tool_call_id: 'b', output: '', duration_ms: 10, is_error: false}),
+			event({type: 'tool_result', name: 'terminal', tool_call_id: 'a', output: 'boom', duration_ms: 5000, is_error: true}),
+		].join(''));
+		expect(summary.toolCalls).toEqual([
+			{name: 'terminal', id: 'a', input: '{"command":"sleep 5"}', duration_ms: 5000, is_error: true},
+			{name: 'terminal', id: 'b', input: '{"command":"true"}', duration_ms: 10, is_error: false},
+		]);
+	});
+
+	it('without tool_call_id (every stored Hermes) pairs by name in order, and marks calls of one tool that overlapped', () => {
+		const {summary} = whole([
+			event({type: 'tool_use', name: 'read_file', input: {path: 'a'}}),
+			event({type: 'tool_result', name: 'read_file', output: 'x', duration_ms: 3, is_error: false}),
+			event({type: 'tool_use', name: 'terminal', input: {command: 'sleep 5'}}),
+			event({type: 'tool_use', name: 'terminal', input: {command: 'true'}}),
+			event({type: 'tool_use', name: 'web_search', input: {query: 'q'}}),
+			event({type: 'tool_result', name: 'web_search', output: 'ok', duration_ms: 7, is_error: false}),
+			event({type: 'tool_result', name: 'terminal', output: '', duration_ms: 10, is_error: false}),
+			event({type: 'tool_result', name: 'terminal', output: 'boom', duration_ms: 5000, is_error: true}),
+		].join(''));
+		expect(summary.toolCalls).toEqual([
+			{name: 'read_file', id: null, input: '{"path":"a"}', duration_ms: 3, is_error: false},
+			// Arrival order says the first terminal call took 10 ms: a guess, so both say so.
+			{name: 'terminal', id: null, input: '{"command":"sleep 5"}', duration_ms: 10, is_error: false, ambiguous: true},
+			{name: 'terminal', id: null, input: '{"command":"true"}', duration_ms: 5000, is_error: true, ambiguous: true},
+			{name: 'web_search', id: null, input: '{"query":"q"}', duration_ms: 7, is_error: false},
+		]);
 	});
 
 	it('takes all-zero tokens (what Hermes writes for an interrupted or failed run) as unknown, not as 0', () => {
