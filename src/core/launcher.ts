@@ -10,7 +10,7 @@ import type {HermesCapabilities, PlannedTask} from './types.js';
 export type Launch = {
 	file: string;
 	args: string[];
-	/** Added to the child's environment (a base_url route's endpoint and key). Never printed. */
+	/** Added to the child's environment (a base_url route's endpoint and key), see childEnv. Never printed. */
 	env: Record<string, string>;
 	output: OutputMode;
 };
@@ -86,6 +86,30 @@ export function buildLaunch(task: PlannedTask, hermesBin: string, context: Launc
 	}
 
 	return {file: hermesBin, args, env: launchEnv(task), output};
+}
+
+/**
+ * The HERMES_* variables a child inherits: the ones an operator sets on purpose for every Hermes
+ * run. HERMES_HOME picks the home (profiles, config, state.db); HERMES_BUNDLED_SKILLS where the
+ * bundled skills come from; HERMES_ACCEPT_HOOKS is --accept-hooks for headless runs.
+ */
+export const inheritedHermesVariables: readonly string[] = ['HERMES_HOME', 'HERMES_BUNDLED_SKILLS', 'HERMES_ACCEPT_HOOKS'];
+
+/**
+ * The environment a task's `hermes` starts with. Every other HERMES_* stays out: when
+ * hermes-delegate itself runs under Hermes (a terminal tool, a kanban worker), our environment
+ * carries that Hermes's own state (HERMES_KANBAN_TASK, its session, its profile), and a child
+ * that inherits it would act as part of that task. HERMES_INFERENCE_MODEL stays out as well:
+ * the plan decides each task's model, and a model the plan cannot see would make the result's
+ * route wrong. Our own HERMES_BIN means nothing to Hermes.
+ */
+export function childEnv(base: NodeJS.ProcessEnv, extra: Record<string, string>): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [name, value] of Object.entries(base)) {
+		if (!name.startsWith('HERMES_') || inheritedHermesVariables.includes(name)) env[name] = value;
+	}
+
+	return {...env, ...extra};
 }
 
 /** A base_url route: Hermes reads its endpoint and key from the environment (route-flags.ts). */

@@ -6,7 +6,7 @@ import {lowerAgentPriority} from './agent-priority.js';
 import {mkdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {interpretHermesOutput} from './hermes-output.js';
-import {buildLaunch, promptOf} from './launcher.js';
+import {buildLaunch, childEnv, promptOf} from './launcher.js';
 import {spawnIfDescriptors} from './open-files.js';
 import {isFamilyAlive, watchFamily, type FamilyWatch} from './process-family.js';
 import {forgetGroup, processStartTicks, rememberGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
@@ -119,7 +119,7 @@ export class TaskRun {
 		const log = openTaskLog(logPath, {limitBytes: settings.logLimitBytes});
 		let child: GroupProcess;
 		try {
-			child = await spawnIfDescriptors(launch.file, launch.args, {env: {...(settings.env ?? process.env), ...launch.env}});
+			child = await spawnIfDescriptors(launch.file, launch.args, {env: childEnv(settings.env ?? process.env, launch.env)});
 		} catch (error) {
 			log.end();
 			failToStart((error as Error).message);
