@@ -21,7 +21,7 @@ export type LaunchContext = {
 	capabilities: HermesCapabilities;
 	/** Where the runner wrote the prompt, for a task whose plan says prompt_file. */
 	promptFile?: string | undefined;
-	/** The batch's --timeout in ms; a task's own timeout wins. Passed as --run-budget where Hermes has it. */
+	/** The batch's --timeout in ms; a task's own timeout wins. Passed as --run-budget (a soft nudge) where Hermes has it. */
 	batchTimeoutMs?: number | undefined;
 };
 
@@ -79,7 +79,9 @@ export function buildLaunch(task: PlannedTask, hermesBin: string, context: Launc
 		args.push('-w');
 	}
 
-	// Hermes wraps up by itself inside its run budget; our timeout's cascade is the backstop.
+	// --run-budget is a soft nudge, not a limit: Hermes warns the model once 80 % of it is spent and
+	// carries on; it neither wraps up nor stops at 100 %. Our timeout's kill cascade is what ends
+	// a task that runs over.
 	const timeoutMs = spec.timeout === undefined ? context.batchTimeoutMs : spec.timeout * 1000;
 	if (flags.runBudget && timeoutMs !== undefined) {
 		args.push('--run-budget', String(Math.max(1, Math.floor(timeoutMs / 1000))));

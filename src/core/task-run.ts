@@ -244,9 +244,12 @@ export class TaskRun {
  * readable by us only (it is the operator's text, and maybe secret).
  */
 function writePromptFile(runDir: string, task: PlannedTask): string {
+	const prompt = promptOf(task.spec);
+	// An empty --query-file makes Hermes exit 2 (the plan refuses such a task; this is the last guard).
+	if (prompt.trim() === '') throw new Error(`task ${task.id}: its prompt is empty`);
 	const file = path.join(runDir, 'prompts', `${task.id}.txt`);
 	mkdirSync(path.dirname(file), {recursive: true, mode: 0o700});
-	writeFileSync(file, promptOf(task.spec), {mode: 0o600});
+	writeFileSync(file, prompt, {mode: 0o600});
 	return file;
 }
 

@@ -117,6 +117,15 @@ describe('buildLaunch: what the installed Hermes supports', () => {
 		expect(task.decision.reason).toMatch(/140 KiB, over the 128 KiB .* Hermes 0\.20\.0 has no --query-file .*upgrade Hermes, or shorten/);
 	});
 
+	it('an empty prompt is refused up front, never passed as -q or written as a --query-file (Hermes exits 2 on it)', () => {
+		const v206: HermesCapabilities = {...v20, version: '0.20.6', flags: {...allFlags, streamJson: true, queryFile: true, runBudget: true}};
+		for (const capabilities of [v19, v206]) {
+			const task = planned({goal: ' \n\t '}, 'default', capabilities);
+			expect(task.decision.refused).toBe(true);
+			expect(task.decision.reason).toMatch(/prompt is empty \(Hermes exits 2 on an empty query\); give the task a goal/);
+		}
+	});
+
 	it('a task field whose flag this Hermes lacks refuses that task', () => {
 		const task = planned({goal: 'G', worktree: true}, 'default', {...v20, flags: {...allFlags, worktree: false}});
 		expect(task.decision.refused).toBe(true);
