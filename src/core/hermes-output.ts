@@ -15,7 +15,8 @@ export type HermesOutcome = {
 	error: string | undefined;
 	sessionId: string | null;
 	tokens: TokenCounts | null;
-	modelUsed: string | null;
+	/** stream-json `system/init`'s model: configured before start-up, not necessarily the one used. */
+	configuredModel: string | null;
 	toolCalls: ToolCallRecord[];
 	costUsd: number | null;
 	/** Something about this run a script should know (e.g. a stream that never said how it ended). */
@@ -54,7 +55,7 @@ export function stderrMessage(stderr: string): string {
 
 export function interpretHermesOutput(input: HermesOutputInput): HermesOutcome {
 	const succeeded = input.exitCode === 0;
-	const base = {sessionId: sessionIdOf(input.stderr), tokens: null, modelUsed: null, toolCalls: [], costUsd: null, notes: []};
+	const base = {sessionId: sessionIdOf(input.stderr), tokens: null, configuredModel: null, toolCalls: [], costUsd: null, notes: []};
 	if (input.mode === 'stream-json' && input.stream) {
 		return fromStream(input.stream, input, succeeded);
 	}
@@ -88,7 +89,7 @@ function fromStream(stream: StreamSummary, input: HermesOutputInput, succeeded: 
 		error: error === undefined ? undefined : lastLines(error, 20),
 		sessionId: stream.sessionId ?? sessionIdOf(input.stderr),
 		tokens: stream.tokens,
-		modelUsed: stream.model,
+		configuredModel: stream.configuredModel,
 		toolCalls: stream.toolCalls,
 		costUsd: stream.costUsd,
 		notes,

@@ -40,7 +40,7 @@ export type TaskOutcome = {
 	sessionId?: string | null | undefined;
 	hermesVersion?: string | null | undefined;
 	tokens?: TokenCounts | null | undefined;
-	modelUsed?: string | null | undefined;
+	configuredModel?: string | null | undefined;
 	toolCalls?: ToolCallRecord[] | undefined;
 	costUsd?: number | null | undefined;
 };
@@ -65,7 +65,9 @@ export function buildResult(task: PlannedTask, outcome: TaskOutcome): TaskResult
 		session_id: outcome.sessionId ?? null,
 		hermes_version: outcome.hermesVersion ?? null,
 		tokens: outcome.tokens ?? null,
-		model_used: outcome.modelUsed ?? null,
+		// Known only from state.db's session row (a later issue): never stream-json init's model.
+		model_used: null,
+		configured_model: outcome.configuredModel ?? null,
 		tool_calls: outcome.toolCalls ?? [],
 		...(outcome.costUsd === undefined || outcome.costUsd === null ? {} : {cost_usd: outcome.costUsd}),
 		...(outcome.errorText === undefined ? {} : {error: outcome.errorText}),

@@ -7,7 +7,11 @@
 import type {TaskTelemetry, TokenCounts, ToolCallRecord} from './types.js';
 
 export type StreamSummary = {
-	model: string | null;
+	/**
+	 * `system/init`'s model: the one configured before start-up (read ahead of -m, the profile and
+	 * any fallback), empty when none is. Not the model the run used.
+	 */
+	configuredModel: string | null;
 	sessionId: string | null;
 	answer: {text: string; truncated: boolean};
 	result: {exitCode: number; error: string | null; durationMs: number | null} | null;
@@ -151,7 +155,7 @@ export class StreamJsonDecoder {
 	summary(): StreamSummary {
 		const answer = this.resultText === null ? {text: this.deltas.join(''), truncated: this.deltasTruncated} : firstBytes(this.resultText, maxAnswerBytes);
 		return {
-			model: this.model,
+			configuredModel: this.model,
 			sessionId: this.sessionId,
 			answer,
 			result: this.result && {...this.result},
@@ -228,7 +232,7 @@ export class StreamJsonDecoder {
 				this.model = text(event['model']) || this.model;
 				this.sessionId = text(event['session_id']) || this.sessionId;
 				this.telemetry();
-				const parts = [this.model && `model ${this.model}`, this.sessionId && `session ${this.sessionId}`].filter(Boolean);
+				const parts = [this.model && `configured model ${this.model}`, this.sessionId && `session ${this.sessionId}`].filter(Boolean);
 				return parts.length > 0 ? this.shownLine(oneLine(parts.join(' · '))) : '';
 			}
 
@@ -347,7 +351,9 @@ export class StreamJsonDecoder {
 
 	private telemetry(): void {
 		this.onTelemetry?.({
-			model_used: this.model,
+			// The model used is the session row's in state.db (read in a later issue), never init's.
+			model_used: null,
+			configured_model: this.model,
 			session_id: this.sessionId,
 			tokens: this.tokens && {...this.tokens},
 			cost_usd: this.costUsd,

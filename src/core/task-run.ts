@@ -194,12 +194,12 @@ export class TaskRun {
 			stdout: {text: hermes.answer, truncated: hermes.answerTruncated},
 			answer: hermes.answer,
 			errorText,
-			notes: [...hermes.notes, ...modelMismatch(task, hermes.modelUsed), ...notes],
+			notes: [...hermes.notes, ...notes],
 			logPath,
 			sessionId: hermes.sessionId,
 			hermesVersion: capabilities.version,
 			tokens: hermes.tokens,
-			modelUsed: hermes.modelUsed,
+			configuredModel: hermes.configuredModel,
 			toolCalls: hermes.toolCalls,
 			costUsd: hermes.costUsd,
 		}));
@@ -251,10 +251,4 @@ function writePromptFile(runDir: string, task: PlannedTask): string {
 	mkdirSync(path.dirname(file), {recursive: true, mode: 0o700});
 	writeFileSync(file, prompt, {mode: 0o600});
 	return file;
-}
-
-/** Hermes said which model it used (stream-json): one other than the plan's is worth a warning. */
-function modelMismatch(task: PlannedTask, modelUsed: string | null): string[] {
-	const planned = task.effective.model;
-	return modelUsed && planned && modelUsed !== planned ? [`Hermes reported running model ${modelUsed}, not the planned ${planned}`] : [];
 }

@@ -244,8 +244,13 @@ export type ToolCallRecord = {
 
 /** What Hermes told us about a run beyond its text: live in the dashboard, final in the results. */
 export type TaskTelemetry = {
-	/** The model Hermes actually used (stream-json `system/init`). */
+	/** The model the session ran on (state.db's session row, read in a later issue); null until known. */
 	model_used: string | null;
+	/**
+	 * stream-json `system/init`'s model: what was configured before start-up (ahead of -m, the
+	 * profile, any fallback), possibly empty. Not the model used, and never shown as such.
+	 */
+	configured_model?: string | null;
 	session_id: string | null;
 	tokens: TokenCounts | null;
 	cost_usd: number | null;
@@ -274,8 +279,10 @@ export type TaskResult = {
 	session_id: string | null;
 	hermes_version: string | null;
 	tokens: TokenCounts | null;
-	/** The model Hermes reported using (stream-json only; null when it did not say). */
+	/** The model the session ran on, from state.db's session row (a later issue); null until then. */
 	model_used: string | null;
+	/** stream-json `system/init`'s model: configured before start-up, not necessarily the one used; null with -Q. */
+	configured_model?: string | null;
 	/** What Hermes reported the run cost, where it reports it. */
 	cost_usd?: number;
 	tool_calls: ToolCallRecord[];

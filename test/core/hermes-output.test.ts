@@ -39,14 +39,14 @@ describe('the error of a failed -Q run', () => {
 
 describe('interpretHermesOutput in stream-json mode', () => {
 	const stream = {
-		model: 'm1', sessionId: 's1', answer: {text: 'The answer.', truncated: false},
+		configuredModel: 'm1', sessionId: 's1', answer: {text: 'The answer.', truncated: false},
 		result: {exitCode: 0, error: null, durationMs: 10}, tokens: {input: 10, output: 3, total: 13, cache_read: 0, cache_write: 0},
 		costUsd: null, toolCalls: [{name: 'terminal', id: 'c1', input: '{"command":"ls"}', duration_ms: 5, is_error: false}], plainLines: 0, plainText: '',
 	};
 
 	it('takes the answer, model, tokens and tool calls from the stream', () => {
 		const outcome = interpretHermesOutput({mode: 'stream-json', exitCode: 0, stdout: {text: '{"type":"result"}', truncated: false}, stderr: '', stream});
-		expect(outcome).toMatchObject({answer: 'The answer.', modelUsed: 'm1', sessionId: 's1', tokens: {total: 13}, notes: []});
+		expect(outcome).toMatchObject({answer: 'The answer.', configuredModel: 'm1', sessionId: 's1', tokens: {total: 13}, notes: []});
 		expect(outcome.toolCalls).toHaveLength(1);
 	});
 

@@ -52,6 +52,7 @@ describe('buildResult', () => {
 			hermes_version: null,
 			tokens: null,
 			model_used: null,
+			configured_model: null,
 			tool_calls: [],
 			warnings: ['route "deep": service_tier has no `hermes chat` flag and is not passed; the subagent uses what its Hermes profile configures for it'],
 			log: '/runs/r1/t01.log',

@@ -26,7 +26,7 @@ const session = [
 ].join('');
 
 const expectedDisplay = [
-	'model google/gemini-3-flash-preview · session 20261130_201125_fc4d23',
+	'configured model google/gemini-3-flash-preview · session 20261130_201125_fc4d23',
 	'Let me look. ',
 	'⚙ web_search {"query":"capital of France 日本語"}',
 	'⚙ terminal {"command":"echo hi"}',
@@ -50,7 +50,7 @@ describe('StreamJsonDecoder', () => {
 
 		expect(display).toBe(expectedDisplay);
 		expect(summary).toEqual({
-			model: 'google/gemini-3-flash-preview',
+			configuredModel: 'google/gemini-3-flash-preview',
 			sessionId: '20261130_201125_fc4d23',
 			answer: {text: 'Paris is the capital of France 🇫🇷.\nÉté: yes.', truncated: false},
 			result: {exitCode: 0, error: null, durationMs: 2035},
@@ -159,7 +159,7 @@ describe('StreamJsonDecoder', () => {
 			].join(''),
 		);
 
-		expect(display).toBe('model m1 · session s1\n✗ HTTP 429: rate limited\n');
+		expect(display).toBe('configured model m1 · session s1\n✗ HTTP 429: rate limited\n');
 		expect(summary.result).toEqual({exitCode: 1, error: 'HTTP 429: rate limited', durationMs: 11_000});
 		expect(summary.answer.text).toBe('API call failed after 3 retries: HTTP 429: rate limited');
 	});
@@ -259,7 +259,8 @@ describe('StreamJsonDecoder', () => {
 		decode([Buffer.from(session)], (telemetry) => seen.push(telemetry));
 
 		expect(seen.map((telemetry) => telemetry.tool_calls)).toEqual([0, 1, 2, 2, 2, 2]);
-		expect(seen[0]).toEqual({model_used: 'google/gemini-3-flash-preview', session_id: '20261130_201125_fc4d23', tokens: null, cost_usd: null, tool_calls: 0});
+		// init's model is the configured one, read before start-up: never reported as the model used.
+		expect(seen[0]).toEqual({model_used: null, configured_model: 'google/gemini-3-flash-preview', session_id: '20261130_201125_fc4d23', tokens: null, cost_usd: null, tool_calls: 0});
 		expect(seen.at(-1)!.tokens).toEqual({input: 1923, output: 86, total: 2009, cache_read: 10, cache_write: 0});
 	});
 });
