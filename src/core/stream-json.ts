@@ -29,6 +29,13 @@ export type StreamSummary = {
 /** Longer lines are never buffered whole: they are shown as plain output, in pieces. */
 const maxLineBytes = 1024 * 1024;
 const maxAnswerBytes = 1024 * 1024;
+/**
+ * The final `result` line carries the whole answer (JSON-escaped: up to twice its size and more),
+ * so it is read whole up to this, not cut at maxLineBytes. A longer one is kept as its first
+ * part (the answer's start) and its last (tokens, duration, error): the answer is then cut.
+ */
+const maxResultLineBytes = 4 * maxAnswerBytes;
+const resultTailBytes = 64 * 1024;
 const maxToolCalls = 1000;
 const keptPlainLines = 20;
 const keptPlainChars = 500;
@@ -36,6 +43,100 @@ const displayInputChars = 120;
 const recordInputChars = 400;
 
 type JsonObject = Record<string, unknown>;
+
+/** A result line too long for the line limit: its first maxResultLineBytes and its last resultTailBytes. */
+class LongLine {
+	readonly head: Buffer[] = [];
+	private headBytes = 0;
+	private tail: Buffer[] = [];
+	private tailBytes = 0;
+
+	add(part: Buffer): void {
+		const intoHead = Math.min(part.length, maxResultLineBytes - this.headBytes);
+		if (intoHead > 0) {
+			this.head.push(Buffer.from(part.subarray(0, intoHead)));
+			this.headBytes += intoHead;
+		}
+
+		if (intoHead === part.length) return;
+		this.tail.push(Buffer.from(part.subarray(intoHead)));
+		this.tailBytes += part.length - intoHead;
+		while (this.tailBytes - this.tail[0]!.length >= resultTailBytes) this.tailBytes -= this.tail.shift()!.length;
+	}
+
+	/** The line, when all of it was kept. */
+	whole(): Buffer | null {
+		return this.tailBytes === 0 ? Buffer.concat(this.head) : null;
+	}
+
+	headText(): string {
+		const head = Buffer.concat(this.head);
+		return head.subarray(0, completeUtf8End(head)).toString('utf8');
+	}
+
+	tailText(): string {
+		return Buffer.concat(this.tail).toString('utf8');
+	}
+}
+
+/** Whether the line that starts with these bytes is a `result` event (Hermes writes `type` first). */
+function startsResultEvent(parts: readonly Buffer[]): boolean {
+	const start = Buffer.concat(parts.slice(0, 8)).subarray(0, 64).toString('utf8');
+	return /^[ \t]*\{\s*"type"\s*:\s*"result"/.test(start);
+}
+
+/** The start of a JSON string's content (after its opening quote), decoded as far as it goes. */
+function jsonStringStart(source: string): string {
+	const parts: string[] = [];
+	const special = /["\\]/g;
+	let at = 0;
+	for (;;) {
+		special.lastIndex = at;
+		const found = special.exec(source);
+		parts.push(source.slice(at, found ? found.index : source.length));
+		if (!found || found[0] === '"') break;
+		const escape = source[found.index + 1];
+		if (escape === undefined) break;
+		if (escape === 'u') {
+			const hex = source.slice(found.index + 2, found.index + 6);
+			if (!/^[\da-fA-F]{4}$/.test(hex)) break;
+			parts.push(String.fromCharCode(Number.parseInt(hex, 16)));
+			at = found.index + 6;
+		} else {
+			parts.push(({b: '\b', f: '\f', n: '\n', r: '\r', t: '\t'} as Record<string, string>)[escape] ?? escape);
+			at = found.index + 2;
+		}
+	}
+
+	// A surrogate pair cut in half is no character.
+	return parts.join('').replace(/[\uD800-\uDBFF]$/, '');
+}
+
+/**
+ * A result event read from the two ends of its line: session and exit code come before `text`,
+ * tokens, duration and error after it. A quote that ends a JSON string is never escaped, so the
+ * first unescaped `", "tokens": {` in the tail is where the fields after the answer begin.
+ */
+function cutResultEvent(head: string, tail: string): JsonObject {
+	const textKey = /"text"\s*:\s*"/.exec(head);
+	const before = textKey ? head.slice(0, textKey.index) : head;
+	const session = /"session_id"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(before);
+	const exitCode = /"exit_code"\s*:\s*(-?\d+)/.exec(before);
+	const event: JsonObject = {type: 'result', text: textKey ? jsonStringStart(head.slice(textKey.index + textKey[0].length)) : ''};
+	if (session) event['session_id'] = jsonStringStart(`${session[1]!}"`);
+	if (exitCode) event['exit_code'] = Number(exitCode[1]);
+	for (const match of tail.matchAll(/(\\*)"\s*,\s*"tokens"\s*:\s*\{/g)) {
+		if (match.index === 0 || match[1]!.length % 2 === 1) continue;
+		try {
+			const after: unknown = JSON.parse(`{${tail.slice(match.index + match[1]!.length + 1).replace(/^\s*,/, '')}`);
+			if (after !== null && typeof after === 'object') return {...(after as JsonObject), ...event};
+		} catch {
+			// Not where the answer ends after all: look further.
+		}
+	}
+
+	return event;
+}
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
@@ -82,6 +183,8 @@ export class StreamJsonDecoder {
 	private pendingBytes = 0;
 	/** The current line outgrew maxLineBytes: it is being passed through as it arrives. */
 	private overlong = false;
+	/** The current line is a `result` event longer than maxLineBytes: kept, not shown. */
+	private longResult: LongLine | null = null;
 	/** Whether what was shown so far ends a line, so tool lines can start on a fresh one. */
 	private atLineStart = true;
 	private model: string | null = null;
@@ -90,6 +193,8 @@ export class StreamJsonDecoder {
 	private deltaBytes = 0;
 	private deltasTruncated = false;
 	private resultText: string | null = null;
+	/** The result line was longer than maxResultLineBytes: resultText is the answer's start only. */
+	private resultTextCut = false;
 	private result: StreamSummary['result'] = null;
 	private tokens: TokenCounts | null = null;
 	private costUsd: number | null = null;
@@ -108,39 +213,71 @@ export class StreamJsonDecoder {
 		const out: Buffer[] = [];
 		let start = 0;
 		for (let newline = chunk.indexOf(0x0a, start); newline !== -1; newline = chunk.indexOf(0x0a, start)) {
-			const piece = chunk.subarray(start, newline);
-			if (this.overlong || this.pendingBytes + piece.length > maxLineBytes) {
-				this.passThrough(piece, out);
-				// The line is over: a character split at its end is as whole as it will get.
-				out.push(...this.pending, Buffer.from('\n'));
-				this.pending = [];
-				this.pendingBytes = 0;
-				this.overlong = false;
-				this.atLineStart = true;
-			} else {
-				const line = this.pending.length === 0 ? piece : Buffer.concat([...this.pending, piece]);
-				this.pending = [];
-				this.pendingBytes = 0;
-				out.push(this.line(line, true));
-			}
-
+			this.feed(chunk.subarray(start, newline), true, out);
 			start = newline + 1;
 		}
 
-		const rest = chunk.subarray(start);
-		if (this.overlong || this.pendingBytes + rest.length > maxLineBytes) {
-			this.passThrough(rest, out);
-		} else if (rest.length > 0) {
-			this.pending.push(Buffer.from(rest));
-			this.pendingBytes += rest.length;
+		this.feed(chunk.subarray(start), false, out);
+		return Buffer.concat(out);
+	}
+
+	/** One piece of the current line, and whether the line ends with it. */
+	private feed(piece: Buffer, lineEnds: boolean, out: Buffer[]): void {
+		if (!this.longResult && !this.overlong && this.pendingBytes + piece.length > maxLineBytes && startsResultEvent([...this.pending, piece])) {
+			this.longResult = new LongLine();
+			for (const part of this.pending) this.longResult.add(part);
+			this.pending = [];
+			this.pendingBytes = 0;
 		}
 
-		return Buffer.concat(out);
+		if (this.longResult) {
+			this.longResult.add(piece);
+			if (lineEnds) out.push(this.endLongResult(true));
+			return;
+		}
+
+		if (!lineEnds) {
+			if (this.overlong || this.pendingBytes + piece.length > maxLineBytes) {
+				this.passThrough(piece, out);
+			} else if (piece.length > 0) {
+				this.pending.push(Buffer.from(piece));
+				this.pendingBytes += piece.length;
+			}
+
+			return;
+		}
+
+		if (this.overlong || this.pendingBytes + piece.length > maxLineBytes) {
+			this.passThrough(piece, out);
+			// The line is over: a character split at its end is as whole as it will get.
+			out.push(...this.pending, Buffer.from('\n'));
+			this.pending = [];
+			this.pendingBytes = 0;
+			this.overlong = false;
+			this.atLineStart = true;
+		} else {
+			const line = this.pending.length === 0 ? piece : Buffer.concat([...this.pending, piece]);
+			this.pending = [];
+			this.pendingBytes = 0;
+			out.push(this.line(line, true));
+		}
+	}
+
+	private endLongResult(terminated: boolean): Buffer {
+		const long = this.longResult!;
+		this.longResult = null;
+		const whole = long.whole();
+		if (whole) return this.line(whole, terminated);
+		const shown = this.finalResult(cutResultEvent(long.headText(), long.tailText()));
+		this.resultTextCut = true;
+		return Buffer.from(shown, 'utf8');
 	}
 
 	end(): Buffer {
 		const out: Buffer[] = [];
-		if (this.overlong) {
+		if (this.longResult) {
+			out.push(this.endLongResult(false));
+		} else if (this.overlong) {
 			out.push(Buffer.concat(this.pending));
 		} else if (this.pendingBytes > 0) {
 			out.push(this.line(Buffer.concat(this.pending), false));
@@ -154,6 +291,7 @@ export class StreamJsonDecoder {
 
 	summary(): StreamSummary {
 		const answer = this.resultText === null ? {text: this.deltas.join(''), truncated: this.deltasTruncated} : firstBytes(this.resultText, maxAnswerBytes);
+		if (this.resultTextCut) answer.truncated = true;
 		return {
 			configuredModel: this.model,
 			sessionId: this.sessionId,

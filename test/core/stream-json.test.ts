@@ -197,6 +197,53 @@ describe('StreamJsonDecoder', () => {
 		]);
 	});
 
+	describe('a final result line longer than the 1 MiB line limit (a long answer)', () => {
+		const inPieces = (text: string) => {
+			const bytes = Buffer.from(text, 'utf8');
+			const pieces: Buffer[] = [];
+			for (let at = 0; at < bytes.length; at += 65_536) pieces.push(bytes.subarray(at, at + 65_536));
+			return decode(pieces);
+		};
+
+		const tokens = {input: 52_000, output: 260_000, total: 312_000, cache_read: 0, cache_write: 0};
+
+		it('is read whole: the answer exactly, its tokens, and none of its JSON in the pane', () => {
+			// Under 1 MiB of answer, over 1 MiB of JSON: quotes and newlines are escaped.
+			const answer = 'Él dijo "sí"\n'.repeat(60_000);
+			expect(Buffer.byteLength(answer)).toBeLessThan(1024 * 1024);
+			const line = event({type: 'result', session_id: 's1', exit_code: 0, text: answer, tokens, duration_ms: 90_000});
+			expect(Buffer.byteLength(line)).toBeGreaterThan(1024 * 1024);
+			const {display, summary} = inPieces(`${event({type: 'text', text: 'Interim commentary. '})}${line}`);
+			expect(summary.answer).toEqual({text: answer, truncated: false});
+			expect(summary.tokens).toEqual(tokens);
+			expect(summary.result).toEqual({exitCode: 0, error: null, durationMs: 90_000});
+			expect(display).toBe('Interim commentary. ');
+		});
+
+		it('an answer over the answer limit is cut and says so, with the tokens kept', () => {
+			const answer = 'x'.repeat(1536 * 1024);
+			const {summary} = inPieces(event({type: 'result', session_id: 's1', exit_code: 0, text: answer, tokens, duration_ms: 5}));
+			expect(summary.answer.truncated).toBe(true);
+			expect(summary.answer.text).toBe('x'.repeat(1024 * 1024));
+			expect(summary.tokens).toEqual(tokens);
+		});
+
+		it('one longer than the result limit is read from its two ends: the answer\'s start (cut), session, exit code, tokens and error', () => {
+			const answer = `"quoted" ${'ü\\'.repeat(2 * 1024 * 1024)}`;
+			const line = event({type: 'result', session_id: 's9', exit_code: 1, text: answer, tokens, duration_ms: 7, error: 'budget "spent", "tokens": {} said'});
+			expect(Buffer.byteLength(line)).toBeGreaterThan(4 * 1024 * 1024);
+			const {display, summary} = inPieces(line);
+			expect(summary.answer.truncated).toBe(true);
+			expect(Buffer.byteLength(summary.answer.text)).toBeLessThanOrEqual(1024 * 1024);
+			expect(answer.startsWith(summary.answer.text)).toBe(true);
+			expect(summary.answer.text.length).toBeGreaterThan(300_000);
+			expect(summary.sessionId).toBe('s9');
+			expect(summary.tokens).toEqual(tokens);
+			expect(summary.result).toEqual({exitCode: 1, error: 'budget "spent", "tokens": {} said', durationMs: 7});
+			expect(display).toBe('✗ budget "spent", "tokens": {} said\n');
+		});
+	});
+
 	it('takes all-zero tokens (what Hermes writes for an interrupted or failed run) as unknown, not as 0', () => {
 		const interrupted = whole(event({type: 'result', session_id: 's1', exit_code: 130, text: '', tokens: {input: 0, output: 0, total: 0, cache_read: 0, cache_write: 0}, duration_ms: 4000, error: 'Interrupted'}));
 		expect(interrupted.summary.result?.exitCode).toBe(130);
