@@ -4,6 +4,7 @@
 // per tool call) and into a summary for the results (answer, session, tokens, tool calls).
 // Pure: bytes in, bytes and data out. Lines that are not events stay plain output, because a run
 // may print other things (a tool's stray print, a warning) and those must not be lost.
+import {completeUtf8End, cutResultEvent, LongLine, startsResultEvent} from './stream-json-result-line.js';
 import type {TaskTelemetry, TokenCounts, ToolCallRecord} from './types.js';
 
 export type StreamSummary = {
@@ -29,13 +30,6 @@ export type StreamSummary = {
 /** Longer lines are never buffered whole: they are shown as plain output, in pieces. */
 const maxLineBytes = 1024 * 1024;
 const maxAnswerBytes = 1024 * 1024;
-/**
- * The final `result` line carries the whole answer (JSON-escaped: up to twice its size and more),
- * so it is read whole up to this, not cut at maxLineBytes. A longer one is kept as its first
- * part (the answer's start) and its last (tokens, duration, error): the answer is then cut.
- */
-const maxResultLineBytes = 4 * maxAnswerBytes;
-const resultTailBytes = 64 * 1024;
 const maxToolCalls = 1000;
 const keptPlainLines = 20;
 const keptPlainChars = 500;
@@ -44,100 +38,6 @@ const recordInputChars = 400;
 
 type JsonObject = Record<string, unknown>;
 
-/** A result line too long for the line limit: its first maxResultLineBytes and its last resultTailBytes. */
-class LongLine {
-	readonly head: Buffer[] = [];
-	private headBytes = 0;
-	private tail: Buffer[] = [];
-	private tailBytes = 0;
-
-	add(part: Buffer): void {
-		const intoHead = Math.min(part.length, maxResultLineBytes - this.headBytes);
-		if (intoHead > 0) {
-			this.head.push(Buffer.from(part.subarray(0, intoHead)));
-			this.headBytes += intoHead;
-		}
-
-		if (intoHead === part.length) return;
-		this.tail.push(Buffer.from(part.subarray(intoHead)));
-		this.tailBytes += part.length - intoHead;
-		while (this.tailBytes - this.tail[0]!.length >= resultTailBytes) this.tailBytes -= this.tail.shift()!.length;
-	}
-
-	/** The line, when all of it was kept. */
-	whole(): Buffer | null {
-		return this.tailBytes === 0 ? Buffer.concat(this.head) : null;
-	}
-
-	headText(): string {
-		const head = Buffer.concat(this.head);
-		return head.subarray(0, completeUtf8End(head)).toString('utf8');
-	}
-
-	tailText(): string {
-		return Buffer.concat(this.tail).toString('utf8');
-	}
-}
-
-/** Whether the line that starts with these bytes is a `result` event (Hermes writes `type` first). */
-function startsResultEvent(parts: readonly Buffer[]): boolean {
-	const start = Buffer.concat(parts.slice(0, 8)).subarray(0, 64).toString('utf8');
-	return /^[ \t]*\{\s*"type"\s*:\s*"result"/.test(start);
-}
-
-/** The start of a JSON string's content (after its opening quote), decoded as far as it goes. */
-function jsonStringStart(source: string): string {
-	const parts: string[] = [];
-	const special = /["\\]/g;
-	let at = 0;
-	for (;;) {
-		special.lastIndex = at;
-		const found = special.exec(source);
-		parts.push(source.slice(at, found ? found.index : source.length));
-		if (!found || found[0] === '"') break;
-		const escape = source[found.index + 1];
-		if (escape === undefined) break;
-		if (escape === 'u') {
-			const hex = source.slice(found.index + 2, found.index + 6);
-			if (!/^[\da-fA-F]{4}$/.test(hex)) break;
-			parts.push(String.fromCharCode(Number.parseInt(hex, 16)));
-			at = found.index + 6;
-		} else {
-			parts.push(({b: '\b', f: '\f', n: '\n', r: '\r', t: '\t'} as Record<string, string>)[escape] ?? escape);
-			at = found.index + 2;
-		}
-	}
-
-	// A surrogate pair cut in half is no character.
-	return parts.join('').replace(/[\uD800-\uDBFF]$/, '');
-}
-
-/**
- * A result event read from the two ends of its line: session and exit code come before `text`,
- * tokens, duration and error after it. A quote that ends a JSON string is never escaped, so the
- * first unescaped `", "tokens": {` in the tail is where the fields after the answer begin.
- */
-function cutResultEvent(head: string, tail: string): JsonObject {
-	const textKey = /"text"\s*:\s*"/.exec(head);
-	const before = textKey ? head.slice(0, textKey.index) : head;
-	const session = /"session_id"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(before);
-	const exitCode = /"exit_code"\s*:\s*(-?\d+)/.exec(before);
-	const event: JsonObject = {type: 'result', text: textKey ? jsonStringStart(head.slice(textKey.index + textKey[0].length)) : ''};
-	if (session) event['session_id'] = jsonStringStart(`${session[1]!}"`);
-	if (exitCode) event['exit_code'] = Number(exitCode[1]);
-	for (const match of tail.matchAll(/(\\*)"\s*,\s*"tokens"\s*:\s*\{/g)) {
-		if (match.index === 0 || match[1]!.length % 2 === 1) continue;
-		try {
-			const after: unknown = JSON.parse(`{${tail.slice(match.index + match[1]!.length + 1).replace(/^\s*,/, '')}`);
-			if (after !== null && typeof after === 'object') return {...(after as JsonObject), ...event};
-		} catch {
-			// Not where the answer ends after all: look further.
-		}
-	}
-
-	return event;
-}
-
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 const numberOrNull = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
@@ -145,18 +45,6 @@ const cut = (value: string, length: number) => (value.length > length ? `${value
 /** One display line per event, whatever newlines a field holds. */
 const oneLine = (value: string) => value.replaceAll(/\s*[\r\n]+\s*/g, ' ');
 const seconds = (ms: number | null) => (ms === null ? '' : ` ${(ms / 1000).toFixed(1)}s`);
-
-/** Where a trailing, incomplete UTF-8 sequence starts (buffer.length when there is none). */
-function completeUtf8End(buffer: Buffer): number {
-	for (let back = 1; back <= Math.min(3, buffer.length); back++) {
-		const byte = buffer[buffer.length - back]!;
-		if ((byte & 0xc0) === 0x80) continue; // a continuation byte: look further back
-		const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-		return needed > back ? buffer.length - back : buffer.length;
-	}
-
-	return buffer.length;
-}
 
 /** The first `limit` bytes of text, cut at a character boundary. */
 function firstBytes(value: string, limit: number): {text: string; truncated: boolean} {
@@ -193,7 +81,7 @@ export class StreamJsonDecoder {
 	private deltaBytes = 0;
 	private deltasTruncated = false;
 	private resultText: string | null = null;
-	/** The result line was longer than maxResultLineBytes: resultText is the answer's start only. */
+	/** The result line was too long to keep whole (stream-json-result-line.ts): resultText is the answer's start only. */
 	private resultTextCut = false;
 	private result: StreamSummary['result'] = null;
 	private tokens: TokenCounts | null = null;
