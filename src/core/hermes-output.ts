@@ -3,6 +3,7 @@
 //   stderr holds only `session_id: ID`.
 // - stream-json: the decoder's summary (the final `result` event: exit code, error, tokens).
 // - text (a Hermes with neither): stdout is banners and boxes, and a failed model call exits 0.
+import {sanitizeLine, stripSgr} from './sanitize.js';
 import type {StreamSummary} from './stream-json.js';
 import type {OutputMode} from './route-flags.js';
 import type {TokenCounts, ToolCallRecord} from './types.js';
@@ -14,7 +15,8 @@ export type HermesOutcome = {
 	error: string | undefined;
 	sessionId: string | null;
 	tokens: TokenCounts | null;
-	modelUsed: string | null;
+	/** stream-json `system/init`'s model: configured before start-up, not necessarily the one used. */
+	configuredModel: string | null;
 	toolCalls: ToolCallRecord[];
 	costUsd: number | null;
 	/** Something about this run a script should know (e.g. a stream that never said how it ended). */
@@ -53,16 +55,15 @@ export function stderrMessage(stderr: string): string {
 
 export function interpretHermesOutput(input: HermesOutputInput): HermesOutcome {
 	const succeeded = input.exitCode === 0;
-	const base = {sessionId: sessionIdOf(input.stderr), tokens: null, modelUsed: null, toolCalls: [], costUsd: null, notes: []};
+	const base = {sessionId: sessionIdOf(input.stderr), tokens: null, configuredModel: null, toolCalls: [], costUsd: null, notes: []};
 	if (input.mode === 'stream-json' && input.stream) {
 		return fromStream(input.stream, input, succeeded);
 	}
 
 	if (input.mode === 'quiet') {
-		const message = input.stdout.text.trim();
 		return succeeded
 			? {...base, answer: input.stdout.text, answerTruncated: input.stdout.truncated, error: undefined}
-			: {...base, answer: '', answerTruncated: false, error: lastLines(message, 20) || stderrMessage(input.stderr) || undefined};
+			: {...base, answer: '', answerTruncated: false, error: failureMessage(input.stdout.text, input.stderr)};
 	}
 
 	// Text mode: the reply is somewhere in a box; keep all of it rather than guess.
@@ -70,7 +71,7 @@ export function interpretHermesOutput(input: HermesOutputInput): HermesOutcome {
 		...base,
 		answer: succeeded ? input.stdout.text : '',
 		answerTruncated: succeeded && input.stdout.truncated,
-		error: succeeded ? undefined : stderrMessage(input.stderr) || undefined,
+		error: succeeded ? undefined : lastLineOf(stderrMessage(input.stderr)),
 		notes: ['this Hermes has neither -Q nor --format stream-json: its output is a formatted transcript, and a failed model call still exits 0'],
 	};
 }
@@ -81,18 +82,39 @@ function fromStream(stream: StreamSummary, input: HermesOutputInput, succeeded: 
 		notes.push('Hermes ended without its final stream-json `result` event: tokens and the final text may be missing');
 	}
 
-	const error = succeeded ? undefined : stream.result?.error ?? (stderrMessage(input.stderr) || undefined);
+	const error = succeeded ? undefined : stream.result?.error ?? failureMessage(stream.plainText, input.stderr);
 	return {
 		answer: succeeded ? stream.answer.text : '',
 		answerTruncated: succeeded && stream.answer.truncated,
 		error: error === undefined ? undefined : lastLines(error, 20),
 		sessionId: stream.sessionId ?? sessionIdOf(input.stderr),
 		tokens: stream.tokens,
-		modelUsed: stream.model,
+		configuredModel: stream.configuredModel,
 		toolCalls: stream.toolCalls,
 		costUsd: stream.costUsd,
 		notes,
 	};
+}
+
+/**
+ * Hermes's message for a failed run. -Q prints model and API failures on stdout, but a crash, a
+ * traceback, a missing profile or an argparse refusal goes to stderr, and stdout may then hold
+ * only progress text: stderr's last line, when there is one, is the one that says what broke.
+ */
+export function failureMessage(stdout: string, stderr: string): string | undefined {
+	const fromStderr = lastLineOf(stderrMessage(stderr));
+	if (fromStderr !== undefined) return fromStderr;
+	const fromStdout = plainText(stdout);
+	return fromStdout === '' ? undefined : lastLines(fromStdout, 20);
+}
+
+/** Text as an error shows it: no escapes, no carriage returns (Rich ends lines in \r\n), no trailing blanks. */
+function plainText(text: string): string {
+	return stripSgr(sanitizeLine(text)).replaceAll('\r', '').split('\n').map(line => line.trimEnd()).join('\n').trim();
+}
+
+function lastLineOf(text: string): string | undefined {
+	return plainText(text).split('\n').findLast(line => line.trim() !== '')?.trim();
 }
 
 function lastLines(text: string, count: number): string {

@@ -10,7 +10,7 @@ import type {HermesCapabilities, PlannedTask} from './types.js';
 export type Launch = {
 	file: string;
 	args: string[];
-	/** Added to the child's environment (a base_url route's endpoint and key). Never printed. */
+	/** Added to the child's environment (a base_url route's endpoint and key), see childEnv. Never printed. */
 	env: Record<string, string>;
 	output: OutputMode;
 };
@@ -21,7 +21,7 @@ export type LaunchContext = {
 	capabilities: HermesCapabilities;
 	/** Where the runner wrote the prompt, for a task whose plan says prompt_file. */
 	promptFile?: string | undefined;
-	/** The batch's --timeout in ms; a task's own timeout wins. Passed as --run-budget where Hermes has it. */
+	/** The batch's --timeout in ms; a task's own timeout wins. Passed as --run-budget (a soft nudge) where Hermes has it. */
 	batchTimeoutMs?: number | undefined;
 };
 
@@ -79,13 +79,39 @@ export function buildLaunch(task: PlannedTask, hermesBin: string, context: Launc
 		args.push('-w');
 	}
 
-	// Hermes wraps up by itself inside its run budget; our timeout's cascade is the backstop.
+	// --run-budget is a soft nudge, not a limit: Hermes warns the model once 80 % of it is spent and
+	// carries on; it neither wraps up nor stops at 100 %. Our timeout's kill cascade is what ends
+	// a task that runs over.
 	const timeoutMs = spec.timeout === undefined ? context.batchTimeoutMs : spec.timeout * 1000;
 	if (flags.runBudget && timeoutMs !== undefined) {
 		args.push('--run-budget', String(Math.max(1, Math.floor(timeoutMs / 1000))));
 	}
 
 	return {file: hermesBin, args, env: launchEnv(task), output};
+}
+
+/**
+ * The HERMES_* variables a child inherits: the ones an operator sets on purpose for every Hermes
+ * run. HERMES_HOME picks the home (profiles, config, state.db); HERMES_BUNDLED_SKILLS where the
+ * bundled skills come from; HERMES_ACCEPT_HOOKS is --accept-hooks for headless runs.
+ */
+export const inheritedHermesVariables: readonly string[] = ['HERMES_HOME', 'HERMES_BUNDLED_SKILLS', 'HERMES_ACCEPT_HOOKS'];
+
+/**
+ * The environment a task's `hermes` starts with. Every other HERMES_* stays out: when
+ * hermes-delegate itself runs under Hermes (a terminal tool, a kanban worker), our environment
+ * carries that Hermes's own state (HERMES_KANBAN_TASK, its session, its profile), and a child
+ * that inherits it would act as part of that task. HERMES_INFERENCE_MODEL stays out as well:
+ * the plan decides each task's model, and a model the plan cannot see would make the result's
+ * route wrong. Our own HERMES_BIN means nothing to Hermes.
+ */
+export function childEnv(base: NodeJS.ProcessEnv, extra: Record<string, string>): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [name, value] of Object.entries(base)) {
+		if (!name.startsWith('HERMES_') || inheritedHermesVariables.includes(name)) env[name] = value;
+	}
+
+	return {...env, ...extra};
 }
 
 /** A base_url route: Hermes reads its endpoint and key from the environment (route-flags.ts). */

@@ -40,7 +40,7 @@ export type TaskOutcome = {
 	sessionId?: string | null | undefined;
 	hermesVersion?: string | null | undefined;
 	tokens?: TokenCounts | null | undefined;
-	modelUsed?: string | null | undefined;
+	configuredModel?: string | null | undefined;
 	toolCalls?: ToolCallRecord[] | undefined;
 	costUsd?: number | null | undefined;
 };
@@ -65,7 +65,9 @@ export function buildResult(task: PlannedTask, outcome: TaskOutcome): TaskResult
 		session_id: outcome.sessionId ?? null,
 		hermes_version: outcome.hermesVersion ?? null,
 		tokens: outcome.tokens ?? null,
-		model_used: outcome.modelUsed ?? null,
+		// Known only from state.db's session row (a later issue): never stream-json init's model.
+		model_used: null,
+		configured_model: outcome.configuredModel ?? null,
 		tool_calls: outcome.toolCalls ?? [],
 		...(outcome.costUsd === undefined || outcome.costUsd === null ? {} : {cost_usd: outcome.costUsd}),
 		...(outcome.errorText === undefined ? {} : {error: outcome.errorText}),
@@ -164,7 +166,10 @@ export function describeStop(facts: StopFacts): string {
 	return `${why}: SIGTERM sent to its process group; ${ended}`;
 }
 
-/** The batch's tokens and each route's ("(parent)" for tasks on the parent's model); undefined when Hermes reported none. */
+/**
+ * The batch's tokens and each route's ("(parent)" for tasks on the parent's model), and how many
+ * attempts that ran are not in them (unknown); undefined when Hermes reported none.
+ */
 export function tokenTotals(results: readonly TaskResult[]): BatchReport['tokens'] {
 	// Every attempt was paid for: an attempt re-routed with R counts on the route it ran on.
 	const attempts = results.flatMap(result => [...(result.earlier_attempts ?? []), result]);
@@ -172,6 +177,10 @@ export function tokenTotals(results: readonly TaskResult[]): BatchReport['tokens
 	if (withTokens.length === 0) {
 		return undefined;
 	}
+
+	// An attempt that ran but whose tokens Hermes did not know (interrupted, failed, no result
+	// event) spent something all the same: the sums below are then a lower bound, and say so.
+	const unknown = attempts.filter(result => result.tokens === null && result.started_at !== null).length;
 
 	const zero = (): TokenCounts => ({input: 0, output: 0, total: 0, cache_read: 0, cache_write: 0});
 	const add = (sum: TokenCounts, tokens: TokenCounts) => {
@@ -188,5 +197,5 @@ export function tokenTotals(results: readonly TaskResult[]): BatchReport['tokens
 		add(byRoute[route] ??= zero(), result.tokens!);
 	}
 
-	return {total, by_route: byRoute};
+	return {total, by_route: byRoute, unknown_attempts: unknown};
 }

@@ -117,6 +117,11 @@ export function routeFlags(input: RouteFlagsInput): RouteFlags {
 	if (spec.worktree) needs(flags?.worktree, 'worktree', '-w');
 	if (spec.max_turns !== undefined) needs(flags?.maxTurns, 'max_turns', '--max-turns');
 
+	// Hermes strips the prompt and exits 2 on an empty one (also from an empty --query-file).
+	if (promptOf(spec).trim() === '') {
+		refusals.push('the task\'s prompt is empty (Hermes exits 2 on an empty query); give the task a goal');
+	}
+
 	const promptBytes = Buffer.byteLength(promptOf(spec));
 	const promptFile = promptBytes > maxPromptArgBytes;
 	if (promptFile && flags && !flags.queryFile) {

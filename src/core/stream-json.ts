@@ -4,10 +4,15 @@
 // per tool call) and into a summary for the results (answer, session, tokens, tool calls).
 // Pure: bytes in, bytes and data out. Lines that are not events stay plain output, because a run
 // may print other things (a tool's stray print, a warning) and those must not be lost.
+import {completeUtf8End, cutResultEvent, LongLine, startsResultEvent} from './stream-json-result-line.js';
 import type {TaskTelemetry, TokenCounts, ToolCallRecord} from './types.js';
 
 export type StreamSummary = {
-	model: string | null;
+	/**
+	 * `system/init`'s model: the one configured before start-up (read ahead of -m, the profile and
+	 * any fallback), empty when none is. Not the model the run used.
+	 */
+	configuredModel: string | null;
 	sessionId: string | null;
 	answer: {text: string; truncated: boolean};
 	result: {exitCode: number; error: string | null; durationMs: number | null} | null;
@@ -15,12 +20,19 @@ export type StreamSummary = {
 	costUsd: number | null;
 	toolCalls: ToolCallRecord[];
 	plainLines: number;
+	/**
+	 * The last lines that were not events. A start-up failure ("Hermes isn't configured yet", a
+	 * credential error) is printed as plain text, with no `result`: this is then its message.
+	 */
+	plainText: string;
 };
 
 /** Longer lines are never buffered whole: they are shown as plain output, in pieces. */
 const maxLineBytes = 1024 * 1024;
 const maxAnswerBytes = 1024 * 1024;
 const maxToolCalls = 1000;
+const keptPlainLines = 20;
+const keptPlainChars = 500;
 const displayInputChars = 120;
 const recordInputChars = 400;
 
@@ -33,18 +45,6 @@ const cut = (value: string, length: number) => (value.length > length ? `${value
 /** One display line per event, whatever newlines a field holds. */
 const oneLine = (value: string) => value.replaceAll(/\s*[\r\n]+\s*/g, ' ');
 const seconds = (ms: number | null) => (ms === null ? '' : ` ${(ms / 1000).toFixed(1)}s`);
-
-/** Where a trailing, incomplete UTF-8 sequence starts (buffer.length when there is none). */
-function completeUtf8End(buffer: Buffer): number {
-	for (let back = 1; back <= Math.min(3, buffer.length); back++) {
-		const byte = buffer[buffer.length - back]!;
-		if ((byte & 0xc0) === 0x80) continue; // a continuation byte: look further back
-		const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-		return needed > back ? buffer.length - back : buffer.length;
-	}
-
-	return buffer.length;
-}
 
 /** The first `limit` bytes of text, cut at a character boundary. */
 function firstBytes(value: string, limit: number): {text: string; truncated: boolean} {
@@ -71,6 +71,8 @@ export class StreamJsonDecoder {
 	private pendingBytes = 0;
 	/** The current line outgrew maxLineBytes: it is being passed through as it arrives. */
 	private overlong = false;
+	/** The current line is a `result` event longer than maxLineBytes: kept, not shown. */
+	private longResult: LongLine | null = null;
 	/** Whether what was shown so far ends a line, so tool lines can start on a fresh one. */
 	private atLineStart = true;
 	private model: string | null = null;
@@ -79,6 +81,8 @@ export class StreamJsonDecoder {
 	private deltaBytes = 0;
 	private deltasTruncated = false;
 	private resultText: string | null = null;
+	/** The result line was too long to keep whole (stream-json-result-line.ts): resultText is the answer's start only. */
+	private resultTextCut = false;
 	private result: StreamSummary['result'] = null;
 	private tokens: TokenCounts | null = null;
 	private costUsd: number | null = null;
@@ -87,6 +91,7 @@ export class StreamJsonDecoder {
 	private open: ToolCallRecord[] = [];
 	private toolCallCount = 0;
 	private plainLines = 0;
+	private readonly plainTail: string[] = [];
 
 	constructor(options: {onTelemetry?: (telemetry: TaskTelemetry) => void} = {}) {
 		this.onTelemetry = options.onTelemetry;
@@ -96,39 +101,71 @@ export class StreamJsonDecoder {
 		const out: Buffer[] = [];
 		let start = 0;
 		for (let newline = chunk.indexOf(0x0a, start); newline !== -1; newline = chunk.indexOf(0x0a, start)) {
-			const piece = chunk.subarray(start, newline);
-			if (this.overlong || this.pendingBytes + piece.length > maxLineBytes) {
-				this.passThrough(piece, out);
-				// The line is over: a character split at its end is as whole as it will get.
-				out.push(...this.pending, Buffer.from('\n'));
-				this.pending = [];
-				this.pendingBytes = 0;
-				this.overlong = false;
-				this.atLineStart = true;
-			} else {
-				const line = this.pending.length === 0 ? piece : Buffer.concat([...this.pending, piece]);
-				this.pending = [];
-				this.pendingBytes = 0;
-				out.push(this.line(line, true));
-			}
-
+			this.feed(chunk.subarray(start, newline), true, out);
 			start = newline + 1;
 		}
 
-		const rest = chunk.subarray(start);
-		if (this.overlong || this.pendingBytes + rest.length > maxLineBytes) {
-			this.passThrough(rest, out);
-		} else if (rest.length > 0) {
-			this.pending.push(Buffer.from(rest));
-			this.pendingBytes += rest.length;
+		this.feed(chunk.subarray(start), false, out);
+		return Buffer.concat(out);
+	}
+
+	/** One piece of the current line, and whether the line ends with it. */
+	private feed(piece: Buffer, lineEnds: boolean, out: Buffer[]): void {
+		if (!this.longResult && !this.overlong && this.pendingBytes + piece.length > maxLineBytes && startsResultEvent([...this.pending, piece])) {
+			this.longResult = new LongLine();
+			for (const part of this.pending) this.longResult.add(part);
+			this.pending = [];
+			this.pendingBytes = 0;
 		}
 
-		return Buffer.concat(out);
+		if (this.longResult) {
+			this.longResult.add(piece);
+			if (lineEnds) out.push(this.endLongResult(true));
+			return;
+		}
+
+		if (!lineEnds) {
+			if (this.overlong || this.pendingBytes + piece.length > maxLineBytes) {
+				this.passThrough(piece, out);
+			} else if (piece.length > 0) {
+				this.pending.push(Buffer.from(piece));
+				this.pendingBytes += piece.length;
+			}
+
+			return;
+		}
+
+		if (this.overlong || this.pendingBytes + piece.length > maxLineBytes) {
+			this.passThrough(piece, out);
+			// The line is over: a character split at its end is as whole as it will get.
+			out.push(...this.pending, Buffer.from('\n'));
+			this.pending = [];
+			this.pendingBytes = 0;
+			this.overlong = false;
+			this.atLineStart = true;
+		} else {
+			const line = this.pending.length === 0 ? piece : Buffer.concat([...this.pending, piece]);
+			this.pending = [];
+			this.pendingBytes = 0;
+			out.push(this.line(line, true));
+		}
+	}
+
+	private endLongResult(terminated: boolean): Buffer {
+		const long = this.longResult!;
+		this.longResult = null;
+		const whole = long.whole();
+		if (whole) return this.line(whole, terminated);
+		const shown = this.finalResult(cutResultEvent(long.headText(), long.tailText()));
+		this.resultTextCut = true;
+		return Buffer.from(shown, 'utf8');
 	}
 
 	end(): Buffer {
 		const out: Buffer[] = [];
-		if (this.overlong) {
+		if (this.longResult) {
+			out.push(this.endLongResult(false));
+		} else if (this.overlong) {
 			out.push(Buffer.concat(this.pending));
 		} else if (this.pendingBytes > 0) {
 			out.push(this.line(Buffer.concat(this.pending), false));
@@ -142,8 +179,9 @@ export class StreamJsonDecoder {
 
 	summary(): StreamSummary {
 		const answer = this.resultText === null ? {text: this.deltas.join(''), truncated: this.deltasTruncated} : firstBytes(this.resultText, maxAnswerBytes);
+		if (this.resultTextCut) answer.truncated = true;
 		return {
-			model: this.model,
+			configuredModel: this.model,
 			sessionId: this.sessionId,
 			answer,
 			result: this.result && {...this.result},
@@ -151,6 +189,7 @@ export class StreamJsonDecoder {
 			costUsd: this.costUsd,
 			toolCalls: this.toolCalls.map((call) => ({...call})),
 			plainLines: this.plainLines,
+			plainText: this.plainTail.join('\n'),
 		};
 	}
 
@@ -175,12 +214,20 @@ export class StreamJsonDecoder {
 		const event = this.parse(bytes);
 		if (event === null) {
 			this.plainLines++;
+			this.keepPlain(bytes);
 			const shown = Buffer.concat([Buffer.from(this.atLineStart ? '' : '\n'), bytes, Buffer.from(terminated ? '\n' : '')]);
 			this.atLineStart = terminated;
 			return shown;
 		}
 
 		return Buffer.from(this.handle(event), 'utf8');
+	}
+
+	private keepPlain(bytes: Buffer): void {
+		const line = cut(bytes.subarray(0, keptPlainChars * 4).toString('utf8').replace(/\r$/, ''), keptPlainChars);
+		if (line.trim() === '') return;
+		this.plainTail.push(line);
+		if (this.plainTail.length > keptPlainLines) this.plainTail.shift();
 	}
 
 	/** A JSON object with a string `type` is an event (a type we do not know is skipped); anything else is not. */
@@ -211,7 +258,7 @@ export class StreamJsonDecoder {
 				this.model = text(event['model']) || this.model;
 				this.sessionId = text(event['session_id']) || this.sessionId;
 				this.telemetry();
-				const parts = [this.model && `model ${this.model}`, this.sessionId && `session ${this.sessionId}`].filter(Boolean);
+				const parts = [this.model && `configured model ${this.model}`, this.sessionId && `session ${this.sessionId}`].filter(Boolean);
 				return parts.length > 0 ? this.shownLine(oneLine(parts.join(' · '))) : '';
 			}
 
@@ -280,7 +327,16 @@ export class StreamJsonDecoder {
 		const id = text(event['tool_call_id']);
 		const durationMs = numberOrNull(event['duration_ms']);
 		const isError = event['is_error'] === true;
-		const call = (id === null ? undefined : this.open.find((candidate) => candidate.id === id)) ?? this.open.find((candidate) => candidate.name === name && (id === null || candidate.id === null));
+		const byId = id === null ? undefined : this.open.find((candidate) => candidate.id === id);
+		// No stored Hermes sends tool_call_id: results are then paired by name, oldest call first.
+		// That is right for calls of one tool that ran one after the other, and a guess for calls
+		// that overlapped (parallel calls may end in any order): those are marked.
+		const sameName = byId ? [] : this.open.filter((candidate) => candidate.name === name && (id === null || candidate.id === null));
+		const call = byId ?? sameName[0];
+		if (sameName.length > 1) {
+			for (const candidate of sameName) candidate.ambiguous = true;
+		}
+
 		if (call) {
 			this.open = this.open.filter((candidate) => candidate !== call);
 			call.duration_ms = durationMs;
@@ -305,7 +361,10 @@ export class StreamJsonDecoder {
 		const tokens = event['tokens'];
 		if (tokens !== null && typeof tokens === 'object' && !Array.isArray(tokens)) {
 			const counts = tokens as JsonObject;
-			this.tokens = {input: count(counts['input']), output: count(counts['output']), total: count(counts['total']), cache_read: count(counts['cache_read']), cache_write: count(counts['cache_write'])};
+			const read: TokenCounts = {input: count(counts['input']), output: count(counts['output']), total: count(counts['total']), cache_read: count(counts['cache_read']), cache_write: count(counts['cache_write'])};
+			// Hermes writes 0 for every count it does not have (an interrupted or failed run): that is
+			// unknown, not free, and a 0 would make batch sums look complete.
+			this.tokens = Object.values(read).every(value => value === 0) ? null : read;
 		}
 
 		// stream-json's result has no cost today; Hermes's own records call it actual_cost_usd /
@@ -318,7 +377,9 @@ export class StreamJsonDecoder {
 
 	private telemetry(): void {
 		this.onTelemetry?.({
-			model_used: this.model,
+			// The model used is the session row's in state.db (read in a later issue), never init's.
+			model_used: null,
+			configured_model: this.model,
 			session_id: this.sessionId,
 			tokens: this.tokens && {...this.tokens},
 			cost_usd: this.costUsd,

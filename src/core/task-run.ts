@@ -6,7 +6,7 @@ import {lowerAgentPriority} from './agent-priority.js';
 import {mkdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {interpretHermesOutput} from './hermes-output.js';
-import {buildLaunch, promptOf} from './launcher.js';
+import {buildLaunch, childEnv, promptOf} from './launcher.js';
 import {spawnIfDescriptors} from './open-files.js';
 import {isFamilyAlive, watchFamily, type FamilyWatch} from './process-family.js';
 import {forgetGroup, processStartTicks, rememberGroup, startKillCascade, type Cascade, type GroupProcess} from './process-group.js';
@@ -119,7 +119,7 @@ export class TaskRun {
 		const log = openTaskLog(logPath, {limitBytes: settings.logLimitBytes});
 		let child: GroupProcess;
 		try {
-			child = await spawnIfDescriptors(launch.file, launch.args, {env: {...(settings.env ?? process.env), ...launch.env}});
+			child = await spawnIfDescriptors(launch.file, launch.args, {env: childEnv(settings.env ?? process.env, launch.env)});
 		} catch (error) {
 			log.end();
 			failToStart((error as Error).message);
@@ -203,12 +203,12 @@ export class TaskRun {
 			stdout: {text: hermes.answer, truncated: hermes.answerTruncated},
 			answer: hermes.answer,
 			errorText,
-			notes: [...hermes.notes, ...modelMismatch(task, hermes.modelUsed), ...notes],
+			notes: [...hermes.notes, ...notes],
 			logPath,
 			sessionId: hermes.sessionId,
 			hermesVersion: capabilities.version,
 			tokens: hermes.tokens,
-			modelUsed: hermes.modelUsed,
+			configuredModel: hermes.configuredModel,
 			toolCalls: hermes.toolCalls,
 			costUsd: hermes.costUsd,
 		}));
@@ -253,9 +253,12 @@ export class TaskRun {
  * readable by us only (it is the operator's text, and maybe secret).
  */
 function writePromptFile(runDir: string, task: PlannedTask): string {
+	const prompt = promptOf(task.spec);
+	// An empty --query-file makes Hermes exit 2 (the plan refuses such a task; this is the last guard).
+	if (prompt.trim() === '') throw new Error(`task ${task.id}: its prompt is empty`);
 	const file = path.join(runDir, 'prompts', `${task.id}.txt`);
 	mkdirSync(path.dirname(file), {recursive: true, mode: 0o700});
-	writeFileSync(file, promptOf(task.spec), {mode: 0o600});
+	writeFileSync(file, prompt, {mode: 0o600});
 	return file;
 }
 
@@ -263,10 +266,4 @@ function writePromptFile(runDir: string, task: PlannedTask): string {
 function hasExited(pid: number, startTicks: number | null): boolean {
 	const stat = readProcStat(pid);
 	return stat?.state === 'Z' && (startTicks === null || stat.startTicks === startTicks);
-}
-
-/** Hermes said which model it used (stream-json): one other than the plan's is worth a warning. */
-function modelMismatch(task: PlannedTask, modelUsed: string | null): string[] {
-	const planned = task.effective.model;
-	return modelUsed && planned && modelUsed !== planned ? [`Hermes reported running model ${modelUsed}, not the planned ${planned}`] : [];
 }

@@ -223,10 +223,10 @@ export type ResultRoute = {
 	reason: string;
 };
 
-/** Token counts as Hermes reports them (stream-json `result.tokens`). */
+/** Token counts as Hermes reports them (stream-json `result.tokens`); a task whose counts are unknown has null, never zeros. */
 export type TokenCounts = {input: number; output: number; total: number; cache_read: number; cache_write: number};
 
-/** One tool call of a subagent: stream-json `tool_use` paired with its `tool_result`. */
+/** One tool call of a subagent: stream-json `tool_use` paired with its `tool_result` (by tool_call_id when sent, else by name in order). */
 export type ToolCallRecord = {
 	name: string;
 	id: string | null;
@@ -235,12 +235,22 @@ export type ToolCallRecord = {
 	duration_ms: number | null;
 	/** null while the call has no result yet. */
 	is_error: boolean | null;
+	/**
+	 * Present (true) when this call overlapped another call of the same tool and neither had a
+	 * tool_call_id: results are paired in arrival order, so its duration and error may be the other's.
+	 */
+	ambiguous?: true;
 };
 
 /** What Hermes told us about a run beyond its text: live in the dashboard, final in the results. */
 export type TaskTelemetry = {
-	/** The model Hermes actually used (stream-json `system/init`). */
+	/** The model the session ran on (state.db's session row, read in a later issue); null until known. */
 	model_used: string | null;
+	/**
+	 * stream-json `system/init`'s model: what was configured before start-up (ahead of -m, the
+	 * profile, any fallback), possibly empty. Not the model used, and never shown as such.
+	 */
+	configured_model?: string | null;
 	session_id: string | null;
 	tokens: TokenCounts | null;
 	cost_usd: number | null;
@@ -269,8 +279,10 @@ export type TaskResult = {
 	session_id: string | null;
 	hermes_version: string | null;
 	tokens: TokenCounts | null;
-	/** The model Hermes reported using (stream-json only; null when it did not say). */
+	/** The model the session ran on, from state.db's session row (a later issue); null until then. */
 	model_used: string | null;
+	/** stream-json `system/init`'s model: configured before start-up, not necessarily the one used; null with -Q. */
+	configured_model?: string | null;
 	/** What Hermes reported the run cost, where it reports it. */
 	cost_usd?: number;
 	tool_calls: ToolCallRecord[];
@@ -305,8 +317,12 @@ export type BatchReport = {
 		flags: HermesCapabilities['flags'];
 	};
 	warnings: string[];
-	/** Tokens Hermes reported (stream-json), for the batch and per route; absent when none were. */
-	tokens?: {total: TokenCounts; by_route: Record<string, TokenCounts>};
+	/**
+	 * Tokens Hermes reported (stream-json), for the batch and per route; absent when none were.
+	 * unknown_attempts: attempts that ran whose tokens Hermes did not know (not in the sums, which
+	 * are then a lower bound).
+	 */
+	tokens?: {total: TokenCounts; by_route: Record<string, TokenCounts>; unknown_attempts: number};
 	results: TaskResult[];
 };
 

@@ -120,7 +120,9 @@ function textReporter(session: Session): Reporter {
 function streamJsonReporter(session: Session): Reporter {
 	const emit = (event: Record<string, unknown>) => write(`${pythonJson({...event, timestamp: Date.now()})}\n`);
 	let resultSent = false;
-	const result = async (exitCode: number, text: string, error?: string) => {
+	// A failed or interrupted run knows no counts: Hermes then writes zeros (its `or 0`), so the fake does too.
+	const noTokens = {input: 0, output: 0, total: 0, cache_read: 0, cache_write: 0};
+	const result = async (exitCode: number, text: string, error?: string, tokens = tokensUsed(session, text)) => {
 		if (resultSent) return exitCode;
 		resultSent = true;
 		await emit({
@@ -128,7 +130,7 @@ function streamJsonReporter(session: Session): Reporter {
 			session_id: session.id,
 			exit_code: exitCode,
 			text,
-			tokens: tokensUsed(session, text),
+			tokens,
 			duration_ms: Date.now() - session.startedAt,
 			error,
 		});
@@ -140,21 +142,23 @@ function streamJsonReporter(session: Session): Reporter {
 		async start() {
 			await emit({type: 'system', subtype: 'init', model: session.model, session_id: session.id});
 		},
+		// No stored Hermes release sends tool_call_id (its tool progress callback is not given one):
+		// calls are told apart by name and order only, so the fake leaves it out too.
 		async toolStarted(call) {
-			await emit({type: 'tool_use', name: call.name, tool_call_id: call.id, input: call.input});
+			await emit({type: 'tool_use', name: call.name, input: call.input});
 		},
 		async toolFinished(call, durationMs) {
-			await emit({type: 'tool_result', name: call.name, tool_call_id: call.id, output: call.output, duration_ms: Math.round(durationMs), is_error: call.isError});
+			await emit({type: 'tool_result', name: call.name, output: call.output, duration_ms: Math.round(durationMs), is_error: call.isError});
 		},
 		async answered(answer, exitOverride) {
 			for (const delta of textDeltas(answer)) await emit({type: 'text', text: delta});
 			return result(exitOverride ?? 0, answer);
 		},
 		async failed(failure, exitOverride) {
-			return result(exitOverride ?? 1, failure.message, failure.summary);
+			return result(exitOverride ?? 1, failure.message, failure.summary, noTokens);
 		},
 		async interrupted() {
-			await result(130, '', 'Interrupted');
+			await result(130, '', 'Interrupted', noTokens);
 		},
 	};
 }

@@ -24,17 +24,37 @@ describe('interpretHermesOutput in -Q mode', () => {
 	});
 });
 
+describe('the error of a failed -Q run', () => {
+	it('is stderr\'s last line when stdout holds only progress text and stderr the failure', () => {
+		const stderr = 'Traceback (most recent call last):\n  File "cli.py", line 9, in run\nRuntimeError: the terminal tool refused: sandbox is read-only\n\nsession_id: 20261130_101010_abcd\n';
+		const outcome = interpretHermesOutput({...quietSuccess, exitCode: 1, stdout: {text: '⚠️  Reached maximum iterations (1). Requesting summary...', truncated: false}, stderr});
+		expect(outcome.error).toBe('RuntimeError: the terminal tool refused: sandbox is read-only');
+	});
+
+	it('is stdout\'s message, without Rich\'s carriage returns, when stderr has only the session line', () => {
+		const outcome = interpretHermesOutput({...quietSuccess, exitCode: 1, stdout: {text: "Unknown provider 'x'. Check 'hermes model' for available providers, or run \r\n'hermes doctor' to diagnose config issues.\r", truncated: false}});
+		expect(outcome.error).toBe("Unknown provider 'x'. Check 'hermes model' for available providers, or run\n'hermes doctor' to diagnose config issues.");
+	});
+});
+
 describe('interpretHermesOutput in stream-json mode', () => {
 	const stream = {
-		model: 'm1', sessionId: 's1', answer: {text: 'The answer.', truncated: false},
+		configuredModel: 'm1', sessionId: 's1', answer: {text: 'The answer.', truncated: false},
 		result: {exitCode: 0, error: null, durationMs: 10}, tokens: {input: 10, output: 3, total: 13, cache_read: 0, cache_write: 0},
-		costUsd: null, toolCalls: [{name: 'terminal', id: 'c1', input: '{"command":"ls"}', duration_ms: 5, is_error: false}], plainLines: 0,
+		costUsd: null, toolCalls: [{name: 'terminal', id: 'c1', input: '{"command":"ls"}', duration_ms: 5, is_error: false}], plainLines: 0, plainText: '',
 	};
 
 	it('takes the answer, model, tokens and tool calls from the stream', () => {
 		const outcome = interpretHermesOutput({mode: 'stream-json', exitCode: 0, stdout: {text: '{"type":"result"}', truncated: false}, stderr: '', stream});
-		expect(outcome).toMatchObject({answer: 'The answer.', modelUsed: 'm1', sessionId: 's1', tokens: {total: 13}, notes: []});
+		expect(outcome).toMatchObject({answer: 'The answer.', configuredModel: 'm1', sessionId: 's1', tokens: {total: 13}, notes: []});
 		expect(outcome.toolCalls).toHaveLength(1);
+	});
+
+	it('a run that failed before any result event has its message from stdout\'s plain lines', () => {
+		const plain = {...stream, answer: {text: '', truncated: false}, result: null, tokens: null, toolCalls: [], plainLines: 2, plainText: "Hermes isn't configured yet.\nRun 'hermes setup' first."};
+		const outcome = interpretHermesOutput({mode: 'stream-json', exitCode: 1, stdout: {text: '', truncated: false}, stderr: '', stream: plain});
+		expect(outcome.error).toBe("Hermes isn't configured yet.\nRun 'hermes setup' first.");
+		expect(outcome.tokens).toBeNull();
 	});
 
 	it('a failed run reports the result event\'s error', () => {

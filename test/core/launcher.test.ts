@@ -1,11 +1,13 @@
 import {execFileSync, spawnSync} from 'node:child_process';
-import {chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {InputError} from '../../src/core/errors.js';
 import {buildLaunch, promptOf, queryArgs, resolveHermesBin} from '../../src/core/launcher.js';
 import {planBatch} from '../../src/core/routing.js';
+import {createRunFolder} from '../../src/core/run-folder.js';
+import {BatchRunner} from '../../src/core/runner.js';
 import type {DelegationConfig, HermesCapabilities, ModelRoute, PlannedTask, RoutingMode, TaskSpec} from '../../src/core/types.js';
 
 const fast: ModelRoute = {kind: 'model', name: 'fast', description: 'Quick lookups.', provider: 'openrouter', model: 'google/gemini-3-flash-preview'};
@@ -113,6 +115,15 @@ describe('buildLaunch: what the installed Hermes supports', () => {
 		const task = planned({goal: 'x'.repeat(140 * 1024)}, 'default', v20);
 		expect(task.decision.refused).toBe(true);
 		expect(task.decision.reason).toMatch(/140 KiB, over the 128 KiB .* Hermes 0\.20\.0 has no --query-file .*upgrade Hermes, or shorten/);
+	});
+
+	it('an empty prompt is refused up front, never passed as -q or written as a --query-file (Hermes exits 2 on it)', () => {
+		const v206: HermesCapabilities = {...v20, version: '0.20.6', flags: {...allFlags, streamJson: true, queryFile: true, runBudget: true}};
+		for (const capabilities of [v19, v206]) {
+			const task = planned({goal: ' \n\t '}, 'default', capabilities);
+			expect(task.decision.refused).toBe(true);
+			expect(task.decision.reason).toMatch(/prompt is empty \(Hermes exits 2 on an empty query\); give the task a goal/);
+		}
 	});
 
 	it('a task field whose flag this Hermes lacks refuses that task', () => {
@@ -278,5 +289,34 @@ describe('resolveHermesBin', () => {
 	it('an empty HERMES_BIN counts as unset and PATH is searched for hermes', () => {
 		const onPath = executable('hermes');
 		expect(resolveHermesBin(undefined, {HERMES_BIN: '', PATH: dir})).toBe(onPath);
+	});
+});
+
+describe('the environment a task\'s hermes starts with', () => {
+	let dir: string;
+	beforeEach(() => {
+		dir = mkdtempSync(path.join(tmpdir(), 'launcher-env-'));
+	});
+	afterEach(() => {
+		rmSync(dir, {recursive: true, force: true});
+	});
+
+	it('passes HERMES_HOME and the variables an operator sets on purpose, and none of a parent Hermes\'s own', async () => {
+		// A stand-in for hermes that records the environment it was given, as a real process.
+		const envFile = path.join(dir, 'env.txt');
+		const script = path.join(dir, 'hermes');
+		writeFileSync(script, `#!/bin/sh\nenv > '${envFile}'\necho done\n`);
+		chmodSync(script, 0o755);
+		const capabilities: HermesCapabilities = {bin: script, version: '0.20.0', probed: true, flags: allFlags};
+		const plan = planBatch({tasks: [{goal: 'g', option: 'fast'}], delegation: {mode: 'model_map', builtin: {}, modelMap: {options: [fast]}, profileRoutes: {profiles: []}, source: {path: 'config.yaml', exists: true}}, settings: {characteristics: {}, characteristicWords: {}}, capabilities});
+		const env = {
+			PATH: process.env['PATH'], HOME: dir, OPENROUTER_API_KEY: 'sk-or', HERMES_HOME: path.join(dir, 'home'), HERMES_BUNDLED_SKILLS: path.join(dir, 'skills'), HERMES_ACCEPT_HOOKS: '1',
+			HERMES_KANBAN_TASK: 't_parent', HERMES_KANBAN_RUN_ID: '7', HERMES_SESSION_ID: 'parent-session', HERMES_PROFILE: 'coder', HERMES_INFERENCE_MODEL: 'some/model', HERMES_BIN: script,
+		};
+		const report = await new BatchRunner(plan, {hermesBin: script, capabilities, env, folder: createRunFolder(path.join(dir, 'home')), concurrency: 1, graceMs: 1000}).start();
+		expect(report.results[0]!.status).toBe('succeeded');
+		const seen = Object.fromEntries(readFileSync(envFile, 'utf8').trim().split('\n').map(line => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+		expect(Object.keys(seen).filter(name => name.startsWith('HERMES_')).sort()).toEqual(['HERMES_ACCEPT_HOOKS', 'HERMES_BUNDLED_SKILLS', 'HERMES_HOME']);
+		expect(seen).toMatchObject({HERMES_HOME: path.join(dir, 'home'), OPENROUTER_API_KEY: 'sk-or', HOME: dir});
 	});
 });

@@ -52,6 +52,7 @@ describe('buildResult', () => {
 			hermes_version: null,
 			tokens: null,
 			model_used: null,
+			configured_model: null,
 			tool_calls: [],
 			warnings: ['route "deep": service_tier has no `hermes chat` flag and is not passed; the subagent uses what its Hermes profile configures for it'],
 			log: '/runs/r1/t01.log',
@@ -169,6 +170,12 @@ describe('tokenTotals', () => {
 		const totals = tokenTotals([retried, other]);
 		expect(totals?.total.total).toBe(147);
 		expect(totals?.by_route).toEqual({deep: counts(100), fast: {...counts(47), input: 45, output: 2}});
+	});
+
+	it('says how many attempts that ran have unknown tokens (the sums are then a lower bound); a refused task never ran', () => {
+		const refused: TaskResult = {...onRoute('deep', null), status: 'refused', started_at: null};
+		const totals = tokenTotals([{...onRoute('deep', 100), earlier_attempts: [onRoute('fast', null)]}, onRoute('fast', null), refused]);
+		expect(totals).toMatchObject({total: counts(100), unknown_attempts: 2});
 	});
 
 	it('is absent when no attempt reported tokens', () => {

@@ -38,7 +38,20 @@ async function run(tasks: TaskSpec[]) {
 }
 
 describe('BatchRunner on stream-json', () => {
-	it('reports the exact answer, tokens per task and per route, tool calls and the model Hermes used', async () => {
+	it('a failed task\'s tokens are unknown (null), not zero, and the batch sums say they miss it', async () => {
+		const {report} = await run([
+			{goal: 'one', option: 'fast', context: '[fake:duration=0.2] [fake:tokens=100,20]'},
+			{goal: 'two', option: 'fast', context: '[fake:duration=0.2] [fake:fail=HTTP 429: rate limited]'},
+		]);
+
+		const [one, two] = report.results;
+		expect(one).toMatchObject({status: 'succeeded', tokens: {total: 120}});
+		expect(two).toMatchObject({status: 'failed', tokens: null});
+		expect(two!.error).toMatch(/HTTP 429: rate limited/);
+		expect(report.tokens).toMatchObject({total: {total: 120}, unknown_attempts: 1});
+	});
+
+	it('reports the exact answer, tokens per task and per route, tool calls, and init\'s model as the configured one, not the one used', async () => {
 		const {report, events} = await run([
 			{goal: 'one', option: 'fast', context: '[fake:duration=0.2] [fake:steps=2] [fake:tokens=100,20] [fake:answer=First answer.]'},
 			{goal: 'two', option: 'fast', context: '[fake:duration=0.2] [fake:steps=1] [fake:tokens=10,5] [fake:model-used=m-other]'},
@@ -47,15 +60,16 @@ describe('BatchRunner on stream-json', () => {
 
 		const [one, two] = report.results;
 		expect(report.hermes.output).toBe('stream-json');
-		expect(one).toMatchObject({status: 'succeeded', answer: 'First answer.', result: 'First answer.', model_used: 'm-fast', tokens: {input: 100, output: 20, total: 120}});
+		expect(one).toMatchObject({status: 'succeeded', answer: 'First answer.', result: 'First answer.', model_used: null, configured_model: 'm-fast', tokens: {input: 100, output: 20, total: 120}});
 		expect(one!.tool_calls).toHaveLength(2);
 		expect(one!.tool_calls[0]).toMatchObject({name: expect.any(String), is_error: false});
 		expect(one!.session_id).toMatch(/\S/);
-		expect(two!.model_used).toBe('m-other');
-		expect(two!.warnings).toEqual(['Hermes reported running model m-other, not the planned m-fast']);
+		// init's model is read before start-up: a different one is no news of the model used.
+		expect(two).toMatchObject({model_used: null, configured_model: 'm-other'});
+		expect(two!.warnings).toBeUndefined();
 		expect(report.tokens?.total.total).toBe(120 + 15 + 2);
 		expect(report.tokens?.by_route).toMatchObject({fast: {total: 135}, deep: {total: 2}});
-		expect(events.filter(event => event.type === 'task.telemetry' && event.id === 't01').at(-1)).toMatchObject({telemetry: {model_used: 'm-fast', tokens: {total: 120}, tool_calls: 2}});
+		expect(events.filter(event => event.type === 'task.telemetry' && event.id === 't01').at(-1)).toMatchObject({telemetry: {model_used: null, configured_model: 'm-fast', tokens: {total: 120}, tool_calls: 2}});
 	});
 
 	it('a failed run carries Hermes\'s error from its result event, not the session line', async () => {

@@ -26,7 +26,7 @@ const session = [
 ].join('');
 
 const expectedDisplay = [
-	'model google/gemini-3-flash-preview · session 20261130_201125_fc4d23',
+	'configured model google/gemini-3-flash-preview · session 20261130_201125_fc4d23',
 	'Let me look. ',
 	'⚙ web_search {"query":"capital of France 日本語"}',
 	'⚙ terminal {"command":"echo hi"}',
@@ -50,7 +50,7 @@ describe('StreamJsonDecoder', () => {
 
 		expect(display).toBe(expectedDisplay);
 		expect(summary).toEqual({
-			model: 'google/gemini-3-flash-preview',
+			configuredModel: 'google/gemini-3-flash-preview',
 			sessionId: '20261130_201125_fc4d23',
 			answer: {text: 'Paris is the capital of France 🇫🇷.\nÉté: yes.', truncated: false},
 			result: {exitCode: 0, error: null, durationMs: 2035},
@@ -61,6 +61,7 @@ describe('StreamJsonDecoder', () => {
 				{name: 'terminal', id: 'call_2', input: '{"command":"echo hi"}', duration_ms: 812, is_error: false},
 			],
 			plainLines: 0,
+			plainText: '',
 		});
 	});
 
@@ -97,8 +98,8 @@ describe('StreamJsonDecoder', () => {
 		expect(summary.toolCalls).toEqual([
 			{name: 'read_file', id: 'a', input: '{"path":"a"}', duration_ms: 300, is_error: false},
 			{name: 'read_file', id: 'b', input: '{"path":"b"}', duration_ms: 200, is_error: false},
-			{name: 'terminal', id: null, input: '{"command":"one"}', duration_ms: 100, is_error: false},
-			{name: 'terminal', id: null, input: '{"command":"two"}', duration_ms: null, is_error: null},
+			{name: 'terminal', id: null, input: '{"command":"one"}', duration_ms: 100, is_error: false, ambiguous: true},
+			{name: 'terminal', id: null, input: '{"command":"two"}', duration_ms: null, is_error: null, ambiguous: true},
 			{name: 'patch', id: 'c', input: '{"path":"c"}', duration_ms: 50, is_error: true},
 		]);
 		expect(display.split('\n')).toContain('  ✗ patch 0.1s: no such file');
@@ -158,9 +159,101 @@ describe('StreamJsonDecoder', () => {
 			].join(''),
 		);
 
-		expect(display).toBe('model m1 · session s1\n✗ HTTP 429: rate limited\n');
+		expect(display).toBe('configured model m1 · session s1\n✗ HTTP 429: rate limited\n');
 		expect(summary.result).toEqual({exitCode: 1, error: 'HTTP 429: rate limited', durationMs: 11_000});
 		expect(summary.answer.text).toBe('API call failed after 3 retries: HTTP 429: rate limited');
+	});
+
+	it('pairs results by tool_call_id when Hermes sends one, whatever their order', () => {
+		const {summary} = whole([
+			event({type: 'tool_use', name: 'terminal', tool_call_id: 'a', input: {command: 'sleep 5'}}),
+			event({type: 'tool_use', name: 'terminal', tool_call_id: 'b', input: {command: 'true'}}),
+			event({type: 'tool_result', name: 'terminal', tool_call_id: 'b', output: '', duration_ms: 10, is_error: false}),
+			event({type: 'tool_result', name: 'terminal', tool_call_id: 'a', output: 'boom', duration_ms: 5000, is_error: true}),
+		].join(''));
+		expect(summary.toolCalls).toEqual([
+			{name: 'terminal', id: 'a', input: '{"command":"sleep 5"}', duration_ms: 5000, is_error: true},
+			{name: 'terminal', id: 'b', input: '{"command":"true"}', duration_ms: 10, is_error: false},
+		]);
+	});
+
+	it('without tool_call_id (every stored Hermes) pairs by name in order, and marks calls of one tool that overlapped', () => {
+		const {summary} = whole([
+			event({type: 'tool_use', name: 'read_file', input: {path: 'a'}}),
+			event({type: 'tool_result', name: 'read_file', output: 'x', duration_ms: 3, is_error: false}),
+			event({type: 'tool_use', name: 'terminal', input: {command: 'sleep 5'}}),
+			event({type: 'tool_use', name: 'terminal', input: {command: 'true'}}),
+			event({type: 'tool_use', name: 'web_search', input: {query: 'q'}}),
+			event({type: 'tool_result', name: 'web_search', output: 'ok', duration_ms: 7, is_error: false}),
+			event({type: 'tool_result', name: 'terminal', output: '', duration_ms: 10, is_error: false}),
+			event({type: 'tool_result', name: 'terminal', output: 'boom', duration_ms: 5000, is_error: true}),
+		].join(''));
+		expect(summary.toolCalls).toEqual([
+			{name: 'read_file', id: null, input: '{"path":"a"}', duration_ms: 3, is_error: false},
+			// Arrival order says the first terminal call took 10 ms: a guess, so both say so.
+			{name: 'terminal', id: null, input: '{"command":"sleep 5"}', duration_ms: 10, is_error: false, ambiguous: true},
+			{name: 'terminal', id: null, input: '{"command":"true"}', duration_ms: 5000, is_error: true, ambiguous: true},
+			{name: 'web_search', id: null, input: '{"query":"q"}', duration_ms: 7, is_error: false},
+		]);
+	});
+
+	describe('a final result line longer than the 1 MiB line limit (a long answer)', () => {
+		const inPieces = (text: string) => {
+			const bytes = Buffer.from(text, 'utf8');
+			const pieces: Buffer[] = [];
+			for (let at = 0; at < bytes.length; at += 65_536) pieces.push(bytes.subarray(at, at + 65_536));
+			return decode(pieces);
+		};
+
+		const tokens = {input: 52_000, output: 260_000, total: 312_000, cache_read: 0, cache_write: 0};
+
+		it('is read whole: the answer exactly, its tokens, and none of its JSON in the pane', () => {
+			// Under 1 MiB of answer, over 1 MiB of JSON: quotes and newlines are escaped.
+			const answer = 'Él dijo "sí"\n'.repeat(60_000);
+			expect(Buffer.byteLength(answer)).toBeLessThan(1024 * 1024);
+			const line = event({type: 'result', session_id: 's1', exit_code: 0, text: answer, tokens, duration_ms: 90_000});
+			expect(Buffer.byteLength(line)).toBeGreaterThan(1024 * 1024);
+			const {display, summary} = inPieces(`${event({type: 'text', text: 'Interim commentary. '})}${line}`);
+			expect(summary.answer).toEqual({text: answer, truncated: false});
+			expect(summary.tokens).toEqual(tokens);
+			expect(summary.result).toEqual({exitCode: 0, error: null, durationMs: 90_000});
+			expect(display).toBe('Interim commentary. ');
+		});
+
+		it('an answer over the answer limit is cut and says so, with the tokens kept', () => {
+			const answer = 'x'.repeat(1536 * 1024);
+			const {summary} = inPieces(event({type: 'result', session_id: 's1', exit_code: 0, text: answer, tokens, duration_ms: 5}));
+			expect(summary.answer.truncated).toBe(true);
+			expect(summary.answer.text).toBe('x'.repeat(1024 * 1024));
+			expect(summary.tokens).toEqual(tokens);
+		});
+
+		it('one longer than the result limit is read from its two ends: the answer\'s start (cut), session, exit code, tokens and error', () => {
+			const answer = `"quoted" ${'ü\\'.repeat(2 * 1024 * 1024)}`;
+			const line = event({type: 'result', session_id: 's9', exit_code: 1, text: answer, tokens, duration_ms: 7, error: 'budget "spent", "tokens": {} said'});
+			expect(Buffer.byteLength(line)).toBeGreaterThan(4 * 1024 * 1024);
+			const {display, summary} = inPieces(line);
+			expect(summary.answer.truncated).toBe(true);
+			expect(Buffer.byteLength(summary.answer.text)).toBeLessThanOrEqual(1024 * 1024);
+			expect(answer.startsWith(summary.answer.text)).toBe(true);
+			expect(summary.answer.text.length).toBeGreaterThan(300_000);
+			expect(summary.sessionId).toBe('s9');
+			expect(summary.tokens).toEqual(tokens);
+			expect(summary.result).toEqual({exitCode: 1, error: 'budget "spent", "tokens": {} said', durationMs: 7});
+			expect(display).toBe('✗ budget "spent", "tokens": {} said\n');
+		});
+	});
+
+	it('takes all-zero tokens (what Hermes writes for an interrupted or failed run) as unknown, not as 0', () => {
+		const interrupted = whole(event({type: 'result', session_id: 's1', exit_code: 130, text: '', tokens: {input: 0, output: 0, total: 0, cache_read: 0, cache_write: 0}, duration_ms: 4000, error: 'Interrupted'}));
+		expect(interrupted.summary.result?.exitCode).toBe(130);
+		expect(interrupted.summary.tokens).toBeNull();
+	});
+
+	it('keeps the last lines that are not events: a start-up failure printed as plain text', () => {
+		const {summary} = whole(`${event({type: 'system', subtype: 'init', model: '', session_id: ''})}Hermes isn't configured yet.\r\nRun 'hermes setup' first.\n`);
+		expect(summary.result).toBeNull();
+		expect(summary.plainText).toBe("Hermes isn't configured yet.\nRun 'hermes setup' first.");
 	});
 
 	it('counts missing token fields as 0, a missing tokens object as unknown, a missing result as none', () => {
@@ -213,7 +306,8 @@ describe('StreamJsonDecoder', () => {
 		decode([Buffer.from(session)], (telemetry) => seen.push(telemetry));
 
 		expect(seen.map((telemetry) => telemetry.tool_calls)).toEqual([0, 1, 2, 2, 2, 2]);
-		expect(seen[0]).toEqual({model_used: 'google/gemini-3-flash-preview', session_id: '20261130_201125_fc4d23', tokens: null, cost_usd: null, tool_calls: 0});
+		// init's model is the configured one, read before start-up: never reported as the model used.
+		expect(seen[0]).toEqual({model_used: null, configured_model: 'google/gemini-3-flash-preview', session_id: '20261130_201125_fc4d23', tokens: null, cost_usd: null, tool_calls: 0});
 		expect(seen.at(-1)!.tokens).toEqual({input: 1923, output: 86, total: 2009, cache_read: 10, cache_write: 0});
 	});
 });
