@@ -12,6 +12,7 @@ import {InputError} from './errors.js';
 import {normaliseProfileName} from './hermes-home.js';
 import {formatDiff, lineDiff} from './line-diff.js';
 import {terminalSafe} from './visible-text.js';
+import {hermesYamlOptions} from './yaml-locate.js';
 
 export type CommitOptions = {
 	configPath: string;
@@ -86,7 +87,7 @@ function conflict(file: string, loaded: string, current: string, why: string): C
 function snapshot(text: string, edit: RouteEdit): string {
 	let root: unknown;
 	try {
-		root = parse(text, {maxAliasCount: 100});
+		root = parse(text, {maxAliasCount: 100, ...hermesYamlOptions});
 	} catch {
 		return 'unreadable';
 	}
