@@ -5,6 +5,7 @@
 // that it says what was meant (config-edit.ts).
 import {isAlias, isMap, isPair, isScalar, isSeq, parse, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq} from 'yaml';
 import {pyYamlRefusal} from './config-yaml11.js';
+import {blockScalar} from './yaml-block.js';
 import {formatPath} from './yaml-locate.js';
 
 export type Splice = {from: number; to: number; insert: string};
@@ -221,8 +222,17 @@ function replaceScalar(text: string, node: Scalar, value: string | number, flow:
 	// A block scalar's range takes in its last line break, which belongs to the line, not the value.
 	const block = node.type === 'BLOCK_FOLDED' || node.type === 'BLOCK_LITERAL';
 	const to = block && text[end - 1] === '\n' ? (text[end - 2] === '\r' ? end - 2 : end - 1) : end;
-	const insert = typeof value === 'number' ? String(value) : formatScalar(value, node.type, flow);
+	const kept = block && typeof value === 'string' ? blockScalar(value, node.type as 'BLOCK_FOLDED' | 'BLOCK_LITERAL', contentIndent(text, from, to)) : undefined;
+	const insert = kept ?? (typeof value === 'number' ? String(value) : formatScalar(value, node.type, flow));
 	return {from, to, insert};
+}
+
+/** The indentation of a block scalar's first content line (its header is at `from`). */
+function contentIndent(text: string, from: number, to: number): string {
+	const lines = text.slice(from, to).split('\n').slice(1);
+	const first = lines.find(line => line.trim() !== '');
+	// An empty block: two more than the line its key is on.
+	return first === undefined ? `${/^ */.exec(text.slice(lineStart(text, from)))![0]}  ` : /^ */.exec(first)![0];
 }
 
 /**
