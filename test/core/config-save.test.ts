@@ -109,6 +109,14 @@ describe('saveRouteEdits', () => {
 		expect(readdirSync(home)).toEqual(['config.yaml']);
 	});
 
+	it('a UTF-8 byte-order mark is kept, and only the edited line changes', () => {
+		const {home, configPath} = writeHermesHome({config: `\uFEFF${config}`});
+		saveRouteEdits(loadHermesConfig({configPath, hermesHome: home}), [describeDeep]);
+		const bytes = readFileSync(configPath);
+		expect([...bytes.subarray(0, 3)]).toEqual([0xEF, 0xBB, 0xBF]);
+		expect(bytes.subarray(3).toString('utf8')).toBe(config.replace('description: Hard work.', 'description: Hard debugging and design.'));
+	});
+
 	it('a read-only (0444) config is refused with the fix, though its folder is writable', () => {
 		const {home, configPath} = writeHermesHome({config});
 		chmodSync(configPath, 0o444);
