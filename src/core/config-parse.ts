@@ -5,6 +5,7 @@
 import {z} from 'zod';
 import {parseBuiltinDelegation} from './config-builtin.js';
 import {checkHermesReadable, textAsWritten} from './config-yaml11.js';
+import {routeNameProblem} from './route-name.js';
 import {InputError, InputErrors} from './errors.js';
 import {normaliseProfileName} from './hermes-home.js';
 import type {DelegationConfig, ModelRoute, ProfileRoute, RoutingMode} from './types.js';
@@ -154,6 +155,12 @@ function checkConsistency(delegation: DelegationConfig, context: CheckContext): 
 	const profileBase = ['delegation', 'backends', 'profile_routes'];
 
 	checkUnique(delegation.modelMap.options.map(route => route.name), [...modelBase, 'options'], at, problems);
+	for (const [index, route] of delegation.modelMap.options.entries()) {
+		const problem = routeNameProblem(route.name);
+		if (problem) {
+			problems.push(new InputError(problem.message, at([...modelBase, 'options', index, 'name']), problem.fix));
+		}
+	}
 
 	for (const [index, route] of delegation.modelMap.options.entries()) {
 		if (route.api_key !== undefined) {

@@ -122,3 +122,29 @@ describe('characters Hermes\'s reader refuses', () => {
 		expect(() => parse('note: "a\tb\u0085c\u00A0d\uE000e\u{1F600}f\\uFFFE"\n')).not.toThrow();
 	});
 });
+
+describe('route names', () => {
+	const withName = (name: string) => `delegation:\n  backend: model_map\n  backends:\n    model_map:\n      options:\n        - name: ${name}\n          description: d\n          provider: p\n          model: m\n`;
+
+	it.each([['a newline inside', '"fa\\nst"'], ['a space and "!"', '"bad name!"'], ['a colon', '"a:b"'], ['a leading dash', '"-fast"'], ['65 characters', 'x'.repeat(65)]])('a model_map name with %s is refused, naming the field and the rule', (_label, name) => {
+		const problem = refusal(withName(name));
+		expect(problem.location.path).toBe('delegation.backends.model_map.options[0].name');
+		expect(problem.location.line).toBe(6);
+		expect(problem.message).toMatch(/is not a valid route name$/);
+		expect(problem.fix).toMatch(/1-64 characters of letters, digits, "_", "-" and "\."/);
+	});
+
+	it.each(['fast', 'Deep', 'gemini-3.1_flash', 'x'.repeat(64)])('%s is a valid model_map name', name => {
+		expect(parse(withName(name)).delegation.modelMap.options[0]?.name).toBe(name);
+	});
+
+	it('a profile route with a newline in its name is refused by the profile-name rule', () => {
+		const text = 'delegation:\n  backends:\n    profile_routes:\n      profiles:\n        - name: "co\\nder"\n          description: d\n';
+		expect(refusal(text).message).toMatch(/is not a valid profile name/);
+	});
+
+	it('add-route with a bad name is refused by the same check when saved', () => {
+		const edited = applyRouteEdit(withName('fast'), {kind: 'add-route', list: 'model_map', route: {name: 'bad name!', description: 'd', model: 'm', provider: 'p'}}, 'config.yaml');
+		expect(refusal(edited).location.path).toBe('delegation.backends.model_map.options[1].name');
+	});
+});
