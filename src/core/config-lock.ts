@@ -123,8 +123,8 @@ function breakStaleLock(lockPath: string, stale: LockOwner): boolean {
 		try {
 			linkSync(aside, lockPath);
 		} catch {
-			// A third writer holds the lock now; the one we moved belongs to a writer that will
-			// find its lock gone on release, which is harmless: its save has already been made.
+			// A third writer took the lock meanwhile, so two writers overlap this once; each still
+			// re-reads before its rename and after it, so neither edit is reported saved while lost.
 		}
 	}
 
