@@ -107,6 +107,14 @@ function edit(flags: {config?: string}, io: EditIO, editsFor: (loaded: LoadedCon
 		io.stderr.write(`hermes-delegate: warning: ${safe(configPath)} changed on disk while this ran; that change was kept:\n${formatDiff(lineDiff(result.externalChange.before, result.externalChange.after), safe).join('\n')}\n`);
 	}
 
+	if (result.savedOver) {
+		io.stderr.write(`hermes-delegate: warning: another program saved ${safe(configPath)} at the same moment as this edit; its change was kept and this edit re-applied on top of it (the file now holds both)\n`);
+	}
+
+	if (result.otherHardLinks) {
+		io.stderr.write(`hermes-delegate: warning: ${safe(configPath)} had ${result.otherHardLinks} other hard link${result.otherHardLinks === 1 ? '' : 's'}; saving replaced the file, so ${result.otherHardLinks === 1 ? 'that link keeps' : 'those links keep'} the old text\n`);
+	}
+
 	const what = edits.map(describeEdit).join('; ');
 	if (result.writtenPath === undefined) {
 		io.stdout.write(`${safe(configPath)}: no change (${safe(what)}: it already says that)\n`);

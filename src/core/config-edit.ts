@@ -8,7 +8,7 @@ import {InputError} from './errors.js';
 import {normaliseProfileName} from './hermes-home.js';
 import type {RoutingMode} from './types.js';
 import {terminalSafe} from './visible-text.js';
-import {formatPath} from './yaml-locate.js';
+import {formatPath, hermesYamlOptions} from './yaml-locate.js';
 import {appendItem, applySplices, removeItem, removeKey, setValue, SpliceError, type Splice} from './yaml-splice.js';
 
 export type RouteList = 'model_map' | 'profile_routes';
@@ -73,7 +73,7 @@ export function describeEdit(edit: RouteEdit): string {
  * route does not exist, or when the edit cannot be made by changing only its own lines.
  */
 export function applyRouteEdit(text: string, edit: RouteEdit, file: string): string {
-	const document = parseDocument(text, {uniqueKeys: true});
+	const document = parseDocument(text, {uniqueKeys: true, ...hermesYamlOptions});
 	const before = document.toJS({maxAliasCount: 100}) as unknown;
 	let splices: Splice[];
 	try {
@@ -87,7 +87,7 @@ export function applyRouteEdit(text: string, edit: RouteEdit, file: string): str
 	}
 
 	const after = applySplices(text, splices);
-	const reparsed = parseDocument(after, {uniqueKeys: true});
+	const reparsed = parseDocument(after, {uniqueKeys: true, ...hermesYamlOptions});
 	const expected = withEdit(before, edit);
 	if (reparsed.errors.length > 0 || !isDeepStrictEqual(emptyListsAsNull(reparsed.toJS({maxAliasCount: 100})), emptyListsAsNull(expected))) {
 		throw new InputError(

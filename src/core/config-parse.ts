@@ -4,6 +4,8 @@
 // the Document (config-edit.ts) always starts from what the file really says.
 import {z} from 'zod';
 import {parseBuiltinDelegation} from './config-builtin.js';
+import {checkHermesReadable, textAsWritten} from './config-yaml11.js';
+import {routeNameProblem} from './route-name.js';
 import {InputError, InputErrors} from './errors.js';
 import {normaliseProfileName} from './hermes-home.js';
 import type {DelegationConfig, ModelRoute, ProfileRoute, RoutingMode} from './types.js';
@@ -13,6 +15,10 @@ import {describeIssue, parseWorded} from './zod-messages.js';
 
 const text = z.string().trim().min(1, 'must not be empty');
 
+// PyYAML reads `reasoning_effort: off` (or `no`, `false`) as the boolean false, and Hermes's own
+// reader takes false to mean no reasoning (hermes_constants.parse_reasoning_effort): `none` here.
+const effort = z.preprocess(value => (value === false ? 'none' : value), z.enum(reasoningEfforts).optional());
+
 const modelRouteSchema = z
 	.looseObject({
 		name: text,
@@ -20,7 +26,7 @@ const modelRouteSchema = z
 		model: text,
 		provider: text.optional(),
 		base_url: text.optional(),
-		reasoning_effort: z.enum(reasoningEfforts).optional(),
+		reasoning_effort: effort,
 		service_tier: text.optional(),
 		fallback_providers: z.array(text).optional(),
 		api_key: z.string().optional(),
@@ -72,7 +78,8 @@ export type ParsedConfig = {
 export function parseHermesConfig(text: string, options: ParseConfigOptions): ParsedConfig {
 	const configPath = options.file;
 	const source = {path: configPath, exists: options.exists ?? true};
-	const {located, value: root} = readYamlText(text, {file: configPath, fix: 'fix the YAML syntax at that line'});
+	checkHermesReadable(text, configPath);
+	const {located, value: root} = readYamlText(text, {file: configPath, fix: 'fix the YAML syntax at that line', hermes: true});
 	const empty: DelegationConfig = {mode: 'default', builtin: {}, modelMap: {options: []}, profileRoutes: {profiles: []}, source};
 	const section = typeof root === 'object' && root !== null ? (root as Record<string, unknown>)['delegation'] : undefined;
 	if (section === undefined || section === null) {
@@ -80,6 +87,11 @@ export function parseHermesConfig(text: string, options: ParseConfigOptions): Pa
 	}
 
 	const at = (pathParts: Array<string | number>) => ({file: configPath, path: formatPath(pathParts), line: lineOf(located, pathParts)});
+	const readWarnings: string[] = [];
+	if (typeof section === 'object') {
+		textAsWritten(section as Record<string, unknown>, located, (pathParts, message) => readWarnings.push(`${configPath}: ${formatPath(pathParts)}: ${message}`));
+	}
+
 	const parsed = parseWorded(delegationSchema, section);
 	if (!parsed.success) {
 		throw new InputErrors(parsed.error.issues.map(issue => {
@@ -90,7 +102,7 @@ export function parseHermesConfig(text: string, options: ParseConfigOptions): Pa
 	}
 
 	const builtin = parseBuiltinDelegation(section as Record<string, unknown>);
-	const warnings = builtin.warnings.map(warning => `${configPath}: ${formatPath(['delegation', warning.key])}: ${warning.message}`);
+	const warnings = [...readWarnings, ...builtin.warnings.map(warning => `${configPath}: ${formatPath(['delegation', warning.key])}: ${warning.message}`)];
 	const builtinProblems = builtin.problems.map(problem => new InputError(problem.message, at(['delegation', problem.key]), problem.fix));
 
 	const value = parsed.data;
@@ -143,6 +155,12 @@ function checkConsistency(delegation: DelegationConfig, context: CheckContext): 
 	const profileBase = ['delegation', 'backends', 'profile_routes'];
 
 	checkUnique(delegation.modelMap.options.map(route => route.name), [...modelBase, 'options'], at, problems);
+	for (const [index, route] of delegation.modelMap.options.entries()) {
+		const problem = routeNameProblem(route.name);
+		if (problem) {
+			problems.push(new InputError(problem.message, at([...modelBase, 'options', index, 'name']), problem.fix));
+		}
+	}
 
 	for (const [index, route] of delegation.modelMap.options.entries()) {
 		if (route.api_key !== undefined) {

@@ -84,8 +84,9 @@ const utf16Or32Boms: Array<{bytes: number[]; name: string}> = [
 
 /**
  * The file's text, refused when it is not UTF-8: a Latin-1 `é` would otherwise become U+FFFD in
- * every route description, and a later edit would save that damage back. A UTF-8 BOM is kept
- * (YAML allows it, and saving must not change bytes nobody edited).
+ * every route description, and a later edit would save that damage back. A UTF-8 BOM stays in
+ * the text (ignoreBOM: the decoder would drop it otherwise): YAML allows it, and saving must not
+ * change bytes nobody edited.
  * (A minimal check of our own; the shared readUtf8File helper is meant to replace it.)
  */
 export function decodeUtf8(bytes: Buffer, file: string): string {
@@ -97,7 +98,7 @@ export function decodeUtf8(bytes: Buffer, file: string): string {
 	}
 
 	try {
-		return new TextDecoder('utf-8', {fatal: true}).decode(bytes);
+		return new TextDecoder('utf-8', {fatal: true, ignoreBOM: true}).decode(bytes);
 	} catch {
 		const offset = firstInvalidUtf8(bytes);
 		const line = bytes.subarray(0, offset).toString('latin1').split('\n').length;

@@ -2,17 +2,18 @@
 // file is lost. Atomic (a temporary file in the same folder, fsync, rename), mode and owner kept,
 // a symlink written through to its target, and never over a change someone else made since the
 // file was loaded: that change is kept, and the edit is re-applied on top only when it does not
-// touch what the edit touches.
-import {closeSync, fchmodSync, fchownSync, fsyncSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats} from 'node:fs';
+// touch what the edit touches. hermes-delegate's saves of one file take turns (config-lock.ts);
+// the rename itself, and catching a lock-less writer around it, is config-replace.ts.
 import path from 'node:path';
 import {parse} from 'yaml';
 import {applyRouteEdit, describeEdit, routesPath, type RouteEdit} from './config-edit.js';
-import {decodeUtf8} from './config-read.js';
+import {withConfigLock} from './config-lock.js';
+import {readCurrent, replaceFile, saveProblem, targetOf} from './config-replace.js';
 import {InputError} from './errors.js';
-import {inputLimits, readBoundedFile} from './read-text.js';
 import {normaliseProfileName} from './hermes-home.js';
 import {formatDiff, lineDiff} from './line-diff.js';
 import {terminalSafe} from './visible-text.js';
+import {hermesYamlOptions} from './yaml-locate.js';
 
 export type CommitOptions = {
 	configPath: string;
@@ -31,36 +32,87 @@ export type CommitResult = {
 	after: string;
 	/** Someone changed the file after it was loaded; the edit was re-applied on top of it. */
 	externalChange?: {before: string; after: string} | undefined;
+	/** A writer that takes no lock saved at the same instant; the edit was re-applied over it (its change kept). */
+	savedOver?: boolean | undefined;
+	/** Other hard links to the file, which keep the old text: saving replaces the file by rename. */
+	otherHardLinks?: number | undefined;
 };
 
 /** A change made on disk since loading touches what the edit changes: nothing was saved. */
 export class ConfigConflictError extends InputError {}
 
+const maxAttempts = 8;
+
 export function commitRouteEdits(options: CommitOptions): CommitResult {
+	// Refused against the text it was made on before anything else: a bad value never waits for a lock.
+	applyAll(options.loadedText ?? '', options);
+	try {
+		return withConfigLock(targetOf(options.configPath), () => commitLocked(options));
+	} catch (error) {
+		throw error instanceof InputError ? error : saveProblem(options.configPath, path.dirname(targetOf(options.configPath)), error as NodeJS.ErrnoException);
+	}
+}
+
+/**
+ * With the lock held no other hermes-delegate saves; a writer that takes no lock still can, so
+ * every step re-reads: the edit goes on top of what the file holds, and after the rename the
+ * file must still hold the edit, or it is re-applied (never reported saved while missing).
+ */
+function commitLocked(options: CommitOptions): CommitResult {
 	const {configPath, edits} = options;
 	const loaded = options.loadedText ?? '';
-	const edited = applyAll(loaded, options);
-	const current = readCurrent(configPath);
-	let base = loaded;
-	let after = edited;
-	let externalChange: CommitResult['externalChange'];
-	if ((current ?? '') !== loaded || (current === undefined) !== (options.loadedText === undefined)) {
-		const touched = edits.filter(edit => snapshot(loaded, edit) !== snapshot(current ?? '', edit));
-		if (touched.length > 0) {
-			throw conflict(configPath, loaded, current ?? '', `it changes what this edit changes (${touched.map(describeEdit).join('; ')})`);
+	let onDisk = readCurrent(configPath);
+	let base = onDisk;
+	let savedOver = false;
+	for (let attempt = 0; attempt < maxAttempts; attempt++) {
+		if ((base ?? '') !== loaded || (base === undefined) !== (options.loadedText === undefined)) {
+			const touched = edits.filter(edit => snapshot(loaded, edit) !== snapshot(base ?? '', edit));
+			if (touched.length > 0) {
+				if (onDisk !== base && base !== undefined) {
+					// The other writer's text was replaced by this save an instant ago: it goes back.
+					replaceFile(configPath, base, onDisk);
+				}
+
+				throw conflict(configPath, loaded, base ?? '', `it changes what this edit changes (${touched.map(describeEdit).join('; ')})`);
+			}
 		}
 
-		base = current ?? '';
-		after = applyAll(base, options);
-		externalChange = {before: loaded, after: base};
+		const externalChange = (base ?? '') === loaded ? undefined : {before: loaded, after: base ?? ''};
+		const after = applyAll(base ?? '', options);
+		if (after === onDisk) {
+			return {configPath, writtenPath: undefined, before: base ?? '', after, externalChange, savedOver};
+		}
+
+		const outcome = replaceFile(configPath, after, onDisk);
+		if (outcome.kind === 'changed') {
+			// Changed between the re-read and the rename: nothing was written; start from it.
+			onDisk = outcome.now;
+			base = outcome.now;
+			continue;
+		}
+
+		if (outcome.replaced !== onDisk) {
+			// Written in place in the last instant before the rename: that text was replaced, and is
+			// put back with the edit on top of it.
+			savedOver = true;
+			onDisk = after;
+			base = outcome.replaced;
+			continue;
+		}
+
+		const now = readCurrent(configPath);
+		if (now !== after && edits.some(edit => snapshot(now ?? '', edit) !== snapshot(after, edit))) {
+			// Saved over right after the rename by a writer that had read the file before it.
+			savedOver = true;
+			onDisk = now;
+			base = now;
+			continue;
+		}
+
+		return {configPath, writtenPath: outcome.target, before: base ?? '', after, externalChange, savedOver, otherHardLinks: outcome.otherHardLinks};
 	}
 
-	if (after === base) {
-		return {configPath, writtenPath: undefined, before: base, after, externalChange};
-	}
-
-	const writtenPath = writeAtomically(configPath, after, current);
-	return {configPath, writtenPath, before: base, after, externalChange};
+	throw new InputError(`kept being changed by another program while saving (${maxAttempts} tries); the edit may not be in it`, {file: configPath}, 'stop the other program that is editing it (e.g. `hermes config edit`), look at the file, and make the change again');
 }
 
 function applyAll(text: string, options: CommitOptions): string {
@@ -87,7 +139,7 @@ function conflict(file: string, loaded: string, current: string, why: string): C
 function snapshot(text: string, edit: RouteEdit): string {
 	let root: unknown;
 	try {
-		root = parse(text, {maxAliasCount: 100});
+		root = parse(text, {maxAliasCount: 100, ...hermesYamlOptions});
 	} catch {
 		return 'unreadable';
 	}
@@ -106,109 +158,4 @@ function snapshot(text: string, edit: RouteEdit): string {
 	}) as unknown : undefined;
 	const fieldValue = edit.kind === 'set-default' ? get(['delegation', 'backends', edit.list, 'default']) : undefined;
 	return JSON.stringify({route: route ?? null, default: fieldValue ?? null});
-}
-
-function readCurrent(configPath: string): string | undefined {
-	try {
-		return decodeUtf8(readBoundedFile(configPath, inputLimits.config), configPath);
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-			return undefined;
-		}
-
-		throw error instanceof InputError ? error : new InputError(`cannot be read again before saving: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {file: configPath}, 'check the file and its folder, then try again');
-	}
-}
-
-/**
- * Writes `text` to the file `configPath` names (through a symlink) by rename, so a reader sees
- * the old file or the new one and never half of one. `expected` is what the file must still
- * hold just before the rename. Returns the path written.
- */
-function writeAtomically(configPath: string, text: string, expected: string | undefined): string {
-	const target = expected === undefined ? configPath : realpathSync(configPath);
-	const existing: Stats | undefined = expected === undefined ? undefined : statSync(target);
-	const folder = path.dirname(target);
-	const temporary = path.join(folder, `.${path.basename(target)}.hermes-delegate-${process.pid}-${Date.now().toString(36)}.tmp`);
-	let fd: number | undefined;
-	try {
-		fd = openSync(temporary, 'wx', 0o600);
-		// Mode and owner first, while only we can see the file: it may hold API keys.
-		fchmodSync(fd, existing ? existing.mode & 0o7777 : 0o644);
-		if (existing && (existing.uid !== process.getuid?.() || existing.gid !== process.getgid?.())) {
-			fchownSync(fd, existing.uid, existing.gid);
-		}
-
-		const bytes = Buffer.from(text, 'utf8');
-		let written = 0;
-		while (written < bytes.length) {
-			written += writeSync(fd, bytes, written);
-		}
-
-		fsyncSync(fd);
-		closeSync(fd);
-		fd = undefined;
-		const now = readCurrent(configPath);
-		if (now !== expected) {
-			throw conflict(configPath, expected ?? '', now ?? '', 'it changed again while saving');
-		}
-
-		renameSync(temporary, target);
-	} catch (error) {
-		if (fd !== undefined) {
-			closeSync(fd);
-		}
-
-		try {
-			unlinkSync(temporary);
-		} catch {
-			// It was never created, or the rename already moved it.
-		}
-
-		if (error instanceof InputError) {
-			throw error;
-		}
-
-		throw saveProblem(configPath, folder, error as NodeJS.ErrnoException);
-	}
-
-	syncFolder(folder);
-	return target;
-}
-
-function saveProblem(file: string, folder: string, error: NodeJS.ErrnoException): InputError {
-	const unchanged = 'the file was not changed';
-	switch (error.code) {
-		case 'EROFS': {
-			return new InputError(`cannot save: ${folder} is on a read-only file system; ${unchanged}`, {file}, 'save on a writable file system, or make the change by hand where you can write');
-		}
-
-		case 'EACCES':
-		case 'EPERM': {
-			return new InputError(`cannot save: no permission to create files in ${folder} or to keep the file's owner; ${unchanged}`, {file}, `run as the owner of ${file}, or let this user write to ${folder} (the file is replaced by rename, so the folder must be writable)`);
-		}
-
-		case 'ENOSPC':
-		case 'EDQUOT': {
-			return new InputError(`cannot save: no space left on the disk of ${folder}; ${unchanged}`, {file}, 'free some disk space and try again');
-		}
-
-		default: {
-			return new InputError(`cannot save: ${error.code ?? error.message}; ${unchanged}`, {file}, 'check the file and its folder, then try again');
-		}
-	}
-}
-
-/** The rename is durable only once the folder's entry is on disk too. */
-function syncFolder(folder: string): void {
-	try {
-		const fd = openSync(folder, 'r');
-		try {
-			fsyncSync(fd);
-		} finally {
-			closeSync(fd);
-		}
-	} catch {
-		// Some file systems cannot fsync a folder; the rename itself has happened.
-	}
 }

@@ -10,7 +10,7 @@ import {appendChanges, changeRecords} from './config-changes.js';
 import {describeEdit, type RouteEdit} from './config-edit.js';
 import {parseHermesConfig} from './config-parse.js';
 import {loadHermesConfig, profileExistsIn, saveRouteEdits, type LoadedConfig} from './config.js';
-import {ConfigConflictError} from './config-save.js';
+import {ConfigConflictError, type CommitResult} from './config-save.js';
 import {InputError} from './errors.js';
 import {normaliseProfileName, profileDir} from './hermes-home.js';
 import type {DelegationConfig} from './types.js';
@@ -64,8 +64,9 @@ export class BatchSteering {
 		const what = edits.map(describeEdit).join('; ');
 		const configPath = this.loaded.delegation.source.path;
 		let after: LoadedConfig;
+		let result: CommitResult;
 		try {
-			const result = saveRouteEdits(this.loaded, edits);
+			result = saveRouteEdits(this.loaded, edits);
 			after = this.parsed(result.after);
 		} catch (error) {
 			if (error instanceof InputError) {
@@ -86,7 +87,11 @@ export class BatchSteering {
 		}
 
 		const replanned = this.options.applyRouting(after.delegation);
-		return {ok: true, delegation: after.delegation, replanned, message: `saved to ${terminalSafe(configPath)}: ${what}; ${replannedText(replanned)}${recorded}`};
+		const notes = [
+			...(result.savedOver ? ['another program saved at the same moment: its change was kept, this edit re-applied on top'] : []),
+			...(result.otherHardLinks ? [`the file had ${result.otherHardLinks} other hard link(s), which keep the old text`] : []),
+		].map(note => `; ${note}`).join('');
+		return {ok: true, delegation: after.delegation, replanned, message: `saved to ${terminalSafe(configPath)}: ${what}; ${replannedText(replanned)}${recorded}${notes}`};
 	}
 
 	/**

@@ -8,9 +8,20 @@ export type LocatedDocument = {
 	lineCounter: LineCounter;
 };
 
-export function parseLocated(text: string): LocatedDocument {
+/**
+ * How Hermes reads config.yaml: PyYAML is YAML 1.1, where `off`/`no`/`yes`/`on` are booleans,
+ * `1:20` is a number and `<<: *base` merges a map. Tasks and settings are ours and stay YAML 1.2.
+ */
+export const hermesYamlOptions = {version: '1.1', merge: true} as const;
+
+export type YamlDialect = {
+	/** Read as Hermes's PyYAML reads (config.yaml); default YAML 1.2. */
+	hermes?: boolean | undefined;
+};
+
+export function parseLocated(text: string, dialect: YamlDialect = {}): LocatedDocument {
 	const lineCounter = new LineCounter();
-	const document = parseDocument(text, {lineCounter, prettyErrors: false, uniqueKeys: true});
+	const document = parseDocument(text, {lineCounter, prettyErrors: false, uniqueKeys: true, ...(dialect.hermes ? hermesYamlOptions : {})});
 	return {document, lineCounter};
 }
 
@@ -77,7 +88,7 @@ function toPlain(located: LocatedDocument): {value: unknown} | {problem: string}
 	}
 }
 
-export type ReadYamlOptions = {
+export type ReadYamlOptions = YamlDialect & {
 	/** Named in every message, as the operator knows it: a path, `<stdin>`, `<inline>`. */
 	file: string;
 	/** What the text should have been, for the syntax message: `YAML` (default), `JSON or YAML`. */
@@ -91,7 +102,7 @@ export type ReadYamlOptions = {
  * the first syntax error and the fix. The one way tasks, config and settings read YAML.
  */
 export function readYamlText(text: string, options: ReadYamlOptions): {located: LocatedDocument; value: unknown} {
-	const located = parseLocated(text);
+	const located = parseLocated(text, options);
 	const syntaxError = located.document.errors[0];
 	if (syntaxError) {
 		throw new InputError(

@@ -4,6 +4,8 @@
 // value that changed. Each function returns splices; the caller re-parses the result and checks
 // that it says what was meant (config-edit.ts).
 import {isAlias, isMap, isPair, isScalar, isSeq, parse, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq} from 'yaml';
+import {pyYamlRefusal} from './config-yaml11.js';
+import {blockScalar} from './yaml-block.js';
 import {formatPath} from './yaml-locate.js';
 
 export type Splice = {from: number; to: number; insert: string};
@@ -220,8 +222,17 @@ function replaceScalar(text: string, node: Scalar, value: string | number, flow:
 	// A block scalar's range takes in its last line break, which belongs to the line, not the value.
 	const block = node.type === 'BLOCK_FOLDED' || node.type === 'BLOCK_LITERAL';
 	const to = block && text[end - 1] === '\n' ? (text[end - 2] === '\r' ? end - 2 : end - 1) : end;
-	const insert = typeof value === 'number' ? String(value) : formatScalar(value, node.type, flow);
+	const kept = block && typeof value === 'string' ? blockScalar(value, node.type as 'BLOCK_FOLDED' | 'BLOCK_LITERAL', contentIndent(text, from, to)) : undefined;
+	const insert = kept ?? (typeof value === 'number' ? String(value) : formatScalar(value, node.type, flow));
 	return {from, to, insert};
+}
+
+/** The indentation of a block scalar's first content line (its header is at `from`). */
+function contentIndent(text: string, from: number, to: number): string {
+	const lines = text.slice(from, to).split('\n').slice(1);
+	const first = lines.find(line => line.trim() !== '');
+	// An empty block: two more than the line its key is on.
+	return first === undefined ? `${/^ */.exec(text.slice(lineStart(text, from)))![0]}  ` : /^ */.exec(first)![0];
 }
 
 /**
@@ -230,7 +241,7 @@ function replaceScalar(text: string, node: Scalar, value: string | number, flow:
  * back as the same string; otherwise double-quoted.
  */
 export function formatScalar(value: string, style: Scalar.Type | undefined, flow: boolean): string {
-	const printable = !/[\u0000-\u001F\u007F-\u009F\u2028\u2029]/.test(value);
+	const printable = !/[\u0000-\u001F\u007F-\u009F\u2028\u2029]/.test(value) && pyYamlRefusal(value) === undefined;
 	if (style === 'QUOTE_SINGLE' && printable) {
 		return `'${value.replaceAll('\'', '\'\'')}'`;
 	}
@@ -239,7 +250,16 @@ export function formatScalar(value: string, style: Scalar.Type | undefined, flow
 		return value;
 	}
 
-	return JSON.stringify(value).replace(/[\u007F-\u009F\u2028\u2029]/g, char => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+	return doubleQuoted(value);
+}
+
+/**
+ * A double-quoted YAML string with every character Hermes's PyYAML would refuse in the file
+ * (C0/C1 controls, U+FFFE, U+FFFF, lone surrogates) written as an escape: Hermes reads the
+ * same string, and the diff shows the operator exactly those escapes.
+ */
+function doubleQuoted(value: string): string {
+	return JSON.stringify(value).replace(/[\u007F-\u009F\u2028\u2029\uFFFE\uFFFF]/g, char => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function isSafePlain(value: string, flow: boolean): boolean {

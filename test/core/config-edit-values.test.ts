@@ -4,6 +4,7 @@ import {spawnSync} from 'node:child_process';
 import {describe, expect, it} from 'vitest';
 import {parse} from 'yaml';
 import {applyRouteEdit} from '../../src/core/config-edit.js';
+import {pyYamlRefusal} from '../../src/core/config-yaml11.js';
 import {lineDiff} from '../../src/core/line-diff.js';
 
 const config = (description: string) => `delegation:
@@ -35,6 +36,8 @@ const values = [
 	'&anchor *alias !tag',
 	'%percent @at `tick`',
 	'\u0085 next-line \u2028 separator',
+	'non\uFFFEcharacters\uFFFF PyYAML refuses raw',
+	'a C1 \u0090 control and DEL \u007F',
 ];
 
 function pyYamlDescription(text: string, index: number): unknown {
@@ -50,6 +53,8 @@ describe.each([['a plain value', 'plain'], ['a double-quoted value', '"double"']
 		const after = applyRouteEdit(before, {kind: 'set-field', list: 'model_map', name: 'fast', field: 'description', value}, 'config.yaml');
 		const read = parse(after) as {delegation: {backends: {model_map: {options: Array<{description: string}>}}}};
 		expect(read.delegation.backends.model_map.options[0]!.description).toBe(value);
+		// Hermes reads the file at all only if no character of it is one PyYAML refuses.
+		expect(pyYamlRefusal(after)).toBeUndefined();
 		const hunks = lineDiff(before, after);
 		expect(hunks).toHaveLength(1);
 		expect(hunks[0]).toMatchObject({line: 7, removed: [`          description: ${written}   # why`]});
@@ -67,6 +72,7 @@ describe('in a flow map', () => {
 		const after = applyRouteEdit(before, {kind: 'set-field', list: 'model_map', name: 'flow', field: 'description', value}, 'config.yaml');
 		expect((parse(after) as {delegation: {backends: {model_map: {options: Array<{description: string}>}}}}).delegation.backends.model_map.options[1]!.description).toBe(value);
 		expect(lineDiff(before, after).map(hunk => hunk.line)).toEqual([10]);
+		expect(pyYamlRefusal(after)).toBeUndefined();
 		if (hasPyYaml) {
 			expect(pyYamlDescription(after, 1)).toBe(value);
 		}

@@ -102,9 +102,27 @@ describe('applyRouteEdit on a config with comments everywhere', () => {
 		expect(changes(original, after)).toEqual([[24, ['        - {name: tiny, description: "flow style", provider: p, model: m-1}   # flow map'], ['        - {name: tiny, description: "flow style", provider: p, model: m-1, reasoning_effort: xhigh}   # flow map']]]);
 	});
 
-	it('a folded block description is rewritten as one quoted line, the rest untouched', () => {
+	it('a folded block description stays a folded block at its indentation, the rest untouched', () => {
 		const after = edit(original, {kind: 'set-field', list: 'profile_routes', name: 'coder', field: 'description', value: 'Writes code.'});
-		expect(changes(original, after)).toEqual([[29, ['          description: >-', '            Writes and refactors code;', '            runs tests.'], ['          description: "Writes code."']]]);
+		expect(changes(original, after)).toEqual([[30, ['            Writes and refactors code;', '            runs tests.'], ['            Writes code.']]]);
+	});
+
+	it('a long value in a folded block is folded at spaces, and reads back as one line', () => {
+		const value = 'Writes and refactors code across the whole repository; runs the tests, fixes what fails, and explains each change.';
+		const after = edit(original, {kind: 'set-field', list: 'profile_routes', name: 'coder', field: 'description', value});
+		expect(changes(original, after)).toEqual([[30, ['            Writes and refactors code;', '            runs tests.'], [
+			'            Writes and refactors code across the whole repository; runs the',
+			'            tests, fixes what fails, and explains each change.',
+		]]]);
+		expect(parseHermesConfig(after, {file, profileExists: () => true}).delegation.profileRoutes.profiles[0]?.description).toBe(value);
+	});
+
+	it('a literal block (`|`) stays literal, its lines kept; a value it cannot hold is quoted', () => {
+		const literal = original.replace('description: >-\n            Writes and refactors code;\n            runs tests.', 'description: |\n            Writes code;\n            runs tests.');
+		const lines = edit(literal, {kind: 'set-field', list: 'profile_routes', name: 'coder', field: 'description', value: 'Writes code;\nruns tests;\nreviews.\n'});
+		expect(changes(literal, lines)).toEqual([[31, ['            runs tests.'], ['            runs tests;', '            reviews.']]]);
+		const quoted = edit(literal, {kind: 'set-field', list: 'profile_routes', name: 'coder', field: 'description', value: '  indented first line'});
+		expect(changes(literal, quoted)).toEqual([[29, ['          description: |', '            Writes code;', '            runs tests.'], ['          description: "  indented first line"']]]);
 	});
 
 	it('set-mode changes the one backend line, not terminal.backend', () => {

@@ -1,7 +1,7 @@
 // Saving RouteEdits into config.yaml: atomic, mode/owner/symlink kept, a failure leaves the file
 // as it was, and a change made on disk after loading is never overwritten.
 import {execFileSync} from 'node:child_process';
-import {chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync} from 'node:fs';
+import {chmodSync, chownSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {loadHermesConfig, saveRouteEdits} from '../../src/core/config.js';
@@ -107,6 +107,35 @@ describe('saveRouteEdits', () => {
 		expect(problem.location.file).toBe(configPath);
 		expect(readFileSync(configPath, 'utf8')).toBe(config);
 		expect(readdirSync(home)).toEqual(['config.yaml']);
+	});
+
+	it('a UTF-8 byte-order mark is kept, and only the edited line changes', () => {
+		const {home, configPath} = writeHermesHome({config: `\uFEFF${config}`});
+		saveRouteEdits(loadHermesConfig({configPath, hermesHome: home}), [describeDeep]);
+		const bytes = readFileSync(configPath);
+		expect([...bytes.subarray(0, 3)]).toEqual([0xEF, 0xBB, 0xBF]);
+		expect(bytes.subarray(3).toString('utf8')).toBe(config.replace('description: Hard work.', 'description: Hard debugging and design.'));
+	});
+
+	it('a read-only (0444) config is refused with the fix, though its folder is writable', () => {
+		const {home, configPath} = writeHermesHome({config});
+		chmodSync(configPath, 0o444);
+		const problem = refusal(() => saveRouteEdits(loadHermesConfig({configPath, hermesHome: home}), [describeDeep]));
+		expect(problem.message).toBe('is read-only (mode 0444); nothing was saved');
+		expect(problem.fix).toMatch(/chmod u\+w/);
+		expect(readFileSync(configPath, 'utf8')).toBe(config);
+		expect(statSync(configPath).mode & 0o777).toBe(0o444);
+		expect(readdirSync(home)).toEqual(['config.yaml']);
+	});
+
+	it('a config with another hard link is saved, and the result says the link keeps the old text', () => {
+		const {home, configPath} = writeHermesHome({config});
+		const other = path.join(home, 'config.yaml.hardlink');
+		linkSync(configPath, other);
+		const result = saveRouteEdits(loadHermesConfig({configPath, hermesHome: home}), [describeDeep]);
+		expect(result.otherHardLinks).toBe(1);
+		expect(readFileSync(other, 'utf8')).toBe(config);
+		expect(readFileSync(configPath, 'utf8')).toContain('description: Hard debugging and design.');
 	});
 
 	it('a change on disk to the same route since loading is detected and not overwritten', () => {

@@ -18,15 +18,21 @@ function home(config?: string) {
 	return created;
 }
 
+/**
+ * Inside a double-quoted YAML string, every control character as an escape: a raw C1 character
+ * (U+009B) would make Hermes's PyYAML, and so hermes-delegate, refuse the whole file.
+ */
+const yamlEscaped = (text: string) => JSON.stringify(text).slice(1, -1).replaceAll(/[\u007F-\u009F]/g, char => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 const hostileConfig = `delegation:
   backend: model_map
   backends:
     model_map:
       options:
         - name: fast
-          description: "Quick ${JSON.stringify(hostile).slice(1, -1)} lookups"
+          description: "Quick ${yamlEscaped(hostile)} lookups"
           provider: openrouter
-          model: "gemini${JSON.stringify(mouse).slice(1, -1)}-flash"
+          model: "gemini${yamlEscaped(mouse)}-flash"
       default: fast
 `;
 
@@ -49,7 +55,7 @@ describe('escape sequences outside the dashboard', () => {
 	});
 
 	it('a config error quoting a hostile route name is sanitised', async () => {
-		const config = hostileConfig.replace('default: fast', `default: "fa${JSON.stringify(hostile).slice(1, -1)}st"`);
+		const config = hostileConfig.replace('default: fast', `default: "fa${yamlEscaped(hostile)}st"`);
 		const run = await runCli(home(config), ['config', '--show']);
 		expect(run.exitCode).toBe(2);
 		expect(run.stderr).toContain('default');
