@@ -14,6 +14,7 @@ import {batchWarnings} from './warnings.js';
 import {addRemoveActions} from './route-add-remove.js';
 import {rerouteActions} from './reroute-actions.js';
 import {steerActions} from './steer-actions.js';
+import {steerable} from './steer.js';
 import type {BatchActions, BatchControl, BatchState} from './store-types.js';
 import {openZoom, scrolled, searched} from './zoom.js';
 
@@ -69,6 +70,8 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			layout: 'auto',
 			overlay: null,
 			configConflict: false,
+			canSteer: steerable(control) !== undefined,
+			canReroute: steerable(control) !== undefined && control.reroute !== undefined,
 			quitting: false,
 			exitRequested: false,
 			notice: null,
