@@ -196,7 +196,8 @@ describe('rendered frame', () => {
 		const routed = lines.find(line => /^[› ] t01 /.test(line))!;
 		const refusedLine = lines.find(line => /^[› ] t08 /.test(line))!;
 		expect(refusedLine.indexOf('refused: not run')).toBeGreaterThan(0);
-		expect(refusedLine.indexOf('refused: not run')).toBe(routed.indexOf('fast (openrouter)'));
+		// At 80 columns the rows show the brief route (name and model).
+		expect(refusedLine.indexOf('refused: not run')).toBe(routed.indexOf('fast · google/'));
 	});
 
 	test('L switches between grid and list, and back', async () => {
