@@ -38,7 +38,7 @@ export function rerouteActions(store: Store, control: BatchControl): RerouteActi
 				set({notice: `${task.title} is ${task.status.replace('_', ' ')}: only a queued, failed, cancelled or timed-out task can be re-routed`});
 			} else {
 				// The built-in mode has no routes, but an explicit model still applies: the picker offers only that.
-				set({overlay: {kind: 'pick', picker: pickerFor(steering.routing(), id), under}, notice: null});
+				set({overlay: {kind: 'pick', picker: pickerFor(steering.routing(), id, task), under}, notice: null});
 			}
 		},
 
