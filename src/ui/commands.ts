@@ -75,15 +75,15 @@ export function runCommand(command: Command, state: State, environment: CommandE
 			break;
 		}
 
-		// The first search goes from the end towards older output (like less's `?`); `n` keeps
-		// that direction, `N` reverses it.
+		// As after `/` in less and vim: n goes on towards the end, N back towards the start. Only
+		// the first jump (Enter) goes up, to the nearest match above: the view starts at the end.
 		case 'search.next': {
-			state.findNext(-1);
+			state.findNext(1);
 			break;
 		}
 
 		case 'search.prev': {
-			state.findNext(1);
+			state.findNext(-1);
 			break;
 		}
 
