@@ -7,16 +7,21 @@ const tabWidth = 4;
 
 // Characters whose width Ink and terminals disagree on, which would push pane borders out of
 // line: unassigned and private-use code points show as U+FFFD; format characters (soft hyphen,
-// bidi controls, zero-width space, variation selector 16; not the zero-width joiner of emoji)
-// are dropped.
+// bidi controls, zero-width space, variation selector 16) are dropped.
 const unassignedOrPrivate = /[\p{Cn}\p{Co}]/gu;
 const formatCharacters = /[\p{Cf}\uFE0F](?<!\u200D)/gu;
+// Emoji sequences are taken apart, because string-width (and so Ink) counts a sequence as one
+// two-column character while terminals draw it as they please: tmux 3.3 draws 👍🏽 (with a skin
+// tone) four columns wide, terminals without joiner support draw 👨‍👩‍👧 six. Skin tones and
+// keycap marks are dropped and the joiners between emoji removed, leaving emoji that every
+// terminal draws two columns wide (👍, 👨👩👧). A joiner elsewhere (in Indic scripts) stays.
+const emojiParts = /[\u{1F3FB}-\u{1F3FF}\u20E3]|\u200D(?=\p{Extended_Pictographic})|(?<=\p{Extended_Pictographic})\u200D/gu;
 
 /** Tabs expanded and unsteady characters replaced or dropped; SGR sequences, if any, are kept. */
 export function screenText(line: string): string {
 	// A tab's width depends on the terminal's tab stops, which Ink cannot measure.
 	const expanded = line.includes('\t') ? line.replaceAll('\t', ' '.repeat(tabWidth)) : line;
-	return /[^\u0000-\u00AC]/.test(expanded) ? expanded.replace(unassignedOrPrivate, '\uFFFD').replace(formatCharacters, '') : expanded;
+	return /[^\u0000-\u00AC]/.test(expanded) ? expanded.replace(unassignedOrPrivate, '\uFFFD').replace(formatCharacters, '').replace(emojiParts, '') : expanded;
 }
 
 /** What the operator reads: the screen text without its styling. */

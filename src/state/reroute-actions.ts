@@ -16,6 +16,11 @@ type Store = Pick<StoreApi<BatchState & BatchActions>, 'setState' | 'getState'>;
 
 const reroutable: ReadonlySet<string> = new Set(['queued', 'failed', 'cancelled', 'timed_out']);
 
+/** Whether R can send a task in this status to another route: it must not hold a process. */
+export function isReroutable(status: string): boolean {
+	return reroutable.has(status);
+}
+
 export function rerouteActions(store: Store, control: BatchControl): RerouteActions {
 	const set = (patch: Partial<BatchState>) => store.setState(patch);
 	const get = () => store.getState();
@@ -29,11 +34,11 @@ export function rerouteActions(store: Store, control: BatchControl): RerouteActi
 			const task = id ? state.tasks[id] : undefined;
 			if (!steering || !control.reroute || !id || !task) {
 				set({notice: 'this batch cannot be steered: it was started without its config'});
-			} else if (!reroutable.has(task.status)) {
+			} else if (!isReroutable(task.status)) {
 				set({notice: `${task.title} is ${task.status.replace('_', ' ')}: only a queued, failed, cancelled or timed-out task can be re-routed`});
 			} else {
 				// The built-in mode has no routes, but an explicit model still applies: the picker offers only that.
-				set({overlay: {kind: 'pick', picker: pickerFor(steering.routing(), id), under}, notice: null});
+				set({overlay: {kind: 'pick', picker: pickerFor(steering.routing(), id, task), under}, notice: null});
 			}
 		},
 

@@ -46,8 +46,11 @@ export type RoutesEditorState = RouteListState & {input: EditorInput | null};
 /** The picker's "explicit model…": the model typed first, then (optionally) its provider. */
 export type ExplicitModelInput = {step: 'model'; field: TextField} | {step: 'provider'; model: string; field: TextField};
 
-/** The route picker (`R`): the task to send, and the explicit model being typed, if it is. */
-export type RoutePickerState = RouteListState & {taskId: string; explicit: ExplicitModelInput | null};
+/**
+ * The route picker (`R`): the task to send, the route of the active mode it is on now (null
+ * when on none of them), and the explicit model being typed, if it is.
+ */
+export type RoutePickerState = RouteListState & {taskId: string; currentRoute: string | null; explicit: ExplicitModelInput | null};
 
 /** The fields a new route is asked for, in order. */
 export type DraftField = 'name' | 'description' | 'model' | 'provider';
@@ -89,10 +92,14 @@ export function refreshedEditor(delegation: DelegationConfig, open: RoutesEditor
 	return keepInput ? {...fresh, input: open.input, error: open.error} : fresh;
 }
 
-/** The picker of R for one task: the routes, then one row more, "explicit model…". */
-export function pickerFor(delegation: DelegationConfig, taskId: string): RoutePickerState {
+/**
+ * The picker of R for one task: the routes, then one row more, "explicit model…". It opens on
+ * the task's own route, so the operator sees where it is before choosing where it goes.
+ */
+export function pickerFor(delegation: DelegationConfig, taskId: string, on?: {routeName: string | null; routeKind: string}): RoutePickerState {
 	const {input: _none, ...rows} = editorFor(delegation);
-	return {...rows, taskId, explicit: null};
+	const current = on ? rows.routes.findIndex(route => route.name === on.routeName && route.kind === on.routeKind) : -1;
+	return {...rows, selected: Math.max(0, current), taskId, currentRoute: rows.routes[current]?.name ?? null, explicit: null};
 }
 
 /** The text field the operator is typing into in the editor, if any. */

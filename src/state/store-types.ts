@@ -68,6 +68,10 @@ export type BatchState = {
 	overlay: Overlay | null;
 	/** A save was stopped by a change made to config.yaml on disk: marked until the operator re-reads it. */
 	configConflict: boolean;
+	/** The batch was started with its config: m and r can change its routing (fixed for the batch). */
+	canSteer: boolean;
+	/** R can send a task to another route or model (fixed for the batch). */
+	canReroute: boolean;
 	quitting: boolean;
 	exitRequested: boolean;
 	notice: string | null;

@@ -16,7 +16,7 @@ import {batchWarnings} from './warnings.js';
 import {addRemoveActions} from './route-add-remove.js';
 import {rerouteActions} from './reroute-actions.js';
 import {steerActions} from './steer-actions.js';
-import {nextMode} from './steer.js';
+import {nextMode, steerable} from './steer.js';
 import type {BatchActions, BatchControl, BatchState} from './store-types.js';
 import {openZoom, scrolled, searched} from './zoom.js';
 
@@ -72,6 +72,8 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			layout: 'auto',
 			overlay: null,
 			configConflict: false,
+			canSteer: steerable(control) !== undefined,
+			canReroute: steerable(control) !== undefined && control.reroute !== undefined,
 			quitting: false,
 			exitRequested: false,
 			notice: null,

@@ -2,6 +2,7 @@
 // Pure (no React) so the keyboard hook stays a thin adapter and the footer agrees with it.
 import {isActive} from '../core/types.js';
 import {bodyLayer, overlayContext, zoomOf} from '../state/overlay.js';
+import {isReroutable} from '../state/reroute-actions.js';
 import type {BatchActions, BatchState} from '../state/store.js';
 import type {Command, KeyContext} from './keys.js';
 
@@ -74,15 +75,15 @@ export function runCommand(command: Command, state: State, environment: CommandE
 			break;
 		}
 
-		// The first search goes from the end towards older output (like less's `?`); `n` keeps
-		// that direction, `N` reverses it.
+		// As after `/` in less and vim: n goes on towards the end, N back towards the start. Only
+		// the first jump (Enter) goes up, to the nearest match above: the view starts at the end.
 		case 'search.next': {
-			state.findNext(-1);
+			state.findNext(1);
 			break;
 		}
 
 		case 'search.prev': {
-			state.findNext(1);
+			state.findNext(-1);
 			break;
 		}
 
@@ -233,6 +234,22 @@ export function isAvailable(command: Command, state: BatchState): boolean {
 		// q does nothing while quitting, nor in a prompt (which only y/n answer).
 		case 'app.quit': {
 			return !state.quitting && state.overlay?.kind !== 'confirm';
+		}
+
+		// Offered only where they can act: a batch started without its config cannot be steered,
+		// and R moves only a task that holds no process.
+		case 'routing.mode': {
+			return state.canSteer && !state.quitting;
+		}
+
+		case 'routes.open': {
+			return state.canSteer;
+		}
+
+		case 'task.reroute': {
+			const id = targetId(state);
+			const status = id ? state.tasks[id]?.status : undefined;
+			return state.canReroute && !state.quitting && status !== undefined && isReroutable(status);
 		}
 
 		case 'search.next': case 'search.prev': {

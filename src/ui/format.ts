@@ -219,6 +219,22 @@ export function routeLine(task: TaskView): string {
 	return [`${routeLabel(task)} · ${model}${used}`, ...extras].join(' · ');
 }
 
+/**
+ * The route as a list row has room for it: the route's name and the model, without provider,
+ * reasoning effort or telemetry (the focused pane below shows those). The model is what the
+ * operator scans the list for.
+ */
+export function routeBrief(task: TaskView): string {
+	if (task.status === 'refused') {
+		return 'refused: not run';
+	}
+
+	const name = task.routeKind === 'model' ? task.routeName ?? '?' : task.routeKind === 'explicit' ? 'explicit' : routeLabel(task);
+	const model = task.model ?? (task.routeKind === 'profile' ? "profile's model" : "parent's model");
+	const used = task.telemetry?.model_used && task.telemetry.model_used !== task.model ? ` → ${task.telemetry.model_used}` : '';
+	return `${name} · ${model}${used}`;
+}
+
 /** 950 → "950", 12_345 → "12.3k", 2_500_000 → "2.5M". */
 export function formatCount(count: number): string {
 	if (count < 1000) {

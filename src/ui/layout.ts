@@ -10,8 +10,11 @@ export const paneInset = 4;
 /** Fewer output lines than this and a pane no longer shows what its task is doing. */
 export const minTailLines = 3;
 export const minPaneHeight = paneChrome + minTailLines;
-/** Narrower panes cut the title and the route to uselessness. */
-export const minPaneWidth = 32;
+/**
+ * Narrower panes cut the title and the route to uselessness: at 100 columns three panes of 33
+ * leave 29 for text, where a route line shows no model. Two panes of 50 do, or else the list.
+ */
+export const minPaneWidth = 40;
 /**
  * Wide enough for a route line with its model ("research (openrouter, medium) · deepseek/deepseek-v4-pro"
  * and the border): the model is what the operator checks first, so panes this wide win over taller ones.

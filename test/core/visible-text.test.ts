@@ -1,7 +1,8 @@
 // The zoom marks matches in the text as shown, and n/N look for them in the same text: the two
 // must agree, or a marked line is skipped (or a line is found with nothing marked on it).
+import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';
-import {lineMatches, matchParts, searchPattern, terminalSafe} from '../../src/core/visible-text.js';
+import {lineMatches, matchParts, screenText, searchPattern, terminalSafe} from '../../src/core/visible-text.js';
 
 const marked = (line: string, query: string) => matchParts(line, searchPattern(query)).map(part => (part.match ? `[${part.text}]` : part.text)).join('');
 
@@ -47,8 +48,8 @@ describe('search and marks agree', () => {
 
 describe('marks never cut a character as the terminal draws it', () => {
 	it('a match inside an emoji sequence marks the whole sequence', () => {
-		const family = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}';
-		expect(marked(`team ${family} ok`, '\u{1F469}')).toBe(`team [${family}] ok`);
+		const flag = '\u{1F1EB}\u{1F1F7}';
+		expect(marked(`team ${flag} ok`, '\u{1F1F7}')).toBe(`team [${flag}] ok`);
 	});
 
 	it('a letter with a combining accent is marked with its accent', () => {
@@ -68,5 +69,19 @@ describe('terminalSafe', () => {
 
 	it('keeps the text, its line breaks and its tabs (as spaces)', () => {
 		expect(terminalSafe('first line\nsecond\tcolumn')).toBe('first line\nsecond    column');
+	});
+});
+
+describe('emoji sequences are drawn at the width Ink measures', () => {
+	// Skin tones, joined families and professions, a keycap, a flag with VS16 and a joiner.
+	const sequences = ['\u{1F44D}\u{1F3FD}', '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}', '\u{1F469}\u{1F3FD}\u200D\u{1F4BB}', '1\uFE0F\u20E3', '\u{1F3F3}\uFE0F\u200D\u{1F308}', '\u{1F3C3}\u200D\u2640\uFE0F'];
+
+	it.each(sequences)('%s: as wide as its code points drawn one by one, which is how every terminal can draw it', sequence => {
+		const shown = screenText(`a ${sequence} b`);
+		expect(stringWidth(shown)).toBe([...shown].reduce((sum, character) => sum + stringWidth(character), 0));
+	});
+
+	it('keeps the emoji themselves', () => {
+		expect(screenText('\u{1F468}\u200D\u{1F469}\u200D\u{1F467} \u{1F44D}\u{1F3FD}')).toBe('\u{1F468}\u{1F469}\u{1F467} \u{1F44D}');
 	});
 });

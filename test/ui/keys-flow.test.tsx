@@ -17,8 +17,8 @@ function focusedPane(frame: string): string | undefined {
 
 describe('focus', () => {
 	test('arrows, hjkl and tab move the focus through the grid', async () => {
-		// 6 tasks at 100x30 are a 3-column grid.
-		const {frame, stdin} = render({tasks: plannedTasks(6), columns: 100, rows: 30});
+		// 6 tasks at 120x20 are a 3-column grid (two rows of three 40-column panes).
+		const {frame, stdin} = render({tasks: plannedTasks(6), columns: 120, rows: 20});
 		await vi.waitFor(() => {
 			expect(focusedPane(frame())).toBe('t01');
 		});
@@ -47,8 +47,8 @@ describe('focus', () => {
 	});
 
 	test('keys that arrive together in one read each act, in order', async () => {
-		// 6 tasks at 100x30 are a 3-column grid.
-		const {frame, stdin, store} = render({tasks: plannedTasks(6), columns: 100, rows: 30});
+		// 6 tasks at 120x20 are a 3-column grid.
+		const {frame, stdin, store} = render({tasks: plannedTasks(6), columns: 120, rows: 20});
 		stdin.write('ll');
 		await vi.waitFor(() => {
 			expect(focusedPane(frame())).toBe('t03');

@@ -260,15 +260,18 @@ describe('help and footer are generated from the bindings', () => {
 			{keys: 'Enter', label: 'zoom'},
 			{keys: 'c', label: 'cancel'},
 			{keys: 'K', label: 'kill'},
+			{keys: 'R', label: 're-route'},
 			{keys: 'L', label: 'layout'},
+			{keys: 'm', label: 'mode'},
+			{keys: 'r', label: 'routes'},
 			{keys: '?', label: 'help', pinned: true},
 			{keys: 'q', label: 'quit', pinned: true},
 		]);
 	});
 
 	it('the footer leaves out what is unavailable right now', () => {
-		const finished = (command: Command) => command !== 'task.cancel' && command !== 'task.kill' && command !== 'search.next' && command !== 'search.prev';
-		const zoom = footerHints(defaultBindings, 'zoom', {available: finished});
+		const succeeded = (command: Command) => !['task.cancel', 'task.kill', 'task.reroute', 'search.next', 'search.prev'].includes(command);
+		const zoom = footerHints(defaultBindings, 'zoom', {available: succeeded});
 		expect(zoom.map(hint => hint.label)).toEqual(['scroll', 'page', 'search', 'back', 'help', 'quit']);
 		expect(footerHints(defaultBindings, 'zoom').find(hint => hint.label === 'match')?.keys).toBe('n/N');
 	});

@@ -39,7 +39,7 @@ describe('planFrame', () => {
 
 	test('auto picks the grid only while every pane shows at least 3 output lines', () => {
 		const grid = planFrame({columns: 100, rows: 30, taskCount: 6, preference: 'auto', warnings: false, statusLine: false, confirm: 0});
-		expect(grid.tooSmall ? undefined : grid.body).toMatchObject({kind: 'grid', columns: 3, visibleRows: 2});
+		expect(grid.tooSmall ? undefined : grid.body).toMatchObject({kind: 'grid', columns: 2, visibleRows: 3, paneWidth: 50});
 		const list = planFrame({columns: 80, rows: 20, taskCount: 8, preference: 'auto', warnings: false, statusLine: false, confirm: 0});
 		expect(list.tooSmall ? undefined : list.body.kind).toBe('list');
 		// 2 columns of 4 rows need 4 × 7 = 28 body lines.
@@ -54,6 +54,15 @@ describe('planFrame', () => {
 			if (!frame.tooSmall && frame.body.kind === 'grid') {
 				expect(frame.body.paneHeight - paneChrome).toBeGreaterThanOrEqual(minTailLines);
 			}
+		}
+	});
+
+	test('100x30 with the 8 demo tasks: the list, not three panes of 33 columns that show no model', () => {
+		const frame = planFrame({columns: 100, rows: 30, taskCount: 8, preference: 'auto', warnings: false, statusLine: false, confirm: 0});
+		expect(frame.tooSmall ? undefined : frame.body.kind).toBe('list');
+		for (const [width, height, tasks] of [[100, 26, 8], [120, 40, 9], [99, 20, 3]] as const) {
+			const grid = fittingGrid(width, height, tasks);
+			expect(grid === undefined || grid.paneWidth >= 40, `${width}x${height}, ${tasks} tasks`).toBe(true);
 		}
 	});
 
@@ -196,7 +205,8 @@ describe('rendered frame', () => {
 		const routed = lines.find(line => /^[› ] t01 /.test(line))!;
 		const refusedLine = lines.find(line => /^[› ] t08 /.test(line))!;
 		expect(refusedLine.indexOf('refused: not run')).toBeGreaterThan(0);
-		expect(refusedLine.indexOf('refused: not run')).toBe(routed.indexOf('fast (openrouter)'));
+		// At 80 columns the rows show the brief route (name and model).
+		expect(refusedLine.indexOf('refused: not run')).toBe(routed.indexOf('fast · google/'));
 	});
 
 	test('L switches between grid and list, and back', async () => {

@@ -26,13 +26,13 @@ afterEach(() => {
 
 const keys = {down: '\u001B[B', enter: '\r', escape: '\u001B'};
 
-function picker(config = steeringConfig) {
+function picker(config = steeringConfig, tasks: Array<Record<string, unknown> & {goal: string}> = [{goal: 'summaries of the logs'}, {goal: 'anything'}]) {
 	const home = mkdtempSync(path.join(tmpdir(), 'reroute-picker-'));
 	homes.push(home);
 	const configPath = path.join(home, 'config.yaml');
 	writeFileSync(configPath, config);
 	const loaded = loadHermesConfig({configPath, hermesHome: home, explicit: true});
-	const plan = planBatch({tasks: [{goal: 'summaries of the logs'}, {goal: 'anything'}], delegation: loaded.delegation, settings: defaultSettings});
+	const plan = planBatch({tasks, delegation: loaded.delegation, settings: defaultSettings});
 	const rerouted: Array<{id: string; target: RetryTarget}> = [];
 	const control = Object.assign(new FakeControl(), {
 		routing: () => loaded.delegation,
@@ -50,6 +50,17 @@ function picker(config = steeringConfig) {
 	});
 	return {...instance, store, rerouted, frame, until};
 }
+
+describe('R: where the task is now', () => {
+	test('the picker opens on the task\'s own route and marks it as current', async () => {
+		const view = picker(steeringConfig, [{goal: 'hard design work', option: 'deep'}]);
+		view.stdin.write('R');
+		await view.until(/Re-route t01 /);
+		expect(view.frame()).toMatch(/▸ deep \(current\) · claude-opus-5/);
+		expect(view.frame()).toMatch(/ {2}fast \(default\) · /);
+		expect(view.frame()).not.toMatch(/fast \(default\) \(current\)/);
+	});
+});
 
 describe('R: explicit model…', () => {
 	test('the picker lists the routes and then "explicit model…", whose field sends the typed model; Esc goes back to the picker', async () => {

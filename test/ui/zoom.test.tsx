@@ -120,6 +120,40 @@ describe('zoom', () => {
 		expect(questionOf(store.getState())).toBeNull();
 	});
 
+	test('after a search, n goes towards the end and N towards the start, as after / in less and vim', async () => {
+		const {frame, stdin} = await zoomedOnOutput();
+		stdin.write('/');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('/▏');
+		});
+		stdin.write('entry-05');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('/entry-05▏');
+		});
+		// Enter: the nearest match above the bottom of the view.
+		stdin.write(enter);
+		await vi.waitFor(() => {
+			expect(frame()).toContain('match "entry-05" at line 59');
+		});
+		stdin.write('N');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('match "entry-05" at line 58');
+		});
+		stdin.write('N');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('match "entry-05" at line 57');
+		});
+		stdin.write('n');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('match "entry-05" at line 58');
+		});
+		stdin.write('n');
+		stdin.write('n');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('no later match for "entry-05"');
+		});
+	});
+
 	test('a query and Enter that arrive together (typed fast) search; text after the Enter makes it a paste, which runs nothing', async () => {
 		const {frame, stdin, store} = await zoomedOnOutput();
 		stdin.write('/');

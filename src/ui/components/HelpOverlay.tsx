@@ -1,6 +1,7 @@
 // Every binding, generated from the binding table (so it shows remapped keys), by where it works,
-// after every warning of the batch (the header has room for one). The keys flow into as many
-// columns as the width holds; what still does not fit scrolls with the scroll keys.
+// after every warning of the batch (the header has room for one). One column, each description
+// whole and word-wrapped beside its keys: columns side by side cut the descriptions until
+// several read alike ("Edit the selected model ro…"). What does not fit scrolls.
 import {Box, Text, useInput, useStdin} from 'ink';
 import {useState} from 'react';
 import {keyContext} from '../commands.js';
@@ -23,8 +24,8 @@ const sections: ReadonlyArray<{context: KeyContext; title: string}> = [
 type Row = {kind: 'title'; text: string} | {kind: 'entry'; keys: string; description: string};
 
 const maxKeysWidth = 14;
-const minColumnWidth = 36;
-const columnGap = 2;
+// Past this a line of prose is hard to follow back to its start; wide terminals leave the rest blank.
+const maxTextWidth = 100;
 // Border top and bottom, plus the title line.
 const chrome = 3;
 
@@ -58,41 +59,46 @@ export function warningRows(warnings: readonly string[], width: number): string[
 	return [`Warnings (${warnings.length})`, ...lines];
 }
 
-/** One screen line of the help: a warnings line, a blank, or one row of each key column. */
-export type HelpLine = {kind: 'warning'; text: string; first: boolean} | {kind: 'blank'} | {kind: 'keys'; cells: Row[]};
+/** One screen line of the help: a warnings line, a blank, a section title, or keys with (a line of) their description. */
+export type HelpLine =
+	| {kind: 'warning'; text: string; first: boolean}
+	| {kind: 'blank'}
+	| {kind: 'title'; text: string}
+	| {kind: 'entry'; keys: string; text: string};
 
-/**
- * The key rows in `count` columns of balanced height, read down each column. A section title is
- * never left alone at the foot of a column: it moves to the top of the next.
- */
-export function keyColumns(rows: readonly Row[], count: number): Row[][] {
-	const columns: Row[][] = [];
-	let rest = [...rows];
-	for (let left = count; left > 0 && rest.length > 0; left--) {
-		let take = Math.ceil(rest.length / left);
-		if (left > 1 && take > 1 && rest[take - 1]?.kind === 'title') {
-			take--;
-		}
-
-		columns.push(rest.slice(0, take));
-		rest = rest.slice(take);
-	}
-
-	return columns;
+/** The width the keys take: the longest binding, at most maxKeysWidth (a longer one wraps onto its own line). */
+export function keysWidthOf(rows: readonly Row[]): number {
+	return Math.min(maxKeysWidth, Math.max(1, ...rows.map(row => (row.kind === 'entry' ? [...row.keys].length : 0))));
 }
 
-/** Everything the help shows, top to bottom: warnings, a blank, then the key columns side by side. */
-export function helpLines(warnings: readonly string[], rows: readonly Row[], columnCount: number, width: number): HelpLine[] {
-	const warningLines = warningRows(warnings, width);
-	const lines: HelpLine[] = warningLines.map((text, index) => ({kind: 'warning', text, first: index === 0}));
-	if (lines.length > 0) {
-		lines.push({kind: 'blank'});
-	}
+/**
+ * Everything the help shows, top to bottom: warnings, then each section with a blank line before
+ * its title, each description wrapped beside its keys. `width` is the text's room inside the border.
+ */
+export function helpLines(warnings: readonly string[], rows: readonly Row[], width: number): HelpLine[] {
+	const textWidth = Math.min(width, maxTextWidth);
+	const lines: HelpLine[] = warningRows(warnings, textWidth).map((text, index) => ({kind: 'warning', text, first: index === 0}));
+	const keysWidth = keysWidthOf(rows);
+	const descriptionWidth = Math.max(10, textWidth - keysWidth - 1);
+	for (const row of rows) {
+		if (row.kind === 'title') {
+			if (lines.length > 0) {
+				lines.push({kind: 'blank'});
+			}
 
-	const columns = keyColumns(rows, columnCount);
-	const height = Math.max(0, ...columns.map(column => column.length));
-	for (let index = 0; index < height; index++) {
-		lines.push({kind: 'keys', cells: columns.map(column => column[index] ?? {kind: 'title', text: ''})});
+			lines.push({kind: 'title', text: row.text});
+			continue;
+		}
+
+		// Keys longer than their column get a line of their own, so every description starts in one place.
+		const keysAlone = [...row.keys].length > keysWidth;
+		if (keysAlone) {
+			lines.push({kind: 'entry', keys: row.keys, text: ''});
+		}
+
+		for (const [index, text] of wrapWords(row.description, descriptionWidth).entries()) {
+			lines.push({kind: 'entry', keys: index === 0 && !keysAlone ? row.keys : '', text});
+		}
 	}
 
 	return lines;
@@ -120,8 +126,7 @@ export function HelpOverlay({width, height, bindings}: {readonly width: number; 
 	// UI-only state: how far the help is scrolled means nothing outside this overlay.
 	const [offset, setOffset] = useState(0);
 	const rows = helpRows(bindings);
-	const columnCount = Math.max(1, Math.floor((width - 4 + columnGap) / (minColumnWidth + columnGap)));
-	const lines = helpLines(warnings, rows, columnCount, width - 4);
+	const lines = helpLines(warnings, rows, width - 4);
 	const visible = Math.max(1, height - chrome);
 	const view = helpWindow(lines.length, visible, offset);
 
@@ -144,8 +149,7 @@ export function HelpOverlay({width, height, bindings}: {readonly width: number; 
 		}
 	}, {isActive: isRawModeSupported});
 
-	const columnWidth = Math.floor((width - 4 - (columnCount - 1) * columnGap) / columnCount);
-	const keysWidth = Math.min(maxKeysWidth, Math.max(...rows.map(row => (row.kind === 'entry' ? [...row.keys].length : 0))));
+	const keysWidth = keysWidthOf(rows);
 	const close = [bindings.get('zoom.close')?.[0], bindings.get('help.toggle')?.[0]].filter(key => key !== undefined).map(formatKey).join(' or ');
 	const scrollKeys = ['scroll.down', 'scroll.pageDown'].map(command => bindings.get(command as Command)?.[0]).filter(key => key !== undefined).map(formatKey).join('/');
 
@@ -162,21 +166,15 @@ export function HelpOverlay({width, height, bindings}: {readonly width: number; 
 					return <Text key={index} wrap='truncate-end' bold={line.first} color={line.first ? theme.colors.text.primary : theme.colors.text.warning}>{line.text}</Text>;
 				}
 
+				if (line.kind === 'title') {
+					return <Text key={index} wrap='truncate-end' bold color={theme.colors.text.primary}>{line.text}</Text>;
+				}
+
 				return (
-					<Box key={index}>
-						{line.cells.map((row, column) => (
-							<Box key={column} width={columnWidth} marginLeft={column === 0 ? 0 : columnGap} overflow='hidden'>
-								{row.kind === 'title'
-									? <Text wrap='truncate-end' bold color={theme.colors.text.primary}>{row.text}</Text>
-									: (
-										<Text wrap='truncate-end'>
-											<Text color={theme.colors.text.accent}>{row.keys.padEnd(keysWidth)}</Text>
-											<Text color={theme.colors.text.muted}>{` ${row.description}`}</Text>
-										</Text>
-									)}
-							</Box>
-						))}
-					</Box>
+					<Text key={index} wrap='truncate-end'>
+						<Text color={theme.colors.text.accent}>{line.text === '' ? line.keys : line.keys.padEnd(keysWidth)}</Text>
+						{line.text !== '' && <Text color={theme.colors.text.muted}>{` ${line.text}`}</Text>}
+					</Text>
 				);
 			})}
 			{view.below > 0 && <Text wrap='truncate-end' color={theme.colors.text.muted}>{`↓ ${view.below} more${scrollKeys === '' ? '' : ` · ${scrollKeys} scrolls`}`}</Text>}

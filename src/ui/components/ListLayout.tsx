@@ -2,13 +2,13 @@
 // task's pane with its output below.
 import {Box, Text} from 'ink';
 import {useShallow} from 'zustand/shallow';
-import {routeLine} from '../format.js';
+import {routeBrief, routeLine, statusBadge} from '../format.js';
 import type {ListPlan} from '../layout.js';
 import {listWindow} from '../layout.js';
 import {useBatch} from '../store-context.js';
 import {useTheme} from '../theme.js';
 import {TaskPane} from './TaskPane.js';
-import {routeColumnWidth, TaskRow} from './TaskRow.js';
+import {listColumns, TaskRow, type RowText} from './TaskRow.js';
 
 export function ListLayout({plan}: {readonly plan: ListPlan}) {
 	const order = useBatch(state => state.order);
@@ -16,18 +16,38 @@ export function ListLayout({plan}: {readonly plan: ListPlan}) {
 	const theme = useTheme();
 	const shown = listWindow(order.indexOf(focusedId ?? ''), order.length, plan.listHeight);
 	const visible = order.slice(shown.first, shown.first + shown.count);
-	// One route column for the rows on screen, so every route starts at the same place.
-	const routes = useBatch(useShallow(state => visible.map(id => {
+	// Flattened to strings so that a store update which changes no row renders nothing; the
+	// columns are fitted to the rows on screen, so every column starts at the same place.
+	const flat = useBatch(useShallow(state => visible.flatMap(id => {
 		const task = state.tasks[id];
-		return task ? routeLine(task) : '';
+		return task ? [id, statusBadge(task, state.now), task.title, routeLine(task), routeBrief(task)] : [];
 	})));
-	const routeWidth = routeColumnWidth(routes, plan.width);
+	const rows: RowText[] = [];
+	for (let index = 0; index + 4 < flat.length; index += 5) {
+		rows.push({id: flat[index]!, badge: flat[index + 1]!, title: flat[index + 2]!, route: flat[index + 3]!, brief: flat[index + 4]!});
+	}
+
+	const columns = listColumns(rows, plan.width);
 
 	return (
 		<Box flexDirection='column'>
 			<Box flexDirection='column' height={plan.listHeight}>
 				{shown.markers && shown.above > 0 && <Text wrap='truncate-end' color={theme.colors.text.muted}>{`  ↑ ${shown.above} more`}</Text>}
-				{visible.map(id => <TaskRow key={id} id={id} width={plan.width} focused={id === focusedId} routeWidth={routeWidth}/>)}
+				{rows.map(row => (
+					<TaskRow
+						key={row.id}
+						id={row.id}
+						badge={row.badge}
+						title={row.title}
+						route={columns.route === 0 ? '' : columns.brief ? row.brief : row.route}
+						width={plan.width}
+						focused={row.id === focusedId}
+						idWidth={columns.id}
+						badgeWidth={columns.badge}
+						titleWidth={columns.title}
+						routeWidth={columns.route}
+					/>
+				))}
 				{shown.markers && shown.below > 0 && <Text wrap='truncate-end' color={theme.colors.text.muted}>{`  ↓ ${shown.below} more`}</Text>}
 			</Box>
 			{plan.paneHeight > 0 && focusedId !== null && (

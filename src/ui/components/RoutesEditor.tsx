@@ -80,7 +80,7 @@ export function RoutesEditor({width, height, bindings}: {readonly width: number;
 				return (
 					<Box key={route.name} flexDirection='column' width={inner}>
 						<Text wrap='truncate-end' bold={selected} color={selected ? theme.colors.text.accent : theme.colors.text.primary}>
-							{`${selected ? '▸' : ' '} ${route.name}${route.isDefault ? ' (default)' : ''} · ${runsOn(route)} · ${loadText(routeLoad(tasks, route.name))}`}
+							{`${selected ? '▸' : ' '} ${route.name}${route.isDefault ? ' (default)' : ''}${picker?.currentRoute === route.name ? ' (current)' : ''} · ${runsOn(route)} · ${loadText(routeLoad(tasks, route.name))}`}
 						</Text>
 						{selected && editing
 							? <LabelledField label={editing.name === 'description' ? '' : editing.name} field={editing.field} width={inner}/>

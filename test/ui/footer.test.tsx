@@ -1,0 +1,83 @@
+// The footer offers what applies to the focused task and the batch: R only on a task that holds
+// no process, m and r only when the batch was started with its config (it can be steered).
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {cleanup, render as inkRender} from 'ink-testing-library';
+import {afterEach, describe, expect, test, vi} from 'vitest';
+import {loadHermesConfig} from '../../src/core/config.js';
+import {planBatch} from '../../src/core/routing.js';
+import {defaultSettings} from '../../src/core/settings.js';
+import {loadTheme} from '../../src/core/themes.js';
+import {createBatchStore} from '../../src/state/store.js';
+import {App} from '../../src/ui/App.js';
+import {defaultBindings} from '../../src/ui/keys.js';
+import {FakeControl, finishTask, render, startTask, stripAnsi, t0} from '../helpers/render.js';
+import {steeringConfig} from '../helpers/steering-config.js';
+
+const homes: string[] = [];
+afterEach(() => {
+	cleanup();
+	for (const home of homes.splice(0)) rmSync(home, {recursive: true, force: true});
+});
+
+/** A steerable batch of three tasks (config, steer and reroute present), the dashboard `columns` wide. */
+function steerableDashboard(columns: number) {
+	const home = mkdtempSync(path.join(tmpdir(), 'footer-'));
+	homes.push(home);
+	const configPath = path.join(home, 'config.yaml');
+	writeFileSync(configPath, steeringConfig);
+	const loaded = loadHermesConfig({configPath, hermesHome: home, explicit: true});
+	const plan = planBatch({tasks: [{goal: 'first'}, {goal: 'second'}, {goal: 'third'}], delegation: loaded.delegation, settings: defaultSettings});
+	const control = Object.assign(new FakeControl(), {
+		routing: () => loaded.delegation,
+		steer: () => ({ok: true, message: 'not in this test', delegation: loaded.delegation, replanned: []}),
+		reroute: () => ({ok: true, message: 'not in this test'}),
+	});
+	const store = createBatchStore({control, plan, runId: 'run-test', runDir: home, concurrency: 1, graceMs: 1000, now: t0});
+	const instance = inkRender(<App store={store} theme={loadTheme('dark', {noColor: false})} bindings={defaultBindings} columns={columns} rows={30}/>);
+	const footer = () => stripAnsi(instance.lastFrame() ?? '').split('\n').at(-1) ?? '';
+	return {...instance, store, footer};
+}
+
+describe('footer', () => {
+	test('a steerable batch offers m and r, and R on the focused queued or failed task but not on a running one', async () => {
+		const view = steerableDashboard(120);
+		await vi.waitFor(() => {
+			expect(view.footer()).toMatch(/R re-route/);
+		});
+		expect(view.footer()).toMatch(/m mode/);
+		expect(view.footer()).toMatch(/r routes/);
+
+		startTask(view.store, 't01', t0 + 10);
+		await vi.waitFor(() => {
+			expect(view.footer()).not.toMatch(/R re-route/);
+		});
+		expect(view.footer()).toMatch(/c cancel/);
+
+		finishTask(view.store, 't01', 'failed', {startedAt: t0 + 10, finishedAt: t0 + 20, exitCode: 1});
+		await vi.waitFor(() => {
+			expect(view.footer()).toMatch(/R re-route/);
+		});
+		expect(view.footer()).not.toMatch(/c cancel/);
+	});
+
+	test('at 80 columns a failed task still shows R, with help and quit', async () => {
+		const view = steerableDashboard(80);
+		startTask(view.store, 't01', t0 + 10);
+		finishTask(view.store, 't01', 'failed', {startedAt: t0 + 10, finishedAt: t0 + 20, exitCode: 1});
+		await vi.waitFor(() => {
+			expect(view.footer()).toMatch(/R re-route/);
+		});
+		expect(view.footer()).toMatch(/\? help +q quit/);
+	});
+
+	test('a batch started without its config offers neither m, r nor R', async () => {
+		const view = render({columns: 160});
+		await vi.waitFor(() => {
+			expect(view.frame()).toMatch(/q quit/);
+		});
+		const footer = view.frame().split('\n').at(-1) ?? '';
+		expect(footer).not.toMatch(/m mode|r routes|R re-route/);
+	});
+});
