@@ -8,7 +8,7 @@ import {resolveHermesHome} from '../core/hermes-home.js';
 import {defaultCachePath, hermesSummary, probeHermes, unprobed} from '../core/hermes-probe.js';
 import {resolveHermesBin} from '../core/launcher.js';
 import {loadSettings, settingsPath} from '../core/settings.js';
-import {terminalSafe} from '../core/visible-text.js';
+import {jsonText, terminalSafe} from '../core/visible-text.js';
 import type {CommandIO} from './run.js';
 
 export type DoctorOptions = {config?: string; hermesBin?: string; json?: boolean};
@@ -45,7 +45,8 @@ export async function doctorCommand(options: DoctorOptions, io: Pick<CommandIO, 
 	const findings = runChecks({hermesHome, capabilities, delegation, configProblem, configWarnings, concurrency});
 	const failed = findings.some(finding => finding.level === 'error');
 	if (options.json) {
-		io.stdout.write(`${JSON.stringify({ok: !failed, hermes: hermesSummary(capabilities), findings}, null, 2)}\n`);
+		// As `run` prints JSON: a route or path with a C1 control (an 8-bit CSI) must not reach the terminal raw.
+		io.stdout.write(`${jsonText({ok: !failed, hermes: hermesSummary(capabilities), findings}, 2)}\n`);
 	} else {
 		io.stdout.write(`${findings.map(line).join('\n')}\n${failed ? 'problems found: see the ✗ lines' : 'no problems found'}\n`);
 	}

@@ -8,7 +8,7 @@ import {InputError} from '../core/errors.js';
 import {resolveHermesHome} from '../core/hermes-home.js';
 import {findRun, findTask, looksLikeRunId, readRun, type RunInfo, type RunTask} from '../core/run-history.js';
 import {stripSgr, TerminalSanitizer} from '../core/sanitize.js';
-import {safeExcerpt, screenText} from '../core/visible-text.js';
+import {safeExcerpt, screenText, terminalSafe} from '../core/visible-text.js';
 
 export type LogsOptions = {follow?: boolean; raw?: boolean};
 
@@ -62,8 +62,9 @@ function currentTask(run: RunInfo, task: RunTask): RunTask {
 }
 
 function listing(run: RunInfo): string {
-	const header = `run ${run.runId}${run.summary ? `: ${safeExcerpt(run.summary, 80)}` : ''}\n${run.dir}\n`;
-	const rows = run.tasks.map(task => `  ${task.id}  ${task.status.padEnd(10)}  ${safeExcerpt(task.title.replace(/\s+/g, ' '), 40).padEnd(40)}  ${existsSync(task.logPath) ? task.logPath : '(no log)'}`);
+	// The paths start with HERMES_HOME, which can hold an escape sequence like any other text.
+	const header = `run ${run.runId}${run.summary ? `: ${safeExcerpt(run.summary, 80)}` : ''}\n${terminalSafe(run.dir)}\n`;
+	const rows = run.tasks.map(task => `  ${task.id}  ${task.status.padEnd(10)}  ${safeExcerpt(task.title.replace(/\s+/g, ' '), 40).padEnd(40)}  ${existsSync(task.logPath) ? terminalSafe(task.logPath) : '(no log)'}`);
 	return `${header}${rows.join('\n')}\n`;
 }
 
