@@ -93,10 +93,11 @@ export function buildProgram(): Command {
 	program.command('logs')
 		.description('print a task\'s log made safe for the terminal; without TASK, list the run\'s tasks')
 		.argument('[run]', 'a run id (default: the newest run)')
-		.argument('[task]', 'a task id (t03) or name')
-		.option('-f, --follow', 'keep printing what the task writes until it ends (or Ctrl+C)')
+		.argument('[task]', 'a task id (t03) or name; TASK.N (t03.2) for its Nth attempt (default: the newest)')
+		.option('-f, --follow', 'keep printing what the task writes until it ends, on into a later attempt (or Ctrl+C)')
+		.option('--attempt <n>', 'the task\'s Nth attempt (a re-routed task runs again as attempt 2, 3, ...); default: the newest')
 		.option('--raw', 'the log\'s bytes exactly as the agent printed them, escape sequences included')
-		.addHelpText('after', '\nLogs are in $HERMES_HOME/delegate/runs/<run>/logs/<task>.log. Exit codes: 0 printed · 2 no such run or task')
+		.addHelpText('after', '\nLogs are in $HERMES_HOME/delegate/runs/<run>/logs/<task>.log (attempt N: <task>.N.log). Exit codes: 0 printed · 2 no such run or task')
 		.action(async (run: string | undefined, task: string | undefined, options: Record<string, unknown>) => {
 			process.exitCode = await (await import('./commands/logs.js')).logsCommand(run, task, options, io);
 		});

@@ -6,11 +6,12 @@ import {StringDecoder} from 'node:string_decoder';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {InputError} from '../core/errors.js';
 import {resolveHermesHome} from '../core/hermes-home.js';
+import {attemptLogPath, attemptLogs, splitAttempt} from '../core/task-attempts.js';
 import {findRun, findTask, looksLikeRunId, readRun, type RunInfo, type RunTask} from '../core/run-history.js';
 import {stripSgr, TerminalSanitizer} from '../core/sanitize.js';
 import {safeExcerpt, screenText, terminalSafe} from '../core/visible-text.js';
 
-export type LogsOptions = {follow?: boolean; raw?: boolean};
+export type LogsOptions = {follow?: boolean; raw?: boolean; attempt?: string};
 
 export type LogsIO = {
 	stdout: NodeJS.WritableStream;
@@ -32,29 +33,86 @@ export async function logsCommand(first: string | undefined, second: string | un
 		return 0;
 	}
 
-	const task = findTask(run, taskArg);
+	const {task, attempt: named} = pickTask(run, taskArg, options.attempt);
+	// Without a named attempt the newest is shown, and followed on into any later one that starts.
+	let attempt = named ?? task.attempt;
+	let logPath = attemptLogPath(run.dir, task.id, attempt);
 	// A queued task of a running batch gets its log when it starts: following waits for it.
-	while (options.follow && !existsSync(task.logPath) && !currentTask(run, task).ended) {
+	while (options.follow && !existsSync(logPath) && !currentTask(run, task).ended) {
 		await sleep(followIntervalMs);
 	}
 
-	if (!existsSync(task.logPath)) {
+	if (!existsSync(logPath)) {
 		throw new InputError(`task ${task.id} of run ${run.runId} has no log: it never started (${task.status})`, {}, `run \`hermes-delegate logs ${run.runId}\` to see which tasks ran`);
 	}
 
-	const output = options.raw ? rawOutput() : safeOutput(io.color);
-	let offset = await copyFrom(task.logPath, 0, io.stdout, output);
+	const newOutput = () => (options.raw ? rawOutput() : safeOutput(io.color));
+	let output = newOutput();
+	let offset = await copyFrom(logPath, 0, io.stdout, output);
 	if (options.follow) {
-		// Until the task has ended: then whatever it wrote last is read, and we are done.
-		for (let ended = currentTask(run, task).ended; !ended; ) {
-			await sleep(followIntervalMs);
-			ended = currentTask(run, task).ended;
-			offset = await copyFrom(task.logPath, offset, io.stdout, output);
+		// Until the attempt is over (the task ended, or a later attempt started): then whatever it
+		// wrote last is read, and the newest attempt, if it is not this one, is followed next.
+		for (;;) {
+			const now = currentTask(run, task);
+			const newer = named === undefined && now.attempt > attempt;
+			if (!now.ended && !newer) {
+				await sleep(followIntervalMs);
+			}
+
+			offset = await copyFrom(logPath, offset, io.stdout, output);
+			if (newer) {
+				await write(io.stdout, output.end());
+				attempt = now.attempt;
+				logPath = now.logPath;
+				await write(io.stdout, `── ${task.id} attempt ${attempt}: ${terminalSafe(logPath)}\n`);
+				output = newOutput();
+				offset = await copyFrom(logPath, 0, io.stdout, output);
+			} else if (now.ended || (named !== undefined && now.attempt > named)) {
+				break;
+			}
 		}
 	}
 
 	await write(io.stdout, output.end());
 	return 0;
+}
+
+/** The task, and the attempt asked for (`t13.2`, or --attempt 2); undefined: the newest. */
+function pickTask(run: RunInfo, wanted: string, attemptOption: string | undefined): {task: RunTask; attempt: number | undefined} {
+	// A task whose id or name is the whole argument is that task; only otherwise is a `.N` ending an attempt.
+	const whole = findTaskOrUndefined(run, wanted);
+	const split = whole ? undefined : splitAttempt(wanted);
+	const task = whole ?? (split && findTaskOrUndefined(run, split.task)) ?? findTask(run, wanted);
+	const fromArgument = whole ? undefined : split?.attempt;
+	const fromOption = attemptOption === undefined ? undefined : parseAttempt(attemptOption);
+	if (fromArgument !== undefined && fromOption !== undefined && fromArgument !== fromOption) {
+		throw new InputError(`${JSON.stringify(wanted)} names attempt ${fromArgument}, but --attempt says ${fromOption}`, {}, `give the attempt once: \`${task.id}.${fromOption}\` or \`${task.id} --attempt ${fromOption}\``);
+	}
+
+	const attempt = fromArgument ?? fromOption;
+	if (attempt !== undefined && attempt > task.attempt) {
+		const have = attemptLogs(run.dir, task.id).map(entry => entry.attempt).join(', ') || 'none yet';
+		throw new InputError(`task ${task.id} of run ${run.runId} has no attempt ${attempt} (attempts with a log: ${have})`, {}, `leave the attempt out for the newest (${task.id}), or name one that ran (${task.id}.${task.attempt})`);
+	}
+
+	return {task, attempt};
+}
+
+function findTaskOrUndefined(run: RunInfo, wanted: string): RunTask | undefined {
+	try {
+		return findTask(run, wanted);
+	} catch (error) {
+		if (error instanceof InputError) return undefined;
+		throw error;
+	}
+}
+
+function parseAttempt(text: string): number {
+	if (!/^[1-9]\d{0,5}$/.test(text.trim())) {
+		throw new InputError(`--attempt ${JSON.stringify(text)} is not an attempt number`, {}, 'give a whole number from 1: --attempt 2 is the first re-routed run of the task');
+	}
+
+	return Number(text.trim());
 }
 
 function currentTask(run: RunInfo, task: RunTask): RunTask {
