@@ -25,12 +25,19 @@ export async function runCommand(taskArg: string | undefined, options: RunOption
 	// Every message may quote a task file, a config or a subagent: made safe where it is written.
 	const stderr = guardOutput(io.stderr, undefined, terminalSafe);
 	const batch = await prepareBatch(taskArg, options, {...io, demoRunawaySeconds: 8});
+	// A binary that is not there comes first: the route warnings would speak of a Hermes nobody
+	// could probe (its flags assumed). Without --dry-run it is the error (resolveBin throws it).
+	if (!batch.bin.ok) {
+		if (!options.dryRun) batch.resolveBin();
+		stderr.write(`hermes-delegate: warning: ${batch.bin.problem}\n`);
+	}
+
 	for (const warning of allWarnings(batch.plan)) {
 		stderr.write(`hermes-delegate: warning: ${warning}\n`);
 	}
 
 	if (options.dryRun) {
-		printDryRun(batch, stdout, stderr);
+		printDryRun(batch, stdout);
 		return 0;
 	}
 
@@ -125,12 +132,8 @@ function guardOutput(stream: NodeJS.WriteStream, onClosed?: (why: string) => voi
 	};
 }
 
-function printDryRun(batch: PreparedBatch, stdout: Output, stderr: Output): void {
+function printDryRun(batch: PreparedBatch, stdout: Output): void {
 	const {bin, capabilities} = batch;
-	if (!bin.ok) {
-		stderr.write(`hermes-delegate: warning: ${bin.problem}\n`);
-	}
-
 	stdout.write(`${jsonText({
 		mode: batch.plan.mode,
 		concurrency: batch.concurrency,
