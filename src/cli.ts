@@ -65,7 +65,8 @@ export function buildProgram(): Command {
 		.exitOverride();
 
 	batchOptions(program.command('run').description('run a batch headless and print JSON results'))
-		.option('--dry-run', 'print the routing plan (task → route, reason, argv) and start nothing')
+		.option('--dry-run', 'print the routing plan and start nothing: a table on a terminal (id, name, route, model, reason, warnings), JSON with the argv when piped or with --json')
+		.option('--json', 'with --dry-run: the plan as JSON even on a terminal')
 		.option('--jsonl', 'stream one JSON event per line as things happen')
 		.option('--demo', 'run the built-in demo batch on the simulated agent (no Hermes, no API keys)')
 		.addHelpText('after', '\nExit codes: 0 all succeeded · 1 any failed, cancelled, timed out or refused · 2 bad input or batch refused (nothing started) · 70 internal error of hermes-delegate (a bug: please report it) · 130 interrupted')

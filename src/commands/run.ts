@@ -5,13 +5,14 @@ import {exitCodeOf, resultRoute} from '../core/results.js';
 import type {BatchEvent} from '../core/types.js';
 import type {BatchRunner} from '../core/runner.js';
 import {createRunner, prepareBatch, type BatchOptions, type PrepareContext, type PreparedBatch} from './prepare.js';
+import {dryRunTable} from './dry-run-table.js';
 import {startProgressLine} from './progress.js';
 import {onShutdownSignals} from './signals.js';
 import {allWarnings} from '../core/routing.js';
 import {BatchSteering} from '../core/steering.js';
 import {jsonText, terminalSafe} from '../core/visible-text.js';
 
-export type RunOptions = BatchOptions & {dryRun?: boolean; jsonl?: boolean};
+export type RunOptions = BatchOptions & {dryRun?: boolean; jsonl?: boolean; json?: boolean};
 
 export type CommandIO = PrepareContext & {
 	stdout: NodeJS.WriteStream;
@@ -37,7 +38,13 @@ export async function runCommand(taskArg: string | undefined, options: RunOption
 	}
 
 	if (options.dryRun) {
-		printDryRun(batch, stdout);
+		// A person at a terminal reads a table; a pipe or --json gets the JSON scripts parse.
+		if (io.stdout.isTTY && !options.json) {
+			stdout.write(`${batch.plan.mode} · concurrency ${batch.concurrency} · ${batch.plan.tasks.length} task${batch.plan.tasks.length === 1 ? '' : 's'} (--json for the launch argv)\n${dryRunTable(batch.plan.tasks, io.stdout.columns ?? 120)}`);
+		} else {
+			printDryRun(batch, stdout);
+		}
+
 		return 0;
 	}
 
