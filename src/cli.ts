@@ -97,7 +97,7 @@ export function buildProgram(): Command {
 		.argument('[task]', 'a task id (t03) or name; TASK.N (t03.2) for its Nth attempt (default: the newest)')
 		.option('-f, --follow', 'keep printing what the task writes until it ends, on into a later attempt (or Ctrl+C)')
 		.option('--attempt <n>', 'the task\'s Nth attempt (a re-routed task runs again as attempt 2, 3, ...); default: the newest')
-		.option('--raw', 'the log\'s bytes exactly as the agent printed them, escape sequences included')
+		.option('--raw', 'the log\'s bytes exactly as the agent printed them: escape sequences, and stream-json as JSON lines')
 		.addHelpText('after', '\nLogs are in $HERMES_HOME/delegate/runs/<run>/logs/<task>.log (attempt N: <task>.N.log). Exit codes: 0 printed · 2 no such run or task')
 		.action(async (run: string | undefined, task: string | undefined, options: Record<string, unknown>) => {
 			process.exitCode = await (await import('./commands/logs.js')).logsCommand(run, task, options, io);

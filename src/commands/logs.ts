@@ -9,6 +9,7 @@ import {resolveHermesHome} from '../core/hermes-home.js';
 import {attemptLogPath, attemptLogs, splitAttempt} from '../core/task-attempts.js';
 import {findRun, findTask, looksLikeRunId, readRun, type RunInfo, type RunTask} from '../core/run-history.js';
 import {stripSgr, TerminalSanitizer} from '../core/sanitize.js';
+import {StreamJsonDecoder} from '../core/stream-json.js';
 import {safeExcerpt, screenText, terminalSafe} from '../core/visible-text.js';
 
 export type LogsOptions = {follow?: boolean; raw?: boolean; attempt?: string};
@@ -46,7 +47,8 @@ export async function logsCommand(first: string | undefined, second: string | un
 		throw new InputError(`task ${task.id} of run ${run.runId} has no log: it never started (${task.status})`, {}, `run \`hermes-delegate logs ${run.runId}\` to see which tasks ran`);
 	}
 
-	const newOutput = () => (options.raw ? rawOutput() : safeOutput(io.color));
+	// As the pane shows it: stream-json events as `⚙ tool` / `  ↳ tool` lines and the reply's text.
+	const newOutput = () => (options.raw ? rawOutput() : rendered(safeOutput(io.color)));
 	let output = newOutput();
 	let offset = await copyFrom(logPath, 0, io.stdout, output);
 	if (options.follow) {
@@ -153,6 +155,52 @@ function safeOutput(colour: boolean): Output {
 			return colour && sanitizer.styled ? `${rest}\u001B[0m` : rest;
 		},
 	};
+}
+
+/** Bytes looked at for the log's first line, which tells a stream-json log from a plain one. */
+const sniffBytes = 64 * 1024;
+
+/**
+ * A log written with `--format stream-json` starts with its `system` event (FACTS: the init line);
+ * only then are the lines decoded as the pane decodes them. A plain log (`-Q`: the reply verbatim)
+ * is never decoded, so an answer that happens to be JSON is shown as it is.
+ */
+function rendered(inner: Output): Output {
+	let decoder: StreamJsonDecoder | null | undefined;
+	let held: Buffer[] = [];
+	const decide = (force: boolean): Buffer | undefined => {
+		const all = Buffer.concat(held);
+		const newline = all.indexOf(0x0a);
+		if (newline === -1 && all.length < sniffBytes && !force) return undefined;
+		decoder = isStreamJsonStart(all.subarray(0, newline === -1 ? all.length : newline)) ? new StreamJsonDecoder() : null;
+		held = [];
+		return all;
+	};
+
+	const through = (bytes: Buffer) => inner.push(decoder ? decoder.push(bytes) : bytes);
+	return {
+		push(bytes) {
+			if (decoder !== undefined) return through(bytes);
+			held.push(bytes);
+			const all = decide(false);
+			return all === undefined ? '' : through(all);
+		},
+		end() {
+			let rest = '';
+			if (decoder === undefined) rest += String(through(decide(true)!));
+			if (decoder) rest += String(inner.push(decoder.end()));
+			return rest + inner.end();
+		},
+	};
+}
+
+function isStreamJsonStart(line: Buffer): boolean {
+	try {
+		const event = JSON.parse(line.toString('utf8')) as unknown;
+		return event !== null && typeof event === 'object' && (event as {type?: unknown}).type === 'system';
+	} catch {
+		return false;
+	}
 }
 
 /** Copies the log from `offset` to its current end; returns the new offset. */
