@@ -65,7 +65,8 @@ export function buildProgram(): Command {
 		.exitOverride();
 
 	batchOptions(program.command('run').description('run a batch headless and print JSON results'))
-		.option('--dry-run', 'print the routing plan (task → route, reason, argv) and start nothing')
+		.option('--dry-run', 'print the routing plan and start nothing: a table on a terminal (id, name, route, model, reason, warnings), JSON with the argv when piped or with --json')
+		.option('--json', 'with --dry-run: the plan as JSON even on a terminal')
 		.option('--jsonl', 'stream one JSON event per line as things happen')
 		.option('--demo', 'run the built-in demo batch on the simulated agent (no Hermes, no API keys)')
 		.addHelpText('after', '\nExit codes: 0 all succeeded · 1 any failed, cancelled, timed out or refused · 2 bad input or batch refused (nothing started) · 70 internal error of hermes-delegate (a bug: please report it) · 130 interrupted')
@@ -93,10 +94,11 @@ export function buildProgram(): Command {
 	program.command('logs')
 		.description('print a task\'s log made safe for the terminal; without TASK, list the run\'s tasks')
 		.argument('[run]', 'a run id (default: the newest run)')
-		.argument('[task]', 'a task id (t03) or name')
-		.option('-f, --follow', 'keep printing what the task writes until it ends (or Ctrl+C)')
-		.option('--raw', 'the log\'s bytes exactly as the agent printed them, escape sequences included')
-		.addHelpText('after', '\nLogs are in $HERMES_HOME/delegate/runs/<run>/logs/<task>.log. Exit codes: 0 printed · 2 no such run or task')
+		.argument('[task]', 'a task id (t03) or name; TASK.N (t03.2) for its Nth attempt (default: the newest)')
+		.option('-f, --follow', 'keep printing what the task writes until it ends, on into a later attempt (or Ctrl+C)')
+		.option('--attempt <n>', 'the task\'s Nth attempt (a re-routed task runs again as attempt 2, 3, ...); default: the newest')
+		.option('--raw', 'the log\'s bytes exactly as the agent printed them: escape sequences, and stream-json as JSON lines')
+		.addHelpText('after', '\nLogs are in $HERMES_HOME/delegate/runs/<run>/logs/<task>.log (attempt N: <task>.N.log). Exit codes: 0 printed · 2 no such run or task')
 		.action(async (run: string | undefined, task: string | undefined, options: Record<string, unknown>) => {
 			process.exitCode = await (await import('./commands/logs.js')).logsCommand(run, task, options, io);
 		});

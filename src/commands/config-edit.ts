@@ -7,6 +7,7 @@ import {clearableFields, describeEdit, type ClearableField, type RouteEdit, type
 import {InputError} from '../core/errors.js';
 import {normaliseProfileName, profileDir, resolveHermesHome} from '../core/hermes-home.js';
 import {formatDiff, lineDiff} from '../core/line-diff.js';
+import {lineOf, parseLocated} from '../core/yaml-locate.js';
 import {reasoningEfforts, type RoutingMode} from '../core/types.js';
 import {terminalSafe} from '../core/visible-text.js';
 import {existsSync} from 'node:fs';
@@ -93,7 +94,35 @@ export function addRouteCommand(name: string, flags: RouteFlags, io: EditIO): nu
 }
 
 export function removeRouteCommand(name: string, flags: RouteFlags, io: EditIO): number {
-	return edit(flags, io, loaded => [{kind: 'remove-route', list: listOf(loaded, name, flags), name}]);
+	return edit(flags, io, loaded => {
+		const list = listOf(loaded, name, flags);
+		refuseRemovingDefault(loaded, list, name);
+		return [{kind: 'remove-route', list, name}];
+	});
+}
+
+/**
+ * The list's default cannot go first: the edited file would fail to load, and its error would name
+ * a line of that edited text, which the file on disk does not have. Said here, at the line on disk.
+ */
+function refuseRemovingDefault(loaded: LoadedConfig, list: RouteList, name: string): void {
+	const {modelMap, profileRoutes} = loaded.delegation;
+	const [defaultName, names] = list === 'model_map'
+		? [modelMap.default, modelMap.options.map(route => route.name)]
+		: [profileRoutes.default, profileRoutes.profiles.map(route => route.name)];
+	const wanted = list === 'profile_routes' ? normaliseProfileName(name) ?? name.trim() : name.trim();
+	if (defaultName === undefined || defaultName !== wanted) {
+		return;
+	}
+
+	const others = names.filter(other => other !== wanted);
+	const keyPath = ['delegation', 'backends', list, 'default'];
+	const line = loaded.text === undefined ? undefined : lineOf(parseLocated(loaded.text), keyPath);
+	throw new InputError(
+		`"${terminalSafe(wanted)}" is the default route of ${list}, so it cannot be removed while it is`,
+		{file: loaded.delegation.source.path, line, path: keyPath.join('.')},
+		others.length > 0 ? `make another route the default first (\`hermes-delegate config route ${terminalSafe(others[0]!)} --default\`), then remove it` : `remove the default line (${keyPath.join('.')}) from the file first, then the route`,
+	);
 }
 
 function edit(flags: {config?: string}, io: EditIO, editsFor: (loaded: LoadedConfig) => RouteEdit[]): number {
@@ -179,7 +208,9 @@ function checkedClears(flags: RouteFlags): ClearableField[] {
 		const asFlag = field === 'reasoning_effort' ? '--reasoning' : `--${field}`;
 		if (!(clearableFields as readonly string[]).includes(field)) {
 			const required = ['name', 'description', 'model'].includes(field);
-			throw new InputError(`--clear ${terminalSafe(given)}: ${required ? `every model route needs its ${field}, so it cannot be removed` : 'not a route field that can be removed'}`, {path: '--clear'}, `${required ? `change it with --${field} instead; ` : ''}--clear takes ${clearableFields.join(', ')}`);
+			// There is no --name: a route is renamed by adding it under the new name and removing the old.
+			const instead = field === 'name' ? 'rename it with `config add-route NEW ...` and `config remove-route OLD`; ' : required ? `change it with --${field} instead; ` : '';
+			throw new InputError(`--clear ${terminalSafe(given)}: ${required ? `every model route needs its ${field}, so it cannot be removed` : 'not a route field that can be removed'}`, {path: '--clear'}, `${instead}--clear takes ${clearableFields.join(', ')}`);
 		}
 
 		const alsoSet = field === 'provider' ? flags.provider : field === 'reasoning_effort' ? flags.reasoning : undefined;

@@ -7,8 +7,8 @@ import {InputError} from '../core/errors.js';
 import {resolveHermesHome} from '../core/hermes-home.js';
 import {defaultCachePath, hermesSummary, probeHermes, unprobed} from '../core/hermes-probe.js';
 import {resolveHermesBin} from '../core/launcher.js';
-import {loadSettings, settingsPath} from '../core/settings.js';
-import {terminalSafe} from '../core/visible-text.js';
+import {defaultSettings, loadSettings, settingsPath} from '../core/settings.js';
+import {jsonText, terminalSafe} from '../core/visible-text.js';
 import type {CommandIO} from './run.js';
 
 export type DoctorOptions = {config?: string; hermesBin?: string; json?: boolean};
@@ -21,7 +21,8 @@ export async function doctorCommand(options: DoctorOptions, io: Pick<CommandIO, 
 		bin = resolveHermesBin(options.hermesBin, io.env);
 	} catch (error) {
 		if (!(error instanceof InputError)) throw error;
-		binProblem = error.describe();
+		// Its own fix is doctor's too (the finding says it): the message alone, or the fix shows twice.
+		binProblem = error.message;
 	}
 
 	const capabilities = bin ? await probeHermes(bin, {env: io.env, cachePath: defaultCachePath(io.env)}) : unprobed(options.hermesBin ?? 'hermes', binProblem);
@@ -37,23 +38,38 @@ export async function doctorCommand(options: DoctorOptions, io: Pick<CommandIO, 
 		configProblem = error.describe();
 	}
 
-	let concurrency = 3;
+	// As run and tui decide it (prepare.ts): delegate.yaml's concurrency, else Hermes's
+	// delegation.max_concurrent_children, else the default.
+	let concurrency: number | undefined;
 	try {
-		concurrency = loadSettings(settingsPath(hermesHome)).concurrency;
+		const settings = loadSettings(settingsPath(hermesHome));
+		concurrency = settings.concurrencySet ? settings.concurrency : delegation?.builtin.max_concurrent_children ?? settings.concurrency;
 	} catch {}
+
+	concurrency ??= delegation?.builtin.max_concurrent_children ?? defaultSettings.concurrency;
 
 	const findings = runChecks({hermesHome, capabilities, delegation, configProblem, configWarnings, concurrency});
 	const failed = findings.some(finding => finding.level === 'error');
 	if (options.json) {
-		io.stdout.write(`${JSON.stringify({ok: !failed, hermes: hermesSummary(capabilities), findings}, null, 2)}\n`);
+		// As `run` prints JSON: a route or path with a C1 control (an 8-bit CSI) must not reach the terminal raw.
+		io.stdout.write(`${jsonText({ok: !failed, hermes: hermesSummary(capabilities), findings}, 2)}\n`);
 	} else {
-		io.stdout.write(`${findings.map(line).join('\n')}\n${failed ? 'problems found: see the ✗ lines' : 'no problems found'}\n`);
+		io.stdout.write(`${findings.map(line).join('\n')}\n${verdict(findings)}\n`);
 	}
 
 	return failed ? 1 : 0;
 }
 
 const marks = {ok: '✓', warn: '!', error: '✗'};
+
+/** The last line: never 'no problems found' under warnings, which still change how a batch runs. */
+function verdict(findings: readonly Finding[]): string {
+	const count = (level: Finding['level']) => findings.filter(finding => finding.level === level).length;
+	const [errors, warnings] = [count('error'), count('warn')];
+	const warned = warnings === 0 ? '' : `${warnings} warning${warnings === 1 ? '' : 's'} (the ! lines)`;
+	if (errors > 0) return `${errors} problem${errors === 1 ? '' : 's'} found (the ✗ lines)${warned ? `, and ${warned}` : ''}`;
+	return warned ? `no problems, but ${warned}` : 'no problems found';
+}
 
 // Paths, route names and profile names come from files the operator may not have written.
 function line(finding: Finding): string {

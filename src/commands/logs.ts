@@ -7,11 +7,13 @@ import {StringDecoder} from 'node:string_decoder';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {InputError} from '../core/errors.js';
 import {resolveHermesHome} from '../core/hermes-home.js';
+import {attemptLogPath, attemptLogs, splitAttempt} from '../core/task-attempts.js';
 import {findRun, findTask, looksLikeRunId, readRun, type RunInfo, type RunTask} from '../core/run-history.js';
 import {stripSgr, TerminalSanitizer} from '../core/sanitize.js';
-import {safeExcerpt, screenText} from '../core/visible-text.js';
+import {StreamJsonDecoder} from '../core/stream-json.js';
+import {safeExcerpt, screenText, terminalSafe} from '../core/visible-text.js';
 
-export type LogsOptions = {follow?: boolean; raw?: boolean};
+export type LogsOptions = {follow?: boolean; raw?: boolean; attempt?: string};
 
 export type LogsIO = {
 	stdout: NodeJS.WritableStream;
@@ -33,24 +35,44 @@ export async function logsCommand(first: string | undefined, second: string | un
 		return 0;
 	}
 
-	const task = findTask(run, taskArg);
+	const {task, attempt: named} = pickTask(run, taskArg, options.attempt);
+	// Without a named attempt the newest is shown, and followed on into any later one that starts.
+	let attempt = named ?? task.attempt;
+	let logPath = attemptLogPath(run.dir, task.id, attempt);
 	// A queued task of a running batch gets its log when it starts: following waits for it.
-	while (options.follow && !existsSync(task.logPath) && !currentTask(run, task).ended) {
+	while (options.follow && !existsSync(logPath) && !currentTask(run, task).ended) {
 		await sleep(followIntervalMs);
 	}
 
-	if (!logExists(task.logPath)) {
+	if (!logExists(logPath)) {
 		throw new InputError(`task ${task.id} of run ${run.runId} has no log: it never started (${task.status})`, {}, `run \`hermes-delegate logs ${run.runId}\` to see which tasks ran`);
 	}
 
-	const output = options.raw ? rawOutput() : safeOutput(io.color);
-	let offset = await readingLog(task.logPath, async () => copyFrom(task.logPath, 0, io.stdout, output));
+	// As the pane shows it: stream-json events as `⚙ tool` / `  ↳ tool` lines and the reply's text.
+	const newOutput = () => (options.raw ? rawOutput() : rendered(safeOutput(io.color)));
+	let output = newOutput();
+	let offset = await readingLog(logPath, async () => copyFrom(logPath, 0, io.stdout, output));
 	if (options.follow) {
-		// Until the task has ended: then whatever it wrote last is read, and we are done.
-		for (let ended = currentTask(run, task).ended; !ended; ) {
-			await sleep(followIntervalMs);
-			ended = currentTask(run, task).ended;
-			offset = await readingLog(task.logPath, async () => copyFrom(task.logPath, offset, io.stdout, output));
+		// Until the attempt is over (the task ended, or a later attempt started): then whatever it
+		// wrote last is read, and the newest attempt, if it is not this one, is followed next.
+		for (;;) {
+			const now = currentTask(run, task);
+			const newer = named === undefined && now.attempt > attempt;
+			if (!now.ended && !newer) {
+				await sleep(followIntervalMs);
+			}
+
+			offset = await readingLog(logPath, async () => copyFrom(logPath, offset, io.stdout, output));
+			if (newer) {
+				await write(io.stdout, output.end());
+				attempt = now.attempt;
+				logPath = now.logPath;
+				await write(io.stdout, `── ${task.id} attempt ${attempt}: ${terminalSafe(logPath)}\n`);
+				output = newOutput();
+				offset = await readingLog(logPath, async () => copyFrom(logPath, 0, io.stdout, output));
+			} else if (now.ended || (named !== undefined && now.attempt > named)) {
+				break;
+			}
 		}
 	}
 
@@ -83,6 +105,36 @@ async function readingLog<T>(file: string, read: () => Promise<T>): Promise<T> {
 	}
 }
 
+/** The task, and the attempt asked for (`t13.2`, or --attempt 2); undefined: the newest. */
+function pickTask(run: RunInfo, wanted: string, attemptOption: string | undefined): {task: RunTask; attempt: number | undefined} {
+	// A task whose id or name is the whole argument is that task; only otherwise is a `.N` ending an attempt.
+	const whole = findTaskOrUndefined(run, wanted);
+	const split = whole ? undefined : splitAttempt(wanted);
+	const task = whole ?? (split && findTaskOrUndefined(run, split.task)) ?? findTask(run, wanted);
+	const fromArgument = whole ? undefined : split?.attempt;
+	const fromOption = attemptOption === undefined ? undefined : parseAttempt(attemptOption);
+	if (fromArgument !== undefined && fromOption !== undefined && fromArgument !== fromOption) {
+		throw new InputError(`${JSON.stringify(wanted)} names attempt ${fromArgument}, but --attempt says ${fromOption}`, {}, `give the attempt once: \`${task.id}.${fromOption}\` or \`${task.id} --attempt ${fromOption}\``);
+	}
+
+	const attempt = fromArgument ?? fromOption;
+	if (attempt !== undefined && attempt > task.attempt) {
+		const have = attemptLogs(run.dir, task.id).map(entry => entry.attempt).join(', ') || 'none yet';
+		throw new InputError(`task ${task.id} of run ${run.runId} has no attempt ${attempt} (attempts with a log: ${have})`, {}, `leave the attempt out for the newest (${task.id}), or name one that ran (${task.id}.${task.attempt})`);
+	}
+
+	return {task, attempt};
+}
+
+function findTaskOrUndefined(run: RunInfo, wanted: string): RunTask | undefined {
+	try {
+		return findTask(run, wanted);
+	} catch (error) {
+		if (error instanceof InputError) return undefined;
+		throw error;
+	}
+}
+
 function unreadableLog(file: string, error: NodeJS.ErrnoException): InputError {
 	const fix = error.code === 'EMFILE' || error.code === 'ENFILE'
 		? 'raise the open-files limit (e.g. `ulimit -n 1024`) and run it again'
@@ -90,13 +142,22 @@ function unreadableLog(file: string, error: NodeJS.ErrnoException): InputError {
 	return new InputError(`cannot read this log: ${error.message}`, {file}, fix);
 }
 
+function parseAttempt(text: string): number {
+	if (!/^[1-9]\d{0,5}$/.test(text.trim())) {
+		throw new InputError(`--attempt ${JSON.stringify(text)} is not an attempt number`, {}, 'give a whole number from 1: --attempt 2 is the first re-routed run of the task');
+	}
+
+	return Number(text.trim());
+}
+
 function currentTask(run: RunInfo, task: RunTask): RunTask {
 	return readRun(run).tasks.find(entry => entry.id === task.id) ?? task;
 }
 
 function listing(run: RunInfo): string {
-	const header = `run ${run.runId}${run.summary ? `: ${safeExcerpt(run.summary, 80)}` : ''}\n${run.dir}\n`;
-	const rows = run.tasks.map(task => `  ${task.id}  ${task.status.padEnd(10)}  ${safeExcerpt(task.title.replace(/\s+/g, ' '), 40).padEnd(40)}  ${existsSync(task.logPath) ? task.logPath : '(no log)'}`);
+	// The paths start with HERMES_HOME, which can hold an escape sequence like any other text.
+	const header = `run ${run.runId}${run.summary ? `: ${safeExcerpt(run.summary, 80)}` : ''}\n${terminalSafe(run.dir)}\n`;
+	const rows = run.tasks.map(task => `  ${task.id}  ${task.status.padEnd(10)}  ${safeExcerpt(task.title.replace(/\s+/g, ' '), 40).padEnd(40)}  ${existsSync(task.logPath) ? terminalSafe(task.logPath) : '(no log)'}`);
 	return `${header}${rows.join('\n')}\n`;
 }
 
@@ -127,6 +188,52 @@ function safeOutput(colour: boolean): Output {
 			return colour && sanitizer.styled ? `${rest}\u001B[0m` : rest;
 		},
 	};
+}
+
+/** Bytes looked at for the log's first line, which tells a stream-json log from a plain one. */
+const sniffBytes = 64 * 1024;
+
+/**
+ * A log written with `--format stream-json` starts with its `system` event (FACTS: the init line);
+ * only then are the lines decoded as the pane decodes them. A plain log (`-Q`: the reply verbatim)
+ * is never decoded, so an answer that happens to be JSON is shown as it is.
+ */
+function rendered(inner: Output): Output {
+	let decoder: StreamJsonDecoder | null | undefined;
+	let held: Buffer[] = [];
+	const decide = (force: boolean): Buffer | undefined => {
+		const all = Buffer.concat(held);
+		const newline = all.indexOf(0x0a);
+		if (newline === -1 && all.length < sniffBytes && !force) return undefined;
+		decoder = isStreamJsonStart(all.subarray(0, newline === -1 ? all.length : newline)) ? new StreamJsonDecoder() : null;
+		held = [];
+		return all;
+	};
+
+	const through = (bytes: Buffer) => inner.push(decoder ? decoder.push(bytes) : bytes);
+	return {
+		push(bytes) {
+			if (decoder !== undefined) return through(bytes);
+			held.push(bytes);
+			const all = decide(false);
+			return all === undefined ? '' : through(all);
+		},
+		end() {
+			let rest = '';
+			if (decoder === undefined) rest += String(through(decide(true)!));
+			if (decoder) rest += String(inner.push(decoder.end()));
+			return rest + inner.end();
+		},
+	};
+}
+
+function isStreamJsonStart(line: Buffer): boolean {
+	try {
+		const event = JSON.parse(line.toString('utf8')) as unknown;
+		return event !== null && typeof event === 'object' && (event as {type?: unknown}).type === 'system';
+	} catch {
+		return false;
+	}
 }
 
 /** Copies the log from `offset` to its current end; returns the new offset. */

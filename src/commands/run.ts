@@ -5,13 +5,14 @@ import {exitCodeOf, resultRoute} from '../core/results.js';
 import type {BatchEvent} from '../core/types.js';
 import type {BatchRunner} from '../core/runner.js';
 import {createRunner, prepareBatch, type BatchOptions, type PrepareContext, type PreparedBatch} from './prepare.js';
+import {dryRunTable} from './dry-run-table.js';
 import {startProgressLine} from './progress.js';
 import {onShutdownSignals} from './signals.js';
 import {allWarnings} from '../core/routing.js';
 import {BatchSteering} from '../core/steering.js';
 import {jsonText, terminalSafe} from '../core/visible-text.js';
 
-export type RunOptions = BatchOptions & {dryRun?: boolean; jsonl?: boolean};
+export type RunOptions = BatchOptions & {dryRun?: boolean; jsonl?: boolean; json?: boolean};
 
 export type CommandIO = PrepareContext & {
 	stdout: NodeJS.WriteStream;
@@ -25,12 +26,25 @@ export async function runCommand(taskArg: string | undefined, options: RunOption
 	// Every message may quote a task file, a config or a subagent: made safe where it is written.
 	const stderr = guardOutput(io.stderr, undefined, terminalSafe);
 	const batch = await prepareBatch(taskArg, options, {...io, demoRunawaySeconds: 8});
+	// A binary that is not there comes first: the route warnings would speak of a Hermes nobody
+	// could probe (its flags assumed). Without --dry-run it is the error (resolveBin throws it).
+	if (!batch.bin.ok) {
+		if (!options.dryRun) batch.resolveBin();
+		stderr.write(`hermes-delegate: warning: ${batch.bin.problem}\n`);
+	}
+
 	for (const warning of allWarnings(batch.plan)) {
 		stderr.write(`hermes-delegate: warning: ${warning}\n`);
 	}
 
 	if (options.dryRun) {
-		printDryRun(batch, stdout, stderr);
+		// A person at a terminal reads a table; a pipe or --json gets the JSON scripts parse.
+		if (io.stdout.isTTY && !options.json) {
+			stdout.write(`${batch.plan.mode} · concurrency ${batch.concurrency} · ${batch.plan.tasks.length} task${batch.plan.tasks.length === 1 ? '' : 's'} (--json for the launch argv)\n${dryRunTable(batch.plan.tasks, io.stdout.columns ?? 120)}`);
+		} else {
+			printDryRun(batch, stdout);
+		}
+
 		return 0;
 	}
 
@@ -125,12 +139,8 @@ function guardOutput(stream: NodeJS.WriteStream, onClosed?: (why: string) => voi
 	};
 }
 
-function printDryRun(batch: PreparedBatch, stdout: Output, stderr: Output): void {
+function printDryRun(batch: PreparedBatch, stdout: Output): void {
 	const {bin, capabilities} = batch;
-	if (!bin.ok) {
-		stderr.write(`hermes-delegate: warning: ${bin.problem}\n`);
-	}
-
 	stdout.write(`${jsonText({
 		mode: batch.plan.mode,
 		concurrency: batch.concurrency,

@@ -17,7 +17,7 @@ import {createRunner, prepareBatch, type BatchOptions} from './prepare.js';
 import {withCleanup, type CommandIO} from './run.js';
 import {onShutdownSignals} from './signals.js';
 import {BatchSteering} from '../core/steering.js';
-import {terminalSafe} from '../core/visible-text.js';
+import {jsonText, terminalSafe} from '../core/visible-text.js';
 import {dashboardAgentNice} from '../core/agent-priority.js';
 
 export type TuiOptions = BatchOptions & {theme?: string; exitWhenDone?: boolean; agentNice?: string};
@@ -110,7 +110,7 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 
 	if (report.results_error) {
 		// Nowhere else holds them: the results go to the terminal, whole, before the warnings that say why.
-		io.stdout.write(`${terminalSafe(JSON.stringify(report, null, 2))}\n`);
+		io.stdout.write(`${jsonText(report, 2)}\n`);
 	}
 
 	// The batch's warnings, then what happened to single tasks (a log cut or incomplete), which the
@@ -120,7 +120,8 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 		io.stderr.write(`hermes-delegate: warning: ${terminalSafe(warning)}\n`);
 	}
 
-	io.stdout.write(report.results_error ? `${report.summary}\n` : `${report.summary}\nresults: ${report.results_file}\n`);
+	// results_file starts with HERMES_HOME, which may hold an escape sequence.
+	io.stdout.write(terminalSafe(report.results_error ? `${report.summary}\n` : `${report.summary}\nresults: ${report.results_file}\n`));
 	return options.demo ? demoExitCode(report, stoppedFromOutside) : exitCodeOf(report);
 }
 

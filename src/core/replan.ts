@@ -3,9 +3,9 @@
 // are those of the plan as it now stands: a profile shared between a running task and a
 // re-planned queued one is still shared.
 import {isDeepStrictEqual} from 'node:util';
-import {planBatch, sharedProfileWarnings, type PlanInput} from './routing.js';
+import {activeRoutes, planBatch, sharedProfileWarnings, type PlanInput} from './routing.js';
 import {maxOneLineLength} from './tasks.js';
-import {isActive, type DelegationConfig, type PlannedTask, type RoutePlan, type TaskStatus} from './types.js';
+import {isActive, type DelegationConfig, type OperatorRoute, type PlannedTask, type RoutePlan, type TaskSpec, type TaskStatus} from './types.js';
 
 export type ReplanInput = {
 	current: RoutePlan;
@@ -27,20 +27,63 @@ export type Replanned = {
 
 export function replanBatch(input: ReplanInput): Replanned {
 	const {current} = input;
-	const fresh = planBatch({tasks: current.tasks.map(task => task.spec), delegation: input.delegation, settings: input.settings, capabilities: input.capabilities});
-	const changed = fresh.tasks.filter((task, position) => input.unstarted(task.id) && !samePlan(task, current.tasks[position]!));
+	const planned = planBatch({tasks: current.tasks.map(task => planningSpec(task, input.delegation)), delegation: input.delegation, settings: input.settings, capabilities: input.capabilities});
+	const fresh = withOperatorRoutes(current.tasks, input.delegation, planned.tasks);
+	const changed = fresh.filter((task, position) => input.unstarted(task.id) && !samePlan(task, current.tasks[position]!));
 	const byId = new Map(changed.map(task => [task.id, task]));
 	const tasks = current.tasks.map(task => byId.get(task.id) ?? task);
 	// planBatch's shared-profile warnings looked only at the new plans; the ones that count are
 	// those of the tasks that hold or will hold a process, on the routes they really have.
-	const freshShared = new Set(sharedProfileWarnings(fresh.tasks));
+	const freshShared = new Set(sharedProfileWarnings(fresh));
 	const live = tasks.filter(task => isActive(input.status(task.id)) || byId.has(task.id));
-	const warnings = [...new Set([...input.outsideWarnings, ...fresh.warnings.filter(warning => !freshShared.has(warning)), ...sharedProfileWarnings(live)])];
+	const warnings = [...new Set([...input.outsideWarnings, ...planned.warnings.filter(warning => !freshShared.has(warning)), ...sharedProfileWarnings(live)])];
 	return {plan: {mode: input.delegation.mode, tasks, warnings}, changed};
 }
 
 function samePlan(a: PlannedTask, b: PlannedTask): boolean {
 	return isDeepStrictEqual({decision: a.decision, effective: a.effective, launch: a.launch, warnings: a.warnings}, {decision: b.decision, effective: b.effective, launch: b.launch, warnings: b.warnings});
+}
+
+/** Whether the operator's route still applies: the route is one of the active mode's (an explicit model always is). */
+function choiceHolds(choice: OperatorRoute, delegation: DelegationConfig): boolean {
+	const {target} = choice;
+	return 'model' in target || (target.mode === delegation.mode && activeRoutes(delegation).some(route => route.name === target.route));
+}
+
+/**
+ * The spec a task is planned from: the task file's, with the operator's re-route (R) in the place
+ * of its route or model while that choice holds. Otherwise the task file's own fields decide, so
+ * a mode switch or a removed route never turns the operator's choice into a refusal that blames
+ * the task file (\`task.option "deep"\` for a task that named no option).
+ */
+export function planningSpec(task: Pick<PlannedTask, 'spec' | 'rerouted'>, delegation: DelegationConfig): TaskSpec {
+	const {spec, rerouted} = task;
+	if (!rerouted || !choiceHolds(rerouted, delegation)) {
+		return spec;
+	}
+
+	const {target} = rerouted;
+	// An explicit model keeps only the profile the task is on under profile routes: a route name of
+	// another mode would refuse it, and under model_map the model wins over any route anyway.
+	return 'model' in target
+		? {...spec, model: target.model, provider: target.provider, option: undefined, profile: delegation.mode === 'profile_routes' ? spec.profile : undefined}
+		: {...spec, model: undefined, provider: undefined, option: target.mode === 'model_map' ? target.route : undefined, profile: target.mode === 'profile_routes' ? target.route : undefined};
+}
+
+/** planBatch's plans given back their task-file spec and the operator's choice, with its reason where it holds. */
+function withOperatorRoutes(current: readonly PlannedTask[], delegation: DelegationConfig, planned: readonly PlannedTask[]): PlannedTask[] {
+	return planned.map((task, position) => {
+		const {spec, rerouted} = current[position]!;
+		if (!rerouted) {
+			return task;
+		}
+
+		const {target} = rerouted;
+		const reason = !choiceHolds(rerouted, delegation) && 'route' in target
+			? `${task.decision.reason} (the operator's re-route to "${target.route}" is not a route of ${delegation.mode}: the task file decides)`
+			: task.decision.refused ? task.decision.reason : rerouted.reason;
+		return {...task, spec, rerouted, decision: {...task.decision, reason}};
+	});
 }
 
 export type RetryInput = {
@@ -80,12 +123,15 @@ export function planRetry(input: RetryInput): {ok: true; task: PlannedTask; atte
 	}
 
 	const routeName = typeof target === 'string' ? target : undefined;
-	// An explicit model keeps only the profile the task is on under profile routes: a route name of
-	// another mode would refuse it, and under model_map the model wins over any route anyway.
-	const respec = explicit === undefined
-		? {...task.spec, model: undefined, provider: undefined, option: delegation.mode === 'model_map' ? routeName : undefined, profile: delegation.mode === 'profile_routes' ? routeName : undefined}
-		: {...task.spec, model: explicit, provider, option: undefined, profile: delegation.mode === 'profile_routes' ? task.spec.profile : undefined};
-	const specs = input.plan.tasks.map(planned => (planned.id === task.id ? respec : planned.spec));
+	const routes = activeRoutes(delegation);
+	if (routeName !== undefined && !routes.some(route => route.name === routeName)) {
+		// The operator's choice, not a task-file field: said as such, with the routes there are.
+		return {ok: false, reason: `route "${routeName}" is not in ${delegation.mode} (routes: ${routes.map(route => route.name).join(', ')})`};
+	}
+
+	const choice: OperatorRoute['target'] = explicit === undefined ? {mode: delegation.mode, route: routeName!} : {model: explicit, provider};
+	const respec = planningSpec({spec: task.spec, rerouted: {target: choice, reason: ''}}, delegation);
+	const specs = input.plan.tasks.map(planned => (planned.id === task.id ? respec : planningSpec(planned, delegation)));
 	const planned = planBatch({tasks: specs, delegation, settings: input.settings, capabilities: input.capabilities, indexes: [task.index]}).tasks[0]!;
 	if (planned.decision.refused) {
 		return {ok: false, reason: planned.decision.reason};
@@ -96,8 +142,8 @@ export function planRetry(input: RetryInput): {ok: true; task: PlannedTask; atte
 	const attemptNote = attempt > 1 ? ` (attempt ${attempt})` : '';
 	const reason = explicit === undefined
 		? `re-routed to "${planned.decision.route?.name ?? routeName}" by the operator${attemptNote}`
-		: `${planned.decision.reason}, set by the operator${attemptNote}`;
-	return {ok: true, task: {...planned, decision: {...planned.decision, reason}}, attempt};
+		: `${planned.decision.reason.replace(' (task.model)', '')}, set by the operator${attemptNote}`;
+	return {ok: true, task: {...planned, spec: task.spec, rerouted: {target: choice, reason}, decision: {...planned.decision, reason}}, attempt};
 }
 
 /** Why a typed model name cannot be a task's `model` (the rules of a task file), or undefined. */

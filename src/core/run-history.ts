@@ -6,6 +6,7 @@ import path from 'node:path';
 import {InputError} from './errors.js';
 import {runsDir} from './hermes-home.js';
 import {isOwnerAlive, runIdPattern, type ProcessRecord} from './run-folder.js';
+import {attemptLogs} from './task-attempts.js';
 import type {BatchReport, RoutePlan, TaskStatus} from './types.js';
 
 export type RunTask = {
@@ -14,7 +15,10 @@ export type RunTask = {
 	title: string;
 	/** A task status, or what the process records tell of a run that is still going or died. */
 	status: TaskStatus | 'started' | 'ended' | 'unfinished';
+	/** The newest attempt's log (attempt 1 logs to `<id>.log`, later ones to `<id>.<N>.log`). */
 	logPath: string;
+	/** The newest attempt that has a log (1 when none has). */
+	attempt: number;
 	ended: boolean;
 };
 
@@ -81,16 +85,21 @@ export function readRun(run: {runId: string; dir: string}): RunInfo {
 
 	const report = readJson<BatchReport>(path.join(run.dir, 'results.json'));
 	const records = readProcessRecords(run.dir);
-	const ownerAlive = report === undefined && isOwnerAlive(run.dir);
+	const ownerAlive = isOwnerAlive(run.dir);
 	const tasks = plan.tasks.map((task): RunTask => {
-		const logPath = path.join(run.dir, 'logs', `${task.id}.log`);
+		// The newest attempt is the one that counts: results.json names its log, and it may be running.
+		const attempts = attemptLogs(run.dir, task.id);
+		const {attempt, logPath} = attempts.at(-1) ?? {attempt: 1, logPath: path.join(run.dir, 'logs', `${task.id}.log`)};
 		const title = task.spec.name ?? task.spec.goal;
 		const result = report?.results.find(entry => entry.id === task.id);
-		if (result) return {id: task.id, title, status: result.status, logPath, ended: true};
-		const mine = records.filter(record => record.task === task.id);
-		const status = mine.some(record => record.event === 'ended') ? 'ended' : mine.length > 0 ? 'started' : task.decision.refused ? 'refused' : 'queued';
+		const last = records.filter(record => record.task === task.id && record.event !== 'escaped').at(-1);
+		// A task re-routed after the batch finished (the dashboard re-opens it) runs again after
+		// its result was written: its last record, not results.json, says where it is.
+		const runningAgain = last?.event === 'started' && ownerAlive;
+		if (result && !runningAgain) return {id: task.id, title, status: result.status, logPath, attempt, ended: true};
+		const status = last?.event === 'ended' ? 'ended' : last ? 'started' : task.decision.refused ? 'refused' : 'queued';
 		const ended = status === 'ended' || status === 'refused' || !ownerAlive;
-		return {id: task.id, title, status: ended && (status === 'started' || status === 'queued') ? 'unfinished' : status, logPath, ended};
+		return {id: task.id, title, status: ended && (status === 'started' || status === 'queued') ? 'unfinished' : status, logPath, attempt, ended};
 	});
 	return {runId: run.runId, dir: run.dir, summary: report?.summary, tasks};
 }

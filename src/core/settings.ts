@@ -7,7 +7,7 @@ import {z} from 'zod';
 import {defaultCharacteristicWords} from './characteristics.js';
 import {InputError, InputErrors} from './errors.js';
 import type {DelegateSettings} from './types.js';
-import {formatBytes, parseSize} from './sizes.js';
+import {formatBytes, hasUnit, parseSize} from './sizes.js';
 import {formatPath, lineOf, readYamlText, type LocatedDocument} from './yaml-locate.js';
 import {describeIssue, parseWorded} from './zod-messages.js';
 
@@ -35,7 +35,7 @@ export function parseLogLimit(raw: string | number): number | {problem: string; 
 	}
 
 	if (bytes > 0 && bytes < minimumLogLimitBytes) {
-		return {problem: `log limit ${formatBytes(bytes)} is below the minimum of ${formatBytes(minimumLogLimitBytes)}`, fix: `add the unit, e.g. ${JSON.stringify(`${String(raw).trim()}MB`)}; ${logLimitFix}`};
+		return {problem: `log limit ${formatBytes(bytes)} is below the minimum of ${formatBytes(minimumLogLimitBytes)}`, fix: `${hasUnit(raw) ? 'give a larger size' : `add the unit, e.g. ${JSON.stringify(`${String(raw).trim()}MB`)}`}; ${logLimitFix}`};
 	}
 
 	return bytes;

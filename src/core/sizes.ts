@@ -35,6 +35,11 @@ export function parseSize(text: string | number): number | undefined {
 	return Number.isSafeInteger(bytes) ? bytes : undefined;
 }
 
+/** Whether a size names its unit (`1KB`, `2 GiB`); a bare number counts bytes. */
+export function hasUnit(text: string | number): boolean {
+	return typeof text === 'string' && /[a-z]\s*$/i.test(text);
+}
+
 /** `512 bytes`, `64 KiB`, `1.5 GiB`: at most one decimal, trailing `.0` dropped. */
 export function formatBytes(bytes: number): string {
 	const units = ['KiB', 'MiB', 'GiB', 'TiB'];

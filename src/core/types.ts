@@ -136,6 +136,19 @@ export type PlannedTask = {
 	};
 	/** Non-fatal notes about this task's route (e.g. a field with no CLI flag). */
 	warnings: string[];
+	/**
+	 * The operator sent the task to this route or model (R). Not a task-file field: `spec` stays as
+	 * the task file has it, and a route chosen here holds only while it is a route of the mode it
+	 * was chosen in; elsewhere the task file decides again (replan.ts).
+	 */
+	rerouted?: OperatorRoute | undefined;
+};
+
+export type OperatorRoute = {
+	/** A route of `mode` by name, or an explicit model (and provider). */
+	target: {mode: RoutingMode; route: string} | {model: string; provider?: string | undefined};
+	/** The decision's reason while the choice holds ("re-routed to "deep" by the operator (attempt 2)"). */
+	reason: string;
 };
 
 /** A plan for the whole batch, made before anything starts. Pure data; recomputable for a subset. */

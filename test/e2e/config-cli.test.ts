@@ -92,6 +92,8 @@ terminal:
 
 	it.for([
 		{args: ['route', 'deep', '--clear', 'model'], stderr: /--clear: --clear model: every model route needs its model, so it cannot be removed\n {2}fix: change it with --model instead; --clear takes provider, base_url, reasoning_effort/},
+		// There is no --name to point at.
+		{args: ['route', 'deep', '--clear', 'name'], stderr: /--clear name: every model route needs its name, so it cannot be removed\n {2}fix: rename it with `config add-route NEW \.\.\.` and `config remove-route OLD`; --clear takes provider/},
 		{args: ['route', 'deep', '--clear', 'colour'], stderr: /--clear: --clear colour: not a route field that can be removed\n {2}fix: --clear takes provider, base_url/},
 		{args: ['route', 'deep', '--clear', 'provider'], stderr: /delegation\.backends\.model_map\.options\[1\]\.provider: needs "provider" or "base_url"\n {2}fix: a model route needs a provider \(e\.g\. openrouter\) or a base_url/},
 		{args: ['route', 'deep', '--clear', 'provider', '--provider', 'nous'], stderr: /--clear provider and --provider both given\n {2}fix: give either --provider VALUE \(to change it\) or --clear provider \(to remove it\)/},
@@ -113,7 +115,8 @@ terminal:
 		{args: ['add-route', 'ghost', '--description', 'G'], stderr: /profile "ghost" does not exist.*\n {2}fix: create it with `hermes profile create ghost`/},
 		{args: ['add-route', 'mid', '--description', 'M', '--model', 'm'], stderr: /--provider is missing\n {2}fix: a model route needs --model and --provider/},
 		{args: ['add-route', 'fast', '--description', 'F', '--model', 'm', '--provider', 'p'], stderr: /model_map already has a route "fast"/},
-		{args: ['remove-route', 'fast'], stderr: /delegation\.backends\.model_map\.default: default "fast" is not one of the model_map options \(deep\)/},
+		// The line of the default in the file on disk (17), not of the file as it would be without the route.
+		{args: ['remove-route', 'fast'], stderr: /config\.yaml:17: delegation\.backends\.model_map\.default: "fast" is the default route of model_map, so it cannot be removed while it is\n {2}fix: make another route the default first \(`hermes-delegate config route deep --default`\), then remove it/},
 		{args: ['set-mode', 'profile_routes'], stderr: /the active backend is profile_routes but it lists no profiles/},
 	])('config $args.0 $args.1 … refused: exit 2, the field and the fix, the file unchanged', async ({args, stderr}, {expect, onTestFinished}) => {
 		const test = home(onTestFinished);

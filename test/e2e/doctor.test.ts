@@ -72,5 +72,28 @@ describe('doctor', () => {
 		expect(result.exitCode).toBe(1);
 		expect(result.stdout).toMatch(/✗ hermes: .*does not exist/);
 		expect(result.stdout).toContain('fix: install Hermes Agent');
+		// One fix line for the one finding, not the resolver's and doctor's both.
+		expect(result.stdout.match(/^ +fix: .*install Hermes Agent/gm)).toHaveLength(1);
+		expect(result.stdout.trimEnd().split('\n').at(-1)).toMatch(/^1 problem found \(the ✗ lines\), and \d+ warnings? \(the ! lines\)$/);
+	});
+
+	it('never says "no problems found" under warnings', async () => {
+		home = makeHome(config);
+		const result = await runCli(home, ['doctor', '--hermes-bin', hermesLike('0.19.0')]);
+		expect(result.exitCode).toBe(0);
+		const warnings = result.stdout.split('\n').filter(text => text.startsWith('! ')).length;
+		expect(warnings).toBeGreaterThan(0);
+		expect(result.stdout).not.toContain('no problems found');
+		expect(result.stdout.trimEnd().split('\n').at(-1)).toBe(`no problems, but ${warnings} warning${warnings === 1 ? '' : 's'} (the ! lines)`);
+	});
+
+	it('reports the concurrency run and tui use: Hermes\'s max_concurrent_children unless delegate.yaml sets one', async () => {
+		home = makeHome(config.replace('delegation:\n', 'delegation:\n  max_concurrent_children: 5\n'));
+		const fromHermes = await runCli(home, ['doctor', '--hermes-bin', hermesLike('0.20.0')]);
+		expect(fromHermes.stdout).toMatch(/load: concurrency 5 on/);
+		const planned = await runCli(home, ['run', '--dry-run', JSON.stringify(Array.from({length: 6}, (_, index) => ({goal: `task ${index}`})))]);
+		expect((JSON.parse(planned.stdout) as {concurrency: number}).concurrency).toBe(5);
+		home.write('delegate.yaml', 'concurrency: 2\n');
+		expect((await runCli(home, ['doctor', '--hermes-bin', hermesLike('0.20.0')])).stdout).toMatch(/load: concurrency 2 on/);
 	});
 });

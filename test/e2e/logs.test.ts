@@ -84,6 +84,19 @@ describe('logs', () => {
 		}
 	});
 
+	it('renders a stream-json log as the pane does (⚙ tool, ↳), and --raw keeps the JSON lines', async () => {
+		const test = home();
+		const run = await runCli(test, ['run', tasksJson({goal: 'Say hi', context: '[fake:duration=0.1] [fake:tools=2]'})]);
+		expect(run.exitCode).toBe(0);
+		const shown = await runCli(test, ['logs', 't01']);
+		expect(shown.stdout).toMatch(/^⚙ web_search /m);
+		expect(shown.stdout).toMatch(/^ {2}↳ web_search /m);
+		expect(shown.stdout).toContain('Fake answer: Say hi');
+		expect(shown.stdout).not.toContain('"type"');
+		const raw = await runCli(test, ['logs', 't01', '--raw']);
+		expect(raw.stdout).toMatch(/^\{"type": "tool_use", "name": "web_search"/m);
+	});
+
 	it('-f follows a running task to its end, then exits 0 with the whole log', async () => {
 		const test = home();
 		const run = startCli(test, ['run', tasksJson({goal: 'Slow task', context: '[fake:duration=2]'})]);

@@ -256,7 +256,7 @@ describe('R: explicit model…', () => {
 
 		expect(store.getState().overlay).toBeNull();
 		expect(store.getState().notice).toBe('t02 queued with explicit model "kimi-k3" on provider "nous" as attempt 2; the earlier attempt\'s log and result are kept');
-		expect(store.getState().tasks['t02']).toMatchObject({attempt: 2, routeName: null, reason: 'explicit model kimi-k3 (task.model), set by the operator (attempt 2)'});
+		expect(store.getState().tasks['t02']).toMatchObject({attempt: 2, routeName: null, reason: 'explicit model kimi-k3, set by the operator (attempt 2)'});
 		await waitFor(() => store.getState().tasks['t02']!.status === 'failed' && store.getState().tasks['t02']!.attempt === 2, {message: 'attempt 2 ended'});
 		writeFileSync(batch.release, '');
 		const report = await batch.done;
