@@ -33,14 +33,16 @@ describe('text from outside on stdout', () => {
 		expect(listed.stdout).not.toMatch(control);
 	});
 
-	it('doctor --json escapes a C1 control in a route name as \\u, keeping the data', async () => {
+	// A route name with a control in it is refused (config/route-name.ts), and the refusal quotes it:
+	// that quoted name must still reach stdout escaped, not raw.
+	it('doctor --json escapes a C1 control from a route name as \\u, keeping the data', async () => {
 		const test = makeHome(modelMapConfig.replace('name: deep', 'name: "de\\x9bep"'));
 		onTestFinished(() => test.remove());
 		const result = await runCli(test, ['doctor', '--json', '--hermes-bin', fakeAgentPath]);
 		expect(result.stdout).not.toMatch(control);
 		expect(result.stdout).toContain('de\\u009bep');
-		const report = JSON.parse(result.stdout) as {findings: Array<{topic: string}>};
-		expect(report.findings.some(finding => finding.topic.includes('de\u009Bep'))).toBe(true);
+		const report = JSON.parse(result.stdout) as {findings: Array<{topic: string; message: string}>};
+		expect(report.findings.some(finding => finding.message.includes('"de\u009Bep" is not a valid route name'))).toBe(true);
 	});
 
 	it('tui\'s exit line does not retitle the window from a hostile HERMES_HOME', async () => {
@@ -50,7 +52,10 @@ describe('text from outside on stdout', () => {
 		onTestFinished(() => screen.kill());
 		const before = screen.display('#{pane_title}');
 		await screen.waitForScreen(/t01 greeter +✓ succeeded/, {message: 'the task to succeed'});
+		// q asks also once the batch has finished; y answers.
 		screen.sendKeys('q');
+		await screen.waitForScreen(/Quit\? Nothing is running any more\. y\/n/, {message: 'the quit question'});
+		screen.sendKeys('y');
 		const exit = await screen.waitForExit();
 		expect(exit.code).toBe(0);
 		expect(exit.screen).toMatch(/^results: .*results\.json$/m);
