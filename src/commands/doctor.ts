@@ -7,7 +7,7 @@ import {InputError} from '../core/errors.js';
 import {resolveHermesHome} from '../core/hermes-home.js';
 import {defaultCachePath, hermesSummary, probeHermes, unprobed} from '../core/hermes-probe.js';
 import {resolveHermesBin} from '../core/launcher.js';
-import {defaultSettings, loadSettings, settingsPath} from '../core/settings.js';
+import {batchConcurrency, loadSettings, settingsPath, type LoadedSettings} from '../core/settings.js';
 import {jsonText, terminalSafe} from '../core/visible-text.js';
 import type {CommandIO} from './run.js';
 
@@ -38,15 +38,13 @@ export async function doctorCommand(options: DoctorOptions, io: Pick<CommandIO, 
 		configProblem = error.describe();
 	}
 
-	// As run and tui decide it (prepare.ts): delegate.yaml's concurrency, else Hermes's
-	// delegation.max_concurrent_children, else the default.
-	let concurrency: number | undefined;
+	// As run and tui decide it; a delegate.yaml that does not load counts as none here.
+	let settings: LoadedSettings | undefined;
 	try {
-		const settings = loadSettings(settingsPath(hermesHome));
-		concurrency = settings.concurrencySet ? settings.concurrency : delegation?.builtin.max_concurrent_children ?? settings.concurrency;
+		settings = loadSettings(settingsPath(hermesHome));
 	} catch {}
 
-	concurrency ??= delegation?.builtin.max_concurrent_children ?? defaultSettings.concurrency;
+	const concurrency = batchConcurrency(settings, delegation?.builtin.max_concurrent_children);
 
 	const findings = runChecks({hermesHome, capabilities, delegation, configProblem, configWarnings, concurrency});
 	const failed = findings.some(finding => finding.level === 'error');

@@ -9,7 +9,7 @@ import {defaultCachePath, probeHermes, unprobed} from '../core/hermes-probe.js';
 import {fitConcurrencyToOpenFiles} from '../core/open-files.js';
 import {requestedHermesBin, resolveHermesBin} from '../core/launcher.js';
 import {planBatch} from '../core/routing.js';
-import {loadSettings, parseLogLimit, settingsPath} from '../core/settings.js';
+import {batchConcurrency, loadSettings, parseLogLimit, settingsPath} from '../core/settings.js';
 import {createRunFolder, type RunFolder} from '../core/run-folder.js';
 import {BatchRunner} from '../core/runner.js';
 import {parseTasks} from '../core/tasks.js';
@@ -78,7 +78,7 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 	// Every flag is checked before the binary is asked anything: bad input runs nothing at all.
 	const sequential = options.sequential ?? context.env['HERMES_ORCHESTRATOR_MODE'] === 'sequential';
 	const requested = options.concurrency === undefined
-		? (sequential ? 1 : settings.concurrencySet ? settings.concurrency : config.delegation.builtin.max_concurrent_children ?? settings.concurrency)
+		? (sequential ? 1 : batchConcurrency(settings, config.delegation.builtin.max_concurrent_children))
 		: (options.sequential ? 1 : parseNumber(options.concurrency, '--concurrency', {integer: true, min: 1}));
 	const graceSeconds = options.grace === undefined ? settings.graceSeconds : parseNumber(options.grace, '--grace', {min: 0});
 	const timeout = options.timeout === undefined ? undefined : parseNumber(options.timeout, '--timeout', {min: 0, exclusiveMin: true});

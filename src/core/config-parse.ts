@@ -67,6 +67,8 @@ export type ParseConfigOptions = {
 	profileFolder?: ((name: string) => string) | undefined;
 	/** Whether the text came from a file (false: the default path is absent, text is empty). */
 	exists?: boolean | undefined;
+	/** The model that profile's own config.yaml names, if any (shown in its panes; see ProfileRoute). */
+	profileModel?: ((name: string) => string | undefined) | undefined;
 };
 
 export type ParsedConfig = {
@@ -119,6 +121,13 @@ export function parseHermesConfig(text: string, options: ParseConfigOptions): Pa
 	const problems = [...builtinProblems, ...checkConsistency(delegation, {located, configPath, profileExists: options.profileExists, profileFolder: options.profileFolder ?? (name => `profiles/${name}`), warnings, rawProfiles: profileRoutes?.profiles ?? []})];
 	if (problems.length > 0) {
 		throw problems.length === 1 ? problems[0]! : new InputErrors(problems);
+	}
+
+	for (const route of delegation.profileRoutes.profiles) {
+		const model = options.profileModel?.(route.name);
+		if (model !== undefined) {
+			route.configured_model = model;
+		}
 	}
 
 	return {delegation, located, warnings};

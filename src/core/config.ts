@@ -4,12 +4,14 @@
 // the commands that only read.
 import {existsSync} from 'node:fs';
 import path from 'node:path';
-import type {Document} from 'yaml';
+import {parse, type Document} from 'yaml';
 import type {RouteEdit} from './config-edit.js';
-import {parseHermesConfig} from './config-parse.js';
+import {parseHermesConfig, type ParseConfigOptions} from './config-parse.js';
 import {readConfigText} from './config-read.js';
 import {commitRouteEdits, type CommitResult} from './config-save.js';
 import {profileDir} from './hermes-home.js';
+import {decodeUtf8, inputLimits, readBoundedFile} from './read-text.js';
+import {hermesYamlOptions} from './yaml-locate.js';
 import type {DelegationConfig} from './types.js';
 
 export type LoadedConfig = {
@@ -35,7 +37,7 @@ export type LoadConfigOptions = {
 export function loadHermesConfig(options: LoadConfigOptions): LoadedConfig {
 	const {configPath, hermesHome} = options;
 	const read = readConfigText(configPath, {explicit: options.explicit, defaultPath: defaultConfigPath(hermesHome)});
-	const parsed = parseHermesConfig(read.text ?? '', {file: configPath, exists: read.exists, profileExists: profileExistsIn(hermesHome), profileFolder: name => profileDir(hermesHome, name)});
+	const parsed = parseHermesConfig(read.text ?? '', {...parseOptionsFor(hermesHome, configPath), exists: read.exists});
 	return {
 		delegation: parsed.delegation,
 		document: read.exists ? parsed.located.document : undefined,
@@ -51,13 +53,39 @@ export function loadHermesConfig(options: LoadConfigOptions): LoadedConfig {
  */
 export function saveRouteEdits(loaded: LoadedConfig, edits: readonly RouteEdit[]): CommitResult {
 	const configPath = loaded.delegation.source.path;
-	const profileExists = profileExistsIn(loaded.hermesHome);
+	const options = parseOptionsFor(loaded.hermesHome, configPath);
 	return commitRouteEdits({
 		configPath,
 		loadedText: loaded.text,
 		edits,
-		validate: text => parseHermesConfig(text, {file: configPath, profileExists, profileFolder: name => profileDir(loaded.hermesHome, name)}),
+		validate: text => parseHermesConfig(text, options),
 	});
+}
+
+/** What parsing asks of the home (which profiles exist, where, and the model each one's config names), answered from the disk. */
+export function parseOptionsFor(hermesHome: string, configPath: string): ParseConfigOptions {
+	return {file: configPath, profileExists: profileExistsIn(hermesHome), profileFolder: name => profileDir(hermesHome, name), profileModel: profileModelIn(hermesHome)};
+}
+
+/**
+ * The model a profile's config.yaml names, read as Hermes reads it (YAML 1.1). A profile config
+ * that is missing, too large or unreadable names none here: `doctor` is where its problems show,
+ * and a pane only loses a label.
+ */
+export function profileModelIn(hermesHome: string): (name: string) => string | undefined {
+	return name => {
+		let value: unknown;
+		try {
+			const file = path.join(profileDir(hermesHome, name), 'config.yaml');
+			value = parse(decodeUtf8(readBoundedFile(file, inputLimits.config), file), hermesYamlOptions);
+		} catch {
+			return undefined;
+		}
+
+		const model = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['model'] : undefined;
+		const named = typeof model === 'string' ? model : typeof model === 'object' && model !== null ? (model as Record<string, unknown>)['default'] : undefined;
+		return typeof named === 'string' && named.trim() !== '' ? named : undefined;
+	};
 }
 
 /** The profile-existence question parsing asks, answered from the disk. */

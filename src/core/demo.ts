@@ -71,9 +71,10 @@ export function createDemoHome(options: {tmp?: string} = {}): DemoHome {
 	const hermesHome = demoHomePath(options.tmp);
 	makeFolder(hermesHome, 'point TMPDIR at a writable temporary folder');
 	assertOwnFolder(hermesHome);
-	for (const profile of ['coder', 'researcher']) {
+	// Each profile names its model as `hermes profile create` writes it, so profile panes show it.
+	for (const [profile, model] of [['coder', 'anthropic/claude-sonnet-4.6'], ['researcher', 'deepseek/deepseek-v4-pro']] as const) {
 		mkdirSync(path.join(hermesHome, 'profiles', profile), {recursive: true});
-		writeFileAtomic.sync(path.join(hermesHome, 'profiles', profile, 'config.yaml'), '# demo profile\n');
+		writeFileAtomic.sync(path.join(hermesHome, 'profiles', profile, 'config.yaml'), `# demo profile\nmodel:\n  default: ${model}\n`);
 	}
 
 	const configPath = path.join(hermesHome, 'config.yaml');

@@ -5,6 +5,7 @@ import {existsSync, readFileSync} from 'node:fs';
 import {availableParallelism} from 'node:os';
 import path from 'node:path';
 import {parse} from 'yaml';
+import {profileModelIn} from './config.js';
 import {profileDir} from './hermes-home.js';
 import {describeCapabilities} from './hermes-probe.js';
 import {routeFlags} from './route-flags.js';
@@ -73,9 +74,11 @@ function configFindings(input: DoctorInput): Finding[] {
 	}
 
 	if (delegation.mode === 'profile_routes' || delegation.profileRoutes.profiles.length > 0) {
+		// As the plan reads it (config.ts), so doctor and the panes name the same model.
+		const profileModel = profileModelIn(input.hermesHome);
 		for (const route of delegation.profileRoutes.profiles) {
 			const dir = profileDir(input.hermesHome, route.name);
-			const model = configuredModel(path.join(dir, 'config.yaml'));
+			const model = profileModel(route.name);
 			findings.push(existsSync(dir)
 				? {level: 'ok', topic: `profile ${route.name}`, message: `${dir}: model ${model ?? '(not set: the root config\'s)'}`}
 				: {level: delegation.mode === 'profile_routes' ? 'error' : 'warn', topic: `profile ${route.name}`, message: `no folder ${dir}`, fix: `hermes profile create ${route.name}`});
@@ -111,16 +114,6 @@ function loadFinding(concurrency: number): Finding[] {
 	const cores = availableParallelism();
 	const message = `concurrency ${concurrency} on ${cores} core${cores === 1 ? '' : 's'}: each hermes chat spends ~3.5–5 CPU-seconds starting before its first model request, so starts beyond the core count queue for CPU`;
 	return [{level: concurrency > cores * 4 ? 'warn' : 'ok', topic: 'load', message}];
-}
-
-function configuredModel(file: string): string | undefined {
-	const model = readYaml(file)?.['model'];
-	if (typeof model === 'string') {
-		return model;
-	}
-
-	const name = (model as Record<string, unknown> | undefined)?.['default'];
-	return typeof name === 'string' ? name : undefined;
 }
 
 function readYaml(file: string): Record<string, unknown> | undefined {

@@ -57,6 +57,16 @@ export function settingsPath(hermesHome: string): string {
 /** `concurrencySet`: delegate.yaml names a concurrency (else Hermes's max_concurrent_children may). */
 export type LoadedSettings = DelegateSettings & {concurrencySet: boolean};
 
+/**
+ * Tasks at once when no flag says: delegate.yaml's concurrency, else Hermes's own
+ * delegation.max_concurrent_children (what its delegate_task would run), else the default.
+ * run, tui and doctor all ask here, so they never disagree.
+ */
+export function batchConcurrency(settings: LoadedSettings | undefined, maxConcurrentChildren: number | undefined): number {
+	if (settings?.concurrencySet) return settings.concurrency;
+	return maxConcurrentChildren ?? settings?.concurrency ?? defaultSettings.concurrency;
+}
+
 export function loadSettings(file: string): LoadedSettings {
 	if (!existsSync(file)) {
 		return {...structuredClone(defaultSettings), concurrencySet: false};

@@ -9,10 +9,10 @@ import {isDeepStrictEqual} from 'node:util';
 import {appendChanges, changeRecords} from './config-changes.js';
 import {describeEdit, type RouteEdit} from './config-edit.js';
 import {parseHermesConfig} from './config-parse.js';
-import {loadHermesConfig, profileExistsIn, saveRouteEdits, type LoadedConfig} from './config.js';
+import {loadHermesConfig, parseOptionsFor, saveRouteEdits, type LoadedConfig} from './config.js';
 import {ConfigConflictError, type CommitResult} from './config-save.js';
 import {InputError} from './errors.js';
-import {normaliseProfileName, profileDir} from './hermes-home.js';
+import {normaliseProfileName} from './hermes-home.js';
 import type {DelegationConfig} from './types.js';
 import {terminalSafe} from './visible-text.js';
 
@@ -157,7 +157,7 @@ export class BatchSteering {
 	private parsed(text: string): LoadedConfig {
 		const {hermesHome} = this.loaded;
 		const configPath = this.loaded.delegation.source.path;
-		const parsed = parseHermesConfig(text, {file: configPath, profileExists: profileExistsIn(hermesHome), profileFolder: name => profileDir(hermesHome, name)});
+		const parsed = parseHermesConfig(text, parseOptionsFor(hermesHome, configPath));
 		return {delegation: parsed.delegation, document: parsed.located.document, text, hermesHome, warnings: parsed.warnings};
 	}
 }

@@ -50,6 +50,12 @@ export type ProfileRoute = {
 	kind: 'profile';
 	name: string;
 	description: string;
+	/**
+	 * The model the profile's own config.yaml names (`model.default`, or `model` as a string), read
+	 * when the config is loaded: what Hermes runs the task on unless the task names a model. Shown,
+	 * never passed (Hermes reads it itself); absent when the profile's config names none.
+	 */
+	configured_model?: string | undefined;
 };
 
 export type Route = ModelRoute | ProfileRoute;

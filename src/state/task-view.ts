@@ -14,6 +14,8 @@ export type TaskView = {
 	provider: string | null;
 	reasoningEffort: string | null;
 	profile: string | null;
+	/** Under a profile route, the model that profile's config.yaml names (null: none, or another route). */
+	profileModel: string | null;
 	reason: string;
 	pid: number | null;
 	startedAt: number | null;
@@ -50,6 +52,7 @@ export function taskViewFromPlan(task: PlannedTask): TaskView {
 		provider: safeOrNull(effective.provider),
 		reasoningEffort: safeOrNull(effective.reasoning_effort),
 		profile: safeOrNull(effective.profile),
+		profileModel: safeOrNull(decision.route?.kind === 'profile' ? decision.route.configured_model : undefined),
 		reason: terminalSafe(decision.reason),
 		pid: null,
 		startedAt: null,
@@ -75,7 +78,7 @@ export function taskViewFromPlan(task: PlannedTask): TaskView {
  */
 export function replannedPatch(task: PlannedTask, current: TaskView): Partial<TaskView> {
 	const fresh = taskViewFromPlan(task);
-	const route = {routeName: fresh.routeName, routeKind: fresh.routeKind, model: fresh.model, provider: fresh.provider, reasoningEffort: fresh.reasoningEffort, profile: fresh.profile, reason: fresh.reason};
+	const route = {routeName: fresh.routeName, routeKind: fresh.routeKind, model: fresh.model, provider: fresh.provider, reasoningEffort: fresh.reasoningEffort, profile: fresh.profile, profileModel: fresh.profileModel, reason: fresh.reason};
 	if (current.status !== 'queued' && current.status !== 'refused') {
 		return route;
 	}

@@ -199,6 +199,16 @@ export function routeLabel(task: TaskView): string {
 }
 
 /**
+ * The model a task runs on, as far as the plan knows: its own or its route's; under a profile route
+ * the one that profile's config.yaml names (doctor shows the same); else whose model it falls to.
+ */
+function modelText(task: TaskView): string {
+	if (task.model !== null) return task.model;
+	if (task.routeKind !== 'profile') return "parent's model";
+	return task.profileModel === null ? "profile's model" : `${task.profileModel} (profile's config)`;
+}
+
+/**
  * The route first (short, and what descriptions decide), then the model: a narrow pane cuts the
  * model's tail. A refused task never runs, so it has neither.
  */
@@ -207,7 +217,7 @@ export function routeLine(task: TaskView): string {
 		return 'refused: not run';
 	}
 
-	const model = task.model ?? (task.routeKind === 'profile' ? "profile's model" : "parent's model");
+	const model = modelText(task);
 	const telemetry = task.telemetry;
 	// What Hermes says it used wins over what was planned: under a profile route it is the only
 	// way to know the model at all, and a mismatch is worth seeing.
@@ -230,7 +240,7 @@ export function routeBrief(task: TaskView): string {
 	}
 
 	const name = task.routeKind === 'model' ? task.routeName ?? '?' : task.routeKind === 'explicit' ? 'explicit' : routeLabel(task);
-	const model = task.model ?? (task.routeKind === 'profile' ? "profile's model" : "parent's model");
+	const model = modelText(task);
 	const used = task.telemetry?.model_used && task.telemetry.model_used !== task.model ? ` → ${task.telemetry.model_used}` : '';
 	return `${name} · ${model}${used}`;
 }

@@ -1,4 +1,4 @@
-import {mkdirSync} from 'node:fs';
+import {mkdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {defaultConfigPath, loadHermesConfig, type LoadedConfig} from '../../src/core/config.js';
@@ -239,6 +239,20 @@ describe('loadHermesConfig: profile routes', () => {
 		expect(loaded.delegation.mode).toBe('profile_routes');
 		expect(loaded.delegation.profileRoutes).toEqual({profiles: [{kind: 'profile', name: 'coder', description: 'Writes and refactors code; runs tests.'}], default: 'coder'});
 		expect(loaded.warnings).toEqual([]);
+	});
+
+	it('carries the model each profile\'s own config.yaml names, read as Hermes reads it (as doctor shows it)', () => {
+		const routes = '        - name: coder\n          description: c\n        - name: researcher\n          description: r\n        - name: writer\n          description: w\n        - name: broken\n          description: b\n';
+		const {home, configPath} = writeHermesHome({config: profileRoutes(routes), profiles: ['coder', 'researcher', 'writer', 'broken']});
+		// The shape `hermes profile create` writes (model.default), the short form, none, and a file Hermes could not read.
+		writeFileSync(path.join(home, 'profiles', 'coder', 'config.yaml'), 'base: &base\n  default: profile-coder-model\n  provider: custom\nmodel:\n  <<: *base\n');
+		writeFileSync(path.join(home, 'profiles', 'researcher', 'config.yaml'), 'model: profile-researcher-model\n');
+		writeFileSync(path.join(home, 'profiles', 'writer', 'config.yaml'), 'agent:\n  max_turns: 3\n');
+		writeFileSync(path.join(home, 'profiles', 'broken', 'config.yaml'), 'model: [unclosed\n');
+		const {profiles} = loadHermesConfig({configPath, hermesHome: home}).delegation.profileRoutes;
+		expect(Object.fromEntries(profiles.map(route => [route.name, route.configured_model]))).toEqual({
+			coder: 'profile-coder-model', researcher: 'profile-researcher-model', writer: undefined, broken: undefined,
+		});
 	});
 
 	it('normalises a profile name by trimming and lower-casing it', () => {

@@ -173,6 +173,17 @@ describe('task pane', () => {
 		expect(frame()).toContain("profile coder · profile's model");
 	});
 
+	test('a profile route shows the model its profile\'s config.yaml names, marked as that config\'s', async () => {
+		const coder = plannedTask(0, {
+			decision: {route: {kind: 'profile', name: 'coder', description: 'Writes code', configured_model: 'profile-coder-model'}},
+			effective: {model: null, provider: null, profile: 'coder'},
+		});
+		const {frame} = render({tasks: [coder], columns: 100, rows: 24});
+		await vi.waitFor(() => {
+			expect(frame()).toContain("profile coder · profile-coder-model (profile's config)");
+		});
+	});
+
 	test('a long title is cut to the pane, keeping the status badge whole', async () => {
 		const {frame, store} = render({tasks: [plannedTask(0, {spec: {goal: `Investigate ${'the flaky integration test '.repeat(6)}`}})], columns: 50, rows: 14});
 		startTask(store, 't01', t0);
