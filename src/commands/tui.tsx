@@ -4,21 +4,21 @@ import {openSync, writeSync} from 'node:fs';
 import {ReadStream} from 'node:tty';
 import {render} from 'ink';
 import {exitCodes, InputError} from '../core/errors.js';
-import {exitCodeOf} from '../core/results.js';
-import type {BatchRunner} from '../core/runner.js';
-import {loadTheme, ThemeError} from '../core/themes.js';
+import {exitCodeOf} from '../core/run/results.js';
+import type {BatchRunner} from '../core/run/runner.js';
+import {loadTheme, ThemeError} from '../core/theme/themes.js';
 import {runnerControl} from '../state/control.js';
 import {feedStore} from '../state/feed.js';
 import {createBatchStore, type BatchStore} from '../state/store.js';
 import {App} from '../ui/App.js';
 import {reportZeroSizeAsFallback} from '../ui/hooks/use-terminal-size.js';
-import {KeyBindingError, resolveBindings} from '../ui/keys.js';
+import {KeyBindingError, resolveBindings} from '../ui/keys/keys.js';
 import {createRunner, prepareBatch, type BatchOptions} from './prepare.js';
 import {withCleanup, type CommandIO} from './run.js';
 import {onShutdownSignals} from './signals.js';
-import {BatchSteering} from '../core/steering.js';
-import {jsonText, terminalSafe} from '../core/visible-text.js';
-import {dashboardAgentNice} from '../core/agent-priority.js';
+import {BatchSteering} from '../core/config/steering.js';
+import {jsonText, terminalSafe} from '../core/output/visible-text.js';
+import {dashboardAgentNice} from '../core/process/priority.js';
 
 export type TuiOptions = BatchOptions & {theme?: string; exitWhenDone?: boolean; agentNice?: string};
 

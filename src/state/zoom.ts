@@ -1,7 +1,7 @@
 // The zoom view's state as pure functions: one task's scrollback, a scroll position counted
 // from the bottom (0 = follow new output), and a search. Kept out of the store so the
 // store stays a list of small actions.
-import {lineMatches, searchPattern} from '../core/visible-text.js';
+import {lineMatches, searchPattern} from '../core/output/visible-text.js';
 import type {ZoomState} from './store.js';
 
 type OutputSnapshot = {version: number; totalLines: number; lines(): string[]};

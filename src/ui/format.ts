@@ -2,8 +2,8 @@
 // and a word, so it reads the same under the no-color theme as in colour.
 import type {TaskStatus} from '../core/types.js';
 import type {TaskView} from '../state/task-view.js';
-import {formatElapsed} from '../core/durations.js';
-import {maxMeasuredLength, measurable} from '../core/visible-text.js';
+import {formatElapsed} from '../core/text/durations.js';
+import {maxMeasuredLength, measurable} from '../core/output/visible-text.js';
 
 export const statusSymbols: Readonly<Record<TaskStatus, string>> = {
 	queued: '○',

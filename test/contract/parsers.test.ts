@@ -5,9 +5,9 @@ import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {describe, expect, it} from 'vitest';
-import {interpretHermesOutput} from '../../src/core/hermes-output.js';
-import {parseChatHelp} from '../../src/core/hermes-probe.js';
-import {TaskOutput} from '../../src/core/task-output.js';
+import {interpretHermesOutput} from '../../src/core/hermes/output.js';
+import {parseChatHelp} from '../../src/core/hermes/probe.js';
+import {TaskOutput} from '../../src/core/output/task-output.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const recorded = path.resolve(repoRoot, '../shared/hermes-agent/recorded');

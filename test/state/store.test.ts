@@ -1,7 +1,7 @@
 // The store's contract with the engine: events apply at once (telemetry waits for the output's
 // publish), output is copied in at a capped rate (never per line), and the operator's intents reach the core only after confirmation.
 import {afterEach, describe, expect, it, vi} from 'vitest';
-import {TaskOutput} from '../../src/core/task-output.js';
+import {TaskOutput} from '../../src/core/output/task-output.js';
 import type {BatchEvent, PlannedTask, TaskResult} from '../../src/core/types.js';
 import {feedStore} from '../../src/state/feed.js';
 import {createBatchStore, type BatchControl} from '../../src/state/store.js';
