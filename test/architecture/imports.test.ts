@@ -13,8 +13,6 @@ const srcDir = fileURLToPath(new URL('../../src/', import.meta.url));
  * one that no longer occurs fails the test, so the list can only shrink.
  */
 const knownExceptions: ReadonlyMap<string, string> = new Map([
-	['forbidden: core/config/settings.ts → core/plan/characteristics.ts (core/config may not import core/plan)',
-		'defaultCharacteristicWords is a delegate.yaml default kept with the planning code; it moves to config/settings.ts'],
 	['forbidden: core/output/task-output.ts → core/hermes/output.ts (core/output may not import core/hermes)',
 		'TaskOutput hides Hermes\'s session line itself; the run should pass it a stderr filter instead'],
 	['forbidden: ui/components/RoutesEditor.tsx → core/config/edit.ts (ui may not import core/config)',

@@ -4,7 +4,6 @@ import {existsSync} from 'node:fs';
 import {decodeUtf8, inputLimits, readBoundedFile} from '../text/read-text.js';
 import path from 'node:path';
 import {z} from 'zod';
-import {defaultCharacteristicWords} from '../plan/characteristics.js';
 import {InputError, InputErrors} from '../errors.js';
 import type {DelegateSettings} from '../types.js';
 import {formatBytes, hasUnit, parseSize} from '../text/sizes.js';
@@ -40,6 +39,15 @@ export function parseLogLimit(raw: string | number): number | {problem: string; 
 
 	return bytes;
 }
+
+/** Configurable (characteristic_words) because the words that matter differ between teams. */
+export const defaultCharacteristicWords: Readonly<Record<string, readonly string[]>> = {
+	coding: ['implement', 'fix', 'refactor', 'test', 'tests', 'code', 'bug', 'debug', 'function', 'compile', 'script', 'typescript', 'python', 'api'],
+	research: ['research', 'find', 'compare', 'summarize', 'summarise', 'investigate', 'survey', 'sources', 'literature', 'search'],
+	quick: ['what', 'who', 'when', 'capital', 'quick', 'define', 'lookup', 'convert', 'translate', 'list'],
+	reasoning: ['explain', 'why', 'prove', 'reason', 'analyze', 'analyse', 'derive', 'plan', 'design', 'tradeoffs', 'architecture'],
+	creative: ['poem', 'story', 'creative', 'brainstorm', 'slogan', 'haiku', 'lyrics', 'names'],
+};
 
 export const defaultSettings: DelegateSettings = {
 	concurrency: 3,

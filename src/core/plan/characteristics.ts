@@ -1,13 +1,5 @@
-// What kind of work a goal is, from its words. The table is configurable in delegate.yaml
-// (characteristic_words) because the words that matter differ between teams.
-
-export const defaultCharacteristicWords: Readonly<Record<string, readonly string[]>> = {
-	coding: ['implement', 'fix', 'refactor', 'test', 'tests', 'code', 'bug', 'debug', 'function', 'compile', 'script', 'typescript', 'python', 'api'],
-	research: ['research', 'find', 'compare', 'summarize', 'summarise', 'investigate', 'survey', 'sources', 'literature', 'search'],
-	quick: ['what', 'who', 'when', 'capital', 'quick', 'define', 'lookup', 'convert', 'translate', 'list'],
-	reasoning: ['explain', 'why', 'prove', 'reason', 'analyze', 'analyse', 'derive', 'plan', 'design', 'tradeoffs', 'architecture'],
-	creative: ['poem', 'story', 'creative', 'brainstorm', 'slogan', 'haiku', 'lyrics', 'names'],
-};
+// What kind of work a goal is, from its words. The table comes from delegate.yaml
+// (characteristic_words; its default is in config/settings.ts).
 
 export type InferredCharacteristic = {value: string; from: string};
 

@@ -2,9 +2,8 @@ import {mkdirSync, mkdtempSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {defaultCharacteristicWords} from '../../../src/core/plan/characteristics.js';
 import {InputError, InputErrors} from '../../../src/core/errors.js';
-import {defaultSettings, loadSettings, settingsPath} from '../../../src/core/config/settings.js';
+import {defaultCharacteristicWords, defaultSettings, loadSettings, settingsPath} from '../../../src/core/config/settings.js';
 import {removeHermesHomes, writeHermesHome} from '../../helpers/hermes-home.js';
 
 afterEach(removeHermesHomes);

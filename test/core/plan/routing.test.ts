@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {defaultCharacteristicWords} from '../../../src/core/plan/characteristics.js';
+import {defaultCharacteristicWords} from '../../../src/core/config/settings.js';
 import {planBatch, taskId, type PlanInput} from '../../../src/core/plan/routing.js';
 import type {DelegationConfig, ModelRoute, PlannedTask, ProfileRoute, RoutingMode, TaskSpec} from '../../../src/core/types.js';
 
