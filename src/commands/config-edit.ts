@@ -3,12 +3,12 @@
 // what changed as `-`/`+` lines of the file; a bad value exits 2 naming the field and the fix,
 // and leaves the file as it was.
 import {defaultConfigPath, loadHermesConfig, saveRouteEdits, type LoadedConfig} from '../core/config/config.js';
-import {clearableFields, describeEdit, type ClearableField, type RouteEdit, type RouteList} from '../core/config/edit.js';
+import {describeEdit} from '../core/config/edit.js';
+import {type ClearableField, clearableFields, reasoningEfforts, type RouteEdit, type RouteList, type RoutingMode} from '../core/types.js';
 import {InputError} from '../core/errors.js';
 import {normaliseProfileName, profileDir, resolveHermesHome} from '../core/hermes/home.js';
 import {formatDiff, lineDiff} from '../core/text/line-diff.js';
 import {lineOf, parseLocated} from '../core/text/yaml-locate.js';
-import {reasoningEfforts, type RoutingMode} from '../core/types.js';
 import {terminalSafe} from '../core/output/visible-text.js';
 import {existsSync} from 'node:fs';
 import type {CommandIO} from './run.js';

@@ -27,6 +27,29 @@ export type TaskSpec = {
 
 export type RoutingMode = 'model_map' | 'profile_routes' | 'default';
 
+/** What the routes editor, `config route` and the store's port ask config.yaml to change. */
+export type RouteList = 'model_map' | 'profile_routes';
+export type RouteField = 'description' | 'model' | 'provider' | 'reasoning_effort';
+
+/**
+ * The keys of a model route that may be left out (Hermes's own setting then applies): never its
+ * name, description or model. Leaving out provider is refused on save when no base_url is left.
+ */
+export const clearableFields = ['provider', 'base_url', 'reasoning_effort', 'service_tier', 'fallback_providers', 'api_key', 'api_mode'] as const;
+export type ClearableField = typeof clearableFields[number];
+
+export type NewModelRoute = {name: string; description: string; model: string; provider: string; reasoning_effort?: string | undefined};
+export type NewProfileRoute = {name: string; description: string};
+
+export type RouteEdit =
+	| {kind: 'set-mode'; mode: RoutingMode}
+	| {kind: 'set-field'; list: RouteList; name: string; field: RouteField; value: string}
+	| {kind: 'clear-field'; list: RouteList; name: string; field: ClearableField}
+	| {kind: 'set-default'; list: RouteList; name: string}
+	| {kind: 'add-route'; list: 'model_map'; route: NewModelRoute}
+	| {kind: 'add-route'; list: 'profile_routes'; route: NewProfileRoute}
+	| {kind: 'remove-route'; list: RouteList; name: string};
+
 // The levels Hermes's `--reasoning` and `agent.reasoning_effort` accept (hermes chat --help, 0.20.0).
 export const reasoningEfforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'ultra'] as const;
 export type ReasoningEffort = (typeof reasoningEfforts)[number];

@@ -2,7 +2,7 @@
 // file stays readable. They decide with pure functions (steer.ts, routes-editor.ts) and change
 // the routing only through the control. The route picker's are in reroute-actions.ts.
 import type {StoreApi} from 'zustand/vanilla';
-import type {ClearableField, RouteField} from '../core/config/edit.js';
+import type {ClearableField, RouteField} from '../core/types.js';
 import {submitDraft} from './route-add-remove.js';
 import {movedInPicker, submitExplicit} from './reroute-actions.js';
 import {editorFor, refreshedEditor, type RouteRow, type RoutesEditorState} from './routes-editor.js';

@@ -1,9 +1,8 @@
 // The store's shape: the batch state, the actions, and what the store may ask of the core.
 // Kept apart from store.ts (which implements them) so both stay readable.
-import type {RouteEdit, RouteField} from '../core/config/edit.js';
+import type {BatchEvent, BatchReport, DelegationConfig, RouteEdit, RouteField, RoutingMode} from '../core/types.js';
 import type {RetryTarget} from '../core/plan/replan.js';
 import type {SteerOutcome} from '../core/config/steering.js';
-import type {BatchEvent, BatchReport, DelegationConfig, RoutingMode} from '../core/types.js';
 import type {Overlay} from './overlay.js';
 import type {TextField} from './text-field.js';
 import type {TaskView} from './task-view.js';

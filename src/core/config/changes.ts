@@ -3,8 +3,8 @@
 // is the record; a secret (api_key) is never copied into it.
 import {appendFileSync} from 'node:fs';
 import path from 'node:path';
-import {routesPath, type RouteEdit, type RouteList} from './edit.js';
-import type {DelegationConfig, Route} from '../types.js';
+import {routesPath} from './edit.js';
+import type {DelegationConfig, Route, RouteEdit, RouteList} from '../types.js';
 import {formatPath} from '../text/yaml-locate.js';
 
 export type ConfigChange = {at: string; path: string; old: unknown; new: unknown};

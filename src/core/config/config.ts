@@ -5,12 +5,11 @@
 import {existsSync} from 'node:fs';
 import path from 'node:path';
 import type {Document} from 'yaml';
-import type {RouteEdit} from './edit.js';
+import type {DelegationConfig, RouteEdit} from '../types.js';
 import {parseHermesConfig} from './parse.js';
 import {readConfigText} from './read.js';
 import {commitRouteEdits, type CommitResult} from './save.js';
 import {profileDir} from '../hermes/home.js';
-import type {DelegationConfig} from '../types.js';
 
 export type LoadedConfig = {
 	delegation: DelegationConfig;

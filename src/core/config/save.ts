@@ -6,7 +6,8 @@
 // the rename itself, and catching a lock-less writer around it, is config-replace.ts.
 import path from 'node:path';
 import {parse} from 'yaml';
-import {applyRouteEdit, describeEdit, routesPath, type RouteEdit} from './edit.js';
+import {applyRouteEdit, describeEdit, routesPath} from './edit.js';
+import type {RouteEdit} from '../types.js';
 import {withConfigLock} from './lock.js';
 import {readCurrent, replaceFile, saveProblem, targetOf} from './replace.js';
 import {InputError} from '../errors.js';

@@ -7,13 +7,13 @@ import {readdirSync, unwatchFile, watchFile, type Stats} from 'node:fs';
 import path from 'node:path';
 import {isDeepStrictEqual} from 'node:util';
 import {appendChanges, changeRecords} from './changes.js';
-import {describeEdit, type RouteEdit} from './edit.js';
+import {describeEdit} from './edit.js';
+import type {DelegationConfig, RouteEdit} from '../types.js';
 import {parseHermesConfig} from './parse.js';
 import {loadHermesConfig, profileExistsIn, saveRouteEdits, type LoadedConfig} from './config.js';
 import {ConfigConflictError, type CommitResult} from './save.js';
 import {InputError} from '../errors.js';
 import {normaliseProfileName, profileDir} from '../hermes/home.js';
-import type {DelegationConfig} from '../types.js';
 import {terminalSafe} from '../output/visible-text.js';
 
 export type SteerOutcome =

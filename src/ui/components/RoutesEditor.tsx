@@ -3,9 +3,8 @@
 // of this batch's tasks are on it. The selected route's description, and a model route's model,
 // provider and reasoning effort, can be edited in place. The same rows are R's route picker.
 import {Box, Text} from 'ink';
-import {reasoningEfforts} from '../../core/types.js';
+import {reasoningEfforts, type RouteField} from '../../core/types.js';
 import {terminalSafe} from '../../core/output/visible-text.js';
-import type {RouteField} from '../../core/config/edit.js';
 import {bodyLayer} from '../../state/overlay.js';
 import {routeLoad, type ExplicitModelInput, type RouteRow} from '../../state/routes-editor.js';
 import type {TextField} from '../../state/text-field.js';

@@ -1,7 +1,8 @@
 // RouteEdits change exactly the lines they mean to: every comment, quoting style, blank line,
 // anchor and unrelated section stays byte-for-byte.
 import {describe, expect, it} from 'vitest';
-import {applyRouteEdit, type RouteEdit} from '../../../src/core/config/edit.js';
+import {applyRouteEdit} from '../../../src/core/config/edit.js';
+import type {RouteEdit} from '../../../src/core/types.js';
 import {parseHermesConfig} from '../../../src/core/config/parse.js';
 import {InputError} from '../../../src/core/errors.js';
 import {lineDiff} from '../../../src/core/text/line-diff.js';
