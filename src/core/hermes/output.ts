@@ -48,6 +48,11 @@ export function withoutSessionLines(text: string): string {
 	return text.includes('session_id:') ? text.replaceAll(/(?:^|\n)session_id:[^\n]*(?:\n|$)/g, '') : text;
 }
 
+/** A chunk of stderr without the session line, decoded only when it may hold one. */
+export function withoutSessionLine(chunk: Buffer): Buffer {
+	return chunk.includes('session_id:') ? Buffer.from(withoutSessionLines(chunk.toString('utf8'))) : chunk;
+}
+
 /** stderr without the session line: what is left is worth showing as an error, if anything. */
 export function stderrMessage(stderr: string): string {
 	return withoutSessionLines(stderr).trim();

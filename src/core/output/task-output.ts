@@ -1,7 +1,6 @@
 // What is kept in memory of one task's output: display tails (sanitised, bounded lines) for
 // the dashboard, and the last bytes of raw stdout for the result. The complete output goes
 // to the task's log file, never here, so memory stays flat however much a task prints.
-import {withoutSessionLines} from '../hermes/output.js';
 import {LineBlocks} from './line-blocks.js';
 import type {LineBlock} from './line-blocks.js';
 import {defaultMaxLineLength, OutputTail} from './output-tail.js';
@@ -188,16 +187,16 @@ export class TaskOutput {
 	private readonly keepDisplay: boolean;
 
 	private readonly decoder: StdoutDecoder | undefined;
-	/** Hermes's closing `session_id: ID` line is protocol, not news: the log keeps it, the pane does not. */
-	private readonly hideSessionLine: boolean;
+	/** What of stderr the pane shows (the log keeps every byte): the agent's protocol lines are not news. */
+	private readonly stderrFilter: ((chunk: Buffer) => Buffer) | undefined;
 
 	/** Newest lines of a flood decoded at once. */
 	private readonly eagerLines: number;
 
-	constructor(options: {maxLines?: number | undefined; display?: boolean | undefined; decoder?: StdoutDecoder | undefined; hideSessionLine?: boolean | undefined; eagerLines?: number | undefined} = {}) {
+	constructor(options: {maxLines?: number | undefined; display?: boolean | undefined; decoder?: StdoutDecoder | undefined; stderrFilter?: ((chunk: Buffer) => Buffer) | undefined; eagerLines?: number | undefined} = {}) {
 		this.keepDisplay = options.display ?? true;
 		this.decoder = options.decoder;
-		this.hideSessionLine = options.hideSessionLine ?? false;
+		this.stderrFilter = options.stderrFilter;
 		this.maxLines = options.maxLines ?? 2000;
 		this.eagerLines = options.eagerLines ?? eagerLines;
 		this.merged = new MergedLines(this.maxLines, () => [this.stdoutTail.partialLine(), this.stderrTail.partialLine()]);
@@ -241,7 +240,7 @@ export class TaskOutput {
 
 	pushStderr(chunk: Buffer): void {
 		if (this.keepDisplay) {
-			const shown = this.hideSessionLine ? withoutSessionLine(chunk) : chunk;
+			const shown = this.stderrFilter ? this.stderrFilter(chunk) : chunk;
 			if (shown.length > 0) {
 				this.pending.push({stderr: true, chunk: shown});
 				this.changes++;
@@ -454,9 +453,4 @@ function countLineBreaks(chunk: Buffer, end: number): number {
 export function detached(line: string): string {
 	// Concatenation flattens into a new string of the line's own size; the slice then points into it.
 	return (` ${line}`).slice(1);
-}
-
-/** The chunk without Hermes's session line (hermes-output.ts), decoded only when it may hold one. */
-function withoutSessionLine(chunk: Buffer): Buffer {
-	return chunk.includes('session_id:') ? Buffer.from(withoutSessionLines(chunk.toString('utf8'))) : chunk;
 }

@@ -5,7 +5,7 @@
 import {lowerAgentPriority} from '../process/priority.js';
 import {mkdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
-import {interpretHermesOutput} from '../hermes/output.js';
+import {interpretHermesOutput, withoutSessionLine} from '../hermes/output.js';
 import {buildLaunch, childEnv, promptOf} from '../hermes/launcher.js';
 import {spawnIfDescriptors} from '../process/open-files.js';
 import {isFamilyAlive, watchFamily, type FamilyWatch} from '../process/family.js';
@@ -58,7 +58,7 @@ export type AttemptOutput = {output: TaskOutput; decoder: StreamJsonDecoder | un
 export function newAttemptOutput(settings: TaskRunSettings, onTelemetry: (telemetry: TaskTelemetry) => void): AttemptOutput {
 	const outputMode = outputModeOf(settings.capabilities.flags);
 	const decoder = outputMode === 'stream-json' ? new StreamJsonDecoder({onTelemetry}) : undefined;
-	return {output: new TaskOutput({maxLines: settings.tailLines, display: settings.display, decoder, hideSessionLine: outputMode !== 'text'}), decoder};
+	return {output: new TaskOutput({maxLines: settings.tailLines, display: settings.display, decoder, stderrFilter: outputMode === 'text' ? undefined : withoutSessionLine}), decoder};
 }
 
 export class TaskRun {

@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import fc from 'fast-check';
 import {ByteTail, MergedLines, TaskOutput} from '../../../src/core/output/task-output.js';
+import {withoutSessionLine} from '../../../src/core/hermes/output.js';
 import {ReferenceStream, randomOutput, randomSplits, seededRandom} from '../../helpers/reference-output.js';
 
 describe('TaskOutput display', () => {
@@ -141,7 +142,7 @@ describe('TaskOutput without a display (headless run)', () => {
 
 describe('TaskOutput and Hermes\'s session line', () => {
 	it('keeps `session_id: ID` out of the pane when asked, but in the error text for the results to read', () => {
-		const output = new TaskOutput({hideSessionLine: true});
+		const output = new TaskOutput({stderrFilter: withoutSessionLine});
 		output.pushStderr(Buffer.from('a warning\n'));
 		output.pushStderr(Buffer.from('\nsession_id: 20261130_1\n'));
 		output.end();

@@ -354,6 +354,16 @@ describe('BatchRunner output', () => {
 		expect(result.result_truncated).toBe(true);
 		expect(result.result.split('\n').at(-1)).toMatch(/^line 00819200 /);
 	});
+
+	it('keeps Hermes\'s closing session line out of the pane, and in the log', async () => {
+		const harness = makeRunner([task('answer', '[fake:duration=0] [fake:answer=the answer]')]);
+		const report = await harness.runner.start();
+
+		expect(readFileSync(report.results[0]!.log!, 'utf8')).toMatch(/\nsession_id: \S+\n$/);
+		const shown = harness.runner.output('t01')!.display.lines();
+		expect(shown).toContain('the answer');
+		expect(shown.join('\n')).not.toMatch(/session_id/);
+	});
 });
 
 describe('BatchRunner results and run folder', () => {
