@@ -2,7 +2,7 @@
 import type {BatchRunner} from '../core/run/runner.js';
 import type {BatchSteering} from '../core/config/steering.js';
 import {terminalSafe} from '../core/output/visible-text.js';
-import type {BatchControl} from './store.js';
+import type {BatchControl} from './store-types.js';
 
 /** `steering`: the batch's config, through which route changes are saved and re-planned. */
 export function runnerControl(runner: BatchRunner, steering?: BatchSteering): BatchControl {

@@ -8,7 +8,7 @@ import {movedInPicker, submitExplicit} from './reroute-actions.js';
 import {editorFor, refreshedEditor, type RouteRow, type RoutesEditorState} from './routes-editor.js';
 import type {SteerOutcome} from '../core/config/steering.js';
 import {editorPatch, editPatch, refusedPatch, steerable, switchModePatch, switchModeQuestion} from './steer.js';
-import type {BatchActions, BatchControl, BatchState} from './store.js';
+import type {BatchActions, BatchControl, BatchState} from './store-types.js';
 import {fieldAtEnd} from './text-field.js';
 
 export type SteerActions = Pick<BatchActions, 'configChanged' | 'requestSwitchMode' | 'switchMode' | 'openRoutes' | 'moveRoute' | 'editDescription' | 'editRouteField' | 'submitField' | 'cancelField' | 'setDefaultRoute' | 'reloadConfig'>;

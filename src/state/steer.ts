@@ -5,7 +5,7 @@ import type {DelegationConfig, RouteEdit, RoutingMode} from '../core/types.js';
 import type {SteerOutcome} from '../core/config/steering.js';
 import {bodyLayer} from './overlay.js';
 import {editorField, type RoutesEditorState} from './routes-editor.js';
-import type {BatchControl, BatchState} from './store.js';
+import type {BatchControl, BatchState} from './store-types.js';
 
 /** The order `m` goes through the modes. */
 export const modeCycle: readonly RoutingMode[] = ['model_map', 'profile_routes', 'default'];

@@ -5,7 +5,7 @@ import {Box, Text} from 'ink';
 import {useShallow} from 'zustand/shallow';
 import type {Theme} from '../core/theme/themes.js';
 import {bodyLayer, type BodyLayer} from '../state/overlay.js';
-import type {BatchStore} from '../state/store.js';
+import type {BatchStore} from '../state/store-types.js';
 import {ConfirmBar, confirmQuestion, confirmText} from './components/ConfirmBar.js';
 import {Footer} from './components/Footer.js';
 import {GridLayout} from './components/GridLayout.js';

@@ -13,10 +13,6 @@ const srcDir = fileURLToPath(new URL('../../src/', import.meta.url));
  * one that no longer occurs fails the test, so the list can only shrink.
  */
 const knownExceptions: ReadonlyMap<string, string> = new Map([
-	['circle: state/overlay.ts ⇄ state/store-types.ts',
-		'ConfirmQuestion lives in store-types.ts, which imports the overlay\'s layers'],
-	['circle: state/apply-event.ts ⇄ state/intents.ts ⇄ state/reroute-actions.ts ⇄ state/route-add-remove.ts ⇄ state/steer-actions.ts ⇄ state/steer.ts ⇄ state/store.ts ⇄ state/zoom.ts',
-		'the slices import BatchState and friends through store.ts, which imports the slices'],
 ]);
 
 function sourcesOf(dir: string): Map<string, string> {

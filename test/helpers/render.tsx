@@ -3,7 +3,8 @@
 import {render as inkRender} from 'ink-testing-library';
 import {loadTheme, type Theme} from '../../src/core/theme/themes.js';
 import type {BatchReport, PlannedTask, RouteDecision, TaskResult, TaskSpec, TaskStatus} from '../../src/core/types.js';
-import {createBatchStore, type BatchControl, type BatchStore} from '../../src/state/store.js';
+import {createBatchStore} from '../../src/state/store.js';
+import type {BatchControl, BatchStore} from '../../src/state/store-types.js';
 import {App} from '../../src/ui/App.js';
 import {defaultBindings, type Bindings} from '../../src/ui/keys/keys.js';
 

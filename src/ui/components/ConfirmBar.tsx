@@ -1,6 +1,6 @@
 // The question before anything is stopped, saying exactly what will be sent to whom.
 import {Box, Text} from 'ink';
-import type {BatchState} from '../../state/store.js';
+import type {BatchState} from '../../state/store-types.js';
 import {modeNames} from '../../state/steer.js';
 import {formatElapsed} from '../../core/text/durations.js';
 import {oneLine, truncate, wrapWords} from '../format.js';

@@ -9,7 +9,8 @@ import {useBatch} from '../store-context.js';
 import {statusColor, useTheme} from '../theme/theme.js';
 import {matchParts, searchPattern} from '../../core/output/visible-text.js';
 import {zoomLayer, zoomOf} from '../../state/overlay.js';
-import type {BatchState, ZoomState} from '../../state/store.js';
+import type {BatchState} from '../../state/store-types.js';
+import type {ZoomState} from '../../state/zoom.js';
 import type {TextField} from '../../state/text-field.js';
 import {maxOffset} from '../../state/zoom.js';
 

@@ -3,7 +3,7 @@
 import {isActive} from '../../core/types.js';
 import {bodyLayer, overlayContext, zoomOf} from '../../state/overlay.js';
 import {isReroutable} from '../../state/reroute-actions.js';
-import type {BatchActions, BatchState} from '../../state/store.js';
+import type {BatchActions, BatchState} from '../../state/store-types.js';
 import type {Command, KeyContext} from './keys.js';
 
 type State = BatchState & BatchActions;

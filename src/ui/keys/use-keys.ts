@@ -8,7 +8,7 @@ import {isTextContext, matchCommand, type Bindings} from './keys.js';
 import {editField, nonText} from '../text-field/text-field.js';
 import {activeField} from '../../state/overlay.js';
 import {useBatchStore} from '../store-context.js';
-import type {BatchStore} from '../../state/store.js';
+import type {BatchStore} from '../../state/store-types.js';
 import {PasteReader} from './paste-reader.js';
 
 // What may arrive together as separate key presses: text, and the keys that are one byte (Enter, Tab).
