@@ -25,7 +25,9 @@ export type TaskSpec = {
 	worktree?: boolean | undefined;
 };
 
-export type RoutingMode = 'model_map' | 'profile_routes' | 'default';
+/** delegation.backend in config.yaml. */
+export const routingModes = ['model_map', 'profile_routes', 'default'] as const;
+export type RoutingMode = (typeof routingModes)[number];
 
 /** What the routes editor, `config route` and the store's port ask config.yaml to change. */
 export type RouteList = 'model_map' | 'profile_routes';

@@ -8,7 +8,7 @@ import {checkHermesReadable, textAsWritten} from './yaml11.js';
 import {routeNameProblem} from './route-name.js';
 import {InputError, InputErrors} from '../errors.js';
 import {normaliseProfileName} from '../hermes/home.js';
-import type {DelegationConfig, ModelRoute, ProfileRoute, RoutingMode} from '../types.js';
+import {routingModes, type DelegationConfig, type ModelRoute, type ProfileRoute, type RoutingMode} from '../types.js';
 import {reasoningEfforts} from '../types.js';
 import {formatPath, lineOf, readYamlText, type LocatedDocument} from '../text/yaml-locate.js';
 import {describeIssue, parseWorded} from '../text/zod-messages.js';
@@ -40,7 +40,7 @@ const modelRouteSchema = z
 const profileRouteSchema = z.looseObject({name: text, description: text});
 
 const delegationSchema = z.looseObject({
-	backend: z.enum(['model_map', 'profile_routes', 'default']).optional(),
+	backend: z.enum(routingModes).optional(),
 	backends: z
 		.looseObject({
 			model_map: z
