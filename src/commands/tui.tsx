@@ -6,14 +6,14 @@ import {render} from 'ink';
 import {exitCodes, InputError} from '../core/errors.js';
 import {exitCodeOf} from '../core/run/results.js';
 import type {BatchRunner} from '../core/run/runner.js';
-import {loadTheme, ThemeError} from '../core/theme/themes.js';
+import {loadTheme} from '../core/theme/themes.js';
 import {runnerControl} from '../state/control.js';
 import {feedStore} from '../state/feed.js';
 import {createBatchStore} from '../state/store.js';
 import type {BatchStore} from '../state/store-types.js';
 import {App} from '../ui/App.js';
 import {reportZeroSizeAsFallback} from '../ui/hooks/use-terminal-size.js';
-import {KeyBindingError, resolveBindings} from '../ui/keys/keys.js';
+import {resolveBindings} from '../ui/keys/keys.js';
 import {createRunner, prepareBatch, type BatchOptions} from './prepare.js';
 import {withCleanup, type CommandIO} from './run.js';
 import {onShutdownSignals} from './signals.js';
@@ -44,8 +44,8 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 	}
 
 	const batch = await prepareBatch(taskArg, options, {...io, stdinIsTTY: io.stdin.isTTY ?? false});
-	const theme = asInputError(() => loadTheme(options.theme ?? batch.settings.theme, {noColor: !io.color}));
-	const bindings = asInputError(() => resolveBindings(batch.settings.keys));
+	const theme = loadTheme(options.theme ?? batch.settings.theme, {noColor: !io.color});
+	const bindings = resolveBindings(batch.settings.keys);
 	// Signals are ours before the run folder exists (see run.ts): a signal in between would kill us
 	// and leave the folder empty. Handlers run on the event loop, when both are set.
 	let runner: BatchRunner | undefined;
@@ -193,16 +193,4 @@ function untilExit(store: BatchStore, exitWhenDone: boolean): Promise<void> {
 		const unsubscribe = store.subscribe(check);
 		check();
 	});
-}
-
-function asInputError<T>(load: () => T): T {
-	try {
-		return load();
-	} catch (error) {
-		if (error instanceof ThemeError || error instanceof KeyBindingError) {
-			throw new InputError(error.message);
-		}
-
-		throw error;
-	}
 }

@@ -243,8 +243,3 @@ export function formatCount(count: number): string {
 
 	return count < 1_000_000 ? `${(count / 1000).toFixed(1)}k` : `${(count / 1_000_000).toFixed(1)}M`;
 }
-
-/** Statuses whose text changes with the clock. */
-export function isTicking(status: TaskStatus): boolean {
-	return status === 'running' || status === 'cancelling';
-}
