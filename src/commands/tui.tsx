@@ -84,7 +84,7 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 	// maxFps 250: frames are paced by the store (output is published a dozen times a second), so
 	// this only lets a key's frame out without waiting for Ink's throttle: at 60 a key that came
 	// just after an output frame waited up to 16 ms for the next, and under a flood that was much
-	// of the keys' p95 (bench/RESULTS.md, session 14: p95 34 → 26 and 58 → 38 ms). Ink's
+	// of the keys' p95 (bench/RESULTS.md, session 14). Ink's
 	// incrementalRendering is left off: it left stale lines on screen when the routes editor
 	// changed the screen's layout (steer-pty test).
 	reportZeroSizeAsFallback(io.stdout);
