@@ -74,12 +74,13 @@ function kill(target: number, signal: NodeJS.Signals): boolean {
 	}
 }
 
-function groupExists(pgid: number): boolean {
+/** Whether a process group still has a member; EPERM: it exists but is not ours to signal. */
+export function groupExists(pgid: number): boolean {
 	try {
 		process.kill(-pgid, 0);
 		return true;
 	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
+		return (error as NodeJS.ErrnoException).code !== 'ESRCH';
 	}
 }
 

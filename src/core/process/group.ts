@@ -6,7 +6,7 @@
 import {spawn, type ChildProcess, type ChildProcessByStdio} from 'node:child_process';
 import {statSync} from 'node:fs';
 import type {Readable} from 'node:stream';
-import {familyOf, isFamilyAlive, killWatchedFamiliesNow, signalFamily, type Family} from './family.js';
+import {familyOf, groupExists, isFamilyAlive, killWatchedFamiliesNow, signalFamily, type Family} from './family.js';
 import {freshProcessTable, hasProc, isLive, readProcStat, recentProcessTable, scanProcesses} from './proc-tree.js';
 
 export type GroupExit = {exitCode: number | null; signal: NodeJS.Signals | null};
@@ -173,16 +173,6 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
 /** Kernel start time (clock ticks since boot): with the pid, it names one process, never a reused pid. */
 export function processStartTicks(pid: number): number | null {
 	return readProcStat(pid)?.startTicks ?? null;
-}
-
-function groupExists(pgid: number): boolean {
-	try {
-		process.kill(-pgid, 0);
-		return true;
-	} catch (error) {
-		// EPERM: it exists but is not ours to signal.
-		return errorCode(error) !== 'ESRCH';
-	}
 }
 
 /**
