@@ -23,7 +23,7 @@ import {dashboardAgentNice} from '../core/process/priority.js';
 
 export type TuiOptions = BatchOptions & {theme?: string; exitWhenDone?: boolean; agentNice?: string};
 
-/** --agent-nice: 0 to 19, default dashboardAgentNice (see core/agent-priority.ts). */
+/** --agent-nice: 0 to 19, default dashboardAgentNice (see core/process/priority.ts). */
 function agentNiceOption(text: string | undefined): number {
 	if (text === undefined) {
 		return dashboardAgentNice;
@@ -139,7 +139,7 @@ function demoExitCode(report: Parameters<typeof exitCodeOf>[0], stoppedFromOutsi
 /**
  * The alternate screen keeps the operator's scrollback intact and gives the frame a fixed canvas.
  * Bracketed paste (?2004) makes the terminal mark a paste, so that it is read as text and never
- * as keys (ui/paste-reader.ts). Whatever ends the process while they are on (an error nobody
+ * as keys (ui/keys/paste-reader.ts). Whatever ends the process while they are on (an error nobody
  * expected included) turns both off, with the cursor shown, through a synchronous write on exit:
  * an asynchronous one would never flush, and a shell left in bracketed paste gets the markers.
  */

@@ -156,7 +156,7 @@ export type PlannedTask = {
 		max_turns: number | null;
 		/** The prompt is too long for one argument and goes through --query-file. */
 		prompt_file: boolean;
-		/** A base_url route's endpoint, passed in the child's environment (route-flags.ts baseUrlTarget). */
+		/** A base_url route's endpoint, passed in the child's environment (hermes/flags.ts baseUrlTarget). */
 		base_url: string | null;
 	};
 	/** Non-fatal notes about this task's route (e.g. a field with no CLI flag). */

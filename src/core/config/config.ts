@@ -1,6 +1,6 @@
-// Hermes's own config.yaml, in four steps: read (config-read.ts, I/O), parse and validate
-// (config-parse.ts, pure), edit (config-edit.ts, pure RouteEdits on the text), save
-// (config-save.ts, atomic, with a conflict check). This file joins the first two for
+// Hermes's own config.yaml, in four steps: read (config/read.ts, I/O), parse and validate
+// (config/parse.ts, pure), edit (config/edit.ts, pure RouteEdits on the text), save
+// (config/save.ts, atomic, with a conflict check). This file joins the first two for
 // the commands that only read.
 import {existsSync} from 'node:fs';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 // Step two of the config: text → validated DelegationConfig. Pure: the file's text comes in,
 // whether a profile exists is asked of the caller, and nothing here touches the disk. The parsed
 // values are derived from the Document and never written back into it, so an edit applied to
-// the Document (config-edit.ts) always starts from what the file really says.
+// the Document (config/edit.ts) always starts from what the file really says.
 import {z} from 'zod';
 import {parseBuiltinDelegation} from './builtin.js';
 import {checkHermesReadable, textAsWritten} from './yaml11.js';

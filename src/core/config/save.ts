@@ -2,8 +2,8 @@
 // file is lost. Atomic (a temporary file in the same folder, fsync, rename), mode and owner kept,
 // a symlink written through to its target, and never over a change someone else made since the
 // file was loaded: that change is kept, and the edit is re-applied on top only when it does not
-// touch what the edit touches. hermes-delegate's saves of one file take turns (config-lock.ts);
-// the rename itself, and catching a lock-less writer around it, is config-replace.ts.
+// touch what the edit touches. hermes-delegate's saves of one file take turns (config/lock.ts);
+// the rename itself, and catching a lock-less writer around it, is config/replace.ts.
 import path from 'node:path';
 import {parse} from 'yaml';
 import {applyRouteEdit, describeEdit, routesPath} from './edit.js';

@@ -2,7 +2,7 @@
 // re-stringifying the Document: the yaml package's stringifier re-indents, re-quotes and moves
 // comments, and the operator's config.yaml must stay byte-for-byte the same outside the one
 // value that changed. Each function returns splices; the caller re-parses the result and checks
-// that it says what was meant (config-edit.ts).
+// that it says what was meant (config/edit.ts).
 import {isAlias, isMap, isPair, isScalar, isSeq, parse, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq} from 'yaml';
 import {pyYamlRefusal} from './yaml11.js';
 import {blockScalar} from './yaml-block.js';

@@ -1,5 +1,5 @@
 // Which parts of a task's route and fields reach `hermes chat`, decided against the flags the
-// installed Hermes has (hermes-probe.ts). One place answers it for the plan (warnings, refusals,
+// installed Hermes has (hermes/probe.ts). One place answers it for the plan (warnings, refusals,
 // the effective values shown and reported) and for the launcher (the argv), so what --dry-run
 // and the results say is exactly what was passed.
 import type {HermesCapabilities, ModelRoute, RouteDecision, TaskSpec} from '../types.js';

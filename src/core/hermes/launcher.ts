@@ -1,6 +1,6 @@
 // How a planned task becomes a `hermes` command line. Always an argv array: the goal is
 // untrusted text and must never pass through a shell. What is passed was decided by the plan
-// (route-flags.ts) against the installed Hermes's flags; this file only spells it out.
+// (hermes/flags.ts) against the installed Hermes's flags; this file only spells it out.
 import {accessSync, constants, statSync} from 'node:fs';
 import path from 'node:path';
 import {InputError} from '../errors.js';
@@ -114,7 +114,7 @@ export function childEnv(base: NodeJS.ProcessEnv, extra: Record<string, string>)
 	return {...env, ...extra};
 }
 
-/** A base_url route: Hermes reads its endpoint and key from the environment (route-flags.ts). */
+/** A base_url route: Hermes reads its endpoint and key from the environment (hermes/flags.ts). */
 function launchEnv(task: PlannedTask): Record<string, string> {
 	const route = task.decision.route;
 	return task.launch.base_url === null || route?.kind !== 'model' ? {} : baseUrlEnv(route);

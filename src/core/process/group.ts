@@ -1,7 +1,7 @@
 // Process groups: whoever spawns an agent owns its whole lifetime, grandchildren included.
 // Each agent is spawned detached (setsid), so it leads its own process group and session, and
 // every process it forks (tool runners, shells, browsers) stays in that group unless it moves
-// out: with setpgid it stays in the session, with setsid it leaves that too (process-family.ts).
+// out: with setpgid it stays in the session, with setsid it leaves that too (process/family.ts).
 // Signals go to the whole family, never only to the leader: that is what stops orphans surviving.
 import {spawn, type ChildProcess, type ChildProcessByStdio} from 'node:child_process';
 import {statSync} from 'node:fs';

@@ -58,7 +58,7 @@ export function pruneRunFolders(dir: string, keep: number): string[] {
 	return removed;
 }
 
-/** The run's hermes-delegate may still be running (run-owner.ts says how that is told). */
+/** The run's hermes-delegate may still be running (run-folder/owner.ts says how that is told). */
 export function isOwnerAlive(runDir: string): boolean {
 	const owner = readRunOwner(runDir);
 	return owner !== undefined && ownerRuns(owner); // A run from before owners were recorded: nobody claims it.

@@ -73,7 +73,7 @@ function readRecords(dir: string): ProcessLine[] {
 /**
  * The last moment the run wrote for this agent (its records, its logs): the agent's family was then
  * alive and its owner had not reaped the agent, so the agent's ids were still ours (see
- * provenMembers in process-family.ts). As start ticks; undefined when it cannot be told.
+ * provenMembers in process/family.ts). As start ticks; undefined when it cannot be told.
  */
 function lastWrittenFor(dir: string, task: string, records: ProcessLine[]): number | undefined {
 	const times = records.filter(record => record.task === task && record.at !== undefined).map(record => Date.parse(record.at!));

@@ -23,7 +23,7 @@ import {setLongTimeout} from './long-timer.js';
 /** What every task of a batch is started with: the part of the batch's RunnerOptions that is not about the batch. */
 export type TaskRunSettings = {
 	hermesBin: string;
-	/** What the installed Hermes can do (hermes-probe.ts): decides the output mode and the flags. */
+	/** What the installed Hermes can do (hermes/probe.ts): decides the output mode and the flags. */
 	capabilities: HermesCapabilities;
 	folder: RunFolder;
 	graceMs: number;
@@ -38,7 +38,7 @@ export type TaskRunSettings = {
 	logLimitBytes?: number | undefined;
 	/** How often each task's process tree is scanned for descendants that leave its session (setsid); 0: never. */
 	descendantScanMs?: number | undefined;
-	/** Niceness each agent is given as it starts (agent-priority.ts); 0 or absent: left alone. */
+	/** Niceness each agent is given as it starts (process/priority.ts); 0 or absent: left alone. */
 	agentNice?: number | undefined;
 };
 

@@ -1,4 +1,4 @@
-// Agents under the dashboard yield the CPU (core/agent-priority.ts): a real agent process, its
+// Agents under the dashboard yield the CPU (core/process/priority.ts): a real agent process, its
 // niceness and its session's autogroup niceness read back from /proc.
 import {spawn} from 'node:child_process';
 import {existsSync, readFileSync} from 'node:fs';

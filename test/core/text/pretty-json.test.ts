@@ -1,4 +1,4 @@
-// results.json and plan.json are written from small pieces (core/pretty-json.ts) and must be the
+// results.json and plan.json are written from small pieces (core/text/pretty-json.ts) and must be the
 // same bytes JSON.stringify(value, null, 2) gives: what scripts and `logs` read back.
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
