@@ -21,7 +21,7 @@ if (modulesDir === undefined) {
 	modulesDir = mkdtempSync(path.join(tmpdir(), 'tail-bench-'));
 	process.on('exit', () => rmSync(modulesDir, {recursive: true, force: true}));
 	const bundle = await rolldown({
-		input: {'output-tail': 'src/core/output-tail.ts', 'task-output': 'src/core/task-output.ts', 'sanitize': 'src/core/sanitize.ts'},
+		input: {'output-tail': 'src/core/output/output-tail.ts', 'task-output': 'src/core/output/task-output.ts', 'sanitize': 'src/core/output/sanitize.ts'},
 		cwd: root,
 		platform: 'node',
 		logLevel: 'warn',

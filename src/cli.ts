@@ -13,8 +13,8 @@ import {readAll} from './commands/prepare.js';
 import {runCommand, type CommandIO, type RunOptions} from './commands/run.js';
 import type {TuiOptions} from './commands/tui.js';
 import {exitCodes, InputError} from './core/errors.js';
-import {killUnfinishedGroupsNow} from './core/process-group.js';
-import {terminalSafe} from './core/visible-text.js';
+import {killUnfinishedGroupsNow} from './core/process/group.js';
+import {terminalSafe} from './core/output/visible-text.js';
 import {packageJsonPath} from './package-files.js';
 
 const noColor = process.env['NO_COLOR'] !== undefined && process.env['NO_COLOR'] !== '';

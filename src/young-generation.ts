@@ -2,9 +2,8 @@
 // many bytes have survived scavenges as it holds, up to 2 × 16 MiB on 64-bit, and shrinks it only
 // when the process allocates under ~1 MB/s. A dashboard redraws at 12 frames a second, so it grows
 // to the maximum within seconds and stays there: 32 MiB of resident memory, a quarter of the whole
-// process under 32 trickling agents. Half of that holds a frame's garbage just as well: measured
-// over 7 alternating runs, peak RSS 113–121 instead of 129–137 MiB in the trickle, with CPU time
-// within noise (bench/RESULTS.md, session 15).
+// process under 32 trickling agents. Half of that holds a frame's garbage just as well, with a
+// lower peak and CPU time within noise (bench/RESULTS.md, session 15).
 //
 // The size can only be capped on node's command line (`--max-semi-space-size`), which an npm bin
 // cannot pass. What can change after start is the factor V8 grows by, read at each growth: it

@@ -2,14 +2,14 @@
 // command line, through the same RouteEdits and the same save as the dashboard. Each prints
 // what changed as `-`/`+` lines of the file; a bad value exits 2 naming the field and the fix,
 // and leaves the file as it was.
-import {defaultConfigPath, loadHermesConfig, saveRouteEdits, type LoadedConfig} from '../core/config.js';
-import {clearableFields, describeEdit, type ClearableField, type RouteEdit, type RouteList} from '../core/config-edit.js';
+import {defaultConfigPath, loadHermesConfig, saveRouteEdits, type LoadedConfig} from '../core/config/config.js';
+import {describeEdit} from '../core/config/edit.js';
+import {type ClearableField, clearableFields, reasoningEfforts, type RouteEdit, type RouteList, type RoutingMode, routingModes} from '../core/types.js';
 import {InputError} from '../core/errors.js';
-import {normaliseProfileName, profileDir, resolveHermesHome} from '../core/hermes-home.js';
-import {formatDiff, lineDiff} from '../core/line-diff.js';
-import {lineOf, parseLocated} from '../core/yaml-locate.js';
-import {reasoningEfforts, type RoutingMode} from '../core/types.js';
-import {terminalSafe} from '../core/visible-text.js';
+import {normaliseProfileName, profileDir, resolveHermesHome} from '../core/hermes/home.js';
+import {formatDiff, lineDiff} from '../core/text/line-diff.js';
+import {lineOf, parseLocated} from '../core/text/yaml-locate.js';
+import {terminalSafe} from '../core/output/visible-text.js';
 import {existsSync} from 'node:fs';
 import type {CommandIO} from './run.js';
 
@@ -28,12 +28,11 @@ export type RouteFlags = {
 	in?: string;
 };
 
-const modes: readonly RoutingMode[] = ['model_map', 'profile_routes', 'default'];
 const lists: readonly RouteList[] = ['model_map', 'profile_routes'];
 
 export function setModeCommand(mode: string, flags: {config?: string}, io: EditIO): number {
-	if (!(modes as readonly string[]).includes(mode)) {
-		throw new InputError(`"${terminalSafe(mode)}" is not a routing mode`, {path: 'MODE'}, `one of: ${modes.join(', ')} (default: Hermes's own delegation settings, else the parent's model)`);
+	if (!(routingModes as readonly string[]).includes(mode)) {
+		throw new InputError(`"${terminalSafe(mode)}" is not a routing mode`, {path: 'MODE'}, `one of: ${routingModes.join(', ')} (default: Hermes's own delegation settings, else the parent's model)`);
 	}
 
 	return edit(flags, io, () => [{kind: 'set-mode', mode: mode as RoutingMode}]);

@@ -1,12 +1,12 @@
 // `hermes-delegate config show` (also `config` and `config --show`): the routing configuration
 // as hermes-delegate reads it. An api_key is never printed, only that one is set, with a warning
 // that it is plain text. Everything from the file is made terminal-safe before it is printed.
-import {defaultConfigPath, loadHermesConfig} from '../core/config.js';
-import {resolveHermesHome} from '../core/hermes-home.js';
-import {activeRoutes} from '../core/routing.js';
-import {loadSettings, settingsPath} from '../core/settings.js';
+import {defaultConfigPath, loadHermesConfig} from '../core/config/config.js';
+import {resolveHermesHome} from '../core/hermes/home.js';
+import {activeRoutes} from '../core/plan/routing.js';
+import {loadSettings, settingsPath} from '../core/config/settings.js';
 import type {BuiltinDelegation, DelegationConfig, ModelRoute} from '../core/types.js';
-import {jsonText, terminalSafe} from '../core/visible-text.js';
+import {jsonText, terminalSafe} from '../core/output/visible-text.js';
 import type {CommandIO} from './run.js';
 
 export type ConfigOptions = {config?: string; json?: boolean; show?: boolean};

@@ -1,14 +1,14 @@
 // `hermes-delegate doctor`: probe the installed Hermes and check the config, the profiles and the
 // home for what would make a batch run differently than planned. Exit 0 when nothing is wrong
 // (warnings included), 1 when something is, so a setup script can stop on it.
-import {defaultConfigPath, loadHermesConfig} from '../core/config.js';
-import {runChecks, type Finding} from '../core/doctor.js';
+import {defaultConfigPath, loadHermesConfig} from '../core/config/config.js';
+import {runChecks, type Finding} from '../core/hermes/doctor.js';
 import {InputError} from '../core/errors.js';
-import {resolveHermesHome} from '../core/hermes-home.js';
-import {defaultCachePath, hermesSummary, probeHermes, unprobed} from '../core/hermes-probe.js';
-import {resolveHermesBin} from '../core/launcher.js';
-import {batchConcurrency, loadSettings, settingsPath, type LoadedSettings} from '../core/settings.js';
-import {jsonText, terminalSafe} from '../core/visible-text.js';
+import {resolveHermesHome} from '../core/hermes/home.js';
+import {defaultCachePath, hermesSummary, probeHermes, unprobed} from '../core/hermes/probe.js';
+import {resolveHermesBin} from '../core/hermes/launcher.js';
+import {batchConcurrency, loadSettings, settingsPath, type LoadedSettings} from '../core/config/settings.js';
+import {jsonText, terminalSafe} from '../core/output/visible-text.js';
 import type {CommandIO} from './run.js';
 
 export type DoctorOptions = {config?: string; hermesBin?: string; json?: boolean};

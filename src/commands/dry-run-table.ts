@@ -1,8 +1,8 @@
 // `run --dry-run` on a terminal: the plan as a table a person reads (16 tasks were 620 lines of
 // JSON). Piped, or with --json, the JSON stays: scripts read that.
-import {resultRoute} from '../core/results.js';
+import {resultRoute} from '../core/run/results.js';
 import type {PlannedTask} from '../core/types.js';
-import {safeExcerpt} from '../core/visible-text.js';
+import {safeExcerpt} from '../core/output/visible-text.js';
 
 const headings = ['id', 'name', 'route', 'model', 'reason', 'warnings'] as const;
 

@@ -4,13 +4,13 @@
 // still running, with the same cascade the runner uses. `--dry-run` only lists them.
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import {demoHomePath} from '../core/demo.js';
+import {demoHomePath} from '../core/input/demo.js';
 import {InputError} from '../core/errors.js';
-import {resolveHermesHome} from '../core/hermes-home.js';
-import {endOrphans, findOrphans, orphanCount, orphanWarning, type OrphanRun} from '../core/orphans.js';
-import {hasProc} from '../core/proc-tree.js';
-import {loadSettings, settingsPath} from '../core/settings.js';
-import {terminalSafe} from '../core/visible-text.js';
+import {resolveHermesHome} from '../core/hermes/home.js';
+import {endOrphans, findOrphans, orphanCount, orphanWarning, type OrphanRun} from '../core/run-folder/orphans.js';
+import {hasProc} from '../core/process/proc-tree.js';
+import {loadSettings, settingsPath} from '../core/config/settings.js';
+import {terminalSafe} from '../core/output/visible-text.js';
 import {parseNumber} from './prepare.js';
 import type {CommandIO} from './run.js';
 

@@ -6,12 +6,12 @@ import path from 'node:path';
 import {StringDecoder} from 'node:string_decoder';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {InputError} from '../core/errors.js';
-import {resolveHermesHome} from '../core/hermes-home.js';
-import {attemptLogPath, attemptLogs, splitAttempt} from '../core/task-attempts.js';
-import {findRun, findTask, looksLikeRunId, readRun, type RunInfo, type RunTask} from '../core/run-history.js';
-import {stripSgr, TerminalSanitizer} from '../core/sanitize.js';
-import {StreamJsonDecoder} from '../core/stream-json.js';
-import {safeExcerpt, screenText, terminalSafe} from '../core/visible-text.js';
+import {resolveHermesHome} from '../core/hermes/home.js';
+import {attemptLogPath, attemptLogs, splitAttempt} from '../core/run-folder/attempts.js';
+import {findRun, findTask, looksLikeRunId, readRun, type RunInfo, type RunTask} from '../core/run-folder/history.js';
+import {stripSgr, TerminalSanitizer} from '../core/output/sanitize.js';
+import {StreamJsonDecoder} from '../core/hermes/stream-json.js';
+import {safeExcerpt, screenText, terminalSafe} from '../core/output/visible-text.js';
 
 export type LogsOptions = {follow?: boolean; raw?: boolean; attempt?: string};
 

@@ -1,20 +1,20 @@
 // Everything `run` and `tui` share before the first process starts: settings, task input,
 // Hermes config, the routing plan and the binary. Any problem here is an InputError (exit 2)
 // and nothing has been started.
-import {loadHermesConfig, defaultConfigPath, type LoadedConfig} from '../core/config.js';
-import {createDemoHome, demoTasks} from '../core/demo.js';
+import {loadHermesConfig, defaultConfigPath, type LoadedConfig} from '../core/config/config.js';
+import {createDemoHome, demoTasks} from '../core/input/demo.js';
 import {InputError} from '../core/errors.js';
-import {resolveHermesHome} from '../core/hermes-home.js';
-import {defaultCachePath, probeHermes, unprobed} from '../core/hermes-probe.js';
-import {fitConcurrencyToOpenFiles} from '../core/open-files.js';
-import {requestedHermesBin, resolveHermesBin} from '../core/launcher.js';
-import {planBatch} from '../core/routing.js';
-import {batchConcurrency, loadSettings, parseLogLimit, settingsPath} from '../core/settings.js';
-import {createRunFolder, type RunFolder} from '../core/run-folder.js';
-import {BatchRunner} from '../core/runner.js';
-import {parseTasks} from '../core/tasks.js';
-import {decodeUtf8, inputLimits, readBoundedFile, readBoundedStream} from '../core/read-text.js';
-import {safeExcerpt} from '../core/visible-text.js';
+import {resolveHermesHome} from '../core/hermes/home.js';
+import {defaultCachePath, probeHermes, unprobed} from '../core/hermes/probe.js';
+import {fitConcurrencyToOpenFiles} from '../core/process/open-files.js';
+import {requestedHermesBin, resolveHermesBin} from '../core/hermes/launcher.js';
+import {planBatch} from '../core/plan/routing.js';
+import {batchConcurrency, loadSettings, parseLogLimit, settingsPath} from '../core/config/settings.js';
+import {createRunFolder, type RunFolder} from '../core/run-folder/folder.js';
+import {BatchRunner} from '../core/run/runner.js';
+import {parseTasks} from '../core/input/tasks.js';
+import {decodeUtf8, inputLimits, readBoundedFile, readBoundedStream} from '../core/text/read-text.js';
+import {safeExcerpt} from '../core/output/visible-text.js';
 import {fakeAgentPath} from '../package-files.js';
 import type {DelegateSettings, HermesCapabilities, RoutePlan, TaskSpec} from '../core/types.js';
 

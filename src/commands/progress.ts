@@ -2,7 +2,7 @@
 // Redrawn at a capped rate, never per output line, and erased before the JSON is printed.
 // The line itself is a pure function of the counts, so it is tested without a timer or a terminal.
 import type {BatchEvent, TaskStatus} from '../core/types.js';
-import {formatElapsed} from '../core/durations.js';
+import {formatElapsed} from '../core/text/durations.js';
 
 export type ProgressCounts = {
 	total: number;

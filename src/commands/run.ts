@@ -1,16 +1,16 @@
 // `hermes-delegate run`: headless. Plans the whole batch, runs it, prints JSON.
-import {hermesSummary} from '../core/hermes-probe.js';
-import {buildLaunch} from '../core/launcher.js';
-import {exitCodeOf, resultRoute} from '../core/results.js';
+import {hermesSummary} from '../core/hermes/probe.js';
+import {buildLaunch} from '../core/hermes/launcher.js';
+import {exitCodeOf, resultRoute} from '../core/run/results.js';
 import type {BatchEvent} from '../core/types.js';
-import type {BatchRunner} from '../core/runner.js';
+import type {BatchRunner} from '../core/run/runner.js';
 import {createRunner, prepareBatch, type BatchOptions, type PrepareContext, type PreparedBatch} from './prepare.js';
 import {dryRunTable} from './dry-run-table.js';
 import {startProgressLine} from './progress.js';
 import {onShutdownSignals} from './signals.js';
-import {allWarnings} from '../core/routing.js';
-import {BatchSteering} from '../core/steering.js';
-import {jsonText, terminalSafe} from '../core/visible-text.js';
+import {allWarnings} from '../core/plan/routing.js';
+import {BatchSteering} from '../core/config/steering.js';
+import {jsonText, terminalSafe} from '../core/output/visible-text.js';
 
 export type RunOptions = BatchOptions & {dryRun?: boolean; jsonl?: boolean; json?: boolean};
 

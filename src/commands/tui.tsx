@@ -4,25 +4,26 @@ import {openSync, writeSync} from 'node:fs';
 import {ReadStream} from 'node:tty';
 import {render} from 'ink';
 import {exitCodes, InputError} from '../core/errors.js';
-import {exitCodeOf} from '../core/results.js';
-import type {BatchRunner} from '../core/runner.js';
-import {loadTheme, ThemeError} from '../core/themes.js';
+import {exitCodeOf} from '../core/run/results.js';
+import type {BatchRunner} from '../core/run/runner.js';
+import {loadTheme} from '../core/theme/themes.js';
 import {runnerControl} from '../state/control.js';
 import {feedStore} from '../state/feed.js';
-import {createBatchStore, type BatchStore} from '../state/store.js';
+import {createBatchStore} from '../state/store.js';
+import type {BatchStore} from '../state/store-types.js';
 import {App} from '../ui/App.js';
 import {reportZeroSizeAsFallback} from '../ui/hooks/use-terminal-size.js';
-import {KeyBindingError, resolveBindings} from '../ui/keys.js';
+import {resolveBindings} from '../ui/keys/keys.js';
 import {createRunner, prepareBatch, type BatchOptions} from './prepare.js';
 import {withCleanup, type CommandIO} from './run.js';
 import {onShutdownSignals} from './signals.js';
-import {BatchSteering} from '../core/steering.js';
-import {jsonText, terminalSafe} from '../core/visible-text.js';
-import {dashboardAgentNice} from '../core/agent-priority.js';
+import {BatchSteering} from '../core/config/steering.js';
+import {jsonText, terminalSafe} from '../core/output/visible-text.js';
+import {dashboardAgentNice} from '../core/process/priority.js';
 
 export type TuiOptions = BatchOptions & {theme?: string; exitWhenDone?: boolean; agentNice?: string};
 
-/** --agent-nice: 0 to 19, default dashboardAgentNice (see core/agent-priority.ts). */
+/** --agent-nice: 0 to 19, default dashboardAgentNice (see core/process/priority.ts). */
 function agentNiceOption(text: string | undefined): number {
 	if (text === undefined) {
 		return dashboardAgentNice;
@@ -43,8 +44,8 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 	}
 
 	const batch = await prepareBatch(taskArg, options, {...io, stdinIsTTY: io.stdin.isTTY ?? false});
-	const theme = asInputError(() => loadTheme(options.theme ?? batch.settings.theme, {noColor: !io.color}));
-	const bindings = asInputError(() => resolveBindings(batch.settings.keys));
+	const theme = loadTheme(options.theme ?? batch.settings.theme, {noColor: !io.color});
+	const bindings = resolveBindings(batch.settings.keys);
 	// Signals are ours before the run folder exists (see run.ts): a signal in between would kill us
 	// and leave the folder empty. Handlers run on the event loop, when both are set.
 	let runner: BatchRunner | undefined;
@@ -83,7 +84,7 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 	// maxFps 250: frames are paced by the store (output is published a dozen times a second), so
 	// this only lets a key's frame out without waiting for Ink's throttle: at 60 a key that came
 	// just after an output frame waited up to 16 ms for the next, and under a flood that was much
-	// of the keys' p95 (bench/RESULTS.md, session 14: p95 34 → 26 and 58 → 38 ms). Ink's
+	// of the keys' p95 (bench/RESULTS.md, session 14). Ink's
 	// incrementalRendering is left off: it left stale lines on screen when the routes editor
 	// changed the screen's layout (steer-pty test).
 	reportZeroSizeAsFallback(io.stdout);
@@ -138,7 +139,7 @@ function demoExitCode(report: Parameters<typeof exitCodeOf>[0], stoppedFromOutsi
 /**
  * The alternate screen keeps the operator's scrollback intact and gives the frame a fixed canvas.
  * Bracketed paste (?2004) makes the terminal mark a paste, so that it is read as text and never
- * as keys (ui/paste-reader.ts). Whatever ends the process while they are on (an error nobody
+ * as keys (ui/keys/paste-reader.ts). Whatever ends the process while they are on (an error nobody
  * expected included) turns both off, with the cursor shown, through a synchronous write on exit:
  * an asynchronous one would never flush, and a shell left in bracketed paste gets the markers.
  */
@@ -192,16 +193,4 @@ function untilExit(store: BatchStore, exitWhenDone: boolean): Promise<void> {
 		const unsubscribe = store.subscribe(check);
 		check();
 	});
-}
-
-function asInputError<T>(load: () => T): T {
-	try {
-		return load();
-	} catch (error) {
-		if (error instanceof ThemeError || error instanceof KeyBindingError) {
-			throw new InputError(error.message);
-		}
-
-		throw error;
-	}
 }

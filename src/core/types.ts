@@ -25,7 +25,32 @@ export type TaskSpec = {
 	worktree?: boolean | undefined;
 };
 
-export type RoutingMode = 'model_map' | 'profile_routes' | 'default';
+/** delegation.backend in config.yaml. */
+export const routingModes = ['model_map', 'profile_routes', 'default'] as const;
+export type RoutingMode = (typeof routingModes)[number];
+
+/** What the routes editor, `config route` and the store's port ask config.yaml to change. */
+export type RouteList = 'model_map' | 'profile_routes';
+export type RouteField = 'description' | 'model' | 'provider' | 'reasoning_effort';
+
+/**
+ * The keys of a model route that may be left out (Hermes's own setting then applies): never its
+ * name, description or model. Leaving out provider is refused on save when no base_url is left.
+ */
+export const clearableFields = ['provider', 'base_url', 'reasoning_effort', 'service_tier', 'fallback_providers', 'api_key', 'api_mode'] as const;
+export type ClearableField = typeof clearableFields[number];
+
+export type NewModelRoute = {name: string; description: string; model: string; provider: string; reasoning_effort?: string | undefined};
+export type NewProfileRoute = {name: string; description: string};
+
+export type RouteEdit =
+	| {kind: 'set-mode'; mode: RoutingMode}
+	| {kind: 'set-field'; list: RouteList; name: string; field: RouteField; value: string}
+	| {kind: 'clear-field'; list: RouteList; name: string; field: ClearableField}
+	| {kind: 'set-default'; list: RouteList; name: string}
+	| {kind: 'add-route'; list: 'model_map'; route: NewModelRoute}
+	| {kind: 'add-route'; list: 'profile_routes'; route: NewProfileRoute}
+	| {kind: 'remove-route'; list: RouteList; name: string};
 
 // The levels Hermes's `--reasoning` and `agent.reasoning_effort` accept (hermes chat --help, 0.20.0).
 export const reasoningEfforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'ultra'] as const;
@@ -137,7 +162,7 @@ export type PlannedTask = {
 		max_turns: number | null;
 		/** The prompt is too long for one argument and goes through --query-file. */
 		prompt_file: boolean;
-		/** A base_url route's endpoint, passed in the child's environment (route-flags.ts baseUrlTarget). */
+		/** A base_url route's endpoint, passed in the child's environment (hermes/flags.ts baseUrlTarget). */
 		base_url: string | null;
 	};
 	/** Non-fatal notes about this task's route (e.g. a field with no CLI flag). */

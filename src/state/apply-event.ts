@@ -2,7 +2,7 @@
 // returning a patch; the store applies it. Events are few and apply at once; output is copied in
 // at a capped rate by `outputPatch` (see state/feed.ts).
 import type {BatchEvent} from '../core/types.js';
-import type {BatchControl, BatchState} from './store.js';
+import type {BatchControl, BatchState} from './store-types.js';
 import {withZoom, zoomOf} from './overlay.js';
 import {finishedPatch, replannedPatch, taskViewFromPlan, type TaskView} from './task-view.js';
 import {batchWarnings} from './warnings.js';

@@ -1,8 +1,8 @@
 // The runner, seen through the narrow BatchControl interface the store is allowed to use.
-import type {BatchRunner} from '../core/runner.js';
-import type {BatchSteering} from '../core/steering.js';
-import {terminalSafe} from '../core/visible-text.js';
-import type {BatchControl} from './store.js';
+import type {BatchRunner} from '../core/run/runner.js';
+import type {BatchSteering} from '../core/config/steering.js';
+import {terminalSafe} from '../core/output/visible-text.js';
+import type {BatchControl} from './store-types.js';
 
 /** `steering`: the batch's config, through which route changes are saved and re-planned. */
 export function runnerControl(runner: BatchRunner, steering?: BatchSteering): BatchControl {

@@ -9,7 +9,7 @@
 // never sees events out of order.
 import {performance} from 'node:perf_hooks';
 import type {BatchEvent} from '../core/types.js';
-import type {BatchStore} from './store.js';
+import type {BatchStore} from './store-types.js';
 
 export type FeedSource = {subscribe(listener: (event: BatchEvent) => void): () => void};
 

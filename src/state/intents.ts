@@ -2,7 +2,7 @@
 // or why there is nothing to ask. The store applies the answer and calls the core.
 import {isFinal} from '../core/types.js';
 import {bodyLayer, zoomOf} from './overlay.js';
-import type {BatchState} from './store.js';
+import type {BatchState} from './store-types.js';
 
 /** c (kill: false) or K (kill: true) on the focused or zoomed task; while quitting, K kills everything now. */
 export function cancelRequest(state: BatchState, kill: boolean): Partial<BatchState> | 'kill-all' | undefined {

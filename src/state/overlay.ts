@@ -2,12 +2,22 @@
 // the route picker, and a question over any of them. Each layer says what may lie under it, so
 // only what the keys can reach can be represented (the help over a zoomed task returns to it; a
 // confirm bar sits below whatever body it asks about, which stays on screen). The key context
-// (ui/commands.ts), what Esc closes (the store), what the body shows (App.tsx) and which text
+// (ui/keys/actions.ts), what Esc closes (the store), what the body shows (App.tsx) and which text
 // field has the keyboard are all read from it here.
-import type {ConfirmQuestion, ZoomState} from './store-types.js';
+import type {RoutingMode} from '../core/types.js';
 import type {RoutePickerState, RoutesEditorState} from './routes-editor.js';
 import {editorField} from './routes-editor.js';
 import {fieldAtEnd, type TextField} from './text-field.js';
+import type {ZoomState} from './zoom.js';
+
+/** What a confirm bar asks: stopping one task, quitting, or removing a route. */
+export type ConfirmQuestion =
+	| {action: 'cancel' | 'kill'; taskId: string}
+	| {action: 'quit'}
+	| {action: 'remove-route'; routeName: string}
+	/** m: the mode it switches to, saved into Hermes's shared config.yaml. */
+	| {action: 'switch-mode'; mode: RoutingMode};
+export type ConfirmAction = ConfirmQuestion['action'];
 
 /** One task full-screen; `searching`: the search prompt, while a query is typed. */
 export type ZoomLayer = {kind: 'zoom'; zoom: ZoomState; searching: TextField | null};

@@ -2,7 +2,7 @@
 // on another route of the active mode, or on an explicit model (and provider) the operator types.
 // Pure decisions here; the task is re-queued through the control (the runner re-plans it).
 import type {StoreApi} from 'zustand/vanilla';
-import {explicitModelRefusal, explicitProviderRefusal} from '../core/replan.js';
+import {explicitModelRefusal, explicitProviderRefusal} from '../core/plan/replan.js';
 import type {PickerLayer} from './overlay.js';
 import {pickedProfile} from './route-add-remove.js';
 import {pickerFor} from './routes-editor.js';

@@ -2,11 +2,9 @@
 // which one is selected, and what is being typed or picked inside. Pure: the rows are copied
 // from the routing config when the editor opens and after every save, and every text in them is
 // sanitised here, once.
-import type {RouteField, RouteList} from '../core/config-edit.js';
-import {activeRoutes} from '../core/routing.js';
-import type {DelegationConfig, RoutingMode, TaskStatus} from '../core/types.js';
-import {isActive} from '../core/types.js';
-import {terminalSafe} from '../core/visible-text.js';
+import {type DelegationConfig, isActive, type RouteField, type RouteList, type RoutingMode, type TaskStatus} from '../core/types.js';
+import {activeRoutes} from '../core/plan/routing.js';
+import {terminalSafe} from '../core/output/visible-text.js';
 import type {TextField} from './text-field.js';
 import type {TaskView} from './task-view.js';
 

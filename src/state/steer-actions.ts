@@ -2,13 +2,13 @@
 // file stays readable. They decide with pure functions (steer.ts, routes-editor.ts) and change
 // the routing only through the control. The route picker's are in reroute-actions.ts.
 import type {StoreApi} from 'zustand/vanilla';
-import type {ClearableField, RouteField} from '../core/config-edit.js';
+import type {ClearableField, RouteField} from '../core/types.js';
 import {submitDraft} from './route-add-remove.js';
 import {movedInPicker, submitExplicit} from './reroute-actions.js';
 import {editorFor, refreshedEditor, type RouteRow, type RoutesEditorState} from './routes-editor.js';
-import type {SteerOutcome} from '../core/steering.js';
+import type {SteerOutcome} from '../core/config/steering.js';
 import {editorPatch, editPatch, refusedPatch, steerable, switchModePatch, switchModeQuestion} from './steer.js';
-import type {BatchActions, BatchControl, BatchState} from './store.js';
+import type {BatchActions, BatchControl, BatchState} from './store-types.js';
 import {fieldAtEnd} from './text-field.js';
 
 export type SteerActions = Pick<BatchActions, 'configChanged' | 'requestSwitchMode' | 'switchMode' | 'openRoutes' | 'moveRoute' | 'editDescription' | 'editRouteField' | 'submitField' | 'cancelField' | 'setDefaultRoute' | 'reloadConfig'>;

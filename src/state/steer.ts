@@ -1,12 +1,11 @@
 // The operator's steering intents (switch the routing mode, edit a route), decided as pure
 // functions of the state and the routing config; the change itself goes through the control
 // (saved into config.yaml, recorded, re-planned by the runner), whose answer becomes the notice.
-import type {RouteEdit} from '../core/config-edit.js';
-import type {SteerOutcome} from '../core/steering.js';
-import type {DelegationConfig, RoutingMode} from '../core/types.js';
+import type {DelegationConfig, RouteEdit, RoutingMode} from '../core/types.js';
+import type {SteerOutcome} from '../core/config/steering.js';
 import {bodyLayer} from './overlay.js';
 import {editorField, type RoutesEditorState} from './routes-editor.js';
-import type {BatchControl, BatchState} from './store.js';
+import type {BatchControl, BatchState} from './store-types.js';
 
 /** The order `m` goes through the modes. */
 export const modeCycle: readonly RoutingMode[] = ['model_map', 'profile_routes', 'default'];

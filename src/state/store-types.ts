@@ -1,9 +1,10 @@
 // The store's shape: the batch state, the actions, and what the store may ask of the core.
-// Kept apart from store.ts (which implements them) so both stay readable.
-import type {RouteEdit, RouteField} from '../core/config-edit.js';
-import type {RetryTarget} from '../core/replan.js';
-import type {SteerOutcome} from '../core/steering.js';
-import type {BatchEvent, BatchReport, DelegationConfig, RoutingMode} from '../core/types.js';
+// Everyone takes these types from here, never from store.ts, which imports every slice: so the
+// slices and the store form no import circle.
+import type {BatchEvent, BatchReport, DelegationConfig, RouteEdit, RouteField, RoutingMode} from '../core/types.js';
+import type {RetryTarget} from '../core/plan/replan.js';
+import type {SteerOutcome} from '../core/config/steering.js';
+import type {StoreApi} from 'zustand/vanilla';
 import type {Overlay} from './overlay.js';
 import type {TextField} from './text-field.js';
 import type {TaskView} from './task-view.js';
@@ -26,28 +27,7 @@ export type BatchControl = {
 	reload?(): SteerOutcome;
 };
 
-/** What a confirm bar asks: stopping one task, quitting, or removing a route. */
-export type ConfirmQuestion =
-	| {action: 'cancel' | 'kill'; taskId: string}
-	| {action: 'quit'}
-	| {action: 'remove-route'; routeName: string}
-	/** m: the mode it switches to, saved into Hermes's shared config.yaml. */
-	| {action: 'switch-mode'; mode: RoutingMode};
-export type ConfirmAction = ConfirmQuestion['action'];
 export type LayoutPreference = 'auto' | 'grid' | 'list';
-export type ZoomState = {
-	taskId: string;
-	scrollback: string[];
-	/** Lines the task printed, including those the bounded buffer no longer keeps. */
-	totalLines: number;
-	version: number;
-	offsetFromBottom: number;
-	/** Scrollback lines on screen when the UI last said: what keeps the view full as output arrives. */
-	visibleLines: number;
-	/** The last query searched for (typed in the overlay's search prompt) and the line it was found on. */
-	search: {query: string; matchLine: number | null};
-};
-
 export type BatchState = {
 	runId: string;
 	runDir: string;
@@ -131,3 +111,5 @@ export type BatchActions = {
 	/** Sends the picked task to the selected route. */
 	pickRoute(): void;
 };
+
+export type BatchStore = StoreApi<BatchState & BatchActions>;

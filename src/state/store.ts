@@ -4,8 +4,8 @@
 // `syncOutput` copies the bounded tails in at a capped rate (see state/feed.ts). What events
 // change is in apply-event.ts, the zoom's arithmetic in zoom.ts, steering in steer-actions.ts;
 // the state's and actions' types are in store-types.ts.
-import {createStore, type StoreApi} from 'zustand/vanilla';
-import type {CancellingInfo, PlannedTask, RoutingMode, StopReason, TaskStatus} from '../core/types.js';
+import {createStore} from 'zustand/vanilla';
+import type {PlannedTask, RoutingMode, TaskStatus} from '../core/types.js';
 import {isActive} from '../core/types.js';
 import {eventPatch, outputPatch} from './apply-event.js';
 import {closedTop, withField, type ZoomLayer} from './overlay.js';
@@ -17,14 +17,8 @@ import {addRemoveActions} from './route-add-remove.js';
 import {rerouteActions} from './reroute-actions.js';
 import {steerActions} from './steer-actions.js';
 import {nextMode, steerable} from './steer.js';
-import type {BatchActions, BatchControl, BatchState} from './store-types.js';
+import type {BatchActions, BatchControl, BatchState, BatchStore} from './store-types.js';
 import {openZoom, scrolled, searched} from './zoom.js';
-
-export type {TaskView} from './task-view.js';
-
-export type {BatchActions, BatchControl, BatchState, ConfirmAction, ConfirmQuestion, LayoutPreference, ZoomState} from './store-types.js';
-
-export type BatchStore = StoreApi<BatchState & BatchActions>;
 
 export type BatchStoreOptions = {
 	control: BatchControl;
@@ -275,8 +269,6 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 		};
 	});
 }
-
-export type {CancellingInfo, StopReason};
 
 function nextModeOf(state: BatchState, control: BatchControl): RoutingMode | undefined {
 	const delegation = control.routing?.();

@@ -1,6 +1,6 @@
 // What a pane shows about one task. Plain data, derived from the plan and then the events.
 import type {CancellingInfo, PlannedTask, TaskResult, TaskStatus, TaskTelemetry} from '../core/types.js';
-import {terminalSafe} from '../core/visible-text.js';
+import {terminalSafe} from '../core/output/visible-text.js';
 
 export type TaskView = {
 	id: string;

@@ -2,9 +2,9 @@
 // the first must be the one that matters most: warnings about what the running tasks do (two
 // tasks writing one profile's memory, route fields that cannot be passed) before warnings about
 // the configuration file (a plain-text api_key).
-import {allWarnings, sharedProfileWarnings} from '../core/routing.js';
+import {allWarnings, sharedProfileWarnings} from '../core/plan/routing.js';
 import type {PlannedTask} from '../core/types.js';
-import {terminalSafe} from '../core/visible-text.js';
+import {terminalSafe} from '../core/output/visible-text.js';
 
 export function batchWarnings(plan: {tasks: readonly PlannedTask[]; warnings: readonly string[]}): string[] {
 	// The same strings the planner made, recognised whole, never by matching words in their text.

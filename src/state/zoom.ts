@@ -1,8 +1,20 @@
 // The zoom view's state as pure functions: one task's scrollback, a scroll position counted
 // from the bottom (0 = follow new output), and a search. Kept out of the store so the
 // store stays a list of small actions.
-import {lineMatches, searchPattern} from '../core/visible-text.js';
-import type {ZoomState} from './store.js';
+import {lineMatches, searchPattern} from '../core/output/visible-text.js';
+
+export type ZoomState = {
+	taskId: string;
+	scrollback: string[];
+	/** Lines the task printed, including those the bounded buffer no longer keeps. */
+	totalLines: number;
+	version: number;
+	offsetFromBottom: number;
+	/** Scrollback lines on screen when the UI last said: what keeps the view full as output arrives. */
+	visibleLines: number;
+	/** The last query searched for (typed in the overlay's search prompt) and the line it was found on. */
+	search: {query: string; matchLine: number | null};
+};
 
 type OutputSnapshot = {version: number; totalLines: number; lines(): string[]};
 

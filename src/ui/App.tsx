@@ -3,9 +3,9 @@
 // keys go through use-keys.ts.
 import {Box, Text} from 'ink';
 import {useShallow} from 'zustand/shallow';
-import type {Theme} from '../core/themes.js';
+import type {Theme} from '../core/theme/themes.js';
 import {bodyLayer, type BodyLayer} from '../state/overlay.js';
-import type {BatchStore} from '../state/store.js';
+import type {BatchStore} from '../state/store-types.js';
 import {ConfirmBar, confirmQuestion, confirmText} from './components/ConfirmBar.js';
 import {Footer} from './components/Footer.js';
 import {GridLayout} from './components/GridLayout.js';
@@ -14,13 +14,13 @@ import {HelpOverlay} from './components/HelpOverlay.js';
 import {ListLayout} from './components/ListLayout.js';
 import {RoutesEditor} from './components/RoutesEditor.js';
 import {ZoomView} from './components/ZoomView.js';
-import {useKeys} from './hooks/use-keys.js';
+import {useKeys} from './keys/use-keys.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
-import {formatKey} from './key-descriptor.js';
-import type {Bindings} from './keys.js';
+import {formatKey} from './keys/key-descriptor.js';
+import type {Bindings} from './keys/keys.js';
 import {focusColumns, planFrame, zoomVisibleLines, type FramePlan} from './layout.js';
 import {StoreProvider, useBatch} from './store-context.js';
-import {ThemeProvider, useTheme} from './theme.js';
+import {ThemeProvider, useTheme} from './theme/theme.js';
 
 export type AppProps = {
 	readonly store: BatchStore;

@@ -2,8 +2,8 @@
 // and a word, so it reads the same under the no-color theme as in colour.
 import type {TaskStatus} from '../core/types.js';
 import type {TaskView} from '../state/task-view.js';
-import {formatElapsed} from '../core/durations.js';
-import {maxMeasuredLength, measurable} from '../core/visible-text.js';
+import {formatElapsed} from '../core/text/durations.js';
+import {maxMeasuredLength, measurable} from '../core/output/visible-text.js';
 
 export const statusSymbols: Readonly<Record<TaskStatus, string>> = {
 	queued: '○',
@@ -252,9 +252,4 @@ export function formatCount(count: number): string {
 	}
 
 	return count < 1_000_000 ? `${(count / 1000).toFixed(1)}k` : `${(count / 1_000_000).toFixed(1)}M`;
-}
-
-/** Statuses whose text changes with the clock. */
-export function isTicking(status: TaskStatus): boolean {
-	return status === 'running' || status === 'cancelling';
 }

@@ -1,7 +1,7 @@
 // Where everything goes, as pure arithmetic: the frame is planned from the terminal size before
 // anything renders, so it can never grow past the terminal (a taller frame makes Ink clear and
 // repaint the whole screen on every update, which is where dashboards start to flicker and burn CPU).
-import type {LayoutPreference} from '../state/store.js';
+import type {LayoutPreference} from '../state/store-types.js';
 
 /** Pane lines that are not output: border top and bottom, title line, route line. */
 export const paneChrome = 4;

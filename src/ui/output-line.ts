@@ -2,10 +2,10 @@
 // left to do here is what depends on the screen: tabs, and colour under the no-color theme.
 import cliTruncate from 'cli-truncate';
 import stringWidth from 'string-width';
-import {stripSgr} from '../core/sanitize.js';
+import {stripSgr} from '../core/output/sanitize.js';
 import {isNarrowText} from './narrow-text.js';
-import type {Theme} from '../core/themes.js';
-import {screenText} from '../core/visible-text.js';
+import type {Theme} from '../core/theme/themes.js';
+import {screenText} from '../core/output/visible-text.js';
 
 const colourCache = new WeakMap<Theme, boolean>();
 

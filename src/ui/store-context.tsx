@@ -2,7 +2,7 @@
 // renders against a fresh store and the app could host two batches without them seeing each other.
 import {createContext, useContext, type ReactNode} from 'react';
 import {useStore} from 'zustand';
-import type {BatchActions, BatchState, BatchStore} from '../state/store.js';
+import type {BatchActions, BatchState, BatchStore} from '../state/store-types.js';
 
 const StoreContext = createContext<BatchStore | undefined>(undefined);
 

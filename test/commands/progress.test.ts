@@ -2,7 +2,7 @@
 // wider than the terminal, and without colour when colour is off.
 import {describe, expect, it} from 'vitest';
 import {countStatuses, formatProgress, type ProgressCounts} from '../../src/commands/progress.js';
-import {formatElapsed} from '../../src/core/durations.js';
+import {formatElapsed} from '../../src/core/text/durations.js';
 import type {TaskStatus} from '../../src/core/types.js';
 
 const plain = {columns: 80, color: false};

@@ -3,7 +3,7 @@
 // usage synopsis (argparse prints it on every usage error), and the same flags for hermes-probe.
 // And no sentence of the real help may be in it (the project holds only what we wrote).
 import {describe, expect, it} from 'vitest';
-import {parseChatHelp} from '../../src/core/hermes-probe.js';
+import {parseChatHelp} from '../../src/core/hermes/probe.js';
 import {runFakeAgent} from '../helpers/processes.js';
 import {recordedHelp, recordingsMissing, recordedReleases, type RecordedRelease} from '../helpers/recorded-help.js';
 

@@ -5,9 +5,9 @@ import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {describe, expect, it} from 'vitest';
-import {interpretHermesOutput} from '../../src/core/hermes-output.js';
-import {parseChatHelp} from '../../src/core/hermes-probe.js';
-import {TaskOutput} from '../../src/core/task-output.js';
+import {interpretHermesOutput, withoutSessionLine} from '../../src/core/hermes/output.js';
+import {parseChatHelp} from '../../src/core/hermes/probe.js';
+import {TaskOutput} from '../../src/core/output/task-output.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const recorded = path.resolve(repoRoot, '../shared/hermes-agent/recorded');
@@ -35,7 +35,7 @@ const load = (version: string): Recording[] => readdirSync(path.join(recorded, v
 /** What a task ends up with: the bytes pushed through a TaskOutput, then read as their mode means. */
 function parse(run: Recording) {
 	const mode = run.argv?.includes('-Q') ? 'quiet' as const : 'text' as const;
-	const output = new TaskOutput({display: false, hideSessionLine: mode !== 'text'});
+	const output = new TaskOutput({display: false, stderrFilter: mode === 'text' ? undefined : withoutSessionLine});
 	output.pushStdout(Buffer.from(run.stdout ?? '', 'utf8'));
 	output.pushStderr(Buffer.from(run.stderr ?? '', 'utf8'));
 	output.end();

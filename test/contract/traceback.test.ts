@@ -4,7 +4,7 @@
 import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it, onTestFinished} from 'vitest';
-import {signalGroup} from '../../src/core/process-group.js';
+import {signalGroup} from '../../src/core/process/group.js';
 import {killStartedAgents, startFakeAgent} from '../helpers/processes.js';
 import {recordedDir, recordingsMissing, recordedReleases} from '../helpers/recorded-help.js';
 import {waitFor} from '../helpers/wait-for.js';

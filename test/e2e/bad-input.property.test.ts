@@ -7,8 +7,8 @@ import fc from 'fast-check';
 import {stringify} from 'yaml';
 import {afterAll, describe, expect, it} from 'vitest';
 import {InputError} from '../../src/core/errors.js';
-import {decodeUtf8} from '../../src/core/read-text.js';
-import {maxOneLineLength, parseTasks, taskFields} from '../../src/core/tasks.js';
+import {decodeUtf8} from '../../src/core/text/read-text.js';
+import {maxOneLineLength, parseTasks, taskFields} from '../../src/core/input/tasks.js';
 import {makeHome, runCli} from '../helpers/run-cli.js';
 
 const home = makeHome();

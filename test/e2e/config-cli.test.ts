@@ -6,7 +6,7 @@ import path from 'node:path';
 import {execa} from 'execa';
 import {describe, it} from 'vitest';
 import {cliForUser} from '../helpers/cli-for-user.js';
-import {lineDiff} from '../../src/core/line-diff.js';
+import {lineDiff} from '../../src/core/text/line-diff.js';
 import {cliPath, makeHome, runCli, type TestHome} from '../helpers/run-cli.js';
 
 const config = `# Hermes config (hand-written)

@@ -6,8 +6,8 @@
 import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {listGroupMembers, signalGroup} from '../../src/core/process-group.js';
-import type {ProcessRecord} from '../../src/core/run-folder.js';
+import {listGroupMembers, signalGroup} from '../../src/core/process/group.js';
+import type {ProcessRecord} from '../../src/core/run-folder/folder.js';
 import type {BatchReport} from '../../src/core/types.js';
 import {fakeAgentPath, isProcessRunning} from '../helpers/processes.js';
 import {cliPath, makeHome, recordedGroups, tasksJson, type TestHome} from '../helpers/run-cli.js';

@@ -4,7 +4,7 @@
 import {existsSync, mkdirSync, readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {signalGroup} from '../../src/core/process-group.js';
+import {signalGroup} from '../../src/core/process/group.js';
 import type {BatchReport} from '../../src/core/types.js';
 import {cliPath, makeHome, recordedGroups} from '../helpers/run-cli.js';
 import {startTmux} from '../helpers/tmux.js';

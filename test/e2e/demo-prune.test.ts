@@ -4,8 +4,8 @@ import {existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {describe, expect, it, onTestFinished} from 'vitest';
-import {demoHomePath, demoRunsKept} from '../../src/core/demo.js';
-import {runsDir} from '../../src/core/hermes-home.js';
+import {demoHomePath, demoRunsKept} from '../../src/core/input/demo.js';
+import {runsDir} from '../../src/core/hermes/home.js';
 import {makeHome, recordedGroups, runCli, startCli, tasksJson} from '../helpers/run-cli.js';
 import {waitFor} from '../helpers/wait-for.js';
 

@@ -5,7 +5,7 @@
 import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import type {ProcessRecord} from '../../src/core/run-folder.js';
+import type {ProcessRecord} from '../../src/core/run-folder/folder.js';
 import {hostileAgent, killKnownProcesses, remember} from '../helpers/hostile.js';
 import {isProcessRunning} from '../helpers/processes.js';
 import {makeHome, runCli, spawnCli, tasksJson, type TestHome} from '../helpers/run-cli.js';

@@ -1,4 +1,4 @@
-// Untrusted input is read up to a limit (core/read-text.ts inputLimits): an endless or huge input
+// Untrusted input is read up to a limit (core/text/read-text.ts inputLimits): an endless or huge input
 // ends with exit 2 naming the limit, instead of growing without bound or never ending.
 import {spawn} from 'node:child_process';
 import {existsSync} from 'node:fs';

@@ -6,7 +6,7 @@
 import {appendFileSync, mkdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it, onTestFinished} from 'vitest';
-import {recordRunOwner} from '../../src/core/run-owner.js';
+import {recordRunOwner} from '../../src/core/run-folder/owner.js';
 import {makeHome, runCli, startCli, type TestHome} from '../helpers/run-cli.js';
 import {waitFor} from '../helpers/wait-for.js';
 

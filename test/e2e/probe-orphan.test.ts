@@ -3,7 +3,7 @@
 import {chmodSync, existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it, onTestFinished} from 'vitest';
-import {isLive, readProcStat} from '../../src/core/proc-tree.js';
+import {isLive, readProcStat} from '../../src/core/process/proc-tree.js';
 import {makeHome, startCli, tasksJson} from '../helpers/run-cli.js';
 import {waitFor} from '../helpers/wait-for.js';
 

@@ -5,7 +5,7 @@ import {once} from 'node:events';
 import {existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it, onTestFinished} from 'vitest';
-import {listGroupMembers, signalGroup} from '../../src/core/process-group.js';
+import {listGroupMembers, signalGroup} from '../../src/core/process/group.js';
 import type {BatchReport} from '../../src/core/types.js';
 import {collect, fakeAgentPath, isProcessRunning} from '../helpers/processes.js';
 import {makeHome, recordedGroups, runCli, spawnCli, startCli, tasksJson, type TestHome} from '../helpers/run-cli.js';

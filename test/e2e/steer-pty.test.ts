@@ -6,8 +6,8 @@
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {changesPath} from '../../src/core/config-changes.js';
-import {lineDiff} from '../../src/core/line-diff.js';
+import {changesPath} from '../../src/core/config/changes.js';
+import {lineDiff} from '../../src/core/text/line-diff.js';
 import type {BatchReport} from '../../src/core/types.js';
 import {fakeAgentPath} from '../helpers/processes.js';
 import {cliPath, makeHome, tasksJson, type TestHome} from '../helpers/run-cli.js';

@@ -4,8 +4,8 @@
 import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it, onTestFinished} from 'vitest';
-import {readProcStat} from '../../src/core/proc-tree.js';
-import type {ProcessRecord} from '../../src/core/run-folder.js';
+import {readProcStat} from '../../src/core/process/proc-tree.js';
+import type {ProcessRecord} from '../../src/core/run-folder/folder.js';
 import type {BatchReport} from '../../src/core/types.js';
 import {makeHome, startCli, tasksJson, type TestHome} from '../helpers/run-cli.js';
 import {waitFor} from '../helpers/wait-for.js';

@@ -5,7 +5,7 @@ import {spawn} from 'node:child_process';
 import {existsSync, readdirSync, readlinkSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it, onTestFinished} from 'vitest';
-import {readProcStat} from '../../src/core/proc-tree.js';
+import {readProcStat} from '../../src/core/process/proc-tree.js';
 import {fakeAgentPath} from '../helpers/processes.js';
 import {cliPath, makeHome, tasksJson} from '../helpers/run-cli.js';
 import {shellQuote} from '../helpers/tmux.js';

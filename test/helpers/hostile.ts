@@ -1,7 +1,7 @@
 // The hostile agents of bench/hostile/ as real processes for tests, and a clean-up that ends
 // every process a test learnt about (agents, and what they let escape) even when the test failed.
 import {fileURLToPath} from 'node:url';
-import {processStartTicks, signalGroup, spawnInGroup, type GroupProcess} from '../../src/core/process-group.js';
+import {processStartTicks, signalGroup, spawnInGroup, type GroupProcess} from '../../src/core/process/group.js';
 import {collect, type Collected} from './processes.js';
 import {waitFor} from './wait-for.js';
 

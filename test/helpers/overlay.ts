@@ -2,7 +2,8 @@
 // the route picker, the question, the zoom — or null when that is not what is open.
 import {bodyLayer, zoomOf} from '../../src/state/overlay.js';
 import type {RoutePickerState, RoutesEditorState} from '../../src/state/routes-editor.js';
-import type {BatchState, ConfirmQuestion} from '../../src/state/store.js';
+import type {BatchState} from '../../src/state/store-types.js';
+import type {ConfirmQuestion} from '../../src/state/overlay.js';
 
 export {zoomOf};
 

@@ -2,7 +2,7 @@
 import {accessSync, constants, existsSync, readFileSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 import {execa} from 'execa';
-import {signalGroup, spawnInGroup, type GroupProcess} from '../../src/core/process-group.js';
+import {signalGroup, spawnInGroup, type GroupProcess} from '../../src/core/process/group.js';
 import type {HermesCapabilities} from '../../src/core/types.js';
 
 function locateFakeAgent(): string {

@@ -10,7 +10,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {execa} from 'execa';
-import {signalGroup} from '../../src/core/process-group.js';
+import {signalGroup} from '../../src/core/process/group.js';
 
 export const realHermesVersions = ['0.19.0', '0.20.0'] as const;
 export type RealHermesVersion = (typeof realHermesVersions)[number];

@@ -1,11 +1,12 @@
 // Renders the dashboard the way the app does (store + theme + bindings), against a fresh store
 // whose control is a fake that records what the UI asked for and serves canned output.
 import {render as inkRender} from 'ink-testing-library';
-import {loadTheme, type Theme} from '../../src/core/themes.js';
+import {loadTheme, type Theme} from '../../src/core/theme/themes.js';
 import type {BatchReport, PlannedTask, RouteDecision, TaskResult, TaskSpec, TaskStatus} from '../../src/core/types.js';
-import {createBatchStore, type BatchControl, type BatchStore} from '../../src/state/store.js';
+import {createBatchStore} from '../../src/state/store.js';
+import type {BatchControl, BatchStore} from '../../src/state/store-types.js';
 import {App} from '../../src/ui/App.js';
-import {defaultBindings, type Bindings} from '../../src/ui/keys.js';
+import {defaultBindings, type Bindings} from '../../src/ui/keys/keys.js';
 
 export const t0 = Date.parse('2025-01-01T12:00:00Z');
 

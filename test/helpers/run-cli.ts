@@ -8,9 +8,9 @@ import path from 'node:path';
 import type {Readable} from 'node:stream';
 import {fileURLToPath} from 'node:url';
 import {execa} from 'execa';
-import {runsDir} from '../../src/core/hermes-home.js';
-import {signalGroup} from '../../src/core/process-group.js';
-import type {ProcessRecord} from '../../src/core/run-folder.js';
+import {runsDir} from '../../src/core/hermes/home.js';
+import {signalGroup} from '../../src/core/process/group.js';
+import type {ProcessRecord} from '../../src/core/run-folder/folder.js';
 import {fakeAgentPath} from './processes.js';
 
 function locateCli(): string {

@@ -5,7 +5,7 @@ import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach} from 'vitest';
-import {signalGroup} from '../../src/core/process-group.js';
+import {signalGroup} from '../../src/core/process/group.js';
 import type {BatchEvent} from '../../src/core/types.js';
 
 export type Scratch = {

@@ -10,7 +10,7 @@ import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {execa} from 'execa';
 import {afterAll, beforeAll, describe, expect, it, onTestFinished} from 'vitest';
-import {isGroupAlive, signalGroup} from '../../src/core/process-group.js';
+import {isGroupAlive, signalGroup} from '../../src/core/process/group.js';
 import type {BatchReport, TaskResult} from '../../src/core/types.js';
 import {makeHermesTestHome, type HermesTestHome} from '../helpers/hermes-test-home.js';
 import {startMockModelServer, type MockModelServer, type RecordedRequest} from '../helpers/mock-model-server.js';

@@ -2,11 +2,11 @@
 // picker over the zoom it was opened on, a question over any body, which stays), which text
 // field has the keyboard, and that output still reaches a zoom something covers.
 import {describe, expect, it} from 'vitest';
-import {parseHermesConfig} from '../../src/core/config-parse.js';
+import {parseHermesConfig} from '../../src/core/config/parse.js';
 import {activeField, bodyLayer, zoomOf} from '../../src/state/overlay.js';
 import {createBatchStore} from '../../src/state/store.js';
 import {fieldAtEnd} from '../../src/state/text-field.js';
-import {keyContext} from '../../src/ui/commands.js';
+import {keyContext} from '../../src/ui/keys/actions.js';
 import {FakeControl, plannedTasks, t0} from '../helpers/render.js';
 import {steeringConfig} from '../helpers/steering-config.js';
 

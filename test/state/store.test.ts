@@ -1,10 +1,11 @@
 // The store's contract with the engine: events apply at once (telemetry waits for the output's
 // publish), output is copied in at a capped rate (never per line), and the operator's intents reach the core only after confirmation.
 import {afterEach, describe, expect, it, vi} from 'vitest';
-import {TaskOutput} from '../../src/core/task-output.js';
+import {TaskOutput} from '../../src/core/output/task-output.js';
 import type {BatchEvent, PlannedTask, TaskResult} from '../../src/core/types.js';
 import {feedStore} from '../../src/state/feed.js';
-import {createBatchStore, type BatchControl} from '../../src/state/store.js';
+import {createBatchStore} from '../../src/state/store.js';
+import type {BatchControl} from '../../src/state/store-types.js';
 import {plannedTask, plannedTasks, t0, testHermes} from '../helpers/render.js';
 import {questionOf, zoomOf} from '../helpers/overlay.js';
 import {fieldAtEnd} from '../../src/state/text-field.js';

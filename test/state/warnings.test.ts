@@ -1,7 +1,7 @@
 // The dashboard's header has room for one warning: the one about what the running tasks do must
 // come first, before warnings about the configuration file.
 import {describe, expect, it} from 'vitest';
-import {sharedProfileWarnings} from '../../src/core/routing.js';
+import {sharedProfileWarnings} from '../../src/core/plan/routing.js';
 import type {PlannedTask} from '../../src/core/types.js';
 import {batchWarnings} from '../../src/state/warnings.js';
 import {plannedTask} from '../helpers/render.js';

@@ -5,13 +5,13 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {cleanup, render as inkRender} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
-import {loadHermesConfig} from '../../src/core/config.js';
-import {planBatch} from '../../src/core/routing.js';
-import {defaultSettings} from '../../src/core/settings.js';
-import {loadTheme} from '../../src/core/themes.js';
+import {loadHermesConfig} from '../../src/core/config/config.js';
+import {planBatch} from '../../src/core/plan/routing.js';
+import {defaultSettings} from '../../src/core/config/settings.js';
+import {loadTheme} from '../../src/core/theme/themes.js';
 import {createBatchStore} from '../../src/state/store.js';
 import {App} from '../../src/ui/App.js';
-import {defaultBindings} from '../../src/ui/keys.js';
+import {defaultBindings} from '../../src/ui/keys/keys.js';
 import {FakeControl, finishTask, render, startTask, stripAnsi, t0} from '../helpers/render.js';
 import {steeringConfig} from '../helpers/steering-config.js';
 

@@ -1,7 +1,7 @@
 // The help overlay is generated from the binding table: every command, with its current keys.
 import {cleanup} from 'ink-testing-library';
 import {afterEach, expect, test, vi} from 'vitest';
-import {helpEntries, resolveBindings} from '../../src/ui/keys.js';
+import {helpEntries, resolveBindings} from '../../src/ui/keys/keys.js';
 import {plannedTask, plannedTasks, render} from '../helpers/render.js';
 import {zoomOf} from '../helpers/overlay.js';
 

@@ -2,7 +2,7 @@
 // without the operator saying yes to a question that names what will happen.
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
-import {resolveBindings} from '../../src/ui/keys.js';
+import {resolveBindings} from '../../src/ui/keys/keys.js';
 import {finishBatch, finishTask, plannedTasks, render, startTask, t0} from '../helpers/render.js';
 import {questionOf, zoomOf} from '../helpers/overlay.js';
 

@@ -4,8 +4,8 @@
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {InputError} from '../../src/core/errors.js';
-import {maxOneLineLength, parseTasks} from '../../src/core/tasks.js';
-import {maxMeasuredLength} from '../../src/core/visible-text.js';
+import {maxOneLineLength, parseTasks} from '../../src/core/input/tasks.js';
+import {maxMeasuredLength} from '../../src/core/output/visible-text.js';
 import {oneLine, titleLine} from '../../src/ui/format.js';
 import {plannedTask, render} from '../helpers/render.js';
 

@@ -3,7 +3,7 @@
 import '../helpers/force-color.js';
 import {afterEach, expect, test, vi} from 'vitest';
 import {cleanup} from 'ink-testing-library';
-import {loadTheme} from '../../src/core/themes.js';
+import {loadTheme} from '../../src/core/theme/themes.js';
 import {finishTask, plannedTasks, render, startTask, t0} from '../helpers/render.js';
 
 afterEach(cleanup);

@@ -3,7 +3,7 @@
 import '../helpers/force-color.js';
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {cleanup} from 'ink-testing-library';
-import {loadTheme, type Theme} from '../../src/core/themes.js';
+import {loadTheme, type Theme} from '../../src/core/theme/themes.js';
 import {plannedTasks, render, startTask, stripAnsi, t0} from '../helpers/render.js';
 
 afterEach(cleanup);

@@ -2,7 +2,7 @@
 // grey like queued, timed out yellow like cancelling), and without colour every badge has its
 // own symbol and word.
 import {describe, expect, test} from 'vitest';
-import {listThemes, loadTheme} from '../../src/core/themes.js';
+import {listThemes, loadTheme} from '../../src/core/theme/themes.js';
 import {statusLabels, statusSymbols} from '../../src/ui/format.js';
 
 describe('status colours', () => {

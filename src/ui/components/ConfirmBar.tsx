@@ -1,13 +1,13 @@
 // The question before anything is stopped, saying exactly what will be sent to whom.
 import {Box, Text} from 'ink';
-import type {BatchState} from '../../state/store.js';
+import type {BatchState} from '../../state/store-types.js';
 import {modeNames} from '../../state/steer.js';
-import {formatElapsed} from '../../core/durations.js';
+import {formatElapsed} from '../../core/text/durations.js';
 import {oneLine, truncate, wrapWords} from '../format.js';
-import {formatKey} from '../key-descriptor.js';
-import type {Bindings} from '../keys.js';
+import {formatKey} from '../keys/key-descriptor.js';
+import type {Bindings} from '../keys/keys.js';
 import {useBatch} from '../store-context.js';
-import {useTheme} from '../theme.js';
+import {useTheme} from '../theme/theme.js';
 
 // Long titles are cut here so the explanation after them survives on narrow terminals.
 const titleWidth = 40;

@@ -2,12 +2,12 @@
 // remapped), above them the store's notice or, while quitting, what is still being stopped.
 import {Box, Text} from 'ink';
 import {useShallow} from 'zustand/shallow';
-import {isAvailable, keyContext, stateLabel} from '../commands.js';
-import {formatKey} from '../key-descriptor.js';
-import {footerHints, type Bindings, type KeyHint} from '../keys.js';
+import {isAvailable, keyContext, stateLabel} from '../keys/actions.js';
+import {formatKey} from '../keys/key-descriptor.js';
+import {footerHints, type Bindings, type KeyHint} from '../keys/keys.js';
 import {footerHeight} from '../layout.js';
 import {useBatch} from '../store-context.js';
-import {useTheme} from '../theme.js';
+import {useTheme} from '../theme/theme.js';
 
 export function Footer({width, bindings}: {readonly width: number; readonly bindings: Bindings}) {
 	const theme = useTheme();

@@ -2,14 +2,14 @@
 import {Box, Text} from 'ink';
 import {useShallow} from 'zustand/shallow';
 import type {RoutingMode, TaskStatus} from '../../core/types.js';
-import {formatElapsed} from '../../core/durations.js';
+import {formatElapsed} from '../../core/text/durations.js';
 import {configMark} from '../../state/steer.js';
 import {formatCount, statusLabels, statusOrder, statusSymbols} from '../format.js';
-import {formatKey} from '../key-descriptor.js';
-import type {Bindings} from '../keys.js';
+import {formatKey} from '../keys/key-descriptor.js';
+import type {Bindings} from '../keys/keys.js';
 import {headerHeight} from '../layout.js';
 import {useBatch} from '../store-context.js';
-import {statusColor, useTheme} from '../theme.js';
+import {statusColor, useTheme} from '../theme/theme.js';
 
 const modeLabels: Readonly<Record<RoutingMode, string>> = {
 	model_map: 'model routes',

@@ -4,12 +4,12 @@
 // several read alike ("Edit the selected model ro…"). What does not fit scrolls.
 import {Box, Text, useInput, useStdin} from 'ink';
 import {useState} from 'react';
-import {keyContext} from '../commands.js';
+import {keyContext} from '../keys/actions.js';
 import {wrapWords} from '../format.js';
-import {formatKey} from '../key-descriptor.js';
-import {helpEntries, matchCommand, type Bindings, type Command, type KeyContext} from '../keys.js';
+import {formatKey} from '../keys/key-descriptor.js';
+import {helpEntries, matchCommand, type Bindings, type Command, type KeyContext} from '../keys/keys.js';
 import {useBatch, useBatchStore} from '../store-context.js';
-import {useTheme} from '../theme.js';
+import {useTheme} from '../theme/theme.js';
 
 const sections: ReadonlyArray<{context: KeyContext; title: string}> = [
 	{context: 'grid', title: 'Dashboard'},

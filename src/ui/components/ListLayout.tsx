@@ -6,7 +6,7 @@ import {routeBrief, routeLine, statusBadge} from '../format.js';
 import type {ListPlan} from '../layout.js';
 import {listWindow} from '../layout.js';
 import {useBatch} from '../store-context.js';
-import {useTheme} from '../theme.js';
+import {useTheme} from '../theme/theme.js';
 import {TaskPane} from './TaskPane.js';
 import {listColumns, TaskRow, type RowText} from './TaskRow.js';
 

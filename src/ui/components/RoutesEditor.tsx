@@ -3,17 +3,16 @@
 // of this batch's tasks are on it. The selected route's description, and a model route's model,
 // provider and reasoning effort, can be edited in place. The same rows are R's route picker.
 import {Box, Text} from 'ink';
-import {reasoningEfforts} from '../../core/types.js';
-import {terminalSafe} from '../../core/visible-text.js';
-import type {RouteField} from '../../core/config-edit.js';
+import {reasoningEfforts, type RouteField} from '../../core/types.js';
+import {terminalSafe} from '../../core/output/visible-text.js';
 import {bodyLayer} from '../../state/overlay.js';
 import {routeLoad, type ExplicitModelInput, type RouteRow} from '../../state/routes-editor.js';
 import type {TextField} from '../../state/text-field.js';
-import {formatKey} from '../key-descriptor.js';
-import type {Bindings, Command} from '../keys.js';
+import {formatKey} from '../keys/key-descriptor.js';
+import type {Bindings, Command} from '../keys/keys.js';
 import {useBatch} from '../store-context.js';
-import {useTheme} from '../theme.js';
-import {TextInput} from './TextInput.js';
+import {useTheme} from '../theme/theme.js';
+import {TextInput} from '../text-field/TextInput.js';
 
 const modeTitles = {model_map: 'model routes (model_map)', profile_routes: 'profile routes (profile_routes)', default: 'built-in delegation (default)'} as const;
 

@@ -6,8 +6,8 @@ import {routeLine, statusBadge, statusDetail, titleLine, wrapWords} from '../for
 import {paneChrome, paneInset, tailLinesFor} from '../layout.js';
 import {displayLine, fitLine, plainLine, themeHasColour} from '../output-line.js';
 import {useBatch} from '../store-context.js';
-import {statusColor, useTheme} from '../theme.js';
-import type {Theme, ThemeColour} from '../../core/themes.js';
+import {statusColor, useTheme} from '../theme/theme.js';
+import type {Theme, ThemeColour} from '../../core/theme/themes.js';
 import type {TaskStatus} from '../../core/types.js';
 
 export type TaskPaneProps = {

@@ -3,7 +3,7 @@ import {Box, Text} from 'ink';
 import {memo} from 'react';
 import {titleLine} from '../format.js';
 import {useBatch} from '../store-context.js';
-import {statusColor, useTheme} from '../theme.js';
+import {statusColor, useTheme} from '../theme/theme.js';
 
 /** What the rows on screen show in each column; every row of the list is drawn with the same widths. */
 export type RowText = {id: string; badge: string; title: string; route: string; brief: string};

@@ -1,15 +1,16 @@
 // One task full-screen: its whole kept output, scrolled from the end, with a search prompt.
 import {Box, Text} from 'ink';
-import {formatKey} from '../key-descriptor.js';
-import type {Bindings} from '../keys.js';
+import {formatKey} from '../keys/key-descriptor.js';
+import type {Bindings} from '../keys/keys.js';
 import {routeLine, statusBadge, statusDetail, titleLine} from '../format.js';
 import {zoomVisibleLines} from '../layout.js';
 import {displayLine, plainLine, themeHasColour} from '../output-line.js';
 import {useBatch} from '../store-context.js';
-import {statusColor, useTheme} from '../theme.js';
-import {matchParts, searchPattern} from '../../core/visible-text.js';
+import {statusColor, useTheme} from '../theme/theme.js';
+import {matchParts, searchPattern} from '../../core/output/visible-text.js';
 import {zoomLayer, zoomOf} from '../../state/overlay.js';
-import type {BatchState, ZoomState} from '../../state/store.js';
+import type {BatchState} from '../../state/store-types.js';
+import type {ZoomState} from '../../state/zoom.js';
 import type {TextField} from '../../state/text-field.js';
 import {maxOffset} from '../../state/zoom.js';
 

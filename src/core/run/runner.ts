@@ -1,0 +1,266 @@
+// Runs a planned batch: one `hermes` process group per task, at most `concurrency` at once.
+// The runner owns every process it starts for its whole life (the kill cascade, cleanup of
+// leftover grandchildren) and announces everything as BatchEvents; `run` prints them and the
+// dashboard's store is fed by them. Nothing here knows about terminals or React.
+// This file is the batch's lifecycle: the queue, re-planning and re-routing, cancel, shutdown,
+// fail-fast and the report. How one task's process is started and ended is task-run.ts; when the
+// batch has finished (and how the dashboard's re-opens it) is batch-rounds.ts.
+import pLimit from 'p-limit';
+import {BatchEvents, type BatchListener} from './batch-events.js';
+import {batchReport} from './batch-report.js';
+import {BatchRounds} from './batch-rounds.js';
+import {applyRoutingTo, replanIn, retryTaskIn, type ReroutableBatch, type RoutingSettings} from './batch-reroute.js';
+import {BatchTasks, type TaskEntry} from './batch-tasks.js';
+import type {RetryTarget} from '../plan/replan.js';
+import {buildResult, refusedResult} from './results.js';
+import {writePlanOrRemoveFolder, writeResults} from '../run-folder/writes.js';
+import {RunRecords} from '../run-folder/records.js';
+import type {TaskOutput} from '../output/task-output.js';
+import {newAttemptOutput, TaskRun, type TaskRunSettings} from './task-run.js';
+import type {BatchEvent, BatchReport, DelegationConfig, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from '../types.js';
+
+export type RunnerOptions = TaskRunSettings & {
+	concurrency: number;
+	failFast?: boolean | undefined;
+	routing?: RoutingSettings | undefined;
+	/**
+	 * The dashboard's: the batch stays steerable after every task has ended, and a retry (R) then
+	 * re-opens it (batch.reopened) for another round that ends with results.json rewritten and
+	 * batch.finished again. `run` leaves it off: it exits when the batch has finished.
+	 */
+	retryAfterFinish?: boolean | undefined;
+};
+
+export type {BatchListener} from './batch-events.js';
+
+export class BatchRunner {
+	private readonly events = new BatchEvents();
+	private readonly tasks: BatchTasks;
+	private shuttingDown = false;
+	private interrupted = false;
+	private readonly records: RunRecords;
+	private readonly limit: ReturnType<typeof pLimit>;
+	/** Whether the batch runs or has finished; what start() and whenSettled() wait for. */
+	private readonly rounds: BatchRounds;
+	/** What re-planning and re-routing (batch-reroute.ts) may read and drive. */
+	private readonly reroutable: ReroutableBatch;
+
+	constructor(plan: RoutePlan, private readonly options: RunnerOptions) {
+		this.tasks = new BatchTasks(plan, id => newAttemptOutput(options, telemetry => this.emit({type: 'task.telemetry', id, telemetry, at: Date.now()})));
+		this.records = new RunRecords(options.folder);
+		this.limit = pLimit(Math.max(1, options.concurrency));
+		this.rounds = new BatchRounds({writeUp: async () => this.writeUp(), announce: report => this.announce(report)});
+		this.reroutable = {
+			tasks: this.tasks,
+			get capabilities() {
+				return options.capabilities;
+			},
+			get routing() {
+				return options.routing;
+			},
+			settled: () => this.rounds.settled,
+			finishedOnce: () => this.rounds.finishedOnce,
+			reopenable: () => (options.retryAfterFinish ?? false) && !this.interrupted,
+			reopen: () => this.reopen(),
+			stopping: () => this.shuttingDown,
+			emit: event => this.emit(event),
+			finish: (id, result) => this.finish(id, result),
+			schedule: id => this.schedule(id),
+			rewritePlan: () => this.records.rewritePlan(this.tasks.plan),
+		};
+	}
+
+	get plan(): RoutePlan {
+		return this.tasks.plan;
+	}
+
+	get runId(): string {
+		return this.options.folder.runId;
+	}
+
+	subscribe(listener: BatchListener): () => void {
+		return this.events.subscribe(listener);
+	}
+
+	output(id: string): TaskOutput | undefined {
+		return this.tasks.output(id)?.output;
+	}
+
+	status(id: string): TaskStatus | undefined {
+		return this.tasks.entry(id)?.status;
+	}
+
+	/** Runs the batch; resolves with its report once every task has ended and results.json is written. Once per runner. */
+	async start(): Promise<BatchReport> {
+		const {folder} = this.options;
+		this.rounds.begin();
+		await writePlanOrRemoveFolder(folder, this.plan);
+		this.events.open({type: 'batch.planned', runId: folder.runId, runDir: folder.dir, plan: this.plan, at: Date.now()});
+
+		for (const task of this.plan.tasks) {
+			if (task.decision.refused) {
+				this.finish(task.id, refusedResult(task, this.options.capabilities.version));
+			}
+		}
+
+		for (const task of this.plan.tasks.filter(task => !task.decision.refused)) {
+			this.schedule(task.id);
+		}
+
+		// A re-plan may hand a refused task a route it can run on while others still run: the round waits for it too.
+		return this.rounds.wait();
+	}
+
+	/**
+	 * The report of the batch as it last finished, once no task is queued or running: with
+	 * retryAfterFinish, a retry after start() resolved runs another round, and this waits for it.
+	 */
+	async whenSettled(): Promise<BatchReport> {
+		return this.rounds.whenSettled();
+	}
+
+	/** Cancel one task: a queued one never starts; a running one gets the kill cascade. */
+	cancel(id: string, options: {skipGrace?: boolean; reason?: StopReason} = {}): boolean {
+		const entry = this.tasks.entry(id);
+		if (!entry) {
+			return false;
+		}
+
+		const reason = options.reason ?? 'cancel';
+		if (entry.status === 'queued') {
+			this.finishUnstarted(entry, 'cancelled', `cancelled before it started (${reason})`);
+			return true;
+		}
+
+		if (entry.status === 'cancelling' && options.skipGrace) {
+			entry.run?.skipGrace();
+			return true;
+		}
+
+		if (entry.status !== 'running') {
+			return false;
+		}
+
+		entry.run?.stop(reason, options.skipGrace ?? false);
+		return true;
+	}
+
+	/**
+	 * The routing message (the dashboard sends it after a route or mode change; it could come over
+	 * a socket as well): re-plans the whole batch on this delegation config with the settings and
+	 * Hermes it was first planned with. Tasks that have not started take their new plan; running
+	 * and finished tasks keep the route they ran on. Announces `batch.replanned` with the tasks
+	 * whose plan changed, rewrites plan.json, and returns their ids.
+	 */
+	applyRouting(delegation: DelegationConfig): string[] {
+		return applyRoutingTo(this.reroutable, delegation);
+	}
+
+	/**
+	 * The re-route message: a queued, failed, cancelled or timed-out task goes (back) into the queue
+	 * on the route named `target` of the delegation's active mode, or on an explicit model ({model}). A finished one starts a new attempt:
+	 * the earlier attempt's result stays in the task's result (`earlier_attempts`) and its log stays
+	 * where it was (attempt 2 logs to `<id>.2.log`). While the batch runs, or after it finished
+	 * with retryAfterFinish (the dashboard), unless it was stopped (shutdown).
+	 */
+	retryTask(id: string, delegation: DelegationConfig, target: RetryTarget): {ok: true; attempt: number} | {ok: false; reason: string} {
+		return retryTaskIn(this.reroutable, id, delegation, target);
+	}
+
+	/**
+	 * New plans for tasks of this batch: a task that has not started (queued, or refused) takes its
+	 * new plan, and runs or is refused by it; running and finished tasks keep the route they ran
+	 * on. Returns the ids that changed; refused once the batch has finished or while it stops.
+	 */
+	replan(tasks: readonly PlannedTask[]): {ok: true; changed: string[]} | {ok: false; reason: string} {
+		return replanIn(this.reroutable, tasks);
+	}
+
+	private schedule(id: string): void {
+		this.rounds.add(this.limit(async () => this.runTask(id)));
+	}
+
+	/** A retry after the finish (retryAfterFinish): the batch runs again, announced before the task is re-queued. */
+	private reopen(): void {
+		this.shuttingDown = false; // a fail-fast stop ended with the round it stopped; a shutdown is never re-opened
+		this.rounds.reopen();
+		this.emit({type: 'batch.reopened', at: Date.now()});
+	}
+
+	private async writeUp(): Promise<BatchReport> {
+		await this.records.written();
+		const {folder, capabilities} = this.options;
+		const problems = [this.records.problem, this.events.problem].filter((problem): problem is string => problem !== undefined);
+		const report = batchReport({plan: this.plan, results: this.tasks.orderedResults(), folder, capabilities, interrupted: this.interrupted, problems});
+		await writeResults(folder, report);
+		return report;
+	}
+
+	/** batch.finished; then what a listener threw meanwhile, now that the results are safe. */
+	private announce(report: BatchReport): void {
+		this.emit({type: 'batch.finished', report, at: Date.now()});
+		this.events.throwFailure(report.results_error ? 'its results are in this report only' : `its results are in ${report.results_file}`);
+	}
+
+	/** SIGINT/SIGTERM/SIGHUP or quitting the dashboard: nothing new starts, everything running is cascaded. */
+	shutdown(options: {skipGrace?: boolean} = {}): void {
+		this.interrupted = true;
+		this.stopAll('shutdown', options.skipGrace ?? false);
+	}
+
+	private stopAll(reason: StopReason, skipGrace: boolean, except?: string): void {
+		this.shuttingDown = true;
+		for (const [id, entry] of this.tasks.all()) {
+			if (id !== except && (entry.status === 'queued' || entry.status === 'running' || (skipGrace && entry.status === 'cancelling'))) {
+				this.cancel(id, {reason, skipGrace});
+			}
+		}
+	}
+
+	private async runTask(id: string): Promise<void> {
+		const entry = this.tasks.entry(id)!;
+		if (entry.status !== 'queued') {
+			return; // cancelled while it waited for a slot
+		}
+
+		if (this.shuttingDown) {
+			this.finishUnstarted(entry, 'cancelled', 'cancelled before it started');
+			return;
+		}
+
+		// The task as it is now, not as it was queued: replan() may have changed the route meanwhile.
+		const run = new TaskRun(entry.task, entry.attempt, this.tasks.output(id)!, this.options, {
+			emit: event => this.emit(event),
+			record: record => this.records.record(record),
+			cancelling: () => {
+				entry.status = 'cancelling';
+			},
+			finished: result => {
+				this.finish(id, result);
+				this.maybeFailFast(id, result.status);
+			},
+		});
+		entry.run = run;
+		entry.status = 'running';
+		await run.start();
+	}
+
+	private maybeFailFast(id: string, status: TaskStatus): void {
+		if (this.options.failFast && (status === 'failed' || status === 'timed_out') && !this.shuttingDown) {
+			this.stopAll('fail-fast', false, id);
+		}
+	}
+
+	private finishUnstarted(entry: TaskEntry, status: TaskStatus, errorText: string): void {
+		this.finish(entry.task.id, buildResult(entry.task, {status, exitCode: null, signal: null, startedAt: null, finishedAt: null, stdout: {text: '', truncated: false}, errorText, logPath: null}));
+	}
+
+	private finish(id: string, outcome: TaskResult): void {
+		const result = this.tasks.finish(id, outcome);
+		this.emit({type: 'task.finished', id, result, at: Date.now()});
+	}
+
+	private emit(event: BatchEvent): void {
+		this.events.emit(event);
+	}
+}

@@ -1,0 +1,269 @@
+// One attempt of one task, from launch to TaskResult: the prompt file, the spawn, the output piped
+// to the task's log and its TaskOutput, the timeout, the watch on its process family, the kill
+// cascade, and reading Hermes's output into a result. This is the one place that knows how a task
+// is started; the batch (runner.ts) only decides when, and hears back through TaskRunHooks.
+import {lowerAgentPriority} from '../process/priority.js';
+import {mkdirSync, writeFileSync} from 'node:fs';
+import path from 'node:path';
+import {interpretHermesOutput, withoutSessionLine} from '../hermes/output.js';
+import {buildLaunch, childEnv, promptOf} from '../hermes/launcher.js';
+import {spawnIfDescriptors} from '../process/open-files.js';
+import {isFamilyAlive, watchFamily, type FamilyWatch} from '../process/family.js';
+import {forgetGroup, processStartTicks, rememberGroup, startKillCascade, type Cascade, type GroupProcess} from '../process/group.js';
+import {processTableFromNow, readProcStat} from '../process/proc-tree.js';
+import {buildResult, describeExit, describeStop, finalStatus, stoppedBecause} from './results.js';
+import {outputModeOf} from '../hermes/flags.js';
+import type {ProcessRecord, RunFolder} from '../run-folder/folder.js';
+import {StreamJsonDecoder} from '../hermes/stream-json.js';
+import {TaskOutput} from '../output/task-output.js';
+import {closeTaskLog, openTaskLog, outputEnd, pipeWithBackpressure} from '../output/task-log.js';
+import type {BatchEvent, HermesCapabilities, PlannedTask, StopReason, TaskResult, TaskTelemetry} from '../types.js';
+import {setLongTimeout} from './long-timer.js';
+
+/** What every task of a batch is started with: the part of the batch's RunnerOptions that is not about the batch. */
+export type TaskRunSettings = {
+	hermesBin: string;
+	/** What the installed Hermes can do (hermes/probe.ts): decides the output mode and the flags. */
+	capabilities: HermesCapabilities;
+	folder: RunFolder;
+	graceMs: number;
+	/** Batch timeout per task; a task's own `timeout` wins. */
+	timeoutMs?: number | undefined;
+	env?: NodeJS.ProcessEnv | undefined;
+	/** Lines of output kept in memory per task for the dashboard. */
+	tailLines?: number | undefined;
+	/** false when nobody watches (headless run): output goes to the logs and the result only. */
+	display?: boolean | undefined;
+	/** Most bytes one task's log keeps (its first and last part); 0 or absent: no limit. */
+	logLimitBytes?: number | undefined;
+	/** How often each task's process tree is scanned for descendants that leave its session (setsid); 0: never. */
+	descendantScanMs?: number | undefined;
+	/** Niceness each agent is given as it starts (process/priority.ts); 0 or absent: left alone. */
+	agentNice?: number | undefined;
+};
+
+export type TaskRunHooks = {
+	emit: (event: BatchEvent) => void;
+	/** A line for processes.jsonl, so `gc` can find what a killed batch left behind. */
+	record: (record: ProcessRecord) => void;
+	/** A stop began (not the quiet clean-up after the leader exited): the task is now cancelling. */
+	cancelling: () => void;
+	/** Called once, with the attempt's result, whether or not the process ever started. */
+	finished: (result: TaskResult) => void;
+};
+
+/** A task's output buffer and, under stream-json, the decoder that feeds it: one per attempt. */
+export type AttemptOutput = {output: TaskOutput; decoder: StreamJsonDecoder | undefined};
+
+export function newAttemptOutput(settings: TaskRunSettings, onTelemetry: (telemetry: TaskTelemetry) => void): AttemptOutput {
+	const outputMode = outputModeOf(settings.capabilities.flags);
+	const decoder = outputMode === 'stream-json' ? new StreamJsonDecoder({onTelemetry}) : undefined;
+	return {output: new TaskOutput({maxLines: settings.tailLines, display: settings.display, decoder, stderrFilter: outputMode === 'text' ? undefined : withoutSessionLine}), decoder};
+}
+
+export class TaskRun {
+	readonly startedAt = Date.now();
+	private process?: GroupProcess;
+	private family?: FamilyWatch;
+	private cascade?: Cascade;
+	private stopReason?: StopReason;
+	/** A stop we asked for has begun; the timeout then has nothing left to do. */
+	private stopping = false;
+
+	constructor(
+		private readonly task: PlannedTask,
+		/** 1, then one more each time the operator re-routes the finished task. */
+		private readonly attempt: number,
+		private readonly attemptOutput: AttemptOutput,
+		private readonly settings: TaskRunSettings,
+		private readonly hooks: TaskRunHooks,
+	) {}
+
+	/** Stop this attempt: the kill cascade now, or as soon as the process exists if it is still spawning. */
+	stop(reason: StopReason, skipGrace: boolean): void {
+		this.stopReason = reason;
+		if (!this.process) {
+			return; // still spawning: start() begins the cascade as soon as the pid is known
+		}
+
+		this.startCascade(this.process.pid, skipGrace);
+	}
+
+	/** A stop already under way ends its grace period now. */
+	skipGrace(): void {
+		this.cascade?.skipGrace();
+	}
+
+	/** Launches the task and resolves once its result has been handed to hooks.finished. */
+	async start(): Promise<void> {
+		const {task, settings} = this;
+		const {folder, capabilities} = settings;
+		// Each attempt has its own log: the first <id>.log, a re-routed one <id>.<attempt>.log.
+		const logPath = this.attempt === 1 ? folder.logPath(task.id) : path.join(path.dirname(folder.logPath(task.id)), `${task.id}.${this.attempt}.log`);
+		const {output, decoder} = this.attemptOutput;
+		const failToStart = (message: string) => {
+			// Stopped while it was being spawned: it ends as what the stop asked for, whatever the spawn did.
+			const {stopReason} = this;
+			const errorText = stopReason ? `${stoppedBecause[stopReason]} while it was starting; the start failed too: ${message}` : message;
+			this.hooks.finished(buildResult(task, {status: finalStatus(stopReason, null), exitCode: null, signal: null, startedAt: this.startedAt, finishedAt: Date.now(), stdout: {text: '', truncated: false}, errorText, logPath: null, hermesVersion: capabilities.version}));
+		};
+
+		let launch: ReturnType<typeof buildLaunch>;
+		try {
+			launch = buildLaunch(task, settings.hermesBin, {capabilities, promptFile: task.launch.prompt_file ? writePromptFile(folder.dir, task) : undefined, batchTimeoutMs: settings.timeoutMs});
+		} catch (error) {
+			failToStart(`could not prepare the prompt file: ${(error as Error).message}`);
+			return;
+		}
+
+		const log = openTaskLog(logPath, {limitBytes: settings.logLimitBytes});
+		let child: GroupProcess;
+		try {
+			child = await spawnIfDescriptors(launch.file, launch.args, {env: childEnv(settings.env ?? process.env, launch.env)});
+		} catch (error) {
+			log.end();
+			failToStart((error as Error).message);
+			return;
+		}
+
+		this.process = child;
+		const pgid = child.pid;
+		rememberGroup(pgid);
+		lowerAgentPriority(child.pid, settings.agentNice ?? 0);
+		const startTicks = processStartTicks(child.pid);
+		const family = watchFamily({pid: pgid, startTicks}, {intervalMs: settings.descendantScanMs ?? 1000, onLeftSession: stat => this.hooks.record({event: 'escaped', task: task.id, pid: stat.pid, pgid, start_ticks: stat.startTicks, at: new Date().toISOString()})});
+		this.family = family;
+		this.hooks.record({event: 'started', task: task.id, pid: child.pid, pgid, start_ticks: startTicks, at: new Date().toISOString()});
+		this.hooks.emit({type: 'task.started', id: task.id, pid: child.pid, argv: [launch.file, ...launch.args], at: this.startedAt});
+		if (this.stopReason) {
+			this.startCascade(pgid, false); // cancelled between spawn request and spawn
+		}
+
+		const activity = {lastChunkAt: Date.now()};
+		pipeWithBackpressure(child.stdout, log, chunk => output.pushStdout(chunk), activity);
+		pipeWithBackpressure(child.stderr, log, chunk => output.pushStderr(chunk), activity);
+
+		const timeoutMs = task.spec.timeout === undefined ? settings.timeoutMs : task.spec.timeout * 1000;
+		let leaderExited = false;
+		void child.exited.then(() => {
+			leaderExited = true;
+		});
+		const timer = timeoutMs === undefined ? undefined : setLongTimeout(() => {
+			// After hermes-delegate was stopped (SIGSTOP, Ctrl+Z) past a deadline, its timers fire on
+			// SIGCONT before the exits that happened meanwhile are read: the check phase comes after the
+			// poll that reads them, and a leader already a zombie finished on its own, before we could act.
+			setImmediate(() => {
+				if (!this.stopping && !leaderExited && !hasExited(child.pid, startTicks)) {
+					this.stopReason = 'timeout';
+					this.startCascade(pgid, false);
+				}
+			});
+		}, timeoutMs);
+
+		const exit = await child.exited;
+		const exitedAt = Date.now();
+		clearTimeout(timer);
+		// The leader is gone; anything it left in its group, session or tree (a backgrounded
+		// grandchild, a job-control shell's job) is ours to end, or it would outlive the batch.
+		if (!this.cascade) {
+			const tableAfterExit = await processTableFromNow();
+			if (!this.cascade && isFamilyAlive(family.family, () => tableAfterExit)) {
+				this.startCascade(pgid, false, {quiet: true});
+			}
+		}
+
+		const cascadeOutcome = await this.cascade?.done;
+		forgetGroup(pgid); // empty now: its id may be recycled by anything
+		family.stop();
+		const notes: string[] = [];
+		if (await outputEnd(child.closed, activity, log) === 'held') {
+			child.detachOutput();
+			await child.closed;
+			notes.push('its process group ended but its output pipe stayed open: a process that left the group (setsid) still holds it and may still be running; output after that point is not in the log');
+		}
+
+		output.end();
+		notes.push(...await closeTaskLog(log));
+		this.hooks.record({event: 'ended', task: task.id, pid: child.pid, pgid, start_ticks: null, at: new Date().toISOString()});
+
+		const status = finalStatus(this.stopReason, exit.exitCode);
+		const hermes = interpretHermesOutput({mode: launch.output, exitCode: exit.exitCode, stdout: output.result(), stderr: output.errorText(), stream: decoder?.summary()});
+		// A stop we asked for is reported as what we did and what happened, not as the traceback
+		// Hermes prints when SIGTERM interrupts it (that stays in the log).
+		const stopped = this.stopReason && this.cascade
+			? describeStop({reason: this.stopReason, termSentAt: this.cascade.termSentAt, endedAt: exitedAt, signal: exit.signal, exitCode: exit.exitCode, forced: cascadeOutcome?.forced ?? false})
+			: undefined;
+		const errorText = status === 'succeeded' ? undefined : stopped ?? hermes.error ?? describeExit(status, exit.exitCode, exit.signal, this.stopReason);
+		this.hooks.finished(buildResult(task, {
+			status,
+			exitCode: exit.exitCode,
+			signal: exit.signal,
+			startedAt: this.startedAt,
+			finishedAt: Date.now(),
+			stdout: {text: hermes.answer, truncated: hermes.answerTruncated},
+			answer: hermes.answer,
+			errorText,
+			notes: [...hermes.notes, ...notes],
+			logPath,
+			sessionId: hermes.sessionId,
+			hermesVersion: capabilities.version,
+			tokens: hermes.tokens,
+			configuredModel: hermes.configuredModel,
+			toolCalls: hermes.toolCalls,
+			costUsd: hermes.costUsd,
+		}));
+	}
+
+	private startCascade(pgid: number, skipGrace: boolean, options: {quiet?: boolean} = {}): void {
+		if (this.cascade) {
+			if (skipGrace) {
+				this.cascade.skipGrace();
+			}
+
+			return;
+		}
+
+		const {id} = this.task;
+		const cascade = startKillCascade(this.family?.family ?? pgid, {
+			graceMs: skipGrace ? 0 : this.settings.graceMs,
+			onKill: () => {
+				if (!options.quiet) {
+					this.hooks.emit({type: 'task.killed', id, at: Date.now()});
+				}
+			},
+		});
+		this.cascade = cascade;
+		if (options.quiet) {
+			return;
+		}
+
+		this.stopping = true;
+		this.hooks.cancelling();
+		this.hooks.emit({
+			type: 'task.cancelling',
+			id,
+			cancelling: {reason: this.stopReason ?? 'cancel', termSentAt: cascade.termSentAt, killDueAt: cascade.killDueAt, killSent: false},
+			at: Date.now(),
+		});
+	}
+}
+
+/**
+ * A prompt too long for one argument goes to Hermes as --query-file: written into the run folder,
+ * readable by us only (it is the operator's text, and maybe secret).
+ */
+function writePromptFile(runDir: string, task: PlannedTask): string {
+	const prompt = promptOf(task.spec);
+	// An empty --query-file makes Hermes exit 2 (the plan refuses such a task; this is the last guard).
+	if (prompt.trim() === '') throw new Error(`task ${task.id}: its prompt is empty`);
+	const file = path.join(runDir, 'prompts', `${task.id}.txt`);
+	mkdirSync(path.dirname(file), {recursive: true, mode: 0o700});
+	writeFileSync(file, prompt, {mode: 0o600});
+	return file;
+}
+
+/** The process exited and awaits its reaping (a zombie: its pid cannot have been reused yet). */
+function hasExited(pid: number, startTicks: number | null): boolean {
+	const stat = readProcStat(pid);
+	return stat?.state === 'Z' && (startTicks === null || stat.startTicks === startTicks);
+}

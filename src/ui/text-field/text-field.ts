@@ -1,0 +1,58 @@
+// One-line text editing, shared by the zoom's search, the routes editor and the route picker:
+// what a key press does to a field's text and cursor. Pure: the field's state lives in the store
+// (state/text-field.ts; state/overlay.ts says which field has the keyboard), and the keyboard
+// hook hands it every key that is not a command where a field has the keyboard.
+import type {Key} from 'ink';
+import type {TextField} from '../../state/text-field.js';
+
+export {fieldAtEnd} from '../../state/text-field.js';
+
+// Control characters (and DEL) are never text; a paste may carry line breaks and tabs.
+export const nonText = /[\u0000-\u001F\u007F-\u009F]/g;
+
+/** The field after this key press; the same object when the key does nothing to it. */
+export function editField(field: TextField, input: string, key: Key): TextField {
+	const characters = [...field.value];
+	const cursor = Math.min(Math.max(0, field.cursor), characters.length);
+	const at = (value: string[], position: number): TextField => ({value: value.join(''), cursor: position});
+	// Terminals send DEL for the backspace key, which Ink reports as delete.
+	if (key.backspace || key.delete) {
+		return cursor === 0 ? field : at([...characters.slice(0, cursor - 1), ...characters.slice(cursor)], cursor - 1);
+	}
+
+	if (key.leftArrow) {
+		return cursor === 0 ? field : at(characters, cursor - 1);
+	}
+
+	if (key.rightArrow) {
+		return cursor === characters.length ? field : at(characters, cursor + 1);
+	}
+
+	if (key.home || (key.ctrl && input === 'a')) {
+		return at(characters, 0);
+	}
+
+	if (key.end || (key.ctrl && input === 'e')) {
+		return at(characters, characters.length);
+	}
+
+	if (key.ctrl && input === 'w') {
+		// The word before the cursor, and the spaces between it and the cursor.
+		let start = cursor;
+		while (start > 0 && /\s/.test(characters[start - 1]!)) start--;
+		while (start > 0 && !/\s/.test(characters[start - 1]!)) start--;
+		return at([...characters.slice(0, start), ...characters.slice(cursor)], start);
+	}
+
+	if (key.ctrl && input === 'u') {
+		return at(characters.slice(cursor), 0);
+	}
+
+	if (key.ctrl || key.meta || key.upArrow || key.downArrow || key.tab || key.return || key.escape) {
+		return field;
+	}
+
+	// Typed or pasted text goes in at the cursor; a pasted line break or tab becomes a space.
+	const text = [...input.replace(/[\r\n\t]+/g, ' ').replace(nonText, '')];
+	return text.length === 0 ? field : at([...characters.slice(0, cursor), ...text, ...characters.slice(cursor)], cursor + text.length);
+}

@@ -1,0 +1,152 @@
+import {describe, expect, it} from 'vitest';
+import fc from 'fast-check';
+import {ByteTail, MergedLines, TaskOutput} from '../../../src/core/output/task-output.js';
+import {withoutSessionLine} from '../../../src/core/hermes/output.js';
+import {ReferenceStream, randomOutput, randomSplits, seededRandom} from '../../helpers/reference-output.js';
+
+describe('TaskOutput display', () => {
+	it('interleaves stdout and stderr lines in the order they were completed', () => {
+		const output = new TaskOutput();
+		output.pushStdout(Buffer.from('step 1\nstep 2 partial'));
+		output.pushStderr(Buffer.from('warning: slow provider\n'));
+		output.pushStdout(Buffer.from(' done\n'));
+		expect(output.display.lines()).toEqual(['step 1', 'warning: slow provider', 'step 2 partial done']);
+	});
+
+	it('never splices a partial stdout line with stderr text; unfinished lines come last', () => {
+		const output = new TaskOutput();
+		output.pushStdout(Buffer.from('progress 40%'));
+		output.pushStderr(Buffer.from('err line\n'));
+		expect(output.display.lines()).toEqual(['err line', 'progress 40%']);
+		expect(output.display.lines(1)).toEqual(['progress 40%']);
+	});
+
+	it('keeps at most maxLines complete lines and counts every line', () => {
+		const output = new TaskOutput({maxLines: 3});
+		output.pushStdout(Buffer.from('a\nb\nc\nd\ne\n'));
+		expect(output.display.lines()).toEqual(['c', 'd', 'e']);
+		expect(output.display.lines(2)).toEqual(['d', 'e']);
+		expect(output.display.totalLines).toBe(5);
+	});
+
+	it('reports the result as stdout only, and the error line from stderr', () => {
+		const output = new TaskOutput();
+		output.pushStdout(Buffer.from('Paris.\n'));
+		output.pushStderr(Buffer.from('\u001B[31mError: 429\u001B[0m\n'));
+		output.end();
+		expect(output.result()).toEqual({text: 'Paris.', truncated: false});
+		expect(output.errorText()).toBe('Error: 429');
+	});
+});
+
+describe('TaskOutput display of many lines per chunk', () => {
+	it('orders whole chunks of lines from both streams by completion', () => {
+		const output = new TaskOutput({maxLines: 6});
+		output.pushStdout(Buffer.from('o1\no2\npart'));
+		output.pushStderr(Buffer.from('e1\ne2\ne3'));
+		output.pushStdout(Buffer.from('ial\no3\n'));
+		expect(output.display.lines()).toEqual(['o1', 'o2', 'e1', 'e2', 'partial', 'o3', 'e3']);
+		output.pushStderr(Buffer.from('\n'));
+		expect(output.display.lines()).toEqual(['o2', 'e1', 'e2', 'partial', 'o3', 'e3']);
+		output.pushStderr(Buffer.from('e4\ne5\n'));
+		expect(output.display.lines()).toEqual(['e2', 'partial', 'o3', 'e3', 'e4', 'e5']);
+		expect(output.display.lines(2)).toEqual(['e4', 'e5']);
+		expect(output.display.totalLines).toBe(9);
+	});
+
+	it('matches the line-by-line merge of both streams however they are chunked', () => {
+		const random = seededRandom(11);
+		const maxLines = 5;
+		// TaskOutput cuts lines at the default 2000 characters: some lines here are longer.
+		const long = 'w'.repeat(1995);
+		for (let round = 0; round < 100; round++) {
+			const output = new TaskOutput({maxLines});
+			const streams = [
+				{push: (text: string) => output.pushStdout(Buffer.from(text)), reference: new ReferenceStream(maxLines, 2000)},
+				{push: (text: string) => output.pushStderr(Buffer.from(text)), reference: new ReferenceStream(200, 2000)},
+			];
+			const pieces = streams.map(() => randomSplits(random, randomOutput(random, 30, 12).replaceAll('q', long)));
+			const merged: string[] = [];
+			while (pieces.some((list) => list.length > 0)) {
+				const which = pieces[0]!.length > 0 && (pieces[1]!.length === 0 || random() < 0.5) ? 0 : 1;
+				const piece = pieces[which]!.shift()!;
+				streams[which]!.push(piece);
+				merged.push(...streams[which]!.reference.push(piece));
+				const partials = streams.map((stream) => stream.reference.partialLine()).filter((line) => line !== '');
+				const expected = [...merged.slice(-maxLines), ...partials];
+				const context = `round ${round}, ${which === 0 ? 'stdout' : 'stderr'} ${JSON.stringify(piece.slice(0, 40))}`;
+				expect(output.display.lines(), context).toEqual(expected);
+				expect(output.display.lines(3), context).toEqual(expected.slice(-3));
+				expect(output.display.totalLines, context).toBe(merged.length);
+			}
+		}
+	});
+});
+
+describe('MergedLines', () => {
+	it('returns partials even when the ring is empty', () => {
+		const merged = new MergedLines(5, () => ['', 'half']);
+		expect(merged.lines()).toEqual(['half']);
+		expect(merged.lines(0)).toEqual([]);
+	});
+});
+
+describe('ByteTail', () => {
+	it('holds exactly the last bytes pushed, however the chunks fall, and says whether any were dropped', () => {
+		fc.assert(fc.property(fc.integer({min: 1, max: 3000}), fc.array(fc.uint8Array({maxLength: 1500}), {maxLength: 40}), (limit, chunks) => {
+			const tail = new ByteTail(limit);
+			const pushed: Buffer[] = [];
+			for (const bytes of chunks) {
+				const chunk = Buffer.from(bytes);
+				tail.push(chunk);
+				pushed.push(chunk);
+				const all = Buffer.concat(pushed);
+				const kept = all.subarray(Math.max(0, all.length - limit));
+				let start = 0;
+				while (all.length > limit && start < kept.length && start < 4 && (kept[start]! & 0xc0) === 0x80) start++;
+				expect(tail.text()).toEqual({text: kept.subarray(start).toString('utf8'), truncated: all.length > limit});
+			}
+		}));
+	});
+
+
+	it('keeps the last bytes and drops a character cut in half at the front', () => {
+		const tail = new ByteTail(4);
+		tail.push(Buffer.from('ab'));
+		tail.push(Buffer.from('cé'));
+		tail.push(Buffer.from('z'));
+		// 'abcéz' is 6 bytes; whole chunks are dropped from the front while 4 bytes remain.
+		expect(tail.text()).toEqual({text: 'céz', truncated: true});
+	});
+
+	it('cuts inside a chunk and skips the continuation bytes of a split character', () => {
+		const tail = new ByteTail(2);
+		tail.push(Buffer.from('aéz'));
+		// 'a' c3 a9 'z' → the last 2 bytes start with the continuation byte a9, which is skipped.
+		expect(tail.text()).toEqual({text: 'z', truncated: true});
+	});
+});
+
+describe('TaskOutput without a display (headless run)', () => {
+	it('keeps the result and the error line but decodes nothing for display', () => {
+		const output = new TaskOutput({display: false});
+		output.pushStdout(Buffer.from('step\nParis.\n'));
+		output.pushStderr(Buffer.from('warning\nError: 429\n'));
+		output.end();
+		expect(output.display.lines()).toEqual([]);
+		expect(output.version).toBe(0);
+		expect(output.result()).toEqual({text: 'step\nParis.', truncated: false});
+		expect(output.errorLine()).toBe('Error: 429');
+	});
+});
+
+describe('TaskOutput and Hermes\'s session line', () => {
+	it('keeps `session_id: ID` out of the pane when asked, but in the error text for the results to read', () => {
+		const output = new TaskOutput({stderrFilter: withoutSessionLine});
+		output.pushStderr(Buffer.from('a warning\n'));
+		output.pushStderr(Buffer.from('\nsession_id: 20261130_1\n'));
+		output.end();
+		expect(output.display.lines()).toEqual(['a warning']);
+		expect(output.errorText()).toContain('session_id: 20261130_1');
+	});
+});
