@@ -4,27 +4,20 @@
 // does not mark pastes still cannot run a pasted line as keys from inside a field. The editor
 // saves into a real config.yaml through the real BatchSteering, so "nothing saved" is read from
 // the file.
-import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
-import path from 'node:path';
+import {readFileSync} from 'node:fs';
 import {cleanup, render as inkRender} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
-import {loadHermesConfig} from '../../src/core/config/config.js';
-import {planBatch} from '../../src/core/plan/routing.js';
-import {defaultSettings} from '../../src/core/config/settings.js';
-import {BatchSteering} from '../../src/core/config/steering.js';
 import {loadTheme} from '../../src/core/theme/themes.js';
-import {createBatchStore} from '../../src/state/store.js';
 import {App} from '../../src/ui/App.js';
 import {defaultBindings} from '../../src/ui/keys/keys.js';
-import {FakeControl, stripAnsi, t0} from '../helpers/render.js';
+import {stripAnsi} from '../helpers/render.js';
+import {removeSteeredHomes, steeredStore} from '../helpers/steered-store.js';
 import {steeringConfig} from '../helpers/steering-config.js';
 import {editorOf, questionOf} from '../helpers/overlay.js';
 
-const homes: string[] = [];
 afterEach(() => {
 	cleanup();
-	for (const home of homes.splice(0)) rmSync(home, {recursive: true, force: true});
+	removeSteeredHomes();
 });
 
 const keys = {down: '\u001B[B', enter: '\r', ctrlU: '\u0015', backspace: '\u007F', ctrlH: '\b'};
@@ -35,16 +28,7 @@ const bracketed = (text: string) => `${pasteStart}${text}${pasteEnd}`;
 const twoLines = 'Web research with sources\rxy';
 
 function editor() {
-	const home = mkdtempSync(path.join(tmpdir(), 'paste-'));
-	homes.push(home);
-	for (const profile of ['coder', 'writer']) mkdirSync(path.join(home, 'profiles', profile), {recursive: true});
-	const configPath = path.join(home, 'config.yaml');
-	writeFileSync(configPath, steeringConfig);
-	const loaded = loadHermesConfig({configPath, hermesHome: home, explicit: true});
-	const plan = planBatch({tasks: [{goal: 'summaries of the logs'}, {goal: 'hard debugging of the parser'}], delegation: loaded.delegation, settings: defaultSettings});
-	const steering = new BatchSteering(loaded, {runDir: home, applyRouting: () => []});
-	const control = Object.assign(new FakeControl(), {routing: () => steering.delegation, steer: steering.edit.bind(steering), profiles: steering.unroutedProfiles.bind(steering), reload: steering.reload.bind(steering)});
-	const store = createBatchStore({control, plan, runId: 'run-test', runDir: home, concurrency: 1, graceMs: 1000, now: t0});
+	const {configPath, store} = steeredStore('paste-');
 	const instance = inkRender(<App store={store} theme={loadTheme('dark', {noColor: false})} bindings={defaultBindings} columns={110} rows={30}/>);
 	const frame = () => stripAnsi(instance.lastFrame() ?? '');
 	const until = async (pattern: RegExp) => vi.waitFor(() => {

@@ -2,45 +2,29 @@
 // the file (as the queue's plan does), and a field opened before the edit does not overwrite the
 // hand edit unasked. Real config.yaml, real BatchSteering and its watcher, wired to the store as
 // commands/tui.tsx wires them.
-import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
-import path from 'node:path';
+import {readFileSync, writeFileSync} from 'node:fs';
 import {cleanup, render as inkRender} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
-import {loadHermesConfig} from '../../src/core/config/config.js';
-import {planBatch} from '../../src/core/plan/routing.js';
-import {defaultSettings} from '../../src/core/config/settings.js';
-import {BatchSteering} from '../../src/core/config/steering.js';
 import {loadTheme} from '../../src/core/theme/themes.js';
-import {createBatchStore} from '../../src/state/store.js';
 import {App} from '../../src/ui/App.js';
 import {defaultBindings} from '../../src/ui/keys/keys.js';
-import {FakeControl, stripAnsi, t0} from '../helpers/render.js';
+import {stripAnsi} from '../helpers/render.js';
+import {removeSteeredHomes, steeredStore} from '../helpers/steered-store.js';
 import {steeringConfig} from '../helpers/steering-config.js';
 import {editorOf} from '../helpers/overlay.js';
 
 const stops: Array<() => void> = [];
-const homes: string[] = [];
 afterEach(() => {
 	cleanup();
 	for (const stop of stops.splice(0)) stop();
-	for (const home of homes.splice(0)) rmSync(home, {recursive: true, force: true});
+	removeSteeredHomes();
 });
 
 const oldDeep = 'Slow and careful: hard debugging and design work.';
 const handDeep = 'Edited by hand: architecture reviews only.';
 
 function watchedEditor() {
-	const home = mkdtempSync(path.join(tmpdir(), 'outside-edit-'));
-	homes.push(home);
-	for (const profile of ['coder', 'writer']) mkdirSync(path.join(home, 'profiles', profile), {recursive: true});
-	const configPath = path.join(home, 'config.yaml');
-	writeFileSync(configPath, steeringConfig);
-	const loaded = loadHermesConfig({configPath, hermesHome: home, explicit: true});
-	const plan = planBatch({tasks: [{goal: 'summaries of the logs'}, {goal: 'hard debugging of the parser'}], delegation: loaded.delegation, settings: defaultSettings});
-	const steering = new BatchSteering(loaded, {runDir: home, applyRouting: () => []});
-	const control = Object.assign(new FakeControl(), {routing: () => steering.delegation, steer: steering.edit.bind(steering), profiles: steering.unroutedProfiles.bind(steering), reload: steering.reload.bind(steering)});
-	const store = createBatchStore({control, plan, runId: 'run-test', runDir: home, concurrency: 1, graceMs: 1000, now: t0});
+	const {configPath, steering, store} = steeredStore('outside-edit-');
 	stops.push(steering.watch(outcome => store.getState().configChanged(outcome), 20));
 	const instance = inkRender(<App store={store} theme={loadTheme('dark', {noColor: false})} bindings={defaultBindings} columns={110} rows={30}/>);
 	const frame = () => stripAnsi(instance.lastFrame() ?? '');

@@ -7,19 +7,9 @@ import {planBatch} from '../../../src/core/plan/routing.js';
 import {defaultSettings} from '../../../src/core/config/settings.js';
 import type {DelegationConfig, PlannedTask, RoutePlan, TaskSpec} from '../../../src/core/types.js';
 import {fakeCapabilities} from '../../helpers/processes.js';
+import {twoModelRoutes} from '../../helpers/two-model-routes.js';
 
-const modelMap: DelegationConfig = {
-	mode: 'model_map',
-	modelMap: {
-		options: [
-			{kind: 'model', name: 'fast', description: 'Cheap and quick lookups.', provider: 'openrouter', model: 'google/gemini-3-flash-preview'},
-			{kind: 'model', name: 'deep', description: 'Slow and careful design.', provider: 'anthropic', model: 'claude-opus-5'},
-		],
-		default: 'fast',
-	},
-	profileRoutes: {profiles: [{kind: 'profile', name: 'coder', description: 'Writes and reviews code.'}], default: 'coder'},
-	builtin: {}, source: {path: '/nonexistent/config.yaml', exists: false},
-};
+const modelMap: DelegationConfig = {...twoModelRoutes, profileRoutes: {profiles: [{kind: 'profile', name: 'coder', description: 'Writes and reviews code.'}], default: 'coder'}};
 const profileRoutes: DelegationConfig = {...modelMap, mode: 'profile_routes'};
 const withoutDeep: DelegationConfig = {...modelMap, modelMap: {...modelMap.modelMap, options: modelMap.modelMap.options.filter(route => route.name !== 'deep')}};
 
