@@ -2,11 +2,10 @@
 // file stays readable. They decide with pure functions (steer.ts, routes-editor.ts) and change
 // the routing only through the control. The route picker's are in reroute-actions.ts.
 import type {StoreApi} from 'zustand/vanilla';
-import type {ClearableField, RouteField} from '../core/types.js';
+import type {ClearableField, RouteField, SteerOutcome} from '../core/types.js';
 import {submitDraft} from './route-add-remove.js';
 import {movedInPicker, submitExplicit} from './reroute-actions.js';
 import {editorFor, refreshedEditor, type RouteRow, type RoutesEditorState} from './routes-editor.js';
-import type {SteerOutcome} from '../core/config/steering.js';
 import {editorPatch, editPatch, refusedPatch, steerable, switchModePatch, switchModeQuestion} from './steer.js';
 import type {BatchActions, BatchControl, BatchState} from './store-types.js';
 import {fieldAtEnd} from './text-field.js';

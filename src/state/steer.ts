@@ -1,8 +1,7 @@
 // The operator's steering intents (switch the routing mode, edit a route), decided as pure
 // functions of the state and the routing config; the change itself goes through the control
 // (saved into config.yaml, recorded, re-planned by the runner), whose answer becomes the notice.
-import type {DelegationConfig, RouteEdit, RoutingMode} from '../core/types.js';
-import type {SteerOutcome} from '../core/config/steering.js';
+import type {DelegationConfig, RouteEdit, RoutingMode, SteerOutcome} from '../core/types.js';
 import {bodyLayer} from './overlay.js';
 import {editorField, type RoutesEditorState} from './routes-editor.js';
 import type {BatchControl, BatchState} from './store-types.js';

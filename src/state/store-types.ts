@@ -1,9 +1,7 @@
 // The store's shape: the batch state, the actions, and what the store may ask of the core.
 // Everyone takes these types from here, never from store.ts, which imports every slice: so the
 // slices and the store form no import circle.
-import type {BatchEvent, BatchReport, DelegationConfig, RouteEdit, RouteField, RoutingMode} from '../core/types.js';
-import type {RetryTarget} from '../core/plan/replan.js';
-import type {SteerOutcome} from '../core/config/steering.js';
+import type {BatchEvent, BatchReport, DelegationConfig, RetryTarget, RouteEdit, RouteField, RoutingMode, SteerOutcome} from '../core/types.js';
 import type {StoreApi} from 'zustand/vanilla';
 import type {Overlay} from './overlay.js';
 import type {TextField} from './text-field.js';
