@@ -3,6 +3,7 @@
 // that no longer fits (the zoom closed or moved on, a newer request) is dropped; a failed one
 // becomes a notice, never an unhandled rejection.
 import {afterEach, describe, expect, it} from 'vitest';
+import type {RetryTarget} from '../../src/core/types.js';
 import {createBatchStore} from '../../src/state/store.js';
 import type {BatchControl, BatchStore} from '../../src/state/store-types.js';
 import {fieldAtEnd} from '../../src/state/text-field.js';
@@ -120,6 +121,47 @@ describe('an async control', () => {
 		expect(expected[1]).toMatchObject({editor: {input: null, error: null}});
 		expect((expected[2] as {editor: {error: string}}).editor.error).toMatch(/must be one of/);
 		expect(expected[3]).toMatchObject({mode: 'profile_routes'});
+	});
+});
+
+describe('an async control re-routing', () => {
+	it('re-routes through the picker the same way once the replies arrive: a route picked, an explicit model typed', async () => {
+		async function rerouteSession({store}: {store: BatchStore}, landed: () => Promise<void>) {
+			const seen: unknown[] = [];
+			const state = () => store.getState();
+			const step = async (act: () => void) => {
+				act();
+				await landed();
+				seen.push({overlay: state().overlay, notice: state().notice});
+			};
+
+			await step(() => state().openReroute());
+			await step(() => {
+				state().moveRoute(1);
+				state().pickRoute();
+			});
+			state().focus('t02');
+			await step(() => state().openReroute());
+			await step(() => {
+				state().moveRoute(99);
+				state().pickRoute();
+				state().setField(fieldAtEnd('some/model'));
+				state().submitField();
+				state().setField(fieldAtEnd('openrouter'));
+				state().submitField();
+			});
+			return seen;
+		}
+
+		const withReroute = (control: BatchControl) => Object.assign(control, {
+			reroute: (id: string, target: RetryTarget) => ({ok: true, message: `${id} queued on ${JSON.stringify(target)}`}),
+		});
+		const expected = await rerouteSession(steeredStore('async-reroute-sync-', withReroute), async () => undefined);
+		const replies = new Replies('land');
+		const seen = await rerouteSession(steeredStore('async-reroute-', control => asyncControl(withReroute(control), replies)), async () => replies.landed());
+		expect(seen).toEqual(expected);
+		expect(expected[1]).toMatchObject({overlay: null, notice: expect.stringMatching(/^t01 queued on "\w+"$/)});
+		expect(expected[3]).toMatchObject({overlay: null, notice: 't02 queued on {"model":"some/model","provider":"openrouter"}'});
 	});
 });
 
