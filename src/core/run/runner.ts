@@ -11,13 +11,12 @@ import {batchReport} from './batch-report.js';
 import {BatchRounds} from './batch-rounds.js';
 import {applyRoutingTo, replanIn, retryTaskIn, type ReroutableBatch, type RoutingSettings} from './batch-reroute.js';
 import {BatchTasks, type TaskEntry} from './batch-tasks.js';
-import type {RetryTarget} from '../plan/replan.js';
 import {buildResult, refusedResult} from './results.js';
 import {writePlanOrRemoveFolder, writeResults} from '../run-folder/writes.js';
 import {RunRecords} from '../run-folder/records.js';
 import type {TaskOutput} from '../output/task-output.js';
 import {newAttemptOutput, TaskRun, type TaskRunSettings} from './task-run.js';
-import type {BatchEvent, BatchReport, DelegationConfig, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from '../types.js';
+import type {BatchEvent, BatchReport, DelegationConfig, PlannedTask, RetryTarget, RoutePlan, StopReason, TaskResult, TaskStatus} from '../types.js';
 
 export type RunnerOptions = TaskRunSettings & {
 	concurrency: number;
