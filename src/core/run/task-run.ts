@@ -16,7 +16,8 @@ import {outputModeOf} from '../hermes/flags.js';
 import type {ProcessRecord, RunFolder} from '../run-folder/folder.js';
 import {StreamJsonDecoder} from '../hermes/stream-json.js';
 import {TaskOutput} from '../output/task-output.js';
-import {closeTaskLog, openTaskLog, outputEnd, pipeWithBackpressure} from '../output/task-log.js';
+import {closeTaskLog, openTaskLog} from '../output/task-log.js';
+import {outputEnd, pipeWithBackpressure} from '../output/output-pipe.js';
 import type {BatchEvent, HermesCapabilities, PlannedTask, StopReason, TaskResult, TaskTelemetry} from '../types.js';
 import {setLongTimeout} from './long-timer.js';
 
