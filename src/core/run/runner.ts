@@ -10,7 +10,7 @@ import pLimit from 'p-limit';
 import {BatchEvents, type BatchListener} from './batch-events.js';
 import {batchReport} from './batch-report.js';
 import {BatchRounds} from './batch-rounds.js';
-import {applyRoutingTo, replanIn, retryTaskIn, type ReroutableBatch, type RoutingSettings} from './batch-reroute.js';
+import {applyRoutingTo, retryTaskIn, type ReroutableBatch, type RoutingSettings} from './batch-reroute.js';
 import {BatchTasks, type TaskEntry} from './batch-tasks.js';
 import type {RetryTarget} from '../plan/replan.js';
 import {buildResult, refusedResult} from './results.js';
@@ -19,7 +19,7 @@ import {RunRecords} from '../run-folder/records.js';
 import type {TaskOutput} from '../output/task-output.js';
 import type {TaskExecutor} from './executor.js';
 import {localExecutor, type TaskRunSettings} from './task-run.js';
-import type {BatchEvent, BatchReport, DelegationConfig, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from '../types.js';
+import type {BatchEvent, BatchReport, DelegationConfig, RoutePlan, StopReason, TaskResult, TaskStatus} from '../types.js';
 
 export type RunnerOptions = TaskRunSettings & {
 	concurrency: number;
@@ -172,15 +172,6 @@ export class BatchRunner {
 	 */
 	retryTask(id: string, delegation: DelegationConfig, target: RetryTarget): {ok: true; attempt: number} | {ok: false; reason: string} {
 		return retryTaskIn(this.reroutable, id, delegation, target);
-	}
-
-	/**
-	 * New plans for tasks of this batch: a task that has not started (queued, or refused) takes its
-	 * new plan, and runs or is refused by it; running and finished tasks keep the route they ran
-	 * on. Returns the ids that changed; refused once the batch has finished or while it stops.
-	 */
-	replan(tasks: readonly PlannedTask[]): {ok: true; changed: string[]} | {ok: false; reason: string} {
-		return replanIn(this.reroutable, tasks);
 	}
 
 	private schedule(id: string): void {
