@@ -9,7 +9,7 @@ import {planBatch} from '../../../src/core/plan/routing.js';
 import {createRunFolder, type ProcessRecord} from '../../../src/core/run-folder/folder.js';
 import {BatchRunner, type RunnerOptions} from '../../../src/core/run/runner.js';
 import {defaultSettings} from '../../../src/core/config/settings.js';
-import {resultLimitBytes} from '../../../src/core/output/task-output.js';
+import {resultLimitBytes} from '../../../src/core/output/byte-tail.js';
 import type {BatchEvent, DelegationConfig, TaskResult, TaskSpec} from '../../../src/core/types.js';
 import {fakeAgentPath, fakeCapabilities, fakeVersionEnv, isProcessRunning} from '../../helpers/processes.js';
 import {waitFor} from '../../helpers/wait-for.js';
