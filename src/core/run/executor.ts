@@ -19,7 +19,9 @@ export type TaskExecutor = {
 	newOutput(onTelemetry: (telemetry: TaskTelemetry) => void): AttemptOutput;
 	/**
 	 * Starts the attempt now. Everything the attempt prints goes into `output` (stdout to
-	 * pushStdout, stderr to pushStderr, then end()); what happens goes through `hooks`.
+	 * pushStdout, stderr to pushStderr, then end() before finished); what happens goes through
+	 * `hooks`, never before run() has returned. run() itself does not throw: an attempt that
+	 * cannot start is a result (finished, with a status and an error).
 	 */
 	run(task: PlannedTask, attempt: number, output: AttemptOutput, hooks: ExecutionHooks): TaskExecution;
 };
