@@ -17,7 +17,7 @@
 //   ansi-tokenize's per-character style diff (three Sets per pair of neighbours) and in
 //   string-width measuring the same lines again. Neighbours of the same style are no longer
 //   diffed, a row is allocated at its size, and a line's width is kept. Together with the
-//   copies of output lines kept between reads (core/output/task-output.ts) and printable ASCII cut
+//   copies of output lines kept between reads (core/output/merged-lines.ts) and printable ASCII cut
 //   without cli-truncate (ui/output-line.ts): ~84 → ~26 MB/s, which is what let the heap grow.
 //
 // When this can go. Ink 8.0.0 bounds both caches itself (measure-text.js and wrap-text.js each

@@ -100,14 +100,8 @@ export function retryTaskIn(batch: ReroutableBatch, id: string, delegation: Dele
 	return {ok: true, attempt};
 }
 
-/** See BatchRunner.replan: refused once the batch has finished, or while it stops (a refused task must not be queued into a stopping batch). */
-export function replanIn(batch: ReroutableBatch, planned: readonly PlannedTask[]): {ok: true; changed: string[]} | {ok: false; reason: string} {
-	const refusal = batch.settled() ? 'the batch has finished' : batch.stopping() ? 'the batch is stopping' : undefined;
-	return refusal === undefined ? {ok: true, changed: replanTasks(batch, planned)} : {ok: false, reason: refusal};
-}
-
 /** New plans for the tasks that have not started; returns the ids that changed. */
-export function replanTasks(batch: ReroutableBatch, planned: readonly PlannedTask[]): string[] {
+function replanTasks(batch: ReroutableBatch, planned: readonly PlannedTask[]): string[] {
 	const {tasks, capabilities} = batch;
 	const changed: string[] = [];
 	for (const task of planned) {
