@@ -15,6 +15,7 @@ import type {RetryTarget} from '../plan/replan.js';
 import {buildResult, refusedResult} from './results.js';
 import {writePlanOrRemoveFolder, writeResults} from '../run-folder/writes.js';
 import {RunRecords} from '../run-folder/records.js';
+import {SpendReader} from './spend.js';
 import type {TaskOutput} from '../output/task-output.js';
 import {newAttemptOutput, TaskRun, type TaskRunSettings} from './task-run.js';
 import type {BatchEvent, BatchReport, DelegationConfig, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from '../types.js';
@@ -44,10 +45,13 @@ export class BatchRunner {
 	private readonly rounds: BatchRounds;
 	/** What re-planning and re-routing (batch-reroute.ts) may read and drive. */
 	private readonly reroutable: ReroutableBatch;
+	/** Each attempt's spend from state.db, read as it ends. */
+	private readonly spend: SpendReader;
 
 	constructor(plan: RoutePlan, private readonly options: RunnerOptions) {
 		this.tasks = new BatchTasks(plan, id => newAttemptOutput(options, telemetry => this.emit({type: 'task.telemetry', id, telemetry, at: Date.now()})));
 		this.records = new RunRecords(options.folder);
+		this.spend = new SpendReader(options.env ?? process.env, options.capabilities.flags.source);
 		this.limit = pLimit(Math.max(1, options.concurrency));
 		this.rounds = new BatchRounds({writeUp: async () => this.writeUp(), announce: report => this.announce(report)});
 		this.reroutable = {
@@ -190,7 +194,7 @@ export class BatchRunner {
 	private async writeUp(): Promise<BatchReport> {
 		await this.records.written();
 		const {folder, capabilities} = this.options;
-		const problems = [this.records.problem, this.events.problem].filter((problem): problem is string => problem !== undefined);
+		const problems = [this.records.problem, this.events.problem, ...this.spend.warnings()].filter((problem): problem is string => problem !== undefined);
 		const report = batchReport({plan: this.plan, results: this.tasks.orderedResults(), folder, capabilities, interrupted: this.interrupted, problems});
 		await writeResults(folder, report);
 		return report;
@@ -229,14 +233,15 @@ export class BatchRunner {
 		}
 
 		// The task as it is now, not as it was queued: replan() may have changed the route meanwhile.
-		const run = new TaskRun(entry.task, entry.attempt, this.tasks.output(id)!, this.options, {
+		const task = entry.task;
+		const run = new TaskRun(task, entry.attempt, this.tasks.output(id)!, this.options, {
 			emit: event => this.emit(event),
 			record: record => this.records.record(record),
 			cancelling: () => {
 				entry.status = 'cancelling';
 			},
 			finished: result => {
-				this.finish(id, result);
+				this.finish(id, this.spend.attach(task, result));
 				this.maybeFailFast(id, result.status);
 			},
 		});
