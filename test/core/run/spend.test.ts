@@ -32,12 +32,12 @@ const routes: DelegationConfig = {
 	builtin: {}, source: {path: '/nonexistent/config.yaml', exists: false},
 };
 
-function batch(tasks: TaskSpec[], delegation: DelegationConfig = routes, version: '0.20.0' | '0.20.6' = '0.20.0') {
+function batch(tasks: TaskSpec[], delegation: DelegationConfig = routes, version: '0.20.0' | '0.20.6' = '0.20.0', capabilities = fakeCapabilities(version)) {
 	const home = scratch.folder('spend-home-');
 	mkdirSync(path.join(home, 'profiles', 'coder'), {recursive: true});
 	const plan = planBatch({tasks, delegation, settings: defaultSettings});
 	const runner = new BatchRunner(plan, {
-		hermesBin: fakeAgentPath, capabilities: fakeCapabilities(version), folder: createRunFolder(home), concurrency: 3, graceMs: 300,
+		hermesBin: fakeAgentPath, capabilities, folder: createRunFolder(home), concurrency: 3, graceMs: 300,
 		env: {...fakeVersionEnv(version), HERMES_HOME: home},
 	});
 	runner.subscribe(event => scratch.track(event));
@@ -88,6 +88,16 @@ describe('spend in a batch\'s results', () => {
 		expect(rowOf(path.join(home, 'profiles', 'coder', 'state.db'), coder.session_id!)).toMatchObject({input_tokens: 900, output_tokens: 40});
 		expect(coder.spend).toMatchObject({input_tokens: 900, output_tokens: 40, tool_calls: 3, api_calls: 4});
 		expect(report.spend!.by_route['coder']).toMatchObject({input_tokens: 900, attempts: 1});
+	});
+
+	it('in text mode, which names the session only in its footer, finds the row by prompt and start', async () => {
+		const text = fakeCapabilities('0.20.0');
+		const {runner} = batch([{goal: 'plain text run', context: '[fake:duration=0] [fake:steps=2] [fake:tokens=77,7]'}], routes, '0.20.0', {...text, flags: {...text.flags, quiet: false}});
+		const report = await runner.start();
+		const [result] = report.results as [TaskResult];
+		expect(report.hermes.output).toBe('text');
+		expect(result.session_id).toBeNull();
+		expect(result.spend).toMatchObject({input_tokens: 77, output_tokens: 7, tool_calls: 2});
 	});
 
 	it('leaves an interrupted task\'s tokens unknown, and its tool calls counted', async () => {
