@@ -15,6 +15,7 @@ import {BatchTasks, type TaskEntry} from './batch-tasks.js';
 import {buildResult, refusedResult} from './results.js';
 import {writePlanOrRemoveFolder, writeResults} from '../run-folder/writes.js';
 import {RunRecords} from '../run-folder/records.js';
+import {SpendReader} from './spend.js';
 import type {TaskOutput} from '../output/task-output.js';
 import type {TaskExecutor} from './executor.js';
 import {localExecutor, type TaskRunSettings} from './task-run.js';
@@ -48,12 +49,15 @@ export class BatchRunner {
 	/** What re-planning and re-routing (batch-reroute.ts) may read and drive. */
 	private readonly reroutable: ReroutableBatch;
 	private readonly executor: TaskExecutor;
+	/** Each attempt's spend from state.db, read as it ends. */
+	private readonly spend: SpendReader;
 
 	constructor(plan: RoutePlan, private readonly options: RunnerOptions) {
 		const executor = options.executor ?? localExecutor(options);
 		this.executor = executor;
 		this.tasks = new BatchTasks(plan, id => executor.newOutput(telemetry => this.emit({type: 'task.telemetry', id, telemetry, at: Date.now()})));
 		this.records = new RunRecords(options.folder);
+		this.spend = new SpendReader(options.env ?? process.env, options.capabilities.flags.source);
 		this.limit = pLimit(Math.max(1, options.concurrency));
 		this.rounds = new BatchRounds({writeUp: async () => this.writeUp(), announce: report => this.announce(report)});
 		this.reroutable = {
@@ -187,7 +191,7 @@ export class BatchRunner {
 	private async writeUp(): Promise<BatchReport> {
 		await this.records.written();
 		const {folder, capabilities} = this.options;
-		const problems = [this.records.problem, this.events.problem].filter((problem): problem is string => problem !== undefined);
+		const problems = [this.records.problem, this.events.problem, ...this.spend.warnings()].filter((problem): problem is string => problem !== undefined);
 		const report = batchReport({plan: this.plan, results: this.tasks.orderedResults(), folder, capabilities, interrupted: this.interrupted, problems});
 		await writeResults(folder, report);
 		return report;
@@ -228,7 +232,8 @@ export class BatchRunner {
 		// The task as it is now, not as it was queued: a re-plan may have changed the route meanwhile.
 		// Running before the executor is called: whatever it reports from then on lands on a running task.
 		entry.status = 'running';
-		const execution = this.executor.run(entry.task, entry.attempt, this.tasks.output(id)!, {
+		const task = entry.task;
+		const execution = this.executor.run(task, entry.attempt, this.tasks.output(id)!, {
 			emit: event => {
 				if (event.type === 'task.cancelling') {
 					entry.status = 'cancelling';
@@ -238,7 +243,7 @@ export class BatchRunner {
 			},
 			record: record => this.records.record(record),
 			finished: result => {
-				this.finish(id, result);
+				this.finish(id, this.spend.attach(task, result));
 				this.maybeFailFast(id, result.status);
 			},
 		});

@@ -53,6 +53,7 @@ describe('buildResult', () => {
 			tokens: null,
 			model_used: null,
 			configured_model: null,
+			spend: null,
 			tool_calls: [],
 			warnings: ['route "deep": service_tier has no `hermes chat` flag and is not passed; the subagent uses what its Hermes profile configures for it'],
 			log: '/runs/r1/t01.log',
