@@ -11,7 +11,7 @@ import {formatDiff, lineDiff} from '../core/text/line-diff.js';
 import {lineOf, parseLocated} from '../core/text/yaml-locate.js';
 import {terminalSafe} from '../core/output/visible-text.js';
 import {existsSync} from 'node:fs';
-import type {CommandIO} from './run.js';
+import type {CommandIO} from './io.js';
 
 type EditIO = Pick<CommandIO, 'stdout' | 'stderr' | 'env'>;
 

@@ -7,7 +7,7 @@ import {activeRoutes} from '../core/plan/routing.js';
 import {loadSettings, settingsPath} from '../core/config/settings.js';
 import type {BuiltinDelegation, DelegationConfig, ModelRoute} from '../core/types.js';
 import {jsonText, terminalSafe} from '../core/output/visible-text.js';
-import type {CommandIO} from './run.js';
+import type {CommandIO} from './io.js';
 
 export type ConfigOptions = {config?: string; json?: boolean; show?: boolean};
 

@@ -9,7 +9,7 @@ import {defaultCachePath, hermesSummary, probeHermes, unprobed} from '../core/he
 import {resolveHermesBin} from '../core/hermes/launcher.js';
 import {batchConcurrency, loadSettings, settingsPath, type LoadedSettings} from '../core/config/settings.js';
 import {jsonText, terminalSafe} from '../core/output/visible-text.js';
-import type {CommandIO} from './run.js';
+import type {CommandIO} from './io.js';
 
 export type DoctorOptions = {config?: string; hermesBin?: string; json?: boolean};
 

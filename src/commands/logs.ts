@@ -6,6 +6,7 @@ import path from 'node:path';
 import {StringDecoder} from 'node:string_decoder';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {InputError} from '../core/errors.js';
+import {streamSettled} from './io.js';
 import {resolveHermesHome} from '../core/hermes/home.js';
 import {attemptLogPath, attemptLogs, splitAttempt} from '../core/run-folder/attempts.js';
 import {findRun, findTask, looksLikeRunId, readRun, type RunInfo, type RunTask} from '../core/run-folder/history.js';
@@ -256,18 +257,5 @@ async function copyFrom(file: string, offset: number, stdout: NodeJS.WritableStr
 /** Writes and waits when the reader is slower than the disk, so a big log never piles up in memory. */
 async function write(stdout: NodeJS.WritableStream, data: string | Buffer): Promise<void> {
 	if (data.length === 0) return;
-	if (!stdout.write(data)) {
-		await new Promise<void>(resolve => {
-			const done = () => {
-				stdout.off('drain', done);
-				stdout.off('error', done);
-				stdout.off('close', done);
-				resolve();
-			};
-
-			stdout.once('drain', done);
-			stdout.once('error', done);
-			stdout.once('close', done);
-		});
-	}
+	if (!stdout.write(data)) await streamSettled(stdout, 'drain');
 }
