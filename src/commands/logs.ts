@@ -6,6 +6,7 @@ import path from 'node:path';
 import {StringDecoder} from 'node:string_decoder';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {InputError} from '../core/errors.js';
+import type {LogsOptions} from './flags.js';
 import {streamSettled} from './io.js';
 import {resolveHermesHome} from '../core/hermes/home.js';
 import {attemptLogPath, attemptLogs, splitAttempt} from '../core/run-folder/attempts.js';
@@ -13,8 +14,6 @@ import {findRun, findTask, looksLikeRunId, readRun, type RunInfo, type RunTask} 
 import {stripSgr, TerminalSanitizer} from '../core/output/sanitize.js';
 import {StreamJsonDecoder} from '../core/hermes/stream-json.js';
 import {safeExcerpt, screenText, terminalSafe} from '../core/output/visible-text.js';
-
-export type LogsOptions = {follow?: boolean; raw?: boolean; attempt?: string};
 
 export type LogsIO = {
 	stdout: NodeJS.WritableStream;

@@ -17,21 +17,8 @@ import {decodeUtf8, inputLimits, readBoundedFile} from '../core/text/read-text.j
 import {safeExcerpt} from '../core/output/visible-text.js';
 import {fakeAgentPath} from '../package-files.js';
 import type {DelegateSettings, HermesCapabilities, RoutePlan, TaskSpec} from '../core/types.js';
-import {parseNumber} from './flags.js';
+import {parseNumber, type BatchOptions} from './flags.js';
 import type {PrepareContext} from './io.js';
-
-export type BatchOptions = {
-	config?: string;
-	hermesBin?: string;
-	concurrency?: string;
-	sequential?: boolean;
-	grace?: string;
-	timeout?: string;
-	failFast?: boolean;
-	strict?: boolean;
-	demo?: boolean;
-	logLimit?: string;
-};
 
 export type PreparedBatch = {
 	hermesHome: string;

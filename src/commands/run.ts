@@ -4,7 +4,8 @@ import {buildLaunch} from '../core/hermes/launcher.js';
 import {exitCodeOf, resultRoute} from '../core/run/results.js';
 import type {BatchEvent} from '../core/types.js';
 import type {BatchRunner} from '../core/run/runner.js';
-import {createRunner, prepareBatch, withCleanup, type BatchOptions, type PreparedBatch} from './prepare.js';
+import {createRunner, prepareBatch, withCleanup, type PreparedBatch} from './prepare.js';
+import type {RunOptions} from './flags.js';
 import {guardOutput, type CommandIO, type Output} from './io.js';
 import {dryRunTable} from './dry-run-table.js';
 import {startProgressLine} from './progress.js';
@@ -12,8 +13,6 @@ import {onShutdownSignals} from './signals.js';
 import {allWarnings} from '../core/plan/routing.js';
 import {BatchSteering} from '../core/config/steering.js';
 import {jsonText, terminalSafe} from '../core/output/visible-text.js';
-
-export type RunOptions = BatchOptions & {dryRun?: boolean; jsonl?: boolean; json?: boolean};
 
 export async function runCommand(taskArg: string | undefined, options: RunOptions, io: CommandIO): Promise<number> {
 	let onStdoutClosed: ((why: string) => void) | undefined;

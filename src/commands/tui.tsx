@@ -14,14 +14,12 @@ import type {BatchStore} from '../state/store-types.js';
 import {App} from '../ui/App.js';
 import {reportZeroSizeAsFallback} from '../ui/hooks/use-terminal-size.js';
 import {resolveBindings} from '../ui/keys/keys.js';
-import {agentNiceOption} from './flags.js';
+import {agentNiceOption, type TuiOptions} from './flags.js';
 import type {CommandIO} from './io.js';
-import {createRunner, prepareBatch, withCleanup, type BatchOptions} from './prepare.js';
+import {createRunner, prepareBatch, withCleanup} from './prepare.js';
 import {onShutdownSignals} from './signals.js';
 import {BatchSteering} from '../core/config/steering.js';
 import {jsonText, terminalSafe} from '../core/output/visible-text.js';
-
-export type TuiOptions = BatchOptions & {theme?: string; exitWhenDone?: boolean; agentNice?: string};
 
 export async function tuiCommand(taskArg: string | undefined, options: TuiOptions, io: CommandIO & {stdin: NodeJS.ReadStream}): Promise<number> {
 	const agentNice = agentNiceOption(options.agentNice);
