@@ -14,6 +14,7 @@ import {findRun, findTask, looksLikeRunId, readRun, type RunInfo, type RunTask} 
 import {stripSgr, TerminalSanitizer} from '../core/output/sanitize.js';
 import {StreamJsonDecoder} from '../core/hermes/stream-json.js';
 import {safeExcerpt, screenText, terminalSafe} from '../core/output/visible-text.js';
+import {errnoCode, messageOf} from '../core/errors.js';
 
 export type LogsIO = {
 	stdout: NodeJS.WritableStream;
@@ -89,8 +90,8 @@ function logExists(file: string): boolean {
 		statSync(file);
 		return true;
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-		throw unreadableLog(file, error as NodeJS.ErrnoException);
+		if (errnoCode(error) === 'ENOENT') return false;
+		throw unreadableLog(file, error);
 	}
 }
 
@@ -99,8 +100,8 @@ async function readingLog<T>(file: string, read: () => Promise<T>): Promise<T> {
 	try {
 		return await read();
 	} catch (error) {
-		const {code} = error as NodeJS.ErrnoException;
-		if (typeof code === 'string' && (error as NodeJS.ErrnoException).syscall !== 'write') throw unreadableLog(file, error as NodeJS.ErrnoException);
+		// A failed write is stdout's (the reader went away), not the log's.
+		if (errnoCode(error) !== undefined && !(error instanceof Error && 'syscall' in error && error.syscall === 'write')) throw unreadableLog(file, error);
 		throw error;
 	}
 }
@@ -135,11 +136,12 @@ function findTaskOrUndefined(run: RunInfo, wanted: string): RunTask | undefined 
 	}
 }
 
-function unreadableLog(file: string, error: NodeJS.ErrnoException): InputError {
-	const fix = error.code === 'EMFILE' || error.code === 'ENFILE'
+function unreadableLog(file: string, error: unknown): InputError {
+	const code = errnoCode(error);
+	const fix = code === 'EMFILE' || code === 'ENFILE'
 		? 'raise the open-files limit (e.g. `ulimit -n 1024`) and run it again'
 		: `check that you may read the file and its folders: ls -ld ${path.dirname(file)} ${file}`;
-	return new InputError(`cannot read this log: ${error.message}`, {file}, fix);
+	return new InputError(`cannot read this log: ${messageOf(error)}`, {file}, fix);
 }
 
 function parseAttempt(text: string): number {

@@ -19,6 +19,7 @@ import {fakeAgentPath} from '../package-files.js';
 import type {DelegateSettings, HermesCapabilities, RoutePlan, TaskSpec} from '../core/types.js';
 import {parseNumber, type BatchOptions} from './flags.js';
 import type {PrepareContext} from './io.js';
+import {errnoCode, messageOf} from '../core/errors.js';
 
 export type PreparedBatch = {
 	hermesHome: string;
@@ -181,9 +182,9 @@ async function readTasks(taskArg: string | undefined, context: PrepareContext) {
 		bytes = readBoundedFile(taskArg, inputLimits.tasks);
 	} catch (error) {
 		if (error instanceof InputError) throw error;
-		const code = (error as NodeJS.ErrnoException).code;
+		const code = errnoCode(error);
 		throw new InputError(
-			code === 'ENOENT' ? 'no such tasks file' : code === 'EISDIR' ? 'is a directory, not a tasks file' : `cannot read tasks file: ${(error as Error).message}`,
+			code === 'ENOENT' ? 'no such tasks file' : code === 'EISDIR' ? 'is a directory, not a tasks file' : `cannot read tasks file: ${messageOf(error)}`,
 			{file: taskArg},
 			'give a path to a JSON/YAML tasks file, `-` for stdin, or inline JSON starting with [',
 		);

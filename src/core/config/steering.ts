@@ -12,7 +12,7 @@ import type {DelegationConfig, RouteEdit} from '../types.js';
 import {parseHermesConfig} from './parse.js';
 import {loadHermesConfig, parseOptionsFor, saveRouteEdits, type LoadedConfig} from './config.js';
 import {ConfigConflictError, type CommitResult} from './save.js';
-import {InputError} from '../errors.js';
+import {errnoCode, InputError, messageOf} from '../errors.js';
 import {normaliseProfileName} from '../hermes/home.js';
 import {terminalSafe} from '../output/visible-text.js';
 
@@ -83,7 +83,7 @@ export class BatchSteering {
 		try {
 			appendChanges(this.options.runDir, changeRecords(edits, before, after.delegation));
 		} catch (error) {
-			recorded = `; but changes.jsonl could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+			recorded = `; but changes.jsonl could not be written: ${errnoCode(error) ?? messageOf(error)}`;
 		}
 
 		const replanned = this.options.applyRouting(after.delegation);
@@ -104,8 +104,7 @@ export class BatchSteering {
 		try {
 			reloaded = loadHermesConfig({configPath, hermesHome: this.loaded.hermesHome, explicit: this.loaded.delegation.source.exists});
 		} catch (error) {
-			const why = error instanceof InputError ? error.message : (error as Error).message;
-			return {ok: false, conflict: true, message: oneLine(`${terminalSafe(configPath)} cannot be used (${terminalSafe(why)}); the plan is unchanged`)};
+			return {ok: false, conflict: true, message: oneLine(`${terminalSafe(configPath)} cannot be used (${terminalSafe(messageOf(error))}); the plan is unchanged`)};
 		}
 
 		const before = this.loaded.delegation;
@@ -131,8 +130,7 @@ export class BatchSteering {
 			try {
 				reloaded = loadHermesConfig({configPath, hermesHome: this.loaded.hermesHome, explicit: this.loaded.delegation.source.exists});
 			} catch (error) {
-				const why = error instanceof InputError ? error.message : (error as Error).message;
-				onChange({ok: false, message: `${terminalSafe(configPath)} changed on disk but cannot be used (${terminalSafe(why)}); the plan is unchanged`});
+				onChange({ok: false, message: `${terminalSafe(configPath)} changed on disk but cannot be used (${terminalSafe(messageOf(error))}); the plan is unchanged`});
 				return;
 			}
 

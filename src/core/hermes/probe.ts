@@ -161,7 +161,7 @@ function capture(file: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs
 		// Hermes dies with a BrokenPipeError when its output is cut short: read everything.
 		execFile(command, commandArgs, {env, timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, killSignal: 'SIGKILL'}, (error, stdout, stderr) => {
 			if (error) {
-				const reason = (error as NodeJS.ErrnoException & {killed?: boolean}).killed ? `no answer within ${timeoutMs / 1000} s` : firstLine(stderr) || error.message;
+				const reason = error.killed ? `no answer within ${timeoutMs / 1000} s` : firstLine(stderr) || error.message;
 				resolve({stdout, stderr, error: reason});
 				return;
 			}
