@@ -15,6 +15,7 @@ import {ConfigConflictError, type CommitResult} from './save.js';
 import {errnoCode, InputError, messageOf} from '../errors.js';
 import {normaliseProfileName} from '../hermes/home.js';
 import {terminalSafe} from '../output/visible-text.js';
+import {joinLines} from '../text/lines.js';
 
 export type SteerOutcome =
 	| {ok: true; delegation: DelegationConfig; replanned: string[]; message: string}
@@ -71,7 +72,7 @@ export class BatchSteering {
 		} catch (error) {
 			if (error instanceof InputError) {
 				// One line: it is shown in a notice or in place in the editor (a conflict's diff is in the message).
-				return {ok: false, conflict: error instanceof ConfigConflictError, message: oneLine(`could not ${what}: ${terminalSafe(error.message)}${error.fix ? ` (${terminalSafe(error.fix)})` : ''}; nothing changed`)};
+				return {ok: false, conflict: error instanceof ConfigConflictError, message: joinLines(`could not ${what}: ${terminalSafe(error.message)}${error.fix ? ` (${terminalSafe(error.fix)})` : ''}; nothing changed`)};
 			}
 
 			throw error;
@@ -104,7 +105,7 @@ export class BatchSteering {
 		try {
 			reloaded = loadHermesConfig({configPath, hermesHome: this.loaded.hermesHome, explicit: this.loaded.delegation.source.exists});
 		} catch (error) {
-			return {ok: false, conflict: true, message: oneLine(`${terminalSafe(configPath)} cannot be used (${terminalSafe(messageOf(error))}); the plan is unchanged`)};
+			return {ok: false, conflict: true, message: joinLines(`${terminalSafe(configPath)} cannot be used (${terminalSafe(messageOf(error))}); the plan is unchanged`)};
 		}
 
 		const before = this.loaded.delegation;
@@ -158,10 +159,6 @@ export class BatchSteering {
 		const parsed = parseHermesConfig(text, parseOptionsFor(hermesHome, configPath));
 		return {delegation: parsed.delegation, document: parsed.located.document, text, hermesHome, warnings: parsed.warnings};
 	}
-}
-
-function oneLine(text: string): string {
-	return text.replaceAll(/\s*\n\s*/g, ' ');
 }
 
 function replannedText(ids: readonly string[]): string {
