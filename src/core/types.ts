@@ -120,6 +120,15 @@ export type DelegationConfig = {
 };
 
 /** hermes-delegate's own settings ($HERMES_HOME/delegate.yaml), never mixed into Hermes's file. */
+/** What R sends a task (back) into the queue on: a route of the active mode (by name), or an explicit model (and provider). */
+export type RetryTarget = string | {model: string; provider?: string | undefined};
+
+/** What a route edit, a mode switch or a re-read of config.yaml came to. */
+export type SteerOutcome =
+	| {ok: true; delegation: DelegationConfig; replanned: string[]; message: string}
+	/** conflict: the file changed on disk in a way that stopped the save (or cannot be read): re-read it. */
+	| {ok: false; message: string; conflict?: boolean};
+
 export type DelegateSettings = {
 	concurrency: number;
 	graceSeconds: number;

@@ -4,7 +4,8 @@ import {render as inkRender} from 'ink-testing-library';
 import {loadTheme, type Theme} from '../../src/core/theme/themes.js';
 import type {BatchReport, PlannedTask, RouteDecision, TaskResult, TaskSpec, TaskStatus} from '../../src/core/types.js';
 import {createBatchStore} from '../../src/state/store.js';
-import type {BatchControl, BatchStore} from '../../src/state/store-types.js';
+import {nextMatch} from '../../src/state/control.js';
+import type {BatchControl, BatchStore, OutputRange, OutputSearch, OutputSnapshot} from '../../src/state/store-types.js';
 import {App} from '../../src/ui/App.js';
 import {defaultBindings, type Bindings} from '../../src/ui/keys/keys.js';
 
@@ -54,14 +55,30 @@ export class FakeControl implements BatchControl {
 		this.calls.push({method: 'shutdown', options});
 	}
 
-	output(id: string) {
+	outputChanges(versions: Readonly<Record<string, number>>, tailLines: number): Record<string, OutputSnapshot> {
+		const changes: Record<string, OutputSnapshot> = {};
+		for (const [id, output] of this.outputs) {
+			if (output.version !== versions[id]) {
+				changes[id] = {version: output.version, totalLines: output.total, tail: tailLines > 0 ? output.lines.slice(-tailLines) : [], errorLine: output.errorLine ?? null};
+			}
+		}
+
+		return changes;
+	}
+
+	readOutput({id, last}: {id: string; last?: number}): OutputRange | undefined {
 		const output = this.outputs.get(id);
-		return output && {
-			version: output.version,
-			lines: (count?: number) => (count === undefined ? [...output.lines] : output.lines.slice(-count)),
-			totalLines: output.total,
-			errorLine: () => output.errorLine,
-		};
+		if (!output) {
+			return undefined;
+		}
+
+		const lines = last === undefined ? [...output.lines] : last > 0 ? output.lines.slice(-last) : [];
+		return {id, version: output.version, totalLines: output.total, first: output.total - lines.length, lines};
+	}
+
+	searchOutput(request: OutputSearch): {line: number | null} {
+		const range = this.readOutput({id: request.id});
+		return {line: range ? nextMatch(range, request) : null};
 	}
 
 	/** Appends lines to a task's output, as the runner would. */
@@ -70,6 +87,13 @@ export class FakeControl implements BatchControl {
 		this.outputs.set(id, {version: current.version + 1, lines: [...current.lines, ...lines].slice(-this.maxLines), total: current.total + lines.length, errorLine: errorLine ?? current.errorLine});
 	}
 }
+
+/** The output half of a control that has none: for stores whose tests never print. */
+export const noOutput: Pick<BatchControl, 'outputChanges' | 'readOutput' | 'searchOutput'> = {
+	outputChanges: () => ({}),
+	readOutput: () => undefined,
+	searchOutput: () => ({line: null}),
+};
 
 export type RenderOptions = {
 	tasks?: readonly PlannedTask[];

@@ -5,6 +5,7 @@ import {TaskOutput} from '../../src/core/output/task-output.js';
 import type {BatchEvent, PlannedTask, TaskResult} from '../../src/core/types.js';
 import {feedStore} from '../../src/state/feed.js';
 import {createBatchStore} from '../../src/state/store.js';
+import {outputControl} from '../../src/state/control.js';
 import type {BatchControl} from '../../src/state/store-types.js';
 import {plannedTask, plannedTasks, t0, testHermes} from '../helpers/render.js';
 import {questionOf, zoomOf} from '../helpers/overlay.js';
@@ -21,10 +22,7 @@ function setup(taskCount = 2, plan: {tasks: PlannedTask[]; warnings: string[]} =
 		shutdown(options) {
 			calls.push(`shutdown ${options.skipGrace ? 'kill' : 'term'}`);
 		},
-		output(id) {
-			const output = outputs.get(id);
-			return output && {version: output.version, lines: (count?: number) => output.display.lines(count), totalLines: output.display.totalLines, errorLine: () => output.errorLine()};
-		},
+		...outputControl(() => [...outputs.keys()], id => outputs.get(id)),
 	};
 	const store = createBatchStore({control, plan: {mode: 'model_map', ...plan}, runId: 'run-1', runDir: '/tmp/run-1', concurrency: 2, graceMs: 5000, now: t0});
 	const listeners = new Set<(event: BatchEvent) => void>();

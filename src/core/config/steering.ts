@@ -8,7 +8,7 @@ import path from 'node:path';
 import {isDeepStrictEqual} from 'node:util';
 import {appendChanges, changeRecords} from './changes.js';
 import {describeEdit} from './edit.js';
-import type {DelegationConfig, RouteEdit} from '../types.js';
+import type {DelegationConfig, RouteEdit, SteerOutcome} from '../types.js';
 import {parseHermesConfig} from './parse.js';
 import {loadHermesConfig, parseOptionsFor, saveRouteEdits, type LoadedConfig} from './config.js';
 import {ConfigConflictError, type CommitResult} from './save.js';
@@ -16,11 +16,6 @@ import {errnoCode, InputError, messageOf} from '../errors.js';
 import {normaliseProfileName} from '../hermes/home.js';
 import {terminalSafe} from '../output/visible-text.js';
 import {joinLines} from '../text/lines.js';
-
-export type SteerOutcome =
-	| {ok: true; delegation: DelegationConfig; replanned: string[]; message: string}
-	/** conflict: the file changed on disk in a way that stopped the save (or cannot be read): re-read it. */
-	| {ok: false; message: string; conflict?: boolean};
 
 export type SteeringOptions = {
 	/** The run folder: changes.jsonl is appended there. */

@@ -7,7 +7,7 @@ import {spawn, type ChildProcess, type ChildProcessByStdio} from 'node:child_pro
 import {statSync} from 'node:fs';
 import type {Readable} from 'node:stream';
 import {familyOf, groupExists, isFamilyAlive, killWatchedFamiliesNow, signalFamily, type Family} from './family.js';
-import {freshProcessTable, hasProc, isLive, readProcStat, recentProcessTable, scanProcesses} from './proc-tree.js';
+import {freshProcessTable, hasProc, readProcStat, recentProcessTable, scanProcesses} from './proc-tree.js';
 import {errnoCode, messageOf} from '../errors.js';
 
 export type GroupExit = {exitCode: number | null; signal: NodeJS.Signals | null};
@@ -177,16 +177,6 @@ export function listGroupMembers(pgid: number): number[] {
 	if (!groupExists(pgid)) return [];
 	if (!hasProc) return [pgid];
 	return [...scanProcesses().byPid.values()].filter(stat => stat.pgrp === pgid).map(stat => stat.pid);
-}
-
-export function isGroupAlive(pgid: number): boolean {
-	assertGroupId(pgid);
-	if (!groupExists(pgid)) return false;
-	if (!hasProc) return true;
-	// The leader is usually the one still running: spare a scan of every process on the machine.
-	const leader = readProcStat(pgid);
-	if (leader?.pgrp === pgid && isLive(leader)) return true;
-	return listGroupMembers(pgid).length > 0;
 }
 
 export type CascadeOutcome = {

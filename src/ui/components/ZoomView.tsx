@@ -122,10 +122,12 @@ function StatusLine({zoom, searching, view, width, logCommand, bottomKey, resume
 		);
 	}
 
-	// Line numbers count every line the task printed, including those no longer kept.
-	const firstNumber = zoom.totalLines - zoom.scrollback.length + 1;
+	// Line numbers count every line the task printed, including those no longer kept; a line still
+	// being written (no newline yet) is shown and numbered after the complete ones.
+	const firstNumber = zoom.first + 1;
+	const shownLines = Math.max(zoom.totalLines, zoom.first + zoom.scrollback.length);
 	const {start, end} = view;
-	const range = end > start ? `lines ${firstNumber + start}–${firstNumber + end - 1} of ${zoom.totalLines}` : `${zoom.totalLines} lines`;
+	const range = end > start ? `lines ${firstNumber + start}–${firstNumber + end - 1} of ${shownLines}` : `${shownLines} lines`;
 	const match = search.query !== '' && search.matchLine !== null ? `match "${search.query}" at line ${firstNumber + search.matchLine}` : undefined;
 	// Only the newest lines are kept in memory; the operator must learn where the rest went.
 	// The logs command, not the file: `tail -f` on the byte-exact log would replay what the agent
