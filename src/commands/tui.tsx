@@ -14,28 +14,12 @@ import type {BatchStore} from '../state/store-types.js';
 import {App} from '../ui/App.js';
 import {reportZeroSizeAsFallback} from '../ui/hooks/use-terminal-size.js';
 import {resolveBindings} from '../ui/keys/keys.js';
-import {createRunner, prepareBatch, type BatchOptions} from './prepare.js';
-import {withCleanup, type CommandIO} from './run.js';
+import {agentNiceOption, type TuiOptions} from './flags.js';
+import type {CommandIO} from './io.js';
+import {createRunner, prepareBatch, withCleanup} from './prepare.js';
 import {onShutdownSignals} from './signals.js';
 import {BatchSteering} from '../core/config/steering.js';
 import {jsonText, terminalSafe} from '../core/output/visible-text.js';
-import {dashboardAgentNice} from '../core/process/priority.js';
-
-export type TuiOptions = BatchOptions & {theme?: string; exitWhenDone?: boolean; agentNice?: string};
-
-/** --agent-nice: 0 to 19, default dashboardAgentNice (see core/process/priority.ts). */
-function agentNiceOption(text: string | undefined): number {
-	if (text === undefined) {
-		return dashboardAgentNice;
-	}
-
-	const value = Number(text);
-	if (!/^\d+$/.test(text.trim()) || value > 19) {
-		throw new InputError(`--agent-nice: ${JSON.stringify(text)} is not a niceness from 0 to 19`, {}, `pass a whole number from 0 (agents keep their priority) to 19; the default is ${dashboardAgentNice}`);
-	}
-
-	return value;
-}
 
 export async function tuiCommand(taskArg: string | undefined, options: TuiOptions, io: CommandIO & {stdin: NodeJS.ReadStream}): Promise<number> {
 	const agentNice = agentNiceOption(options.agentNice);

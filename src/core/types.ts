@@ -1,4 +1,8 @@
 // The vocabulary of hermes-delegate, defined once. Core, state and UI all speak these types.
+// Longer than ~300 lines on purpose: it is one idea, the words of the domain (task, route, plan,
+// status, event, result, what Hermes can do), each defined in terms of the others above it. Split
+// by noun, every layer would import from several files to say one thing; here a reader looks a
+// word up in one place.
 
 /** One task of a batch, as the operator wrote it (validated at the edge by tasks.ts). */
 export type TaskSpec = {

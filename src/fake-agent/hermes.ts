@@ -40,7 +40,7 @@ async function readQuery(command: ChatCommand): Promise<string | {error: string}
 		return text;
 	} catch (error) {
 		// Not observed on a real Hermes (no release with --query-file was runnable here).
-		return {error: `Error: cannot read --query-file ${command.queryFile}: ${(error as Error).message}`};
+		return {error: `Error: cannot read --query-file ${command.queryFile}: ${error instanceof Error ? error.message : String(error)}`};
 	}
 }
 

@@ -77,7 +77,7 @@ export function readScript(file: string): Script {
 	try {
 		raw = JSON.parse(readFileSync(file, 'utf8'));
 	} catch (error) {
-		fail(file, '(file)', `cannot be read as JSON (${(error as Error).message}); write {"answers": […]}`);
+		fail(file, '(file)', `cannot be read as JSON (${error instanceof Error ? error.message : String(error)}); write {"answers": […]}`);
 	}
 
 	if (raw === null || typeof raw !== 'object' || !Array.isArray((raw as {answers?: unknown}).answers)) fail(file, 'answers', 'must be a list of answers');

@@ -10,6 +10,7 @@
 import {completeUtf8End, cutResultEvent, LongLine, startsResultEvent} from './stream-json-result-line.js';
 import {ToolCalls} from './stream-json-tool-calls.js';
 import type {TaskTelemetry, TokenCounts, ToolCallRecord} from '../types.js';
+import {joinLines} from '../text/lines.js';
 
 export type StreamSummary = {
 	/**
@@ -45,8 +46,6 @@ const text = (value: unknown): string | null => (typeof value === 'string' ? val
 const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 const numberOrNull = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 const cut = (value: string, length: number) => (value.length > length ? `${value.slice(0, length - 1)}…` : value);
-/** One display line per event, whatever newlines a field holds. */
-const oneLine = (value: string) => value.replaceAll(/\s*[\r\n]+\s*/g, ' ');
 const seconds = (ms: number | null) => (ms === null ? '' : ` ${(ms / 1000).toFixed(1)}s`);
 
 /** The first `limit` bytes of text, cut at a character boundary. */
@@ -259,7 +258,7 @@ export class StreamJsonDecoder {
 				this.sessionId = text(event['session_id']) || this.sessionId;
 				this.telemetry();
 				const parts = [this.model && `configured model ${this.model}`, this.sessionId && `session ${this.sessionId}`].filter(Boolean);
-				return parts.length > 0 ? this.shownLine(oneLine(parts.join(' · '))) : '';
+				return parts.length > 0 ? this.shownLine(joinLines(parts.join(' · '))) : '';
 			}
 
 			case 'text': {
@@ -307,7 +306,7 @@ export class StreamJsonDecoder {
 		const input = compactJson(event['input']);
 		this.toolCalls.used(name, id, input && cut(input, recordInputChars));
 		this.telemetry();
-		return this.shownLine(oneLine(`⚙ ${name}${input ? ` ${cut(input, displayInputChars)}` : ''}`));
+		return this.shownLine(joinLines(`⚙ ${name}${input ? ` ${cut(input, displayInputChars)}` : ''}`));
 	}
 
 	private toolResult(event: JsonObject): string {
@@ -317,9 +316,9 @@ export class StreamJsonDecoder {
 		const isError = event['is_error'] === true;
 		this.toolCalls.ended(name, id, durationMs, isError);
 		this.telemetry();
-		if (!isError) return this.shownLine(oneLine(`  ↳ ${name}${seconds(durationMs)}`));
+		if (!isError) return this.shownLine(joinLines(`  ↳ ${name}${seconds(durationMs)}`));
 		const firstLine = (text(event['output']) ?? '').split('\n').find((line) => line.trim() !== '') ?? '';
-		return this.shownLine(oneLine(`  ✗ ${name}${seconds(durationMs)}${firstLine ? `: ${cut(firstLine.trim(), displayInputChars)}` : ''}`));
+		return this.shownLine(joinLines(`  ✗ ${name}${seconds(durationMs)}${firstLine ? `: ${cut(firstLine.trim(), displayInputChars)}` : ''}`));
 	}
 
 	private finalResult(event: JsonObject): string {
@@ -342,7 +341,7 @@ export class StreamJsonDecoder {
 		this.costUsd = numberOrNull(event['cost_usd']) ?? numberOrNull(event['actual_cost_usd']) ?? numberOrNull(event['estimated_cost_usd']) ?? this.costUsd;
 		this.telemetry();
 		if (exitCode === 0 && error === null) return '';
-		return this.shownLine(oneLine(`✗ ${error ?? `exit code ${exitCode}`}`));
+		return this.shownLine(joinLines(`✗ ${error ?? `exit code ${exitCode}`}`));
 	}
 
 	private telemetry(): void {

@@ -2,7 +2,8 @@
 import {Box, Text} from 'ink';
 import {formatKey} from '../keys/key-descriptor.js';
 import type {Bindings} from '../keys/keys.js';
-import {routeLine, statusBadge, statusDetail, titleLine} from '../format.js';
+import {routeLine, titleLine} from '../format.js';
+import {useBadge, useStatusDetail} from '../hooks/use-status-text.js';
 import {zoomVisibleLines} from '../layout.js';
 import {displayLine, plainLine, themeHasColour} from '../output-line.js';
 import {useBatch} from '../store-context.js';
@@ -21,14 +22,8 @@ export function ZoomView({width, height, bindings}: ZoomViewProps) {
 	const zoom = useBatch(state => zoomOf(state.overlay));
 	const searching = useBatch(state => zoomLayer(state.overlay)?.searching ?? null);
 	const task = useBatch(state => zoomedTask(state));
-	const badge = useBatch(state => {
-		const view = zoomedTask(state);
-		return view ? statusBadge(view, state.now) : '';
-	});
-	const detail = useBatch(state => {
-		const view = zoomedTask(state);
-		return view ? statusDetail(view, state.now) : null;
-	});
+	const badge = useBadge(zoom?.taskId);
+	const detail = useStatusDetail(zoom?.taskId);
 	const runId = useBatch(state => state.runId);
 	if (!zoom || !task) {
 		return null;
