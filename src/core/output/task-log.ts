@@ -10,6 +10,7 @@ import {writevSync} from 'node:fs';
 import {open, unlink, type FileHandle} from 'node:fs/promises';
 import {Writable} from 'node:stream';
 import {formatBytes} from '../text/sizes.js';
+import {errnoCode, messageOf} from '../errors.js';
 
 export type TaskLogOptions = {
 	/** Most bytes a log holds (first half + last half of the output); 0 or absent: no limit. */
@@ -191,8 +192,8 @@ export class TaskLog extends Writable {
 
 	private fail(error: unknown, what: string): void {
 		if (this.failure === undefined) {
-			const {code, message} = error as NodeJS.ErrnoException;
-			this.failure = `${what}: ${code ?? message}${code === 'ENOSPC' ? ' (no space left on device)' : code === 'EMFILE' ? ' (too many open files)' : ''}`;
+			const code = errnoCode(error);
+			this.failure = `${what}: ${code ?? messageOf(error)}${code === 'ENOSPC' ? ' (no space left on device)' : code === 'EMFILE' ? ' (too many open files)' : ''}`;
 			// The ring is useless now; its space may be what the other tasks' logs need.
 			void this.release();
 		}

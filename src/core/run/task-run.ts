@@ -21,6 +21,7 @@ import {outputEnd, pipeWithBackpressure, type OutputActivity} from '../output/ou
 import type {HermesCapabilities, PlannedTask, StopReason, TaskResult, TaskTelemetry} from '../types.js';
 import type {AttemptOutput, ExecutionHooks, TaskExecutor} from './executor.js';
 import {setLongTimeout} from './long-timer.js';
+import {messageOf} from '../errors.js';
 
 /** What every task of a batch is started with: the part of the batch's RunnerOptions that is not about the batch. */
 export type TaskRunSettings = {
@@ -126,7 +127,7 @@ class TaskRun {
 			const launch = buildLaunch(task, settings.hermesBin, {capabilities, promptFile: task.launch.prompt_file ? writePromptFile(folder.dir, task) : undefined, batchTimeoutMs: settings.timeoutMs});
 			return {launch, logPath};
 		} catch (error) {
-			this.failToStart(`could not prepare the prompt file: ${(error as Error).message}`);
+			this.failToStart(`could not prepare the prompt file: ${messageOf(error)}`);
 			return undefined;
 		}
 	}
@@ -140,7 +141,7 @@ class TaskRun {
 			child = await spawnIfDescriptors(launch.file, launch.args, {env: childEnv(settings.env ?? process.env, launch.env)});
 		} catch (error) {
 			log.end();
-			this.failToStart((error as Error).message);
+			this.failToStart(messageOf(error));
 			return undefined;
 		}
 
