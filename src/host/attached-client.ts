@@ -170,15 +170,19 @@ export class AttachedClient {
 	private sendSnapshot(): void {
 		const snapshot = this.host.snapshot(this.tailLines);
 		this.versions = Object.fromEntries(Object.entries(snapshot.outputs).map(([id, output]) => [id, output.version]));
-		this.snapshotBytes = this.write({type: 'snapshot', ...snapshot});
+		this.write({type: 'snapshot', ...snapshot});
 	}
 
-	private write(message: HostMessage): number {
+	private write(message: HostMessage): void {
 		if (this.socket.destroyed || !this.socket.writable) {
-			return 0;
+			return;
 		}
 
 		const line = Buffer.from(encodeLine(message));
+		if (message.type === 'snapshot') {
+			this.snapshotBytes = line.length;
+		}
+
 		this.socket.write(line);
 		const queued = this.socket.writableLength;
 		this.peakQueued = Math.max(this.peakQueued, queued);
@@ -189,7 +193,6 @@ export class AttachedClient {
 			this.host.log(`${this.name}: reads too slowly (${queued} bytes waiting): nothing more is queued until it has read them, then a fresh snapshot`);
 		}
 
-		return line.length;
 	}
 
 	private caughtUp(): void {

@@ -6,6 +6,8 @@ import {waitFor} from './wait-for.js';
 export type RawClient = {
 	socket: net.Socket;
 	messages: Array<{type: string; [key: string]: unknown}>;
+	/** The byte length of each line, in the order of messages. */
+	lineBytes: number[];
 	closed(): boolean;
 	send(text: string): void;
 	/** Waits until a message of this type (and matching `where`) has come. */
@@ -16,13 +18,17 @@ export type RawClient = {
 export async function rawClient(socketPath: string): Promise<RawClient> {
 	const socket = net.connect(socketPath);
 	const messages: RawClient['messages'] = [];
+	const lineBytes: number[] = [];
 	let isClosed = false;
 	let partial = '';
 	socket.setEncoding('utf8');
 	socket.on('data', (chunk: string) => {
 		const lines = (partial + chunk).split('\n');
 		partial = lines.pop() ?? '';
-		for (const line of lines) messages.push(JSON.parse(line) as RawClient['messages'][number]);
+		for (const line of lines) {
+			messages.push(JSON.parse(line) as RawClient['messages'][number]);
+			lineBytes.push(Buffer.byteLength(line) + 1);
+		}
 	});
 	socket.on('error', () => undefined);
 	socket.on('close', () => {
@@ -36,6 +42,7 @@ export async function rawClient(socketPath: string): Promise<RawClient> {
 	return {
 		socket,
 		messages,
+		lineBytes,
 		closed: () => isClosed,
 		send: text => socket.write(text),
 		async until(type, where) {
