@@ -20,6 +20,7 @@ export type ClientHost = {
 
 type Phase = 'greeting' | 'live' | 'behind' | 'closed';
 
+const helloTimeoutMs = 10_000;
 /** The dashboard's panes show ~40 lines; a client may ask for other counts in its hello. */
 const defaultTailLines = 40;
 
@@ -48,6 +49,10 @@ export class AttachedClient {
 		socket.on('drain', () => this.caughtUp());
 	}
 
+	get closed(): boolean {
+		return this.phase === 'closed';
+	}
+
 	get attached(): boolean {
 		return this.phase === 'live' || this.phase === 'behind';
 	}
@@ -61,6 +66,10 @@ export class AttachedClient {
 	greet(): void {
 		this.write({type: 'hello', protocol: protocolVersion, runId: this.host.runId});
 		this.socket.resume();
+		// A connection that never says hello would hold a socket for nothing.
+		setTimeout(() => {
+			if (this.phase === 'greeting') this.close(`no hello within ${helloTimeoutMs / 1000} s`);
+		}, helloTimeoutMs).unref();
 	}
 
 	event(entry: SequencedEvent): void {

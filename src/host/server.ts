@@ -147,6 +147,10 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 	const server = net.createServer({pauseOnConnect: true}, socket => {
 		const client = new AttachedClient(socket, ++connections, host);
 		void checkPeer(socket).then(peer => {
+			if (client.closed) {
+				return; // it left while it was being checked
+			}
+
 			if (closing) {
 				client.close('the runner host is closing');
 				return;
