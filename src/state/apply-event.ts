@@ -3,10 +3,8 @@
 // at a capped rate by `outputPatch` (see state/feed.ts).
 import type {BatchEvent} from '../core/types.js';
 import type {BatchControl, BatchState} from './store-types.js';
-import {withZoom, zoomOf} from './overlay.js';
 import {finishedPatch, replannedPatch, taskViewFromPlan, type TaskView} from './task-view.js';
 import {batchWarnings} from './warnings.js';
-import {withNewOutput} from './zoom.js';
 
 function withTask(state: BatchState, id: string, patch: Partial<TaskView>): Partial<BatchState> {
 	const current = state.tasks[id];
@@ -73,12 +71,11 @@ export function eventPatch(state: BatchState, event: BatchEvent, control: BatchC
 	}
 }
 
-/** The panes' tails and the zoom's scrollback, where the core's output moved on; undefined if nothing did. */
+/** The panes' tails, where the core's output moved on; undefined if nothing did. (The zoom reads its own: zoom-reads.ts.) */
 export function outputPatch(state: BatchState, control: BatchControl, tailLines: number): Partial<BatchState> | undefined {
 	const versions = Object.fromEntries(state.order.map(id => [id, state.tasks[id]!.outputVersion]));
-	const changes = control.outputChanges(versions, tailLines);
 	let changed: Record<string, TaskView> | undefined;
-	for (const [id, output] of Object.entries(changes)) {
+	for (const [id, output] of Object.entries(control.outputChanges(versions, tailLines))) {
 		const view = state.tasks[id];
 		if (view) {
 			changed ??= {...state.tasks};
@@ -86,15 +83,5 @@ export function outputPatch(state: BatchState, control: BatchControl, tailLines:
 		}
 	}
 
-	const zoom = zoomOf(state.overlay);
-	// The zoom's scrollback is read only when its task's output moved; a reply that comes later is seam 1's.
-	const moved = zoom === null ? undefined : (changes[zoom.taskId]?.version ?? state.tasks[zoom.taskId]?.outputVersion);
-	const reply = zoom !== null && moved !== undefined && moved !== zoom.version ? control.readOutput({id: zoom.taskId}) : undefined;
-	const zoomOutput = reply instanceof Promise ? undefined : reply;
-	const zoomChanged = zoom !== null && zoomOutput !== undefined && zoomOutput.version !== zoom.version;
-	if (!changed && !zoomChanged) {
-		return undefined;
-	}
-
-	return {...(changed ? {tasks: changed} : {}), ...(zoomChanged ? {overlay: withZoom(state.overlay, withNewOutput(zoom, {...zoomOutput, lines: () => zoomOutput.lines}))} : {})};
+	return changed ? {tasks: changed} : undefined;
 }

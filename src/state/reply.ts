@@ -1,8 +1,18 @@
-// A control's reply, in a branch where the slices still decide synchronously: an in-process control
-// answers at once and that answer is used; a reply that will only come later (a socket's) is
-// refused loudly instead of being read as if it had come. Seam 1 of issue 23 replaces this with
-// replies applied when they arrive; until then a dashboard attached over a socket cannot steer.
+// A control's reply, given at once (in-process) or later (over a socket). `whenAnswered` applies it
+// either way and turns a refusal into a notice, never an unhandled rejection. The steering slices
+// still decide synchronously from their reply: for them `answeredNow` takes an at-once reply and
+// refuses a later one loudly instead of reading it as if it had come (seam 1 of issue 23 makes
+// them apply replies when they arrive; until then a dashboard attached over a socket cannot steer).
 import type {Reply} from './store-types.js';
+
+export function whenAnswered<T>(reply: Reply<T>, apply: (value: T) => void, refused: (message: string) => void): void {
+	if (reply instanceof Promise) {
+		reply.then(apply, (error: unknown) => refused(error instanceof Error ? error.message : String(error)));
+		return;
+	}
+
+	apply(reply);
+}
 
 export function answeredNow<T>(reply: Reply<T>, what: string): T {
 	if (reply instanceof Promise) {

@@ -11,7 +11,7 @@ import {eventPatch, outputPatch} from './apply-event.js';
 import {closedTop, withField, type ZoomLayer} from './overlay.js';
 import {cancelRequest, quitRequest} from './intents.js';
 import {pastePatch} from './paste.js';
-import {answeredNow} from './reply.js';
+import {whenAnswered} from './reply.js';
 import {taskViewFromPlan} from './task-view.js';
 import {batchWarnings} from './warnings.js';
 import {addRemoveActions} from './route-add-remove.js';
@@ -20,6 +20,8 @@ import {steerActions} from './steer-actions.js';
 import {nextMode, steerable} from './steer.js';
 import type {BatchActions, BatchControl, BatchState, BatchStore} from './store-types.js';
 import {openZoom, scrolled, searched} from './zoom.js';
+import {zoomReads} from './zoom-reads.js';
+import {terminalSafe} from '../core/output/visible-text.js';
 
 export type BatchStoreOptions = {
 	control: BatchControl;
@@ -41,6 +43,9 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 	const tasks = Object.fromEntries(options.plan.tasks.map(task => [task.id, taskViewFromPlan(task)]));
 
 	return createStore<BatchState & BatchActions>()((set, get, api) => {
+		const scrollback = zoomReads(api, control);
+		// A message the core (or the host, over a socket) refused or never answered: said, not thrown.
+		const refused = (message: string) => set({notice: terminalSafe(message)});
 		// Scrolling and searching act on the zoom when it has the keyboard.
 		const zoomOnTop = (): ZoomLayer | undefined => {
 			const {overlay} = get();
@@ -85,6 +90,8 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 				if (patch) {
 					set(patch);
 				}
+
+				scrollback.published();
 			},
 
 			tick(now) {
@@ -129,8 +136,8 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			openZoom(visibleLines) {
 				const id = get().focusedId;
 				if (id && get().overlay === null) {
-					const output = answeredNow(control.readOutput({id}), 'open the zoom');
-					set({overlay: {kind: 'zoom', zoom: openZoom(id, output && {...output, lines: () => output.lines}, visibleLines), searching: null}});
+					set({overlay: {kind: 'zoom', zoom: openZoom(id, undefined, visibleLines), searching: null}});
+					scrollback.opened(id);
 				}
 			},
 
@@ -189,7 +196,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			requestCancel(kill) {
 				const decision = cancelRequest(get(), kill);
 				if (decision === 'kill-all') {
-					control.shutdown({skipGrace: true});
+					whenAnswered(control.shutdown({skipGrace: true}), () => undefined, refused);
 				} else if (decision) {
 					set(decision);
 				}
@@ -248,7 +255,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 					}
 
 					set({quitting: true, notice: null});
-					control.shutdown({skipGrace: false});
+					whenAnswered(control.shutdown({skipGrace: false}), () => undefined, refused);
 					if (get().report) {
 						set({exitRequested: true});
 					}
@@ -256,10 +263,11 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 					return;
 				}
 
-				const sent = answeredNow(control.cancel(question.taskId, {skipGrace: question.action === 'kill'}), 'cancel');
-				if (!sent) {
-					set({notice: 'nothing to cancel: the task has already finished'});
-				}
+				whenAnswered(control.cancel(question.taskId, {skipGrace: question.action === 'kill'}), sent => {
+					if (!sent) {
+						set({notice: 'nothing to cancel: the task has already finished'});
+					}
+				}, refused);
 			},
 
 			confirmNo() {
