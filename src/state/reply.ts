@@ -1,9 +1,11 @@
-// A control's reply, given at once (in-process) or later (over a socket). `whenAnswered` applies it
-// either way and turns a refusal into a notice, never an unhandled rejection. The steering slices
-// still decide synchronously from their reply: for them `answeredNow` takes an at-once reply and
-// refuses a later one loudly instead of reading it as if it had come (seam 1 of issue 23 makes
-// them apply replies when they arrive; until then a dashboard attached over a socket cannot steer).
-import type {Reply} from './store-types.js';
+// A control's reply, given at once (in-process) or later (over a socket). Sync stays sync: an
+// in-process reply is applied in the same call, exactly as before the socket existed. A later
+// reply is applied when it comes; if the operator has moved on meanwhile (the overlay it answers
+// is gone), only what it says (notice, mode, conflict mark) is applied, never the old overlay.
+// A refusal (the host gone, a timeout) becomes a notice, never an unhandled rejection.
+import type {StoreApi} from 'zustand/vanilla';
+import {terminalSafe} from '../core/output/visible-text.js';
+import type {BatchActions, BatchState, Reply} from './store-types.js';
 
 export function whenAnswered<T>(reply: Reply<T>, apply: (value: T) => void, refused: (message: string) => void): void {
 	if (reply instanceof Promise) {
@@ -14,11 +16,30 @@ export function whenAnswered<T>(reply: Reply<T>, apply: (value: T) => void, refu
 	apply(reply);
 }
 
-export function answeredNow<T>(reply: Reply<T>, what: string): T {
-	if (reply instanceof Promise) {
-		reply.catch(() => undefined);
-		throw new TypeError(`${what}: this store applies only replies given at once (an in-process control); a socket's reply needs the store of issue 23, seam 1`);
-	}
+/** The reply's value mapped, at once or when it comes. */
+export function mapReply<T, U>(reply: Reply<T>, map: (value: T) => U): Reply<U> {
+	return reply instanceof Promise ? reply.then(map) : map(reply);
+}
 
-	return reply;
+type Store = Pick<StoreApi<BatchState & BatchActions>, 'setState' | 'getState'>;
+
+/** Sets a patch that may come later (see above). */
+export function patchWhenAnswered(store: Store): (reply: Reply<Partial<BatchState>>) => void {
+	return reply => {
+		if (!(reply instanceof Promise)) {
+			store.setState(reply);
+			return;
+		}
+
+		const askedOver = store.getState().overlay;
+		reply.then(patch => {
+			if (store.getState().overlay === askedOver) {
+				store.setState(patch);
+				return;
+			}
+
+			const {overlay: _stale, ...said} = patch;
+			store.setState(said);
+		}, (error: unknown) => store.setState({notice: terminalSafe(error instanceof Error ? error.message : String(error))}));
+	};
 }

@@ -8,7 +8,7 @@ import {movedInPicker, submitExplicit} from './reroute-actions.js';
 import {editorFor, refreshedEditor, type RouteRow, type RoutesEditorState} from './routes-editor.js';
 import type {SteerOutcome} from '../core/config/steering.js';
 import {editorPatch, editPatch, refusedPatch, steerable, switchModePatch, switchModeQuestion} from './steer.js';
-import {answeredNow} from './reply.js';
+import {mapReply, patchWhenAnswered, whenAnswered} from './reply.js';
 import type {BatchActions, BatchControl, BatchState} from './store-types.js';
 import {fieldAtEnd} from './text-field.js';
 
@@ -19,16 +19,25 @@ type Store = Pick<StoreApi<BatchState & BatchActions>, 'setState' | 'getState'>;
 export function steerActions(store: Store, control: BatchControl): SteerActions {
 	const set = (patch: Partial<BatchState>) => store.setState(patch);
 	const get = () => store.getState();
+	const settle = patchWhenAnswered(store);
 	/** The editor, when it has the keyboard. */
 	const editor = (): RoutesEditorState | undefined => {
 		const {overlay} = get();
 		return overlay?.kind === 'routes' ? overlay.editor : undefined;
 	};
 
-	const reread = (extra: Partial<BatchState> = {}) => {
+	/** The editor as config.yaml now stands, after a save: read when the reply has come. */
+	const rereadPatch = (extra: Partial<BatchState> = {}): Partial<BatchState> => {
 		const steering = steerable(control);
 		const open = editor();
-		set(steering && open ? editorPatch(editorFor(steering.routing(), open), extra) : extra);
+		return steering && open ? editorPatch(editorFor(steering.routing(), open), extra) : extra;
+	};
+
+	const reread = (extra: Partial<BatchState> = {}) => set(rereadPatch(extra));
+	/** A route edit's answer: the editor re-read, or the refusal in place (in the editor as it then is). */
+	const saved = ({ok, patch}: {ok: boolean; patch: Partial<BatchState>}): Partial<BatchState> => {
+		const open = editor();
+		return ok ? rereadPatch(patch) : open ? refusedPatch(open, patch) : patch;
 	};
 
 	return {
@@ -45,11 +54,11 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 		},
 
 		requestSwitchMode() {
-			set(switchModeQuestion(get(), control));
+			settle(switchModeQuestion(get(), control));
 		},
 
 		switchMode() {
-			set(switchModePatch(get(), control));
+			settle(switchModePatch(get(), control));
 		},
 
 		openRoutes() {
@@ -67,17 +76,18 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 		},
 
 		reloadConfig() {
-			const outcome = control.reload && answeredNow(control.reload(), 'reload config.yaml');
-			if (!outcome) {
+			if (!control.reload) {
 				return;
 			}
 
-			const patch = {notice: outcome.message, configConflict: !outcome.ok, ...(outcome.ok ? {mode: outcome.delegation.mode} : {})};
-			if (outcome.ok) {
-				reread(patch);
-			} else {
-				set(patch);
-			}
+			whenAnswered(control.reload(), outcome => {
+				const patch = {notice: outcome.message, configConflict: !outcome.ok, ...(outcome.ok ? {mode: outcome.delegation.mode} : {})};
+				if (outcome.ok) {
+					reread(patch);
+				} else {
+					set(patch);
+				}
+			}, message => set({notice: message}));
 		},
 
 		moveRoute(delta) {
@@ -119,14 +129,14 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 		submitField() {
 			const {overlay} = get();
 			if (overlay?.kind === 'pick') {
-				set(submitExplicit(overlay, control));
+				settle(submitExplicit(overlay, control));
 				return;
 			}
 
 			const open = editor();
 			const input = open?.input;
 			if (open && input?.kind === 'draft') {
-				set(submitDraft(open, input.draft, input.field, control));
+				settle(submitDraft(open, input.draft, input.field, control));
 				return;
 			}
 
@@ -157,15 +167,10 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 
 			// The config core validates the saved file as loading does (an unknown reasoning_effort,
 			// a route left with neither provider nor base_url): its message is the one shown.
-			const {ok, patch} = editPatch(control, [value === '' && isClearable(field)
+			// Refused in place: the field stays open with what was typed, and says why.
+			settle(mapReply(editPatch(control, [value === '' && isClearable(field)
 				? {kind: 'clear-field', list: open.list, name: route.name, field}
-				: {kind: 'set-field', list: open.list, name: route.name, field, value}]);
-			if (ok) {
-				reread(patch);
-			} else {
-				// Refused in place: the field stays open with what was typed, and says why.
-				set(refusedPatch(open, patch));
-			}
+				: {kind: 'set-field', list: open.list, name: route.name, field, value}]), saved));
 		},
 
 		cancelField() {
@@ -182,12 +187,7 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 				return;
 			}
 
-			const {ok, patch} = editPatch(control, [{kind: 'set-default', list: open.list, name: route.name}]);
-			if (ok) {
-				reread(patch);
-			} else {
-				set(refusedPatch(open, patch));
-			}
+			settle(mapReply(editPatch(control, [{kind: 'set-default', list: open.list, name: route.name}]), saved));
 		},
 	};
 }

@@ -1,6 +1,7 @@
 // The dashboard's store over the socket: its replies come later, and they still land — the zoom
 // shows the task's scrollback and follows it, a cancel confirmed in one dashboard stops the task
 // in every dashboard, and the same cancel in another dashboard says there is nothing to cancel.
+import {readFileSync} from 'node:fs';
 import {afterEach, describe, expect, it} from 'vitest';
 import {connectToBatch} from '../../src/host/client.js';
 import {storeFromSnapshot} from '../../src/host/attach-store.js';
@@ -62,5 +63,36 @@ describe('a dashboard attached over the socket', () => {
 		expect(first.getState().tasks['t01']?.status).toBe('cancelled');
 		expect(batch.events.filter(event => event.type === 'task.cancelling')).toHaveLength(1);
 		expect(batch.runner.status('t02')).toBe('running');
+	});
+
+	it('steers: a mode switch confirmed in one dashboard is saved, and both dashboards show the new mode', async () => {
+		const batch = await hostFakeBatch(scratch, ['[fake:forever] [fake:ready] keeps the slot', 'summaries of the logs'], {steered: true, concurrency: 1});
+		cleanups.push(async () => batch.server.close());
+		cleanups.push(() => batch.runner.shutdown({skipGrace: true}));
+		const first = await dashboard(batch);
+		const second = await dashboard(batch);
+		expect(first.getState().canSteer).toBe(true);
+		void batch.runner.start();
+		await waitFor(() => first.getState().tasks['t01']?.status === 'running', {message: 't01 running'});
+		first.getState().requestSwitchMode();
+		expect(first.getState().overlay).toMatchObject({kind: 'confirm', question: {action: 'switch-mode', mode: 'profile_routes'}});
+		first.getState().confirmYes();
+		await waitFor(() => first.getState().mode === 'profile_routes', {message: 'the new mode in the dashboard that switched'});
+		expect(first.getState().notice).toMatch(/^mode profile_routes: /);
+		await waitFor(() => second.getState().mode === 'profile_routes', {message: 'the new mode in the other dashboard'});
+		expect(batch.events.filter(event => event.type === 'batch.replanned')).toHaveLength(1);
+	});
+
+	it('edits a route in the routes editor over the socket: saved, and the editor shows the file as it now is', async () => {
+		const batch = await hostFakeBatch(scratch, ['[fake:forever] [fake:ready] keeps the slot'], {steered: true, concurrency: 1});
+		cleanups.push(async () => batch.server.close());
+		cleanups.push(() => batch.runner.shutdown({skipGrace: true}));
+		const store = await dashboard(batch);
+		store.getState().openRoutes();
+		store.getState().moveRoute(1);
+		store.getState().setDefaultRoute();
+		await waitFor(() => store.getState().notice !== null, {message: 'the answer to the edit'});
+		expect(store.getState().overlay).toMatchObject({kind: 'routes', editor: {routes: [{name: 'fast', isDefault: false}, {name: 'deep', isDefault: true}]}});
+		expect(readFileSync(batch.configPath!, 'utf8')).toMatch(/default: deep/);
 	});
 });
