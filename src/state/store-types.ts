@@ -77,10 +77,6 @@ export type BatchState = {
 	canReroute: boolean;
 	quitting: boolean;
 	exitRequested: boolean;
-	/** The dashboard is a client of a runner host: `d` leaves the batch running there (fixed for the batch). */
-	canDetach: boolean;
-	/** The operator detached (d): the dashboard leaves, the batch runs on under its runner host. */
-	detachRequested: boolean;
 	notice: string | null;
 };
 
@@ -105,8 +101,6 @@ export type BatchActions = {
 	findNext(direction: 1 | -1): void;
 	requestCancel(kill: boolean): void;
 	requestQuit(): void;
-	/** d (or d at the quit question): leave the batch running under its runner host and exit. */
-	requestDetach(): void;
 	confirmYes(): void;
 	confirmNo(): void;
 	/** config.yaml changed on disk (the watcher): the mode, the notice and an open routes editor follow the file. */

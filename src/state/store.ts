@@ -29,8 +29,6 @@ export type BatchStoreOptions = {
 	now?: number;
 	/** Lines of tail copied per pane; the frame never needs more. */
 	tailLines?: number;
-	/** The batch runs under a runner host this dashboard is a client of: it may detach (d). */
-	canDetach?: boolean;
 };
 
 export function createBatchStore(options: BatchStoreOptions): BatchStore {
@@ -67,8 +65,6 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			canReroute: steerable(control) !== undefined && control.reroute !== undefined,
 			quitting: false,
 			exitRequested: false,
-			canDetach: options.canDetach ?? false,
-			detachRequested: false,
 			notice: null,
 
 			applyEvent(event) {
@@ -177,17 +173,6 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 				if (decision) {
 					set(decision);
 				}
-			},
-
-			requestDetach() {
-				const {overlay} = get();
-				// At another question (cancel this task? remove that route?) d is no answer.
-				if (!get().canDetach || get().quitting || (overlay?.kind === 'confirm' && overlay.question.action !== 'quit')) {
-					return;
-				}
-
-				// Whatever was open closes with the dashboard; the batch and its state stay in the runner host.
-				set({detachRequested: true, overlay: null});
 			},
 
 			confirmYes() {

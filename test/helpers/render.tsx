@@ -106,8 +106,6 @@ export type RenderOptions = {
 	graceMs?: number;
 	/** Output lines the fake core keeps per task (the real one keeps 2000). */
 	maxOutputLines?: number;
-	/** The dashboard is a runner host's client: d detaches. */
-	canDetach?: boolean;
 };
 
 export function render(options: RenderOptions = {}) {
@@ -120,7 +118,6 @@ export function render(options: RenderOptions = {}) {
 		concurrency: 4,
 		graceMs: options.graceMs ?? 5000,
 		now: t0,
-		canDetach: options.canDetach ?? false,
 	});
 	const theme = options.theme ?? loadTheme('dark', {noColor: false});
 	const instance = inkRender(<App store={store} theme={theme} bindings={options.bindings ?? defaultBindings} columns={orDefault(options.columns, 100)} rows={orDefault(options.rows, 30)}/>);

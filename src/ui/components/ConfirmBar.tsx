@@ -18,7 +18,7 @@ const maxLines = 3;
 
 export function ConfirmBar({width, bindings}: {readonly width: number; readonly bindings: Bindings}) {
 	const theme = useTheme();
-	const question = useBatch(state => confirmQuestion(state, formatKey(bindings.get('app.detach')?.[0] ?? 'd')));
+	const question = useBatch(state => confirmQuestion(state));
 	const action = useBatch(state => (state.overlay?.kind === 'confirm' ? state.overlay.question.action : undefined));
 	if (question === null) {
 		return null;
@@ -52,7 +52,7 @@ export function confirmText(question: string | null, width: number, bindings: Bi
 }
 
 /** The whole question, or null when nothing is being confirmed. */
-export function confirmQuestion(state: BatchState, detachKey = 'd'): string | null {
+export function confirmQuestion(state: BatchState): string | null {
 	if (state.overlay?.kind !== 'confirm') {
 		return null;
 	}
@@ -81,14 +81,12 @@ export function confirmQuestion(state: BatchState, detachKey = 'd'): string | nu
 		}
 
 		const skipped = queued === 0 ? '' : `${queued} queued ${queued === 1 ? 'task' : 'tasks'} will not start`;
-		// Under a runner host the batch need not stop with the dashboard: the third answer says so.
-		const detach = state.canDetach && running + queued > 0 ? ` Or ${detachKey}: detach, the batch runs on.` : '';
 		if (running === 0) {
-			return skipped ? `Quit? ${skipped}.${detach}` : 'Quit? Nothing is running any more.';
+			return skipped ? `Quit? ${skipped}.` : 'Quit? Nothing is running any more.';
 		}
 
 		const stopped = `Stops ${running} running ${running === 1 ? 'task' : 'tasks'}: SIGTERM to each process group, SIGKILL after ${grace}`;
-		return `Quit? ${stopped}${skipped ? `; ${skipped}` : ''}.${detach}`;
+		return `Quit? ${stopped}${skipped ? `; ${skipped}` : ''}.`;
 	}
 
 	const task = state.tasks[confirm.taskId];

@@ -14,7 +14,7 @@ export type Command =
 	| 'scroll.up' | 'scroll.down' | 'scroll.pageUp' | 'scroll.pageDown' | 'scroll.top' | 'scroll.bottom'
 	| 'search.start' | 'search.next' | 'search.prev' | 'search.submit' | 'search.cancel'
 	| 'task.cancel' | 'task.kill' | 'confirm.yes' | 'confirm.no'
-	| 'layout.toggle' | 'help.toggle' | 'app.quit' | 'app.detach'
+	| 'layout.toggle' | 'help.toggle' | 'app.quit'
 	| 'routing.mode' | 'routes.open' | 'routes.up' | 'routes.down' | 'routes.edit' | 'routes.model' | 'routes.provider' | 'routes.effort' | 'routes.add' | 'routes.remove' | 'routes.reload' | 'routes.default' | 'routes.close'
 	| 'field.submit' | 'field.cancel' | 'task.reroute' | 'pick.submit';
 
@@ -79,7 +79,6 @@ const table: readonly Entry[] = [
 	{command: 'routing.mode', keys: ['m'], label: 'mode', description: 'Switch the routing mode (model_map → profile_routes → built-in), saved into Hermes\'s config.yaml (asks first, saying how many queued tasks re-plan); tasks not started yet are re-planned', contexts: ['grid']},
 	{command: 'routes.open', keys: ['r'], label: 'routes', description: 'Open the routes editor for the active mode: edit a route\'s description, model, provider or reasoning effort, or the default, saved into config.yaml', contexts: ['grid']},
 	{command: 'help.toggle', keys: ['?'], label: 'help', description: 'Show or hide this help', contexts: ['grid', 'zoom', 'help'], pinned: true},
-	{command: 'app.detach', keys: ['d'], label: 'detach', description: 'Detach: leave the batch running under its runner host and close the dashboard (hermes-delegate attach brings it back); at the quit question: detach instead of stopping the batch', contexts: ['grid', 'zoom', 'confirm']},
 	{command: 'app.quit', keys: ['q', 'ctrl+c'], label: 'quit', description: 'Quit (asks first, also once the batch has finished, so that the y of q y never reaches the shell); again at the question: yes; again while quitting: kill all now', contexts: everywhere, pinned: true},
 ];
 
@@ -89,7 +88,7 @@ const table: readonly Entry[] = [
 const textKeysOwnedBy: Partial<Record<KeyContext, ReadonlySet<Command>>> = {
 	search: new Set(),
 	'route-edit': new Set(),
-	confirm: new Set(['confirm.yes', 'confirm.no', 'app.detach']),
+	confirm: new Set(['confirm.yes', 'confirm.no']),
 };
 
 const contextNames: Readonly<Record<KeyContext, string>> = {

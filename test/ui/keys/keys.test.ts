@@ -265,7 +265,6 @@ describe('help and footer are generated from the bindings', () => {
 			{keys: 'm', label: 'mode'},
 			{keys: 'r', label: 'routes'},
 			{keys: '?', label: 'help', pinned: true},
-			{keys: 'd', label: 'detach'},
 			{keys: 'q', label: 'quit', pinned: true},
 		]);
 	});
@@ -273,7 +272,7 @@ describe('help and footer are generated from the bindings', () => {
 	it('the footer leaves out what is unavailable right now', () => {
 		const succeeded = (command: Command) => !['task.cancel', 'task.kill', 'task.reroute', 'search.next', 'search.prev'].includes(command);
 		const zoom = footerHints(defaultBindings, 'zoom', {available: succeeded});
-		expect(zoom.map(hint => hint.label)).toEqual(['scroll', 'page', 'search', 'back', 'help', 'detach', 'quit']);
+		expect(zoom.map(hint => hint.label)).toEqual(['scroll', 'page', 'search', 'back', 'help', 'quit']);
 		expect(footerHints(defaultBindings, 'zoom').find(hint => hint.label === 'match')?.keys).toBe('n/N');
 	});
 
