@@ -2,7 +2,7 @@
 import {hermesSummary} from '../core/hermes/probe.js';
 import {buildLaunch} from '../core/hermes/launcher.js';
 import {exitCodeOf, resultRoute} from '../core/run/results.js';
-import type {BatchEvent} from '../core/types.js';
+import type {BatchEvent, BatchReport} from '../core/types.js';
 import type {BatchRunner} from '../core/run/runner.js';
 import {createRunner, prepareBatch, type BatchOptions, type PrepareContext, type PreparedBatch} from './prepare.js';
 import {dryRunTable} from './dry-run-table.js';
@@ -12,7 +12,7 @@ import {allWarnings} from '../core/plan/routing.js';
 import {BatchSteering} from '../core/config/steering.js';
 import {jsonText, terminalSafe} from '../core/output/visible-text.js';
 
-export type RunOptions = BatchOptions & {dryRun?: boolean; jsonl?: boolean; json?: boolean};
+export type RunOptions = BatchOptions & {dryRun?: boolean; jsonl?: boolean; json?: boolean; detach?: boolean};
 
 export type CommandIO = PrepareContext & {
 	stdout: NodeJS.WriteStream;
@@ -25,6 +25,10 @@ export async function runCommand(taskArg: string | undefined, options: RunOption
 	const stdout = guardOutput(io.stdout, why => onStdoutClosed?.(why));
 	// Every message may quote a task file, a config or a subagent: made safe where it is written.
 	const stderr = guardOutput(io.stderr, undefined, terminalSafe);
+	if (options.detach) {
+		return (await import('./run-detach.js')).runDetached(taskArg, options, io);
+	}
+
 	const batch = await prepareBatch(taskArg, options, {...io, demoRunawaySeconds: 8});
 	// A binary that is not there comes first: the route warnings would speak of a Hermes nobody
 	// could probe (its flags assumed). Without --dry-run it is the error (resolveBin throws it).
@@ -80,17 +84,25 @@ export async function runCommand(taskArg: string | undefined, options: RunOption
 		const report = await runner.start();
 		onStdoutClosed = undefined;
 		progress?.stop();
-		if (!options.jsonl) {
-			stdout.write(`${jsonText(report, 2)}\n`);
-		}
-
-		stderr.write(`hermes-delegate: ${report.summary}; ${report.results_error ?? `results in ${report.results_file}`}\n`);
-		return exitCodeOf(report);
+		return printReport(report, {jsonl: options.jsonl ?? false}, {stdout, stderr});
 	} finally {
 		stopWatching();
 		progress?.stop();
 		stopSignals();
 	}
+}
+
+/**
+ * The end of `run` (and of `wait`, which must print exactly the same): the results JSON on stdout
+ * (with --jsonl the events said it all), the summary on stderr, and the exit code scripts check.
+ */
+export function printReport(report: BatchReport, options: {jsonl: boolean}, out: {stdout: Output; stderr: Output}): number {
+	if (!options.jsonl) {
+		out.stdout.write(`${jsonText(report, 2)}\n`);
+	}
+
+	out.stderr.write(`hermes-delegate: ${report.summary}; ${report.results_error ?? `results in ${report.results_file}`}\n`);
+	return exitCodeOf(report);
 }
 
 /** Runs `make`; if it throws, `cleanup` runs before the error goes on. */
@@ -103,13 +115,13 @@ export function withCleanup<T>(make: () => T, cleanup: () => void): T {
 	}
 }
 
-type Output = {write(text: string): void; readonly closed: boolean};
+export type Output = {write(text: string): void; readonly closed: boolean};
 
 /**
  * A stream whose reader may go away (EPIPE under `| head`): its first error is reported once
  * and every later write is dropped, so it never ends the process with an unhandled 'error'.
  */
-function guardOutput(stream: NodeJS.WriteStream, onClosed?: (why: string) => void, clean: (text: string) => string = text => text): Output {
+export function guardOutput(stream: NodeJS.WriteStream, onClosed?: (why: string) => void, clean: (text: string) => string = text => text): Output {
 	let closed = false;
 	const close = (error: NodeJS.ErrnoException) => {
 		if (!closed) {
@@ -164,7 +176,7 @@ function printDryRun(batch: PreparedBatch, stdout: Output): void {
 }
 
 /** The plan events are large and internal; scripts get a compact form of them. */
-function jsonlEvent(event: BatchEvent): unknown {
+export function jsonlEvent(event: BatchEvent): unknown {
 	if (event.type === 'batch.planned') {
 		return {type: event.type, run_id: event.runId, run_dir: event.runDir, mode: event.plan.mode, tasks: event.plan.tasks.map(task => ({id: task.id, goal: task.spec.goal, route: resultRoute(task)})), at: event.at};
 	}

@@ -32,7 +32,9 @@ export const allowedImports: Record<Zone, readonly string[]> = {
 	'core/theme': ['core root', 'core/text', 'package-files.ts'],
 	state: ['core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/input', 'core/plan', 'core/config', 'core/run', 'core/theme'],
 	ui: ['state', 'core root', 'core/text', 'core/output', 'core/theme', 'package-files.ts'],
-	commands: ['ui', 'state', 'core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/input', 'core/plan', 'core/config', 'core/run', 'core/theme', 'package-files.ts'],
+	// The runner host and its socket protocol: serves a batch (core/run) and rebuilds a client's store (state).
+	host: ['state', 'core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/input', 'core/plan', 'core/config', 'core/run', 'core/theme'],
+	commands: ['host', 'ui', 'state', 'core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/input', 'core/plan', 'core/config', 'core/run', 'core/theme', 'package-files.ts'],
 	// The last-resort kill and terminal-safe messages; everything else goes through a command.
 	cli: ['commands', 'core root', 'core/process', 'core/output', 'package-files.ts'],
 	// bin.ts checks the Node version before it loads the rest.
