@@ -42,7 +42,7 @@ export function eventPatch(state: BatchState, event: BatchEvent, control: BatchC
 
 		case 'task.finished': {
 			const cancelling = state.tasks[event.id]?.cancelling ?? null;
-			return withTask(state, event.id, finishedPatch(event.result, control.output(event.id)?.errorLine(), cancelling, state.graceMs));
+			return withTask(state, event.id, finishedPatch(event.result, control.outputChanges({}, 0)[event.id]?.errorLine ?? undefined, cancelling, state.graceMs));
 		}
 
 		case 'batch.finished': {
@@ -75,22 +75,26 @@ export function eventPatch(state: BatchState, event: BatchEvent, control: BatchC
 
 /** The panes' tails and the zoom's scrollback, where the core's output moved on; undefined if nothing did. */
 export function outputPatch(state: BatchState, control: BatchControl, tailLines: number): Partial<BatchState> | undefined {
+	const versions = Object.fromEntries(state.order.map(id => [id, state.tasks[id]!.outputVersion]));
+	const changes = control.outputChanges(versions, tailLines);
 	let changed: Record<string, TaskView> | undefined;
-	for (const id of state.order) {
-		const view = state.tasks[id]!;
-		const output = control.output(id);
-		if (output && output.version !== view.outputVersion) {
+	for (const [id, output] of Object.entries(changes)) {
+		const view = state.tasks[id];
+		if (view) {
 			changed ??= {...state.tasks};
-			changed[id] = {...view, outputVersion: output.version, tail: output.lines(tailLines), totalLines: output.totalLines};
+			changed[id] = {...view, outputVersion: output.version, tail: output.tail, totalLines: output.totalLines};
 		}
 	}
 
 	const zoom = zoomOf(state.overlay);
-	const zoomOutput = zoom ? control.output(zoom.taskId) : undefined;
+	// The zoom's scrollback is read only when its task's output moved; a reply that comes later is seam 1's.
+	const moved = zoom === null ? undefined : (changes[zoom.taskId]?.version ?? state.tasks[zoom.taskId]?.outputVersion);
+	const reply = zoom !== null && moved !== undefined && moved !== zoom.version ? control.readOutput({id: zoom.taskId}) : undefined;
+	const zoomOutput = reply instanceof Promise ? undefined : reply;
 	const zoomChanged = zoom !== null && zoomOutput !== undefined && zoomOutput.version !== zoom.version;
 	if (!changed && !zoomChanged) {
 		return undefined;
 	}
 
-	return {...(changed ? {tasks: changed} : {}), ...(zoomChanged ? {overlay: withZoom(state.overlay, withNewOutput(zoom, zoomOutput))} : {})};
+	return {...(changed ? {tasks: changed} : {}), ...(zoomChanged ? {overlay: withZoom(state.overlay, withNewOutput(zoom, {...zoomOutput, lines: () => zoomOutput.lines}))} : {})};
 }

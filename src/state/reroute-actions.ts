@@ -7,6 +7,7 @@ import type {PickerLayer} from './overlay.js';
 import {pickedProfile} from './route-add-remove.js';
 import {pickerFor} from './routes-editor.js';
 import {editorPatch, steerable} from './steer.js';
+import {answeredNow} from './reply.js';
 import type {BatchActions, BatchControl, BatchState} from './store-types.js';
 import {emptyField} from './text-field.js';
 
@@ -62,7 +63,7 @@ export function rerouteActions(store: Store, control: BatchControl): RerouteActi
 
 			const route = picker.routes[picker.selected];
 			if (route && control.reroute) {
-				set(rerouted(overlay, control.reroute(picker.taskId, route.name)));
+				set(rerouted(overlay, answeredNow(control.reroute(picker.taskId, route.name), 're-route')));
 			}
 		},
 	};
@@ -105,7 +106,7 @@ export function submitExplicit(layer: PickerLayer, control: BatchControl): Parti
 	}
 
 	const provider = explicit.field.value.trim();
-	return rerouted(layer, control.reroute(picker.taskId, provider === '' ? {model: explicit.model} : {model: explicit.model, provider}));
+	return rerouted(layer, answeredNow(control.reroute(picker.taskId, provider === '' ? {model: explicit.model} : {model: explicit.model, provider}), 're-route'));
 }
 
 /** The picker closed (back to what it was opened over) with the control's answer, or the refusal in place. */

@@ -8,6 +8,7 @@ import {movedInPicker, submitExplicit} from './reroute-actions.js';
 import {editorFor, refreshedEditor, type RouteRow, type RoutesEditorState} from './routes-editor.js';
 import type {SteerOutcome} from '../core/config/steering.js';
 import {editorPatch, editPatch, refusedPatch, steerable, switchModePatch, switchModeQuestion} from './steer.js';
+import {answeredNow} from './reply.js';
 import type {BatchActions, BatchControl, BatchState} from './store-types.js';
 import {fieldAtEnd} from './text-field.js';
 
@@ -66,7 +67,7 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 		},
 
 		reloadConfig() {
-			const outcome = control.reload?.();
+			const outcome = control.reload && answeredNow(control.reload(), 'reload config.yaml');
 			if (!outcome) {
 				return;
 			}

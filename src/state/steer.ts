@@ -5,6 +5,7 @@ import type {DelegationConfig, RouteEdit, RoutingMode} from '../core/types.js';
 import type {SteerOutcome} from '../core/config/steering.js';
 import {bodyLayer} from './overlay.js';
 import {editorField, type RoutesEditorState} from './routes-editor.js';
+import {answeredNow} from './reply.js';
 import type {BatchControl, BatchState} from './store-types.js';
 
 /** The order `m` goes through the modes. */
@@ -73,7 +74,7 @@ export function switchModePatch(state: BatchState, control: BatchControl): Parti
 		return {notice: `no other routing mode has routes configured${skippedText}`};
 	}
 
-	const outcome = steering.steer([{kind: 'set-mode', mode}]);
+	const outcome = answeredNow(steering.steer([{kind: 'set-mode', mode}]), 'switch the mode');
 	return outcomePatch(outcome, outcome.ok ? `mode ${modeNames[mode]}${skippedText}: ` : '', outcome.ok ? {mode} : {});
 }
 
@@ -84,7 +85,7 @@ export function editPatch(control: BatchControl, edits: readonly RouteEdit[]): {
 		return {ok: false, patch: {notice: 'this batch cannot be steered: it was started without its config'}};
 	}
 
-	const outcome = steering.steer(edits);
+	const outcome = answeredNow(steering.steer(edits), 'edit a route');
 	return {ok: outcome.ok, patch: outcomePatch(outcome, '', {})};
 }
 

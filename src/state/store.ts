@@ -11,6 +11,7 @@ import {eventPatch, outputPatch} from './apply-event.js';
 import {closedTop, withField, type ZoomLayer} from './overlay.js';
 import {cancelRequest, quitRequest} from './intents.js';
 import {pastePatch} from './paste.js';
+import {answeredNow} from './reply.js';
 import {taskViewFromPlan} from './task-view.js';
 import {batchWarnings} from './warnings.js';
 import {addRemoveActions} from './route-add-remove.js';
@@ -128,7 +129,8 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			openZoom(visibleLines) {
 				const id = get().focusedId;
 				if (id && get().overlay === null) {
-					set({overlay: {kind: 'zoom', zoom: openZoom(id, control.output(id), visibleLines), searching: null}});
+					const output = answeredNow(control.readOutput({id}), 'open the zoom');
+					set({overlay: {kind: 'zoom', zoom: openZoom(id, output && {...output, lines: () => output.lines}, visibleLines), searching: null}});
 				}
 			},
 
@@ -254,7 +256,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 					return;
 				}
 
-				const sent = control.cancel(question.taskId, {skipGrace: question.action === 'kill'});
+				const sent = answeredNow(control.cancel(question.taskId, {skipGrace: question.action === 'kill'}), 'cancel');
 				if (!sent) {
 					set({notice: 'nothing to cancel: the task has already finished'});
 				}

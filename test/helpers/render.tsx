@@ -4,7 +4,7 @@ import {render as inkRender} from 'ink-testing-library';
 import {loadTheme, type Theme} from '../../src/core/theme/themes.js';
 import type {BatchReport, PlannedTask, RouteDecision, TaskResult, TaskSpec, TaskStatus} from '../../src/core/types.js';
 import {createBatchStore} from '../../src/state/store.js';
-import type {BatchControl, BatchStore} from '../../src/state/store-types.js';
+import type {BatchControl, BatchStore, OutputRange, OutputSnapshot} from '../../src/state/store-types.js';
 import {App} from '../../src/ui/App.js';
 import {defaultBindings, type Bindings} from '../../src/ui/keys/keys.js';
 
@@ -54,14 +54,25 @@ export class FakeControl implements BatchControl {
 		this.calls.push({method: 'shutdown', options});
 	}
 
-	output(id: string) {
+	outputChanges(versions: Readonly<Record<string, number>>, tailLines: number): Record<string, OutputSnapshot> {
+		const changes: Record<string, OutputSnapshot> = {};
+		for (const [id, output] of this.outputs) {
+			if (output.version !== versions[id]) {
+				changes[id] = {version: output.version, totalLines: output.total, tail: tailLines === 0 ? [] : output.lines.slice(-tailLines), errorLine: output.errorLine ?? null};
+			}
+		}
+
+		return changes;
+	}
+
+	readOutput({id, last}: {id: string; last?: number}): OutputRange | undefined {
 		const output = this.outputs.get(id);
-		return output && {
-			version: output.version,
-			lines: (count?: number) => (count === undefined ? [...output.lines] : output.lines.slice(-count)),
-			totalLines: output.total,
-			errorLine: () => output.errorLine,
-		};
+		const lines = output && (last === undefined ? [...output.lines] : output.lines.slice(-last));
+		return output && lines && {id, version: output.version, totalLines: output.total, first: output.total - lines.length, lines};
+	}
+
+	searchOutput(): {line: number | null} {
+		return {line: null}; // the zoom searches its own scrollback in this branch
 	}
 
 	/** Appends lines to a task's output, as the runner would. */
