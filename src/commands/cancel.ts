@@ -38,7 +38,7 @@ export async function cancelCommand(runArg: string, taskArgs: readonly string[],
 		for (const id of new Set(ids)) {
 			say(question(state, {action: options.kill ? 'kill' : 'cancel', taskId: id}));
 			// eslint-disable-next-line no-await-in-loop
-			if (await connection.control.cancel(id, {skipGrace: options.kill ?? false})) {
+			if (await connection.control.cancel(id, {skipGrace: options.kill ?? false}) || state.tasks[id]?.status === 'cancelling') {
 				stopping.push(id);
 			} else {
 				say(`${id} was not stopped: it is ${state.tasks[id]?.status ?? 'unknown'} already`);

@@ -81,10 +81,10 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 			}),
 		}, created.runner, {mode: dashboard ? 'dashboard' : 'headless', log});
 	} catch (error) {
-		// No socket, no batch: nobody could ever see or stop it. Nothing has started yet.
+		// No socket, or no plan on disk: nobody could ever see or stop the batch. Nothing has started.
 		stopSignals();
 		tellLauncher(refusal(error));
-		return exitCodes.internalError;
+		return error instanceof InputError ? exitCodes.usage : exitCodes.internalError;
 	}
 
 	tellLauncher({type: 'ready', runId: folder.runId, runDir: folder.dir, socket: host.socket, hermesHome: batch.hermesHome, warnings, theme: batch.settings.theme ?? null, keys: batch.settings.keys});

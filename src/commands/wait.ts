@@ -77,7 +77,7 @@ async function followLive(socket: string, onEvent: ((event: BatchEvent) => void)
 				else if (event.type === 'batch.reopened') report = undefined;
 			};
 
-			for (const event of connection.snapshot.events) take(event);
+			for (const {event} of connection.snapshot.events) take(event);
 			if (report) {
 				resolve(report);
 				return;

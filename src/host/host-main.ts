@@ -83,8 +83,28 @@ export async function startHost(batch: HostedBatch, runner: BatchRunner, options
 	}, firstClientGraceMs);
 	graceTimer.unref();
 
+	// Ready only once the plan is on disk: a run folder that cannot take it is the operator's to
+	// hear about in their terminal (bad input, exit 2), as before the host.
+	let planned = () => undefined as void;
+	const stopWaitingForPlan = runner.subscribe(event => {
+		if (event.type === 'batch.planned') planned();
+	});
+	const started = runner.start();
+	try {
+		await Promise.race([new Promise<void>(resolve => {
+			planned = resolve;
+		}), started]);
+	} catch (error) {
+		clearTimeout(graceTimer);
+		stopCounting();
+		unsubscribe();
+		await server.close();
+		throw error;
+	} finally {
+		stopWaitingForPlan();
+	}
+
 	const done = (async () => {
-		const started = runner.start();
 		let report = await started;
 		await new Promise<void>(resolve => {
 			check = () => {
