@@ -78,7 +78,9 @@ export function buildProgram(): Command {
 		.option('--detach', 'start the batch under a runner host and print its run id at once; `wait RUN` prints the results, `attach RUN` shows it')
 		.addHelpText('after', '\nWith --detach: 0 started (the run id on stdout) · 2 bad input, nothing started.\nExit codes: 0 all succeeded · 1 any failed, cancelled, timed out or refused · 2 bad input or batch refused (nothing started) · 70 internal error of hermes-delegate (a bug: please report it) · 130 interrupted')
 		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
-			process.exitCode = await runCommand(tasks, options as RunOptions, io);
+			process.exitCode = options['detach']
+				? await (await import('./commands/run-detach.js')).runDetached(tasks, options as RunOptions, io)
+				: await runCommand(tasks, options as RunOptions, io);
 		});
 
 	batchOptions(program.command('tui').description('run a batch in the live dashboard'))

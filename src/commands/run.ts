@@ -25,10 +25,6 @@ export async function runCommand(taskArg: string | undefined, options: RunOption
 	const stdout = guardOutput(io.stdout, why => onStdoutClosed?.(why));
 	// Every message may quote a task file, a config or a subagent: made safe where it is written.
 	const stderr = guardOutput(io.stderr, undefined, terminalSafe);
-	if (options.detach) {
-		return (await import('./run-detach.js')).runDetached(taskArg, options, io);
-	}
-
 	const batch = await prepareBatch(taskArg, options, {...io, demoRunawaySeconds: 8});
 	// A binary that is not there comes first: the route warnings would speak of a Hermes nobody
 	// could probe (its flags assumed). Without --dry-run it is the error (resolveBin throws it).

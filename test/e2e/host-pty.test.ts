@@ -62,6 +62,17 @@ async function completeResults(test: TestHome, runId: string): Promise<BatchRepo
 }
 
 describe('the dashboard as a client of the runner host', () => {
+	it('bad input still ends in the operator\'s terminal with today\'s message and exit 2, nothing started', async () => {
+		const test = home();
+		const bad = test.write('tasks.json', '[{"goal": "ok", "colour": "red"}]');
+		const screen = terminal(test, [process.execPath, cliPath, 'tui', bad, '--hermes-bin', fakeAgentPath]);
+		const exit = await screen.waitForExit();
+		expect(exit.code).toBe(2);
+		expect(exit.screen).toMatch(/^hermes-delegate: .*tasks\.json.*colour/m);
+		expect(test.runs()).toEqual([]);
+		expect(test.agentRuns()).toEqual([]);
+	});
+
 	it('the terminal gone (tmux killed): the batch runs on and wait gets complete results', async () => {
 		const test = home();
 		const screen = terminal(test, [process.execPath, cliPath, 'tui', twoTasksUntilGo(test), '--hermes-bin', fakeAgentPath]);

@@ -40,14 +40,14 @@ async function detach(test: TestHome, tasks: string, flags: string[] = []): Prom
 	return runId;
 }
 
-/** The report without what differs between two runs of the same batch: times, ids, paths. */
+/** The report without what differs between two runs of the same batch: times, ids (the run's, the agents' sessions), paths. */
 function comparable(report: BatchReport): unknown {
 	const runId = report.run_id;
 	const strip = (value: unknown, key = ''): unknown => {
 		if (typeof value === 'string') return value.replaceAll(path.dirname(report.results_file), '<run>').replaceAll(runId, '<run-id>');
 		if (typeof value === 'number' && /(_at|_ms|^pid)$/.test(key)) return '<time>';
 		if (Array.isArray(value)) return value.map(item => strip(item));
-		if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, /_at$/.test(name) ? '<time>' : strip(item, name)]));
+		if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, /_at$/.test(name) ? '<time>' : name === 'session_id' ? '<session>' : strip(item, name)]));
 		return value;
 	};
 
