@@ -8,6 +8,7 @@ import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {listGroupMembers, signalGroup} from '../../src/core/process/group.js';
 import type {ProcessRecord} from '../../src/core/run-folder/folder.js';
+import {readRunOwner} from '../../src/core/run-folder/owner.js';
 import type {BatchReport} from '../../src/core/types.js';
 import {fakeAgentPath, isProcessRunning} from '../helpers/processes.js';
 import {cliPath, makeHome, recordedGroups, runCli, tasksJson, type TestHome} from '../helpers/run-cli.js';
@@ -298,6 +299,8 @@ describe('closing the terminal', () => {
 		expect(report.interrupted).toBe(true);
 		expect(report.results[0]!.status).toBe('cancelled');
 		await waitFor(() => Object.keys(leftovers(runDir)).length === 0 && !isProcessRunning(grandchild), {timeoutMs: 30_000, message: 'no process of the batch left'});
+		// Nothing left to run and nobody attached: the host ends too.
+		await waitFor(() => !isProcessRunning(readRunOwner(runDir)!.pid), {message: 'the runner host to end'});
 	});
 });
 

@@ -18,15 +18,7 @@ afterEach(() => {
 
 function home(): TestHome {
 	const created = makeHome();
-	cleanups.push(() => {
-		// Runner hosts first (a failed test may leave one waiting), then the agents and the home.
-		for (const run of created.runs()) {
-			const owner = readRunOwner(path.join(created.runsDir, run));
-			if (owner && isProcessRunning(owner.pid)) process.kill(owner.pid, 'SIGKILL');
-		}
-
-		created.remove();
-	});
+	cleanups.push(() => created.remove());
 	return created;
 }
 

@@ -13,17 +13,10 @@ import {listGroupMembers} from '../../src/core/process/group.js';
 
 const quick = '[fake:duration=0.2]';
 
-/** A home removed when the test ends, after its runner hosts (SIGKILL: a failed test may leave one). */
+/** A home removed when the test ends (its runner hosts first: see makeHome's remove). */
 function home(): TestHome {
 	const created = makeHome();
-	onTestFinished(() => {
-		for (const run of created.runs()) {
-			const owner = readRunOwner(path.join(created.runsDir, run));
-			if (owner && isProcessRunning(owner.pid)) process.kill(owner.pid, 'SIGKILL');
-		}
-
-		created.remove();
-	});
+	onTestFinished(() => created.remove());
 	return created;
 }
 
