@@ -31,10 +31,10 @@ export const allowedImports: Record<Zone, readonly string[]> = {
 	// Theme files are read from the package's themes/ folder.
 	'core/theme': ['core root', 'core/text', 'package-files.ts'],
 	state: ['core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/input', 'core/plan', 'core/config', 'core/run', 'core/theme'],
-	ui: ['state', 'core root', 'core/text', 'core/output', 'core/theme', 'package-files.ts'],
-	// The runner host and its socket protocol: serves a batch (core/run) and rebuilds a client's store (state).
+	// The runner host and its socket protocol: serves the state's control and the core's runner.
 	host: ['state', 'core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/input', 'core/plan', 'core/config', 'core/run', 'core/theme'],
-	commands: ['host', 'ui', 'state', 'core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/input', 'core/plan', 'core/config', 'core/run', 'core/theme', 'package-files.ts'],
+	ui: ['state', 'core root', 'core/text', 'core/output', 'core/theme', 'package-files.ts'],
+	commands: ['ui', 'state', 'host', 'core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/input', 'core/plan', 'core/config', 'core/run', 'core/theme', 'package-files.ts'],
 	// The last-resort kill and terminal-safe messages; everything else goes through a command.
 	cli: ['commands', 'core root', 'core/process', 'core/output', 'package-files.ts'],
 	// bin.ts checks the Node version before it loads the rest.
@@ -47,6 +47,7 @@ export const allowedImports: Record<Zone, readonly string[]> = {
 /** npm packages a zone must not import (the UI's libraries stay above the state and the core). */
 export const forbiddenPackages: Partial<Record<Zone, readonly string[]>> = {
 	state: ['react', 'ink'],
+	host: ['react', 'ink'],
 };
 const uiLibraries = ['react', 'ink', 'zustand'];
 

@@ -1,0 +1,210 @@
+// One client of the runner host, from its accepted socket to its close: the hello, the parsing of
+// its lines, what is pushed to it, and the bound on what may wait for it to read. A client that
+// stops reading is not queued without end: once its socket holds more than the bound, nothing more
+// is queued for it, its requests wait unread, and when it has drained it gets a fresh snapshot.
+import type {Socket} from 'node:net';
+import {LineReader} from './framing.js';
+import {encodeLine, maxClientLineBytes, parseClientLine, protocolVersion, type BatchSnapshot, type HostMessage, type Request, type ReplyValue, type SequencedEvent} from './protocol.js';
+import type {OutputSnapshot} from '../state/store-types.js';
+
+export type ClientHost = {
+	runId: string;
+	maxQueueBytes: number;
+	log(line: string): void;
+	snapshot(tailLines: number): BatchSnapshot;
+	outputChanges(versions: Readonly<Record<string, number>>, tailLines: number): Record<string, OutputSnapshot>;
+	answer(request: Request): Promise<ReplyValue>;
+	/** The client finished its hello (attached) or went away (closed). */
+	changed(client: AttachedClient, what: 'attached' | 'closed'): void;
+};
+
+type Phase = 'greeting' | 'live' | 'behind' | 'closed';
+
+/** The dashboard's panes show ~40 lines; a client may ask for other counts in its hello. */
+const defaultTailLines = 40;
+
+export class AttachedClient {
+	private phase: Phase = 'greeting';
+	private versions: Record<string, number> = {};
+	private tailLines = defaultTailLines;
+	private name: string;
+	private readonly reader: LineReader;
+	/** Replies that became ready while the client was behind: sent after its fresh snapshot. */
+	private waitingReplies: HostMessage[] = [];
+	/** A snapshot can be larger than the bound on its own: the bound then is twice the snapshot. (Below the
+	 * socket's high-water mark 'drain' would never come: that is the least bound.) */
+	private snapshotBytes = 0;
+	private peakQueued = 0;
+
+	constructor(private readonly socket: Socket, number: number, private readonly host: ClientHost) {
+		this.name = `client #${number}`;
+		this.reader = new LineReader(maxClientLineBytes, {
+			line: text => this.onLine(text),
+			oversized: bytes => this.close(`a line of more than ${maxClientLineBytes} bytes (${bytes} so far)`),
+		});
+		socket.on('data', chunk => this.reader.push(chunk));
+		socket.on('error', error => this.close(`socket error: ${error.message}`, false));
+		socket.on('close', () => this.close('it went away', false));
+		socket.on('drain', () => this.caughtUp());
+	}
+
+	get attached(): boolean {
+		return this.phase === 'live' || this.phase === 'behind';
+	}
+
+	/** The most bytes this client's socket has held waiting to be read by it. */
+	get peakQueuedBytes(): number {
+		return this.peakQueued;
+	}
+
+	/** Sends the host's hello (after the peer check passed) and starts reading. */
+	greet(): void {
+		this.write({type: 'hello', protocol: protocolVersion, runId: this.host.runId});
+		this.socket.resume();
+	}
+
+	event(entry: SequencedEvent): void {
+		if (this.phase !== 'live') {
+			return;
+		}
+
+		// The client's store takes the failed task's error line from its newest output snapshot.
+		if (entry.event.type === 'task.finished') {
+			this.publish();
+		}
+
+		this.send({type: 'event', ...entry});
+	}
+
+	/** The panes whose output moved since what this client last got. */
+	publish(): void {
+		if (this.phase !== 'live') {
+			return;
+		}
+
+		const changes = this.host.outputChanges(this.versions, this.tailLines);
+		const ids = Object.keys(changes);
+		if (ids.length === 0) {
+			return;
+		}
+
+		for (const id of ids) {
+			this.versions[id] = changes[id]!.version;
+		}
+
+		this.send({type: 'output', changes});
+	}
+
+	/** Sent to this client if it is live (routing, config). */
+	send(message: HostMessage): void {
+		if (this.phase === 'live') {
+			this.write(message);
+		} else if (this.phase === 'behind' && message.type === 'reply') {
+			this.waitingReplies.push(message);
+		}
+	}
+
+	/** Says why in a last line, then ends the connection; logs it unless the client simply left. */
+	close(reason: string, tell = true): void {
+		if (this.phase === 'closed') {
+			return;
+		}
+
+		const wasAttached = this.attached;
+		this.phase = 'closed';
+		this.reader.stop();
+		if (tell) {
+			this.host.log(`${this.name}: closed: ${reason}`);
+			this.write({type: 'bye', reason});
+			this.socket.end();
+			// A client that reads nothing would keep the half-closed socket: it goes soon anyway.
+			setTimeout(() => this.socket.destroy(), 2000).unref();
+		} else {
+			this.socket.destroy();
+		}
+
+		if (wasAttached) {
+			this.host.changed(this, 'closed');
+		}
+	}
+
+	private onLine(text: string): void {
+		const parsed = parseClientLine(text, this.phase === 'greeting');
+		switch (parsed.kind) {
+			case 'invalid': {
+				this.close(this.phase === 'greeting' ? `before its hello: ${parsed.reason}` : `malformed message: ${parsed.reason}`);
+				return;
+			}
+
+			case 'other-version': {
+				this.close(`protocol ${parsed.protocol} is not this runner host's protocol ${protocolVersion}: use the hermes-delegate that started this batch`);
+				return;
+			}
+
+			case 'hello': {
+				if (parsed.hello.client) this.name = `${this.name} (${parsed.hello.client.replaceAll(/[^\w .:/@-]/g, '?')})`;
+				this.tailLines = parsed.hello.tailLines ?? defaultTailLines;
+				this.phase = 'live';
+				this.sendSnapshot();
+				this.host.changed(this, 'attached');
+				return;
+			}
+
+			case 'request': {
+				void this.reply(parsed.request);
+			}
+		}
+	}
+
+	private async reply(request: Request): Promise<void> {
+		let message: HostMessage;
+		try {
+			message = {type: 'reply', rid: request.rid, ok: true, value: await this.host.answer(request) ?? null};
+		} catch (error) {
+			message = {type: 'reply', rid: request.rid, ok: false, error: (error as Error).message};
+		}
+
+		this.send(message);
+	}
+
+	private sendSnapshot(): void {
+		const snapshot = this.host.snapshot(this.tailLines);
+		this.versions = Object.fromEntries(Object.entries(snapshot.outputs).map(([id, output]) => [id, output.version]));
+		this.snapshotBytes = this.write({type: 'snapshot', ...snapshot});
+	}
+
+	private write(message: HostMessage): number {
+		if (this.socket.destroyed || !this.socket.writable) {
+			return 0;
+		}
+
+		const line = Buffer.from(encodeLine(message));
+		this.socket.write(line);
+		const queued = this.socket.writableLength;
+		this.peakQueued = Math.max(this.peakQueued, queued);
+		if (this.phase === 'live' && queued > Math.max(this.host.maxQueueBytes, this.socket.writableHighWaterMark, 2 * this.snapshotBytes)) {
+			this.phase = 'behind';
+			// Its requests wait in the kernel until it reads again: no replies pile up here.
+			this.socket.pause();
+			this.host.log(`${this.name}: reads too slowly (${queued} bytes waiting): nothing more is queued until it has read them, then a fresh snapshot`);
+		}
+
+		return line.length;
+	}
+
+	private caughtUp(): void {
+		if (this.phase !== 'behind') {
+			return;
+		}
+
+		this.phase = 'live';
+		this.sendSnapshot();
+		const replies = this.waitingReplies;
+		this.waitingReplies = [];
+		for (const reply of replies) {
+			this.send(reply);
+		}
+
+		this.socket.resume();
+	}
+}

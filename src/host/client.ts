@@ -1,0 +1,252 @@
+// A client of a runner host: connects to its socket, says hello, takes the snapshot, and then
+// offers what the in-process path offers: a FeedSource of the live events (in seq order, none
+// missed: a fresh snapshot after falling behind replays what was missed) and a BatchControl whose
+// messages go over the socket. outputChanges, routing and profiles are answered from what the host
+// pushed, synchronously, as the store needs them.
+import {lstat} from 'node:fs/promises';
+import net from 'node:net';
+import type {SteerOutcome} from '../core/config/steering.js';
+import type {BatchEvent} from '../core/types.js';
+import type {FeedSource} from '../state/feed.js';
+import type {BatchControl, OutputRange, OutputSnapshot} from '../state/store-types.js';
+import {LineReader} from './framing.js';
+import {encodeLine, hostMessageSchema, maxHostLineBytes, protocolVersion, type BatchSnapshot, type HostMessage, type Request} from './protocol.js';
+
+export type ConnectOptions = {
+	/** Who is attaching, for the host's log ("dashboard", "wait", "cancel"). */
+	client?: string;
+	/** Pane lines pushed per task (default 40). */
+	tailLines?: number;
+	/** How long a request may wait for its reply (default 30 s). */
+	requestTimeoutMs?: number;
+};
+
+export type BatchConnection = {
+	snapshot: BatchSnapshot;
+	control: BatchControl;
+	/** The live events after the snapshot, in seq order. */
+	source: FeedSource;
+	onConfig(listener: (outcome: SteerOutcome) => void): () => void;
+	/** The host went away, refused us, or we closed. */
+	closed: Promise<{reason: string}>;
+	close(): void;
+};
+
+type Pending = {resolve(value: unknown): void; reject(error: Error): void; timer: NodeJS.Timeout};
+type RequestBody = Request extends infer R ? R extends Request ? Omit<R, 'rid'> : never : never;
+
+/** A socket file that is not ours may be another user's trap: we never attach to it. */
+async function refusalOf(socketPath: string): Promise<string | undefined> {
+	const stats = await lstat(socketPath).catch((error: NodeJS.ErrnoException) => error);
+	if (stats instanceof Error) {
+		return stats.code === 'ENOENT' ? `no runner host at ${socketPath} (the socket is gone: the batch has ended or its host died)` : `${socketPath}: ${stats.message}`;
+	}
+
+	const uid = process.getuid?.();
+	if (!stats.isSocket()) return `${socketPath} is not a socket`;
+	if (uid !== undefined && stats.uid !== uid) return `${socketPath} belongs to uid ${stats.uid}, not to us (uid ${uid}); not attaching`;
+	return undefined;
+}
+
+export async function connectToBatch(socketPath: string, options: ConnectOptions = {}): Promise<BatchConnection> {
+	const refusal = await refusalOf(socketPath);
+	if (refusal !== undefined) throw new Error(refusal);
+	const timeoutMs = options.requestTimeoutMs ?? 30_000;
+	const socket = net.connect(socketPath);
+	let snapshot: BatchSnapshot | undefined;
+	const outputs = new Map<string, OutputSnapshot>();
+	let routing: BatchSnapshot['routing'] = null;
+	let profiles: BatchSnapshot['profiles'] = null;
+	let lastSeq = 0;
+	let nextRid = 1;
+	const pending = new Map<number, Pending>();
+	const eventListeners = new Set<(event: BatchEvent) => void>();
+	const configListeners = new Set<(outcome: SteerOutcome) => void>();
+	let closedWith: {reason: string} | undefined;
+	let resolveClosed!: (value: {reason: string}) => void;
+	const closed = new Promise<{reason: string}>(resolve => {
+		resolveClosed = resolve;
+	});
+	let settleOpen: {resolve(snapshot: BatchSnapshot): void; reject(error: Error): void} | undefined;
+	const opened = new Promise<BatchSnapshot>((resolve, reject) => {
+		settleOpen = {resolve, reject};
+	});
+
+	const finish = (reason: string) => {
+		if (closedWith) return;
+		closedWith = {reason};
+		reader.stop();
+		socket.destroy();
+		for (const [, request] of pending) {
+			clearTimeout(request.timer);
+			request.reject(new Error(`the runner host's connection closed before it answered: ${reason}`));
+		}
+
+		pending.clear();
+		settleOpen?.reject(new Error(reason));
+		resolveClosed(closedWith);
+	};
+
+	const emit = (seq: number, event: BatchEvent) => {
+		if (seq <= lastSeq) return; // already applied (a fresh snapshot repeats what came before)
+		if (seq !== lastSeq + 1) {
+			finish(`missed events ${lastSeq + 1}–${seq - 1} from the runner host`);
+			return;
+		}
+
+		lastSeq = seq;
+		for (const listener of eventListeners) listener(event);
+	};
+
+	const takeSnapshot = (message: BatchSnapshot) => {
+		outputs.clear();
+		for (const [id, output] of Object.entries(message.outputs)) outputs.set(id, output);
+		({routing, profiles} = message);
+		if (!snapshot) {
+			snapshot = message;
+			lastSeq = message.seq;
+			settleOpen?.resolve(message);
+			settleOpen = undefined;
+			return;
+		}
+
+		// A fresh snapshot after we fell behind: what we missed is in its history.
+		for (const {seq, event} of message.events) emit(seq, event);
+		lastSeq = Math.max(lastSeq, message.seq);
+	};
+
+	let greeted = false;
+	const onMessage = (message: HostMessage) => {
+		if (!greeted) {
+			if (message.type === 'bye') return finish(`the runner host refused: ${message.reason}`);
+			if (message.type !== 'hello') return finish('the runner host did not begin with hello');
+			if (message.protocol !== protocolVersion) return finish(`the runner host speaks protocol ${message.protocol}, this hermes-delegate speaks ${protocolVersion}: attach with the hermes-delegate that started the batch`);
+			greeted = true;
+			return;
+		}
+
+		switch (message.type) {
+			case 'snapshot': {
+				const {type: _type, ...rest} = message;
+				takeSnapshot(rest);
+				return;
+			}
+
+			case 'event': {
+				if (snapshot) emit(message.seq, message.event);
+				return;
+			}
+
+			case 'output': {
+				for (const [id, output] of Object.entries(message.changes)) outputs.set(id, output);
+				return;
+			}
+
+			case 'routing': {
+				({routing, profiles} = message);
+				return;
+			}
+
+			case 'config': {
+				for (const listener of configListeners) listener(message.outcome);
+				return;
+			}
+
+			case 'reply': {
+				const request = pending.get(message.rid);
+				if (!request) return;
+				pending.delete(message.rid);
+				clearTimeout(request.timer);
+				if (message.ok) request.resolve(message.value);
+				else request.reject(new Error(message.error));
+				return;
+			}
+
+			case 'bye': {
+				finish(`the runner host closed the connection: ${message.reason}`);
+				return;
+			}
+
+			case 'hello': {
+				finish('the runner host said hello twice');
+			}
+		}
+	};
+
+	const reader = new LineReader(maxHostLineBytes, {
+		line(text) {
+			let data: unknown;
+			try {
+				data = JSON.parse(text);
+			} catch {
+				finish('the runner host sent a line that is not JSON');
+				return;
+			}
+
+			const parsed = hostMessageSchema.safeParse(data);
+			if (parsed.success) onMessage(data as HostMessage);
+			else finish(`the runner host sent a malformed message (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+		},
+		oversized: bytes => finish(`the runner host sent a line of more than ${maxHostLineBytes} bytes (${bytes})`),
+	});
+	socket.on('data', chunk => reader.push(chunk));
+	socket.on('error', error => finish(`socket error: ${error.message}`));
+	socket.on('close', () => finish('the runner host went away'));
+	socket.write(encodeLine({type: 'hello', protocol: protocolVersion, ...(options.client === undefined ? {} : {client: options.client}), ...(options.tailLines === undefined ? {} : {tailLines: options.tailLines})}));
+
+	const request = async <T>(body: RequestBody): Promise<T> => {
+		if (closedWith) throw new Error(`not connected to the runner host: ${closedWith.reason}`);
+		const rid = nextRid++;
+		return new Promise<T>((resolve, reject) => {
+			const timer = setTimeout(() => {
+				pending.delete(rid);
+				reject(new Error(`the runner host did not answer ${body.type} within ${Math.round(timeoutMs / 1000)} s`));
+			}, timeoutMs);
+			pending.set(rid, {resolve: resolve as (value: unknown) => void, reject, timer});
+			socket.write(encodeLine({...body, rid} as Request));
+		});
+	};
+
+	const first = await opened;
+	const steering = first.canSteer && first.routing !== null;
+	const control: BatchControl = {
+		cancel: async (id, {skipGrace}) => request<boolean>({type: skipGrace ? 'kill' : 'cancel', id}),
+		shutdown: async ({skipGrace}) => {
+			await request<null>({type: 'shutdown', skipGrace});
+		},
+		outputChanges(versions, tailLines) {
+			const changes: Record<string, OutputSnapshot> = {};
+			for (const [id, output] of outputs) {
+				if (output.version !== versions[id]) changes[id] = {...output, tail: tailLines === 0 ? [] : output.tail.slice(-tailLines)};
+			}
+
+			return changes;
+		},
+		readOutput: async ({id, last}) => (await request<OutputRange | null>({type: 'read-output', id, ...(last === undefined ? {} : {last})})) ?? undefined,
+		searchOutput: async search => request<{line: number | null}>({type: 'search-output', ...search}),
+		...(steering ? {
+			routing: () => routing!,
+			profiles: () => profiles ?? [],
+			steer: async edits => request<SteerOutcome>({type: 'steer', edits: [...edits]}),
+			reload: async () => request<SteerOutcome>({type: 'reload'}),
+			...(first.canReroute ? {reroute: async (id, target) => request<{ok: boolean; message: string}>({type: 'reroute', id, target})} : {}),
+		} satisfies Partial<BatchControl> : {}),
+	};
+
+	return {
+		snapshot: first,
+		control,
+		source: {
+			subscribe(listener) {
+				eventListeners.add(listener);
+				return () => eventListeners.delete(listener);
+			},
+		},
+		onConfig(listener) {
+			configListeners.add(listener);
+			return () => configListeners.delete(listener);
+		},
+		closed,
+		close: () => finish('closed by this client'),
+	};
+}

@@ -1,0 +1,210 @@
+// The runner host's side of the socket: serves one batch to any number of clients. It keeps the
+// compacted event history (history.ts) so a client attaching at any time rebuilds the in-process
+// store's state, forwards every event with its sequence number, pushes each client's output
+// changes at a capped rate, and applies control requests from any client once, through the one
+// BatchControl, so that every client sees the effect as events. Serve before the runner starts:
+// the history begins with the first event the server sees.
+import net from 'node:net';
+import {unlink} from 'node:fs/promises';
+import type {SteerOutcome} from '../core/config/steering.js';
+import type {BatchRunner} from '../core/run/runner.js';
+import type {RoutePlan} from '../core/types.js';
+import type {BatchControl} from '../state/store-types.js';
+import {AttachedClient, type ClientHost} from './attached-client.js';
+import {EventHistory} from './history.js';
+import {checkPeer} from './peer.js';
+import type {HostMessage, Request, ReplyValue} from './protocol.js';
+import {clearStaleSocket, listenPrivately, unsafeFolder} from './socket-file.js';
+
+export type HostedBatch = {
+	runner: BatchRunner;
+	/** runnerControl(runner, steering) */
+	control: BatchControl;
+	plan: RoutePlan;
+	runId: string;
+	runDir: string;
+	concurrency: number;
+	graceMs: number;
+	canSteer: boolean;
+	canReroute: boolean;
+	/** config.yaml changed on disk (steering.watch): forwarded to every client as a `config` message. */
+	watchConfig?(listener: (outcome: SteerOutcome) => void): () => void;
+};
+
+export type ServeOptions = {
+	log?(line: string): void;
+	/** Most bytes waiting in one client's socket before nothing more is queued for it (default 8 MiB). */
+	maxQueueBytes?: number;
+	/** Output pushes per second to each client (default 12, the dashboard's publish rate). */
+	publishHz?: number;
+};
+
+export type BatchServer = {
+	socketPath: string;
+	/** Clients attached now (their hello accepted). */
+	clients(): number;
+	onClients(listener: (count: number) => void): () => void;
+	/** The most bytes any client's socket has held waiting to be read (the slow-reader bound's witness). */
+	peakQueuedBytes(): number;
+	close(): Promise<void>;
+};
+
+const noSteering = 'this batch cannot be steered: it was started without its config';
+
+export async function serveBatch(batch: HostedBatch, socketPath: string, options: ServeOptions = {}): Promise<BatchServer> {
+	const log = options.log ?? (() => undefined);
+	const {control} = batch;
+	const history = new EventHistory();
+	const clients = new Set<AttachedClient>();
+	let peakOfGone = 0;
+	// Before any await: no event of the batch may pass unseen.
+	const unsubscribe = batch.runner.subscribe(event => {
+		const entry = history.add(event);
+		for (const client of clients) client.event(entry);
+	});
+	const toAll = (message: HostMessage) => {
+		for (const client of clients) client.send(message);
+	};
+
+	const routingMessage = (): HostMessage => ({type: 'routing', routing: control.routing?.() ?? null, profiles: control.profiles?.() ?? null});
+	const answer = async (request: Request): Promise<ReplyValue> => {
+		switch (request.type) {
+			case 'cancel':
+			case 'kill': {
+				// The runner answers false to a second cancel of one task: the reply says so.
+				return control.cancel(request.id, {skipGrace: request.type === 'kill'});
+			}
+
+			case 'shutdown': {
+				await control.shutdown({skipGrace: request.skipGrace});
+				return null;
+			}
+
+			case 'steer':
+			case 'reload': {
+				if (!batch.canSteer || !control.steer || !control.reload) throw new Error(noSteering);
+				const outcome = await (request.type === 'steer' ? control.steer(request.edits) : control.reload());
+				// Every client's routing is current before the reply that changed it arrives.
+				toAll(routingMessage());
+				return outcome;
+			}
+
+			case 'reroute': {
+				if (!batch.canReroute || !control.reroute) throw new Error('this batch cannot re-route tasks: it was started without its config');
+				return control.reroute(request.id, request.target);
+			}
+
+			case 'read-output': {
+				return await control.readOutput(request.last === undefined ? {id: request.id} : {id: request.id, last: request.last}) ?? null;
+			}
+
+			case 'search-output': {
+				return control.searchOutput({id: request.id, query: request.query, from: request.from, direction: request.direction});
+			}
+		}
+	};
+
+	const countListeners = new Set<(count: number) => void>();
+	const attachedCount = () => [...clients].filter(client => client.attached).length;
+	const host: ClientHost = {
+		runId: batch.runId,
+		maxQueueBytes: options.maxQueueBytes ?? 8 * 1024 * 1024,
+		log,
+		snapshot: tailLines => ({
+			plan: batch.plan,
+			runId: batch.runId,
+			runDir: batch.runDir,
+			concurrency: batch.concurrency,
+			graceMs: batch.graceMs,
+			canSteer: batch.canSteer,
+			canReroute: batch.canReroute,
+			events: history.events(),
+			outputs: control.outputChanges({}, tailLines),
+			routing: control.routing?.() ?? null,
+			profiles: control.profiles?.() ?? null,
+			seq: history.seq,
+		}),
+		outputChanges: (versions, tailLines) => control.outputChanges(versions, tailLines),
+		answer,
+		changed(client, what) {
+			if (what === 'closed') {
+				clients.delete(client);
+				peakOfGone = Math.max(peakOfGone, client.peakQueuedBytes);
+			}
+
+			const count = attachedCount();
+			for (const listener of countListeners) listener(count);
+		},
+	};
+
+	const refusal = await unsafeFolder(socketPath);
+	if (refusal !== undefined) {
+		unsubscribe();
+		throw new Error(`not serving the batch at ${socketPath}: ${refusal}`);
+	}
+
+	let connections = 0;
+	const server = net.createServer({pauseOnConnect: true}, socket => {
+		const client = new AttachedClient(socket, ++connections, host);
+		void checkPeer(socket).then(peer => {
+			if (closing) {
+				client.close('the runner host is closing');
+				return;
+			}
+
+			if (!peer.ok) {
+				log(`client #${connections}: refused: ${peer.reason}`);
+				client.close('refused: only the user who started this batch may attach to it', true);
+				return;
+			}
+
+			clients.add(client);
+			client.greet();
+		});
+	});
+	const unwatch = batch.watchConfig?.(outcome => {
+		toAll(routingMessage());
+		toAll({type: 'config', outcome});
+	});
+	const publishTimer = setInterval(() => {
+		for (const client of clients) client.publish();
+	}, Math.round(1000 / (options.publishHz ?? 12)));
+	publishTimer.unref();
+	const stop = () => {
+		clearInterval(publishTimer);
+		unwatch?.();
+		unsubscribe();
+	};
+
+	try {
+		await clearStaleSocket(socketPath);
+		await listenPrivately(server, socketPath);
+	} catch (error) {
+		stop();
+		server.close();
+		throw error;
+	}
+
+	let closing: Promise<void> | undefined;
+	return {
+		socketPath,
+		clients: attachedCount,
+		onClients(listener) {
+			countListeners.add(listener);
+			return () => countListeners.delete(listener);
+		},
+		peakQueuedBytes: () => Math.max(peakOfGone, ...[...clients].map(client => client.peakQueuedBytes)),
+		async close() {
+			closing ??= (async () => {
+				stop();
+				const closed = new Promise<void>(resolve => {
+					server.close(() => resolve());
+				});
+				for (const client of clients) client.close('the runner host is closing');
+				await closed;
+				await unlink(socketPath).catch(() => undefined);
+			})();
+			return closing;
+		},
+	};
+}
