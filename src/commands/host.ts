@@ -21,10 +21,18 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 	let runner: BatchRunner | undefined;
 	let host: RunningHost | undefined;
 	// Ours before the run folder exists, as in `run`: the handler finds the runner once there is one.
+	// Before that (the foreground passed on a Ctrl-C while the batch was prepared) nothing starts.
 	// A second signal skips the grace period (signals.ts).
+	let interruptedEarly = false;
 	const stopSignals = onShutdownSignals(options => {
+		interruptedEarly ||= runner === undefined;
 		runner?.shutdown(options);
 		host?.stop();
+	});
+	// Whatever crashes the host is written down where the operator will look: its stderr is /dev/null.
+	let log = (_line: string) => undefined as void;
+	process.on('uncaughtExceptionMonitor', error => {
+		log(`internal error: ${error.stack ?? error.message}`);
 	});
 	let spec: HostSpec;
 	let prepared;
@@ -48,6 +56,12 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 			resolveBindings(batch.settings.keys);
 		}
 
+		if (interruptedEarly) {
+			stopSignals();
+			tellLauncher({type: 'refused', message: '', exitCode: exitCodes.interrupted});
+			return exitCodes.interrupted;
+		}
+
 		const warnings = [...(batch.bin.ok ? [] : [batch.bin.problem]), ...allWarnings(batch.plan)];
 		// The dashboard's batch stays steerable after its last task: R there re-opens it.
 		const created = withCleanup(() => createRunner(batch, {display: dashboard, retryAfterFinish: dashboard, agentNice}), stopSignals);
@@ -61,7 +75,7 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 	const {batch, created, warnings, dashboard} = prepared;
 	runner = created.runner;
 	const {folder} = created;
-	const log = openHostLog(folder.dir);
+	log = openHostLog(folder.dir);
 	log(`runner host for ${spec.command}: ${batch.plan.tasks.length} task(s), concurrency ${batch.concurrency}`);
 	const steering = new BatchSteering(batch.config, {runDir: folder.dir, applyRouting: delegation => created.runner.applyRouting(delegation)});
 	try {

@@ -93,12 +93,21 @@ export async function launchHost(spec: HostSpec, options: {env: NodeJS.ProcessEn
 	// The host may refuse before it read everything (a bad flag): a broken pipe here is no error.
 	child.stdin!.on('error', () => undefined);
 	child.stdin!.end(JSON.stringify(spec));
+	// Ctrl-C while the batch is prepared: the host is in a session of its own and would never hear
+	// of it, so it is passed on (the host then refuses with 130, or stops the batch it has started).
+	const forward = (signal: NodeJS.Signals) => {
+		child.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal);
+	};
+
+	const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+	for (const signal of signals) process.on(signal, forward);
 	try {
 		const line = await Promise.race([firstLine(status), exited.then(why => {
 			throw new Error(`the runner host ended before it was ready (${why})`);
 		})]);
 		return statusSchema.parse(JSON.parse(line));
 	} finally {
+		for (const signal of signals) process.off(signal, forward);
 		status.destroy();
 		child.unref();
 	}
