@@ -141,6 +141,32 @@ describe('cancel', () => {
 	});
 });
 
+describe('the runner host stopped with SIGTERM', () => {
+	it('cascades, writes the results as interrupted, tells its clients and ends', async () => {
+		const test = home();
+		const runId = await detach(test, tasksJson({name: 'stuck', goal: 'Never stop', context: '[fake:forever] [fake:ready]'}, {goal: 'queued behind it'}), ['-j', '1', '--grace', '1']);
+		const dir = runDir(test, runId);
+		await waitFor(() => recordedGroups(dir).length === 1, {message: 'the agent started'});
+		const client = spawnCli(test, ['wait', runId]);
+		const output = {stdout: ''};
+		client.stdout.on('data', chunk => {
+			output.stdout += String(chunk);
+		});
+		const exited = new Promise<number | null>(resolve => client.once('exit', resolve));
+		await waitFor(() => readFileSync(path.join(dir, 'host.json'), 'utf8').includes('"clients": 1'), {message: 'the wait attached'});
+
+		const host = readRunOwner(dir)!.pid;
+		process.kill(host, 'SIGTERM');
+		expect(await exited).toBe(130);
+		const report = JSON.parse(output.stdout) as BatchReport;
+		expect(report.interrupted).toBe(true);
+		expect(report.results.map(result => result.status)).toEqual(['cancelled', 'cancelled']);
+		expect(JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8'))).toEqual(report);
+		await waitFor(() => !isProcessRunning(host), {message: 'the host to end'});
+		expect(listGroupMembers(recordedGroups(dir)[0]!)).toEqual([]);
+	});
+});
+
 describe('the runner host killed with SIGKILL', () => {
 	it('ls says owner died and names gc; gc ends what it left running', async () => {
 		const test = home();
