@@ -46,7 +46,9 @@ export function listRecentRuns(hermesHomes: readonly string[], options: {limit?:
 		.flatMap(home => listRuns(home).map(runId => ({runId, home})))
 		.sort((a, b) => (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0))
 		.slice(0, options.limit ?? Number.POSITIVE_INFINITY);
-	return names.map(({runId, home}) => describeRun(runId, home));
+	// Run ids count seconds: two runs started in the same second are told apart by their owner's start.
+	return names.map(({runId, home}) => describeRun(runId, home))
+		.sort((a, b) => (a.runId.slice(0, 15) === b.runId.slice(0, 15) ? (b.startedAt ?? '').localeCompare(a.startedAt ?? '') : 0));
 }
 
 export function describeRun(runId: string, hermesHome: string): RunEntry {

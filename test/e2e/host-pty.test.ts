@@ -91,6 +91,23 @@ describe('the dashboard as a client of the runner host', () => {
 		await completeResults(test, runId);
 	});
 
+	it('attach without a run asks which when several are live', async () => {
+		const test = home();
+		const until = `[fake:until-file=${path.join(test.dir, 'go')}]`;
+		const first = (await runCli(test, ['run', '--detach', tasksJson({name: 'older-batch', goal: 'Finish when told', context: until})])).stdout.trim();
+		const second = (await runCli(test, ['run', '--detach', tasksJson({name: 'newer-batch', goal: 'Finish when told', context: until})])).stdout.trim();
+		const screen = terminal(test, [process.execPath, cliPath, 'attach']);
+		const question = await screen.waitForScreen(/attach to which\?/, {message: 'the choice between the live runs'});
+		// Newest first: the second run started is choice 1.
+		expect(question.indexOf(second)).toBeLessThan(question.indexOf(first));
+		screen.sendKeys('2', 'Enter');
+		await screen.waitForScreen(/t01 older-batch +● running/, {message: 'the dashboard of the run chosen'});
+		screen.kill();
+		test.write('go', '');
+		expect((await runCli(test, ['wait', first])).exitCode).toBe(0);
+		expect((await runCli(test, ['wait', second])).exitCode).toBe(0);
+	});
+
 	it('attach from another terminal shows a live run; a cancel from the command line shows there', async () => {
 		const test = home();
 		const started = await runCli(test, ['run', '--detach', tasksJson(
