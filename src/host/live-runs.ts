@@ -48,7 +48,7 @@ export function listRecentRuns(hermesHomes: readonly string[], options: {limit?:
 		.slice(0, options.limit ?? Number.POSITIVE_INFINITY);
 	// Run ids count seconds: two runs started in the same second are told apart by their owner's start.
 	return names.map(({runId, home}) => describeRun(runId, home))
-		.sort((a, b) => (a.runId.slice(0, 15) === b.runId.slice(0, 15) ? (b.startedAt ?? '').localeCompare(a.startedAt ?? '') : 0));
+		.sort((a, b) => b.runId.slice(0, 15).localeCompare(a.runId.slice(0, 15)) || (b.startedAt ?? '').localeCompare(a.startedAt ?? '') || b.runId.localeCompare(a.runId));
 }
 
 export function describeRun(runId: string, hermesHome: string): RunEntry {
