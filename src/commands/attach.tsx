@@ -6,8 +6,7 @@ import {loadSettings, settingsPath} from '../core/config/settings.js';
 import {InputError} from '../core/errors.js';
 import {terminalSafe} from '../core/output/visible-text.js';
 import {loadTheme} from '../core/theme/themes.js';
-import {connectToBatch} from '../host/client.js';
-import {chooseRun, describeRunLine, listRecentRuns, runHomes, type RunEntry} from '../host/live-runs.js';
+import {chooseRun, connectToRun, describeRunLine, listRecentRuns, runHomes, type RunEntry} from '../host/live-runs.js';
 import {resolveBindings} from '../ui/keys/keys.js';
 import {reportDashboardEnd, showDashboard} from './dashboard.js';
 import type {CommandIO} from './run.js';
@@ -25,7 +24,7 @@ export async function attachCommand(runArg: string | undefined, options: AttachO
 	const settings = dashboardSettings(run.hermesHome);
 	const theme = loadTheme(options.theme ?? settings.theme, {noColor: !io.color});
 	const bindings = resolveBindings(settings.keys);
-	const connection = await connectToBatch(run.socket!, {client: 'attach'});
+	const connection = await connectToRun(run, 'attach');
 	const end = await showDashboard(connection, io, {theme, bindings, exitWhenDone: options.exitWhenDone ?? false});
 	return reportDashboardEnd(end, run, io, {demo: false});
 }

@@ -8,8 +8,8 @@ import {exitCodes, InputError} from '../core/errors.js';
 import {terminalSafe} from '../core/output/visible-text.js';
 import type {BatchEvent} from '../core/types.js';
 import {storeFromSnapshot} from '../host/attach-store.js';
-import {connectToBatch, type BatchConnection} from '../host/client.js';
-import {chooseRun, runHomes} from '../host/live-runs.js';
+import type {BatchConnection} from '../host/client.js';
+import {chooseRun, connectToRun, runHomes} from '../host/live-runs.js';
 import type {ConfirmQuestion} from '../state/overlay.js';
 import type {BatchState} from '../state/store-types.js';
 import {confirmQuestion} from '../ui/components/ConfirmBar.js';
@@ -19,7 +19,7 @@ export type CancelOptions = {kill?: boolean};
 
 export async function cancelCommand(runArg: string, taskArgs: readonly string[], options: CancelOptions, io: Pick<CommandIO, 'stderr' | 'env'>): Promise<number> {
 	const run = chooseRun(runHomes(io.env), runArg, {needLive: true, command: 'cancel'});
-	const connection = await connectToBatch(run.socket!, {client: 'cancel'});
+	const connection = await connectToRun(run, 'cancel');
 	try {
 		const state = storeFromSnapshot(connection).getState();
 		const ids = taskArgs.map(wanted => taskId(state, wanted, run.runId));

@@ -3,7 +3,7 @@
 // Everything up to the first process is checked before: bad input exits 2 with nothing started.
 import {InputError} from '../core/errors.js';
 import {loadTheme} from '../core/theme/themes.js';
-import {connectToBatch} from '../host/client.js';
+import {connectToRun} from '../host/live-runs.js';
 import {resolveBindings} from '../ui/keys/keys.js';
 import {agentNiceOption} from './agent-nice.js';
 import {reportDashboardEnd, showDashboard} from './dashboard.js';
@@ -25,7 +25,7 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 	// Checked by the host already (a bad theme or key is refused before anything starts).
 	const theme = loadTheme(options.theme ?? ready.theme ?? undefined, {noColor: !io.color});
 	const bindings = resolveBindings(ready.keys);
-	const connection = await connectToBatch(ready.socket, {client: options.demo ? 'demo' : 'tui'});
+	const connection = await connectToRun({runId: ready.runId, socket: ready.socket}, options.demo ? 'demo' : 'tui');
 	const end = await showDashboard(connection, io, {theme, bindings, exitWhenDone: options.exitWhenDone ?? false});
 	return reportDashboardEnd(end, ready, io, {demo: options.demo ?? false});
 }

@@ -8,6 +8,7 @@ import {resolveHermesHome, runsDir} from '../core/hermes/home.js';
 import {demoHomePath} from '../core/input/demo.js';
 import {listRuns, readRun} from '../core/run-folder/history.js';
 import {isOwnerAlive, readRunOwner} from '../core/run-folder/owner.js';
+import {connectToBatch, type BatchConnection} from './client.js';
 import {countByStatus, readHostStatus} from './host-status.js';
 
 /**
@@ -131,4 +132,14 @@ export function describeTasks(tasks: Readonly<Record<string, number>>): string {
 export function describeRunLine(run: RunEntry): string {
 	const clients = run.clients === null ? '' : ` · ${run.clients} client${run.clients === 1 ? '' : 's'}`;
 	return `${run.runId}  started ${run.startedAt ?? '?'} · ${describeTasks(run.tasks)}${clients}${run.batchFinished && run.state === 'live' ? ' · finished' : ''}`;
+}
+
+/** A connection to the run's host; an InputError naming the run and what to look at when it cannot be reached. */
+export async function connectToRun(run: {runId: string; socket: string | null}, client: string): Promise<BatchConnection> {
+	try {
+		if (run.socket === null) throw new Error('it has no socket');
+		return await connectToBatch(run.socket, {client});
+	} catch (error) {
+		throw new InputError(`cannot reach the runner host of run ${run.runId}: ${(error as Error).message}`, {}, `\`hermes-delegate ls\` shows whether it still runs; its host.log is in the run folder`);
+	}
 }
