@@ -184,7 +184,7 @@ export function buildProgram(): Command {
 		.description('wait until a run has finished, then print its results JSON exactly as `run` does')
 		.argument('<run>', 'a run id (see `hermes-delegate ls`)')
 		.option('--timeout <seconds>', 'give up after this long (exit 124); the run goes on')
-		.option('--jsonl', 'the run\'s events as `run --jsonl` prints them (from its start), then the end')
+		.option('--jsonl', 'the run\'s events as `run --jsonl` prints them, from its start (of what came before wait attached, only the newest task.telemetry of each task), then the end')
 		.addHelpText('after', '\nExit codes: as for `run` (0 all succeeded · 1 any failed, cancelled, timed out or refused, or the run ended without results · 130 interrupted) · 2 no such run · 124 --timeout ran out')
 		.action(async (run: string, options: Record<string, unknown>) => {
 			process.exitCode = await (await import('./commands/wait.js')).waitCommand(run, options, io);
