@@ -11,7 +11,9 @@
 // Beside the code, dist/ gets THIRD-PARTY-LICENSES.txt (the notices of every bundled package) and
 // build-stamp (what it was built from: scripts/build-if-changed.mjs).
 // Left outside the bundle: write-file-atomic, CommonJS that reads its own __filename (an ES module
-// bundle has none), and react-devtools-core, which Ink imports only when DEV=true and we do not ship.
+// bundle has none), react-devtools-core, which Ink imports only when DEV=true and we do not ship, and
+// better-sqlite3 (the state.db reader), a native addon: its .node file is built for this machine at
+// install time and found by `bindings` beside its own package.json, so it cannot live in a bundle.
 import {chmodSync, renameSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {rolldown} from 'rolldown';
@@ -29,7 +31,7 @@ rmSync(outDir, {recursive: true, force: true});
 const bundle = await rolldown({
 	input: {'cli': 'src/bin.ts', 'fake-agent/hermes': 'src/fake-agent/hermes.ts'},
 	platform: 'node',
-	external: [/^node:/, /^write-file-atomic$/, 'react-devtools-core'],
+	external: [/^node:/, /^write-file-atomic$/, /^better-sqlite3$/, 'react-devtools-core'],
 	tsconfig: 'tsconfig.json',
 	transform: {define: {'process.env.NODE_ENV': '"production"'}},
 	plugins: [boundInkCaches()],

@@ -3,9 +3,9 @@
 // says. The build fails when Ink's files differ from the ones these edits were written for.
 //
 // - Bounds: Ink 6 keeps every distinct string it has ever measured or wrapped in two module-level
-//   caches with no bound (bounded upstream in Ink 8, which needs Node 22). A dashboard that shows
-//   endless fresh agent output would grow without limit: measured at ~24 MB/s under twelve floods.
-//   `npm run bench:ink-cache` measures the bound.
+//   caches with no bound (bounded upstream in Ink 8, which needs Node 22: see "When this can go").
+//   A dashboard that shows endless fresh agent output would grow without limit: measured at
+//   ~24 MB/s under twelve floods. `npm run bench:ink-cache` measures the bound.
 // - Frames (issue 9): every frame Ink re-measures (string-width) and re-tokenizes (slice-ansi,
 //   ansi-tokenize) every visible line, although a frame of the dashboard changes a few lines of
 //   a few panes. Profiled under 32 trickling agents that was ~40 % of the dashboard's CPU. So the
@@ -17,8 +17,20 @@
 //   ansi-tokenize's per-character style diff (three Sets per pair of neighbours) and in
 //   string-width measuring the same lines again. Neighbours of the same style are no longer
 //   diffed, a row is allocated at its size, and a line's width is kept. Together with the
-//   copies of output lines kept between reads (core/output/task-output.ts) and printable ASCII cut
+//   copies of output lines kept between reads (core/output/merged-lines.ts) and printable ASCII cut
 //   without cli-truncate (ui/output-line.ts): ~84 → ~26 MB/s, which is what let the heap grow.
+//
+// When this can go. Ink 8.0.0 bounds both caches itself (measure-text.js and wrap-text.js each
+// keep a QuickLRU of 4,096 entries in its published build; reported in vadimdemedes/ink#986, an
+// LRU first proposed in #987, the key of the bounded wrapText cache fixed in #998). Ink 7 does not
+// (#986 was measured on 7.1.1), and Ink 7 and 8 both need Node >=22, while our engines
+// (`^20.17 || >=22.9`) still take Node 20. So: once engines drop Node 20, move to Ink 8 and delete
+// the Bounds edits and test/scripts/ink-cache-bounds.test.ts. The Frames and Garbage edits have
+// no counterpart in Ink 8.0.0 (its renderer still makes a new Output, with new caches, for each
+// frame, and a styled object per character): they stay, rewritten for Ink 8's files, unless
+// `npm run bench:tui-load` on Ink 8 without them shows they no longer pay. While any edit stays,
+// so does vitest's `edited-ink` project; its proof (ink-cache-bounds-in-ui-tests.test.tsx) is our
+// 1,000-entry bound, so without the Bounds edits it needs another sign of the edited Ink.
 import {readFileSync} from 'node:fs';
 
 export const marker = '/* hermes-delegate: bounded cache */';

@@ -15,7 +15,7 @@ if (problem === undefined) {
 	} catch (error) {
 		// Loading the bundle opens its chunks: under a tiny `ulimit -n` that fails before any of our
 		// error reporting exists, and Node would print its stack and exit 1.
-		const code = (error as NodeJS.ErrnoException).code;
+		const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
 		if (code !== 'EMFILE' && code !== 'ENFILE') throw error;
 		process.stderr.write(`hermes-delegate: too few open files allowed to load hermes-delegate (${code}: ${code === 'EMFILE' ? 'the ulimit -n of this process' : 'the whole system'} is used up)\n  fix: raise the open-files limit, e.g. \`ulimit -n 1024\`, then run it again\n`);
 		process.exitCode = 2; // nothing was started (core/errors.ts exitCodes.usage)

@@ -4,14 +4,13 @@
 // Started by bin.ts once it has checked the Node version.
 import {readFileSync} from 'node:fs';
 import {Command, CommanderError, Option} from 'commander';
-import {configCommand, type ConfigOptions} from './commands/config.js';
+import {configCommand} from './commands/config.js';
 import {addRouteCommand, removeRouteCommand, routeCommand, setModeCommand} from './commands/config-edit.js';
-import {doctorCommand, type DoctorOptions} from './commands/doctor.js';
-import {flushed} from './commands/flush-output.js';
-import {gcCommand, warnAboutOrphans, type GcOptions} from './commands/gc.js';
-import {readAll} from './commands/prepare.js';
-import {runCommand, type CommandIO, type RunOptions} from './commands/run.js';
-import type {TuiOptions} from './commands/tui.js';
+import {doctorCommand} from './commands/doctor.js';
+import {gcCommand, warnAboutOrphans} from './commands/gc.js';
+import {addRouteOptions, attachOptions, cancelOptions, configOptions, doctorOptions, gcOptions, logsOptions, lsOptions, optionsOf, removeRouteOptions, routeEditOptions, runOptions, tuiOptions, waitOptions} from './commands/flags.js';
+import {flushed, readAll, type CommandIO} from './commands/io.js';
+import {runCommand} from './commands/run.js';
 import {exitCodes, InputError} from './core/errors.js';
 import {killUnfinishedGroupsNow} from './core/process/group.js';
 import {terminalSafe} from './core/output/visible-text.js';
@@ -42,6 +41,14 @@ function batchOptions(command: Command): Command {
 		.option('--fail-fast', 'after the first failure, cancel the other tasks')
 		.option('--log-limit <size>', 'most bytes one task\'s log keeps, its first and last half, e.g. 512MB (default: delegate.yaml, else 256MiB; 0 = no limit)')
 		.option('--strict', 'refuse the whole batch if any task names an unknown route');
+}
+
+/** `tui` and `demo`: the dashboard's own flags on top of the batch's. */
+function dashboardOptions(command: Command): Command {
+	return batchOptions(command)
+		.option('--theme <name|path>', 'dashboard theme: dark, light, no-color, or a JSON file (NO_COLOR forces no-color)')
+		.option('--exit-when-done', 'leave the dashboard by itself when the batch is finished')
+		.option('--agent-nice <n>', 'CPU niceness of the agents, so that the dashboard answers while they flood or spin (0-19; default 10; 0 leaves them as they are)');
 }
 
 // Ink and React take about half a second to load; `run` and `config` never need them.
@@ -78,26 +85,21 @@ export function buildProgram(): Command {
 		.option('--detach', 'start the batch under a runner host and print its run id at once; `wait RUN` prints the results, `attach RUN` shows it')
 		.addHelpText('after', '\nWith --detach: 0 started (the run id on stdout) · 2 bad input, nothing started.\nExit codes: 0 all succeeded · 1 any failed, cancelled, timed out or refused · 2 bad input or batch refused (nothing started) · 70 internal error of hermes-delegate (a bug: please report it) · 130 interrupted')
 		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
-			process.exitCode = options['detach']
-				? await (await import('./commands/run-detach.js')).runDetached(tasks, options as RunOptions, io)
-				: await runCommand(tasks, options as RunOptions, io);
+			const flags = optionsOf(runOptions, options, 'run');
+			process.exitCode = flags.detach
+				? await (await import('./commands/run-detach.js')).runDetached(tasks, flags, io)
+				: await runCommand(tasks, flags, io);
 		});
 
-	batchOptions(program.command('tui').description('run a batch in the live dashboard'))
-		.option('--theme <name|path>', 'dashboard theme: dark, light, no-color, or a JSON file (NO_COLOR forces no-color)')
-		.option('--exit-when-done', 'leave the dashboard by itself when the batch is finished')
-		.option('--agent-nice <n>', 'CPU niceness of the agents, so that the dashboard answers while they flood or spin (0-19; default 10; 0 leaves them as they are)')
+	dashboardOptions(program.command('tui').description('run a batch in the live dashboard'))
 		.addHelpText('after', '\nIn the dashboard, press ? for the keys. Exit codes as for `run` (see `run --help`).')
 		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
-			process.exitCode = await (await loadTui())(tasks, options as TuiOptions, io);
+			process.exitCode = await (await loadTui())(tasks, optionsOf(tuiOptions, options, 'tui'), io);
 		});
 
-	batchOptions(program.command('demo').description('the dashboard on the built-in simulated agent: no Hermes or API keys needed'))
-		.option('--theme <name|path>', 'dashboard theme: dark, light, no-color, or a JSON file')
-		.option('--exit-when-done', 'leave the dashboard by itself when the batch is finished')
-		.option('--agent-nice <n>', 'CPU niceness of the agents, so that the dashboard answers while they flood or spin (0-19; default 10; 0 leaves them as they are)')
+	dashboardOptions(program.command('demo').description('the dashboard on the built-in simulated agent: no Hermes or API keys needed'))
 		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
-			process.exitCode = await (await loadTui())(tasks, {...options, demo: true} as TuiOptions, io);
+			process.exitCode = await (await loadTui())(tasks, {...optionsOf(tuiOptions, options, 'demo'), demo: true}, io);
 		});
 
 	program.command('logs')
@@ -109,7 +111,7 @@ export function buildProgram(): Command {
 		.option('--raw', 'the log\'s bytes exactly as the agent printed them: escape sequences, and stream-json as JSON lines')
 		.addHelpText('after', '\nLogs are in $HERMES_HOME/delegate/runs/<run>/logs/<task>.log (attempt N: <task>.N.log). Exit codes: 0 printed · 2 no such run or task')
 		.action(async (run: string | undefined, task: string | undefined, options: Record<string, unknown>) => {
-			process.exitCode = await (await import('./commands/logs.js')).logsCommand(run, task, options, io);
+			process.exitCode = await (await import('./commands/logs.js')).logsCommand(run, task, optionsOf(logsOptions, options, 'logs'), io);
 		});
 
 	program.command('doctor')
@@ -118,8 +120,8 @@ export function buildProgram(): Command {
 		.option('--hermes-bin <path>', 'the hermes binary (default: $HERMES_BIN, else `hermes` on PATH)')
 		.option('--json', 'as JSON, for scripts')
 		.addHelpText('after', '\nExit codes: 0 nothing wrong (warnings are fine) · 1 a problem that stops or changes a batch · 70 internal error')
-		.action(async (options: DoctorOptions) => {
-			process.exitCode = await doctorCommand(options, io);
+		.action(async (options: Record<string, unknown>) => {
+			process.exitCode = await doctorCommand(optionsOf(doctorOptions, options, 'doctor'), io);
 		});
 
 	const config = program.command('config')
@@ -129,7 +131,7 @@ export function buildProgram(): Command {
 		.addOption(new Option('--config <path>', 'Hermes config file (default: $HERMES_HOME/config.yaml)'))
 		.addHelpText('after', '\nEach change prints the lines it changed; a bad value exits 2 and changes nothing.')
 		.action((options: Record<string, unknown>) => {
-			process.exitCode = configCommand(options as ConfigOptions, io);
+			process.exitCode = configCommand(optionsOf(configOptions, options, 'config'), io);
 		});
 	const configPathOption = () => new Option('--config <path>', 'Hermes config file (default: $HERMES_HOME/config.yaml)');
 	const editOptions = (command: Command) => command
@@ -141,25 +143,25 @@ export function buildProgram(): Command {
 		.addOption(configPathOption());
 	config.command('show').description('print the routing configuration (as `config --show`)').option('--json', 'as JSON, for scripts').addOption(configPathOption())
 		.action((_options: unknown, command: Command) => {
-			process.exitCode = configCommand(command.optsWithGlobals() as ConfigOptions, io);
+			process.exitCode = configCommand(optionsOf(configOptions, command.optsWithGlobals(), 'config show'), io);
 		});
 	config.command('set-mode').description('switch the active routing mode; each mode keeps its routes').argument('<mode>', 'model_map, profile_routes or default').addOption(configPathOption())
 		.action((mode: string, _options: unknown, command: Command) => {
-			process.exitCode = setModeCommand(mode, command.optsWithGlobals(), io);
+			process.exitCode = setModeCommand(mode, optionsOf(configOptions, command.optsWithGlobals(), 'config set-mode'), io);
 		});
 	editOptions(config.command('route').description('change a route: its description, model, provider, reasoning, or make it the default').argument('<name>', 'the route'))
 		.option('--in <list>', 'model_map or profile_routes, when both have a route of that name')
 		.option('--clear <field...>', 'model route: remove optional keys so Hermes\'s own setting applies (provider, base_url, reasoning_effort, service_tier, fallback_providers, api_key, api_mode)')
 		.action((name: string, _options: unknown, command: Command) => {
-			process.exitCode = routeCommand(name, command.optsWithGlobals(), io);
+			process.exitCode = routeCommand(name, optionsOf(routeEditOptions, command.optsWithGlobals(), 'config route'), io);
 		});
 	editOptions(config.command('add-route').description('add a model route (--model and --provider) or a profile route (a profile under $HERMES_HOME/profiles/)').argument('<name>', 'the route name (for a profile route: the profile)'))
 		.action((name: string, _options: unknown, command: Command) => {
-			process.exitCode = addRouteCommand(name, command.optsWithGlobals(), io);
+			process.exitCode = addRouteCommand(name, optionsOf(addRouteOptions, command.optsWithGlobals(), 'config add-route'), io);
 		});
 	config.command('remove-route').description('remove a route (not the default: make another the default first)').argument('<name>', 'the route').option('--in <list>', 'model_map or profile_routes, when both have a route of that name').addOption(configPathOption())
 		.action((name: string, _options: unknown, command: Command) => {
-			process.exitCode = removeRouteCommand(name, command.optsWithGlobals(), io);
+			process.exitCode = removeRouteCommand(name, optionsOf(removeRouteOptions, command.optsWithGlobals(), 'config remove-route'), io);
 		});
 
 	program.command('attach')
@@ -169,7 +171,7 @@ export function buildProgram(): Command {
 		.option('--exit-when-done', 'leave the dashboard by itself when the batch is finished')
 		.addHelpText('after', '\nLeaving the dashboard (closing the terminal included) leaves the batch running, unless you quit it with q → y. Exit codes: as for `run` once the batch has finished · 0 detached · 1 the runner host died first · 2 no such live run')
 		.action(async (run: string | undefined, options: Record<string, unknown>) => {
-			process.exitCode = await (await loadAttach())(run, options, io);
+			process.exitCode = await (await loadAttach())(run, optionsOf(attachOptions, options, 'attach'), io);
 		});
 
 	program.command('ls')
@@ -177,7 +179,7 @@ export function buildProgram(): Command {
 		.option('--json', 'as JSON, for scripts')
 		.addHelpText('after', '\nEach run: its id, state, start, tasks by status, clients attached. Exit codes: 0 listed')
 		.action(async (options: Record<string, unknown>) => {
-			process.exitCode = (await import('./commands/ls.js')).lsCommand(options, io);
+			process.exitCode = (await import('./commands/ls.js')).lsCommand(optionsOf(lsOptions, options, 'ls'), io);
 		});
 
 	program.command('wait')
@@ -187,7 +189,7 @@ export function buildProgram(): Command {
 		.option('--jsonl', 'the run\'s events as `run --jsonl` prints them, from its start (of what came before wait attached, only the newest task.telemetry of each task), then the end')
 		.addHelpText('after', '\nExit codes: as for `run` (0 all succeeded · 1 any failed, cancelled, timed out or refused, or the run ended without results · 130 interrupted) · 2 no such run · 124 --timeout ran out')
 		.action(async (run: string, options: Record<string, unknown>) => {
-			process.exitCode = await (await import('./commands/wait.js')).waitCommand(run, options, io);
+			process.exitCode = await (await import('./commands/wait.js')).waitCommand(run, optionsOf(waitOptions, options, 'wait'), io);
 		});
 
 	program.command('cancel')
@@ -197,7 +199,7 @@ export function buildProgram(): Command {
 		.option('--kill', 'SIGKILL now, no grace period')
 		.addHelpText('after', '\nSays what is sent to whom, waits until those tasks have ended and says how. Exit codes: 0 stopped · 1 a named task had ended already · 2 no such live run or task')
 		.action(async (run: string, tasks: string[], options: Record<string, unknown>) => {
-			process.exitCode = await (await import('./commands/cancel.js')).cancelCommand(run, tasks, options, io);
+			process.exitCode = await (await import('./commands/cancel.js')).cancelCommand(run, tasks, optionsOf(cancelOptions, options, 'cancel'), io);
 		});
 
 	// The runner host (commands/host.ts): started by tui, demo and run --detach, never by hand.
@@ -211,7 +213,7 @@ export function buildProgram(): Command {
 		.option('--dry-run', 'list them and signal nothing')
 		.option('--grace <seconds>', 'SIGTERM → SIGKILL grace period (default from delegate.yaml, else 5)')
 		.action(async (options: Record<string, unknown>) => {
-			process.exitCode = await gcCommand(options as GcOptions, io);
+			process.exitCode = await gcCommand(optionsOf(gcOptions, options, 'gc'), io);
 		});
 
 	// Every other command says so when a killed run left processes behind.

@@ -9,9 +9,8 @@ import {loadTheme} from '../core/theme/themes.js';
 import {chooseRun, connectToRun, describeRunLine, listRecentRuns, runHomes, type RunEntry} from '../host/live-runs.js';
 import {resolveBindings} from '../ui/keys/keys.js';
 import {reportDashboardEnd, showDashboard} from './dashboard.js';
-import type {CommandIO} from './run.js';
-
-export type AttachOptions = {theme?: string; exitWhenDone?: boolean};
+import type {AttachOptions} from './flags.js';
+import type {CommandIO} from './io.js';
 
 export async function attachCommand(runArg: string | undefined, options: AttachOptions, io: CommandIO & {stdin: NodeJS.ReadStream}): Promise<number> {
 	if (!io.stdout.isTTY) {

@@ -13,9 +13,8 @@ import {chooseRun, connectToRun, runHomes} from '../host/live-runs.js';
 import type {ConfirmQuestion} from '../state/overlay.js';
 import type {BatchState} from '../state/store-types.js';
 import {confirmQuestion} from '../ui/components/ConfirmBar.js';
-import type {CommandIO} from './run.js';
-
-export type CancelOptions = {kill?: boolean};
+import type {CancelOptions} from './flags.js';
+import type {CommandIO} from './io.js';
 
 export async function cancelCommand(runArg: string, taskArgs: readonly string[], options: CancelOptions, io: Pick<CommandIO, 'stderr' | 'env'>): Promise<number> {
 	const run = chooseRun(runHomes(io.env), runArg, {needLive: true, command: 'cancel'});

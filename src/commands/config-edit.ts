@@ -11,22 +11,10 @@ import {formatDiff, lineDiff} from '../core/text/line-diff.js';
 import {lineOf, parseLocated} from '../core/text/yaml-locate.js';
 import {terminalSafe} from '../core/output/visible-text.js';
 import {existsSync} from 'node:fs';
-import type {CommandIO} from './run.js';
+import type {RouteEditOptions} from './flags.js';
+import type {CommandIO} from './io.js';
 
 type EditIO = Pick<CommandIO, 'stdout' | 'stderr' | 'env'>;
-
-export type RouteFlags = {
-	config?: string;
-	description?: string;
-	model?: string;
-	provider?: string;
-	reasoning?: string;
-	default?: boolean;
-	/** Optional keys to remove from the route (`route --clear provider reasoning_effort`). */
-	clear?: string[];
-	/** Which list NAME is in, when it is in both. */
-	in?: string;
-};
 
 const lists: readonly RouteList[] = ['model_map', 'profile_routes'];
 
@@ -38,7 +26,7 @@ export function setModeCommand(mode: string, flags: {config?: string}, io: EditI
 	return edit(flags, io, () => [{kind: 'set-mode', mode: mode as RoutingMode}]);
 }
 
-export function routeCommand(name: string, flags: RouteFlags, io: EditIO): number {
+export function routeCommand(name: string, flags: RouteEditOptions, io: EditIO): number {
 	return edit(flags, io, loaded => {
 		const list = listOf(loaded, name, flags);
 		const edits: RouteEdit[] = [];
@@ -64,7 +52,7 @@ export function routeCommand(name: string, flags: RouteFlags, io: EditIO): numbe
 	});
 }
 
-export function addRouteCommand(name: string, flags: RouteFlags, io: EditIO): number {
+export function addRouteCommand(name: string, flags: RouteEditOptions, io: EditIO): number {
 	return edit(flags, io, loaded => {
 		const description = checkedText(flags.description, '--description');
 		const edits: RouteEdit[] = [];
@@ -92,7 +80,7 @@ export function addRouteCommand(name: string, flags: RouteFlags, io: EditIO): nu
 	});
 }
 
-export function removeRouteCommand(name: string, flags: RouteFlags, io: EditIO): number {
+export function removeRouteCommand(name: string, flags: RouteEditOptions, io: EditIO): number {
 	return edit(flags, io, loaded => {
 		const list = listOf(loaded, name, flags);
 		refuseRemovingDefault(loaded, list, name);
@@ -154,7 +142,7 @@ function edit(flags: {config?: string}, io: EditIO, editsFor: (loaded: LoadedCon
 }
 
 /** Which list a route NAME is in: `--in`, else the only list that has it, else the active mode's. */
-function listOf(loaded: LoadedConfig, name: string, flags: RouteFlags): RouteList {
+function listOf(loaded: LoadedConfig, name: string, flags: RouteEditOptions): RouteList {
 	if (flags.in !== undefined) {
 		if (!(lists as readonly string[]).includes(flags.in)) {
 			throw new InputError(`--in must be model_map or profile_routes, got "${terminalSafe(flags.in)}"`, {}, 'e.g. --in profile_routes');
@@ -200,7 +188,7 @@ function checkedText(value: string | undefined, field: string): string {
 }
 
 /** The keys `--clear` names: only optional ones, each given no new value in the same command. */
-function checkedClears(flags: RouteFlags): ClearableField[] {
+function checkedClears(flags: RouteEditOptions): ClearableField[] {
 	const fields: ClearableField[] = [];
 	for (const given of flags.clear ?? []) {
 		const field = given.trim().replaceAll('-', '_');

@@ -7,9 +7,8 @@ import {activeRoutes} from '../core/plan/routing.js';
 import {loadSettings, settingsPath} from '../core/config/settings.js';
 import type {BuiltinDelegation, DelegationConfig, ModelRoute} from '../core/types.js';
 import {jsonText, terminalSafe} from '../core/output/visible-text.js';
-import type {CommandIO} from './run.js';
-
-export type ConfigOptions = {config?: string; json?: boolean; show?: boolean};
+import type {ConfigOptions} from './flags.js';
+import type {CommandIO} from './io.js';
 
 export function configCommand(options: ConfigOptions, commandIO: Pick<CommandIO, 'stdout' | 'stderr' | 'env'>): number {
 	const io = safeOutput(commandIO);

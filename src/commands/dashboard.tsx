@@ -22,7 +22,7 @@ import {App} from '../ui/App.js';
 import {reportZeroSizeAsFallback} from '../ui/hooks/use-terminal-size.js';
 import type {Bindings} from '../ui/keys/keys.js';
 import {attachCommandFor} from '../host/live-runs.js';
-import type {CommandIO} from './run.js';
+import type {CommandIO} from './io.js';
 
 export type DashboardEnd =
 	| {kind: 'finished'; report: BatchReport; stoppedFromOutside: boolean}

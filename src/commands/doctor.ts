@@ -9,9 +9,8 @@ import {defaultCachePath, hermesSummary, probeHermes, unprobed} from '../core/he
 import {resolveHermesBin} from '../core/hermes/launcher.js';
 import {batchConcurrency, loadSettings, settingsPath, type LoadedSettings} from '../core/config/settings.js';
 import {jsonText, terminalSafe} from '../core/output/visible-text.js';
-import type {CommandIO} from './run.js';
-
-export type DoctorOptions = {config?: string; hermesBin?: string; json?: boolean};
+import type {DoctorOptions} from './flags.js';
+import type {CommandIO} from './io.js';
 
 export async function doctorCommand(options: DoctorOptions, io: Pick<CommandIO, 'stdout' | 'env'>): Promise<number> {
 	const hermesHome = resolveHermesHome(io.env);

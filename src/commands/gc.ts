@@ -11,10 +11,8 @@ import {endOrphans, findOrphans, orphanCount, orphanWarning, type OrphanRun} fro
 import {hasProc} from '../core/process/proc-tree.js';
 import {loadSettings, settingsPath} from '../core/config/settings.js';
 import {terminalSafe} from '../core/output/visible-text.js';
-import {parseNumber} from './prepare.js';
-import type {CommandIO} from './run.js';
-
-export type GcOptions = {dryRun?: boolean; grace?: string};
+import {parseNumber, type GcOptions} from './flags.js';
+import type {CommandIO} from './io.js';
 
 type GcIO = Pick<CommandIO, 'stdout' | 'stderr' | 'env'>;
 

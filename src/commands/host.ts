@@ -12,9 +12,9 @@ import {hostSpecSchema, tellLauncher, type HostSpec} from '../host/launch.js';
 import {loadTheme} from '../core/theme/themes.js';
 import {runnerControl} from '../state/control.js';
 import {resolveBindings} from '../ui/keys/keys.js';
-import {agentNiceOption} from './agent-nice.js';
-import {createRunner, prepareBatch, readAll} from './prepare.js';
-import {withCleanup} from './run.js';
+import {agentNiceOption} from './flags.js';
+import {readAll} from './io.js';
+import {createRunner, prepareBatch, withCleanup} from './prepare.js';
 import {onShutdownSignals} from './signals.js';
 
 export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.ReadableStream}): Promise<number> {

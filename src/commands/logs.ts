@@ -6,14 +6,15 @@ import path from 'node:path';
 import {StringDecoder} from 'node:string_decoder';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {InputError} from '../core/errors.js';
+import type {LogsOptions} from './flags.js';
+import {streamSettled} from './io.js';
 import {resolveHermesHome} from '../core/hermes/home.js';
 import {attemptLogPath, attemptLogs, splitAttempt} from '../core/run-folder/attempts.js';
 import {findRun, findTask, looksLikeRunId, readRun, type RunInfo, type RunTask} from '../core/run-folder/history.js';
 import {stripSgr, TerminalSanitizer} from '../core/output/sanitize.js';
 import {StreamJsonDecoder} from '../core/hermes/stream-json.js';
 import {safeExcerpt, screenText, terminalSafe} from '../core/output/visible-text.js';
-
-export type LogsOptions = {follow?: boolean; raw?: boolean; attempt?: string};
+import {errnoCode, messageOf} from '../core/errors.js';
 
 export type LogsIO = {
 	stdout: NodeJS.WritableStream;
@@ -89,8 +90,8 @@ function logExists(file: string): boolean {
 		statSync(file);
 		return true;
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-		throw unreadableLog(file, error as NodeJS.ErrnoException);
+		if (errnoCode(error) === 'ENOENT') return false;
+		throw unreadableLog(file, error);
 	}
 }
 
@@ -99,8 +100,8 @@ async function readingLog<T>(file: string, read: () => Promise<T>): Promise<T> {
 	try {
 		return await read();
 	} catch (error) {
-		const {code} = error as NodeJS.ErrnoException;
-		if (typeof code === 'string' && (error as NodeJS.ErrnoException).syscall !== 'write') throw unreadableLog(file, error as NodeJS.ErrnoException);
+		// A failed write is stdout's (the reader went away), not the log's.
+		if (errnoCode(error) !== undefined && !(error instanceof Error && 'syscall' in error && error.syscall === 'write')) throw unreadableLog(file, error);
 		throw error;
 	}
 }
@@ -135,11 +136,12 @@ function findTaskOrUndefined(run: RunInfo, wanted: string): RunTask | undefined 
 	}
 }
 
-function unreadableLog(file: string, error: NodeJS.ErrnoException): InputError {
-	const fix = error.code === 'EMFILE' || error.code === 'ENFILE'
+function unreadableLog(file: string, error: unknown): InputError {
+	const code = errnoCode(error);
+	const fix = code === 'EMFILE' || code === 'ENFILE'
 		? 'raise the open-files limit (e.g. `ulimit -n 1024`) and run it again'
 		: `check that you may read the file and its folders: ls -ld ${path.dirname(file)} ${file}`;
-	return new InputError(`cannot read this log: ${error.message}`, {file}, fix);
+	return new InputError(`cannot read this log: ${messageOf(error)}`, {file}, fix);
 }
 
 function parseAttempt(text: string): number {
@@ -256,18 +258,5 @@ async function copyFrom(file: string, offset: number, stdout: NodeJS.WritableStr
 /** Writes and waits when the reader is slower than the disk, so a big log never piles up in memory. */
 async function write(stdout: NodeJS.WritableStream, data: string | Buffer): Promise<void> {
 	if (data.length === 0) return;
-	if (!stdout.write(data)) {
-		await new Promise<void>(resolve => {
-			const done = () => {
-				stdout.off('drain', done);
-				stdout.off('error', done);
-				stdout.off('close', done);
-				resolve();
-			};
-
-			stdout.once('drain', done);
-			stdout.once('error', done);
-			stdout.once('close', done);
-		});
-	}
+	if (!stdout.write(data)) await streamSettled(stdout, 'drain');
 }

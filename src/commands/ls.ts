@@ -4,9 +4,8 @@
 import {terminalSafe} from '../core/output/visible-text.js';
 import {attachCommandFor, describeTasks, listRecentRuns, runHomes, type RunEntry} from '../host/live-runs.js';
 import {jsonText} from '../core/output/visible-text.js';
-import type {CommandIO} from './run.js';
-
-export type LsOptions = {json?: boolean; limit?: string};
+import type {LsOptions} from './flags.js';
+import type {CommandIO} from './io.js';
 
 const gcCommand = 'hermes-delegate gc';
 /** Enough to find today's runs; older ones are in the runs folder (and `logs` reads them). */

@@ -13,23 +13,13 @@ import {batchConcurrency, loadSettings, parseLogLimit, settingsPath} from '../co
 import {createRunFolder, type RunFolder} from '../core/run-folder/folder.js';
 import {BatchRunner} from '../core/run/runner.js';
 import {parseTasks} from '../core/input/tasks.js';
-import {decodeUtf8, inputLimits, readBoundedFile, readBoundedStream} from '../core/text/read-text.js';
+import {decodeUtf8, inputLimits, readBoundedFile} from '../core/text/read-text.js';
 import {safeExcerpt} from '../core/output/visible-text.js';
 import {fakeAgentPath} from '../package-files.js';
 import type {DelegateSettings, HermesCapabilities, RoutePlan, TaskSpec} from '../core/types.js';
-
-export type BatchOptions = {
-	config?: string;
-	hermesBin?: string;
-	concurrency?: string;
-	sequential?: boolean;
-	grace?: string;
-	timeout?: string;
-	failFast?: boolean;
-	strict?: boolean;
-	demo?: boolean;
-	logLimit?: string;
-};
+import {parseNumber, type BatchOptions} from './flags.js';
+import type {PrepareContext} from './io.js';
+import {errnoCode, messageOf} from '../core/errors.js';
 
 export type PreparedBatch = {
 	hermesHome: string;
@@ -58,14 +48,6 @@ export type PreparedBatch = {
 };
 
 export type BinCheck = {path: string; ok: true} | {path: string; ok: false; problem: string};
-
-export type PrepareContext = {
-	env: NodeJS.ProcessEnv;
-	stdinIsTTY: boolean;
-	readStdin(): Promise<string>;
-	/** How long the demo's runaway may run before its timeout stops it (none: until cancelled or quit). */
-	demoRunawaySeconds?: number;
-};
 
 export async function prepareBatch(taskArg: string | undefined, options: BatchOptions, context: PrepareContext): Promise<PreparedBatch> {
 	const demo = options.demo ? createDemoHome() : undefined;
@@ -149,6 +131,15 @@ function checkBin(resolve: () => string, requested: string): BinCheck {
 	}
 }
 
+/** Runs `make`; if it throws, `cleanup` runs before the error goes on. */
+export function withCleanup<T>(make: () => T, cleanup: () => void): T {
+	try {
+		return make();
+	} catch (error) {
+		cleanup();
+		throw error;
+	}
+}
 
 /** The last step before processes start: the binary is checked, the run folder made. */
 export function createRunner(batch: PreparedBatch, options: {display: boolean; retryAfterFinish?: boolean; agentNice?: number}): {runner: BatchRunner; folder: RunFolder} {
@@ -191,28 +182,13 @@ async function readTasks(taskArg: string | undefined, context: PrepareContext) {
 		bytes = readBoundedFile(taskArg, inputLimits.tasks);
 	} catch (error) {
 		if (error instanceof InputError) throw error;
-		const code = (error as NodeJS.ErrnoException).code;
+		const code = errnoCode(error);
 		throw new InputError(
-			code === 'ENOENT' ? 'no such tasks file' : code === 'EISDIR' ? 'is a directory, not a tasks file' : `cannot read tasks file: ${(error as Error).message}`,
+			code === 'ENOENT' ? 'no such tasks file' : code === 'EISDIR' ? 'is a directory, not a tasks file' : `cannot read tasks file: ${messageOf(error)}`,
 			{file: taskArg},
 			'give a path to a JSON/YAML tasks file, `-` for stdin, or inline JSON starting with [',
 		);
 	}
 
 	return parseTasks(decodeUtf8(bytes, taskArg), {label: taskArg});
-}
-
-export function parseNumber(raw: string, flag: string, rules: {integer?: boolean; min: number; exclusiveMin?: boolean}): number {
-	const value = Number(raw);
-	const tooSmall = rules.exclusiveMin ? value <= rules.min : value < rules.min;
-	if (raw.trim() === '' || !Number.isFinite(value) || (rules.integer && !Number.isInteger(value)) || tooSmall) {
-		const kind = rules.integer ? 'a whole number' : 'a number';
-		throw new InputError(`${flag} must be ${kind} ${rules.exclusiveMin ? 'above' : 'of at least'} ${rules.min}, got "${raw}"`, {}, `e.g. ${flag} ${rules.integer ? 4 : 2.5}`);
-	}
-
-	return value;
-}
-
-export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-	return decodeUtf8(await readBoundedStream(stream, inputLimits.tasks, '<stdin>'), '<stdin>');
 }

@@ -4,7 +4,8 @@
 import {InputError} from '../core/errors.js';
 import {terminalSafe} from '../core/output/visible-text.js';
 import {attachCommandFor} from '../host/live-runs.js';
-import type {CommandIO, RunOptions} from './run.js';
+import type {RunOptions} from './flags.js';
+import type {CommandIO} from './io.js';
 import {startUnderHost} from './start-host.js';
 
 export async function runDetached(taskArg: string | undefined, options: RunOptions, io: CommandIO): Promise<number> {

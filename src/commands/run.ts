@@ -4,21 +4,15 @@ import {buildLaunch} from '../core/hermes/launcher.js';
 import {exitCodeOf, resultRoute} from '../core/run/results.js';
 import type {BatchEvent, BatchReport} from '../core/types.js';
 import type {BatchRunner} from '../core/run/runner.js';
-import {createRunner, prepareBatch, type BatchOptions, type PrepareContext, type PreparedBatch} from './prepare.js';
+import {createRunner, prepareBatch, withCleanup, type PreparedBatch} from './prepare.js';
+import type {RunOptions} from './flags.js';
+import {guardOutput, type CommandIO, type Output} from './io.js';
 import {dryRunTable} from './dry-run-table.js';
 import {startProgressLine} from './progress.js';
 import {onShutdownSignals} from './signals.js';
 import {allWarnings} from '../core/plan/routing.js';
 import {BatchSteering} from '../core/config/steering.js';
 import {jsonText, terminalSafe} from '../core/output/visible-text.js';
-
-export type RunOptions = BatchOptions & {dryRun?: boolean; jsonl?: boolean; json?: boolean; detach?: boolean};
-
-export type CommandIO = PrepareContext & {
-	stdout: NodeJS.WriteStream;
-	stderr: NodeJS.WriteStream;
-	color: boolean;
-};
 
 export async function runCommand(taskArg: string | undefined, options: RunOptions, io: CommandIO): Promise<number> {
 	let onStdoutClosed: ((why: string) => void) | undefined;
@@ -99,52 +93,6 @@ export function printReport(report: BatchReport, options: {jsonl: boolean}, out:
 
 	out.stderr.write(`hermes-delegate: ${report.summary}; ${report.results_error ?? `results in ${report.results_file}`}\n`);
 	return exitCodeOf(report);
-}
-
-/** Runs `make`; if it throws, `cleanup` runs before the error goes on. */
-export function withCleanup<T>(make: () => T, cleanup: () => void): T {
-	try {
-		return make();
-	} catch (error) {
-		cleanup();
-		throw error;
-	}
-}
-
-export type Output = {write(text: string): void; readonly closed: boolean};
-
-/**
- * A stream whose reader may go away (EPIPE under `| head`): its first error is reported once
- * and every later write is dropped, so it never ends the process with an unhandled 'error'.
- */
-export function guardOutput(stream: NodeJS.WriteStream, onClosed?: (why: string) => void, clean: (text: string) => string = text => text): Output {
-	let closed = false;
-	const close = (error: NodeJS.ErrnoException) => {
-		if (!closed) {
-			closed = true;
-			onClosed?.(error.code ?? error.message);
-		}
-	};
-
-	// Never removed: the error of the very last write can arrive after the command has returned.
-	stream.on('error', close);
-	return {
-		write(text) {
-			if (closed) {
-				return;
-			}
-
-			stream.write(clean(text));
-			// A pipe write fails at once, but 'error' comes a tick later: by then the runner could
-			// have started the next queued task. Acting now makes the stop exact.
-			if (stream.errored) {
-				close(stream.errored);
-			}
-		},
-		get closed() {
-			return closed;
-		},
-	};
 }
 
 function printDryRun(batch: PreparedBatch, stdout: Output): void {

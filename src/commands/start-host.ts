@@ -3,8 +3,8 @@
 // operator's), launches the host (host/launch.ts) and either returns where it serves the batch or
 // prints the host's refusal exactly as the in-process command would have, with its exit code.
 import {launchHost, type HostCommand, type HostReady} from '../host/launch.js';
-import type {BatchOptions} from './prepare.js';
-import type {CommandIO} from './run.js';
+import type {BatchOptions} from './flags.js';
+import type {CommandIO} from './io.js';
 
 export type Started = {ready: HostReady} | {exitCode: number};
 

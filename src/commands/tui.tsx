@@ -5,13 +5,10 @@ import {InputError} from '../core/errors.js';
 import {loadTheme} from '../core/theme/themes.js';
 import {connectToRun} from '../host/live-runs.js';
 import {resolveBindings} from '../ui/keys/keys.js';
-import {agentNiceOption} from './agent-nice.js';
 import {reportDashboardEnd, showDashboard} from './dashboard.js';
-import type {BatchOptions} from './prepare.js';
-import type {CommandIO} from './run.js';
+import {agentNiceOption, type TuiOptions} from './flags.js';
+import type {CommandIO} from './io.js';
 import {startUnderHost} from './start-host.js';
-
-export type TuiOptions = BatchOptions & {theme?: string; exitWhenDone?: boolean; agentNice?: string};
 
 export async function tuiCommand(taskArg: string | undefined, options: TuiOptions, io: CommandIO & {stdin: NodeJS.ReadStream}): Promise<number> {
 	agentNiceOption(options.agentNice);

@@ -9,10 +9,9 @@ import {jsonText, terminalSafe} from '../core/output/visible-text.js';
 import type {BatchEvent, BatchReport} from '../core/types.js';
 import {connectToBatch} from '../host/client.js';
 import {chooseRun, describeRun, runHomes, type RunEntry} from '../host/live-runs.js';
-import {parseNumber} from './prepare.js';
-import {guardOutput, jsonlEvent, printReport, type CommandIO, type Output} from './run.js';
-
-export type WaitOptions = {timeout?: string; jsonl?: boolean};
+import {parseNumber, type WaitOptions} from './flags.js';
+import {guardOutput, type CommandIO, type Output} from './io.js';
+import {jsonlEvent, printReport} from './run.js';
 
 /** As timeout(1): the run is still going when --timeout ran out. */
 export const waitTimedOut = 124;

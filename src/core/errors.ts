@@ -63,3 +63,13 @@ export class InputErrors extends InputError {
 		return this.problems.map(problem => problem.describe()).join('\n');
 	}
 }
+
+/** What was thrown, as text: catch blocks get `unknown`, and a throw need not be an Error. */
+export function messageOf(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/** The errno code (ENOENT, EPERM, …) of a failed system call, or undefined when it has none. */
+export function errnoCode(error: unknown): string | undefined {
+	return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+}

@@ -1,4 +1,8 @@
 // The vocabulary of hermes-delegate, defined once. Core, state and UI all speak these types.
+// Longer than ~300 lines on purpose: it is one idea, the words of the domain (task, route, plan,
+// status, event, result, what Hermes can do), each defined in terms of the others above it. Split
+// by noun, every layer would import from several files to say one thing; here a reader looks a
+// word up in one place.
 
 /** One task of a batch, as the operator wrote it (validated at the edge by tasks.ts). */
 export type TaskSpec = {
@@ -116,6 +120,15 @@ export type DelegationConfig = {
 };
 
 /** hermes-delegate's own settings ($HERMES_HOME/delegate.yaml), never mixed into Hermes's file. */
+/** What R sends a task (back) into the queue on: a route of the active mode (by name), or an explicit model (and provider). */
+export type RetryTarget = string | {model: string; provider?: string | undefined};
+
+/** What a route edit, a mode switch or a re-read of config.yaml came to. */
+export type SteerOutcome =
+	| {ok: true; delegation: DelegationConfig; replanned: string[]; message: string}
+	/** conflict: the file changed on disk in a way that stopped the save (or cannot be read): re-read it. */
+	| {ok: false; message: string; conflict?: boolean};
+
 export type DelegateSettings = {
 	concurrency: number;
 	graceSeconds: number;
@@ -270,6 +283,49 @@ export type ResultRoute = {
 /** Token counts as Hermes reports them (stream-json `result.tokens`); a task whose counts are unknown has null, never zeros. */
 export type TokenCounts = {input: number; output: number; total: number; cache_read: number; cache_write: number};
 
+/**
+ * What one session spent, as Hermes recorded it in its home's state.db (`sessions` row; README
+ * "Spend"). null is unknown, never 0: a row Hermes has not finished (tokens and API calls are
+ * written when the turn ends; an interrupted turn keeps zeros) gives null counts, and cost is null
+ * where Hermes has no price (cost_status says why). tool_calls counts live, so it is known earlier.
+ */
+export type Spend = {
+	input_tokens: number | null;
+	output_tokens: number | null;
+	cache_read_tokens: number | null;
+	cache_write_tokens: number | null;
+	reasoning_tokens: number | null;
+	api_calls: number | null;
+	tool_calls: number | null;
+	cost_usd: number | null;
+	/** Hermes's own word: `unknown` (no price for that provider), `estimated`, ...; null when no row was read. */
+	cost_status: string | null;
+	/** The model the session ran on. */
+	model: string | null;
+	billing_provider: string | null;
+};
+
+/**
+ * Sums of Spend over attempts. Each number sums only the attempts where it is known (null when none
+ * is); unknown_attempts counts the attempts that ran whose counts are unknown, so a sum with
+ * unknown_attempts > 0 is a lower bound. unpriced_attempts: counts known but no cost.
+ */
+export type SpendSum = {
+	input_tokens: number | null;
+	output_tokens: number | null;
+	cache_read_tokens: number | null;
+	cache_write_tokens: number | null;
+	reasoning_tokens: number | null;
+	api_calls: number | null;
+	tool_calls: number | null;
+	cost_usd: number | null;
+	attempts: number;
+	unknown_attempts: number;
+	unpriced_attempts: number;
+};
+
+export type SpendTotals = {total: SpendSum; by_route: Record<string, SpendSum>; by_model: Record<string, SpendSum>};
+
 /** One tool call of a subagent: stream-json `tool_use` paired with its `tool_result` (by tool_call_id when sent, else by name in order). */
 export type ToolCallRecord = {
 	name: string;
@@ -329,6 +385,11 @@ export type TaskResult = {
 	configured_model?: string | null;
 	/** What Hermes reported the run cost, where it reports it. */
 	cost_usd?: number;
+	/**
+	 * What this attempt spent, from its session's row in state.db, read when it ended; null when it
+	 * never started (refused, cancelled while queued). Absent only in results made before issue 25.
+	 */
+	spend?: Spend | null;
 	tool_calls: ToolCallRecord[];
 	/** Hermes's own error message (or what we did, for a stop we asked for): never the session line. */
 	error?: string;
@@ -367,6 +428,8 @@ export type BatchReport = {
 	 * are then a lower bound).
 	 */
 	tokens?: {total: TokenCounts; by_route: Record<string, TokenCounts>; unknown_attempts: number};
+	/** Spend from state.db for the batch, per route and per model (every attempt that ran counts). */
+	spend?: SpendTotals;
 	results: TaskResult[];
 };
 

@@ -16,6 +16,8 @@ export type Endpoint = {
 	model: string;
 	/** As Hermes names it in its retry log (`Provider: custom`). */
 	provider: string;
+	/** As its session row names it: a provider the config defines is billed as `custom` (model-provider-named-custom). */
+	billingProvider: string;
 	baseUrl: string;
 	/** The port of baseUrl, as the recorded mock put it in its reply ('' when there is none). */
 	port: string;
@@ -100,7 +102,7 @@ export function resolveEndpoint(command: ChatCommand, env: NodeJS.ProcessEnv): C
 	const maxRetries = typeof retries === 'number' && Number.isInteger(retries) && retries >= 1 ? retries : 3;
 	const provider = command.provider ?? text(modelBlock['provider']) ?? 'auto';
 	const base = {home: chosen.home, model, maxRetries};
-	const endpoint = (providerName: string, baseUrl: string, auth: string): ConfigOutcome => ({endpoint: {...base, provider: providerName, baseUrl, port: portOf(baseUrl), auth}});
+	const endpoint = (providerName: string, baseUrl: string, auth: string, billingProvider = providerName): ConfigOutcome => ({endpoint: {...base, provider: providerName, billingProvider, baseUrl, port: portOf(baseUrl), auth}});
 
 	if (provider === 'custom' || (provider === 'auto' && text(modelBlock['base_url']))) {
 		const baseUrl = text(modelBlock['base_url']) ?? '';
@@ -108,7 +110,7 @@ export function resolveEndpoint(command: ChatCommand, env: NodeJS.ProcessEnv): C
 	}
 
 	const named = namedProvider(config, provider);
-	if (named) return endpoint(provider, named.baseUrl, bearer(named.key));
+	if (named) return endpoint(provider, named.baseUrl, bearer(named.key), 'custom');
 	const fromEnv = environmentProviders[provider];
 	if (fromEnv) {
 		const baseUrl = env[fromEnv.url] ?? '';

@@ -7,6 +7,7 @@
 // does is steered by `[fake:KEY=VALUE]` directives in the query (directives.ts; list below), or,
 // with env FAKE_HERMES_SCRIPT=PATH, by recorded model answers (script.ts): then it also reads the
 // home's config.yaml as Hermes does (hermes-config.ts) and runs a terminal tool's command for real.
+// In both modes it records the session in $HERMES_HOME's state.db as Hermes does (state-db.ts).
 import {appendFileSync, existsSync, readFileSync} from 'node:fs';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {parseCommandLine, type ChatCommand} from './command-line.js';
@@ -14,16 +15,18 @@ import {parseDirectives, type Directives} from './directives.js';
 import {topLevelUsage} from './help-text.js';
 import {handleInterrupts} from './interrupt.js';
 import {makeReporter, outputMode, write, type Reporter} from './reporters.js';
+import {recordingReporter} from './recording-reporter.js';
 import {readScript, ScriptError} from './script.js';
 import {scriptedRun} from './scripted-run.js';
 import {startSession, toolCall, type Session} from './session.js';
+import {recordHome} from './state-db.js';
 import {hostileLines, printBulk, readStdin, startGrandchild} from './test-devices.js';
 import {selectFakeVersion} from './versions.js';
 
 const directivesHelp = `fake hermes: pose as another release with FAKE_HERMES_VERSION=0.19.0|0.20.0|0.20.6 (default 0.20.6);
 steer it with directives in the query, e.g. [fake:duration=1] [fake:steps=N] [fake:answer=TEXT]
   [fake:fail] or [fake:fail=PROVIDER ERROR]  the model call fails (text mode still exits 0, as Hermes)
-  [fake:exit=N] [fake:tool-error] or [fake:tool-error=N]  [fake:model-used=NAME] [fake:tokens=IN,OUT]
+  [fake:exit=N] [fake:tool-error] or [fake:tool-error=N]  [fake:model-used=NAME] [fake:tokens=IN,OUT] [fake:cost=USD]
   [fake:forever] [fake:until-file=PATH] (steps until PATH exists, then answers)
   [fake:term-delay=SECONDS] [fake:term-exit] [fake:ignore-term] [fake:grandchild] [fake:ready]
   [fake:lines=N] [fake:bytes=N] [fake:line-bytes=B] [fake:escapes] [fake:echo-args] [fake:stdin]`;
@@ -37,7 +40,7 @@ async function readQuery(command: ChatCommand): Promise<string | {error: string}
 		return text;
 	} catch (error) {
 		// Not observed on a real Hermes (no release with --query-file was runnable here).
-		return {error: `Error: cannot read --query-file ${command.queryFile}: ${(error as Error).message}`};
+		return {error: `Error: cannot read --query-file ${command.queryFile}: ${error instanceof Error ? error.message : String(error)}`};
 	}
 }
 
@@ -109,7 +112,13 @@ async function main(argv: readonly string[]): Promise<number> {
 
 	const directives = parseDirectives(query);
 	const session = startSession(command, query, directives, version.version);
-	const reporter = makeReporter(session);
+	const reporter = recordingReporter(makeReporter(session), session, {
+		provider: command.provider ?? 'auto',
+		baseUrl: null,
+		home: recordHome(process.env, command.profile),
+		cwd: process.cwd(),
+		costUsd: directives.has('cost') ? directives.number('cost', 0) : undefined,
+	});
 	handleInterrupts(directives, () => reporter.interrupted());
 	const bulk = directives.has('lines') || directives.has('bytes');
 	const exitOverride = directives.has('exit') ? Math.floor(directives.number('exit', 0)) : undefined;

@@ -5,7 +5,9 @@
 // network: an answer here stands for the whole HTTP exchange.
 //
 // {"answers": [ANSWER, …], "init_s"?: N, "events"?: PATH}, an ANSWER being one of
-//   {"reply": TEXT, "delay_s"?: N}      the streamed reply (delay_s: the server waits that long first)
+//   {"reply": TEXT, "delay_s"?: N, "usage"?: {"prompt_tokens": N, "completion_tokens": N}}
+//                                       the streamed reply (delay_s: the server waits that long first;
+//                                       usage: the usage chunk the server sent with it, none if absent)
 //   {"tool_call": NAME, "command": CMD} a tool call (`terminal` runs CMD with bash in its own session)
 //   {"status": CODE, "message": TEXT}   an HTTP error with the error body's message
 //   {"connection": "refused"}           nothing listens at the endpoint
@@ -18,10 +20,13 @@
 import {readFileSync} from 'node:fs';
 
 export type Answer =
-	| {kind: 'reply'; text: string; delayS: number}
+	| {kind: 'reply'; text: string; delayS: number; usage?: Usage}
 	| {kind: 'tool_call'; name: string; command: string}
 	| {kind: 'status'; status: number; message: string}
 	| {kind: 'refused'};
+
+/** What a model server reported a call used (its `usage` chunk). */
+export type Usage = {input: number; output: number};
 
 export type Script = {answers: Answer[]; initS: number; eventsFile?: string};
 
@@ -43,7 +48,16 @@ function readAnswer(raw: unknown, file: string, index: number): Answer {
 		return value;
 	};
 
-	if (typeof entry['reply'] === 'string') return {kind: 'reply', text: entry['reply'], delayS: nonNegative('delay_s')};
+	if (typeof entry['reply'] === 'string') {
+		const usage = entry['usage'];
+		if (usage === undefined) return {kind: 'reply', text: entry['reply'], delayS: nonNegative('delay_s')};
+		const tokens = (key: string) => {
+			const value = (usage as Record<string, unknown> | null)?.[key];
+			if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) fail(file, `${field}.usage.${key}`, 'must be a whole number of tokens, 0 or more');
+			return value;
+		};
+		return {kind: 'reply', text: entry['reply'], delayS: nonNegative('delay_s'), usage: {input: tokens('prompt_tokens'), output: tokens('completion_tokens')}};
+	}
 	if (typeof entry['tool_call'] === 'string') {
 		if (typeof entry['command'] !== 'string') fail(file, `${field}.command`, 'a tool call needs its command as a string');
 		return {kind: 'tool_call', name: entry['tool_call'], command: entry['command']};
@@ -63,7 +77,7 @@ export function readScript(file: string): Script {
 	try {
 		raw = JSON.parse(readFileSync(file, 'utf8'));
 	} catch (error) {
-		fail(file, '(file)', `cannot be read as JSON (${(error as Error).message}); write {"answers": […]}`);
+		fail(file, '(file)', `cannot be read as JSON (${error instanceof Error ? error.message : String(error)}); write {"answers": […]}`);
 	}
 
 	if (raw === null || typeof raw !== 'object' || !Array.isArray((raw as {answers?: unknown}).answers)) fail(file, 'answers', 'must be a list of answers');

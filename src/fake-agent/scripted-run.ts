@@ -13,6 +13,7 @@ import {crlf, richLines} from './rich-text.js';
 import {defaultReply, fillReply, type Answer, type Script} from './script.js';
 import {startSession, type Session, type ToolCall} from './session.js';
 import {parseDirectives} from './directives.js';
+import {recordingReporter} from './recording-reporter.js';
 import type {FakeVersion} from './versions.js';
 import {endWorktree, startWorktree} from './worktree.js';
 
@@ -183,6 +184,8 @@ async function conversation(script: Script, session: Session, reporter: Reporter
 		if (answer.kind === 'reply') {
 			if (answer.delayS > 0) await sleep(answer.delayS * 1000);
 			await halted(phase);
+			const used = session.usage ?? {input: 0, output: 0, calls: 0};
+			if (answer.usage) session.usage = {input: used.input + answer.usage.input, output: used.output + answer.usage.output, calls: used.calls + 1};
 			phase.name = 'done';
 			return reporter.answered(fillReply(answer.text, endpoint.model, endpoint.port), undefined);
 		}
@@ -223,6 +226,8 @@ async function conversation(script: Script, session: Session, reporter: Reporter
 			if (outputMode(session) !== 'stream-json') await write(`⚠️  Reached maximum iterations (${maxTurns}). Requesting summary...${outputMode(session) === 'text' ? crlf : '\n'}`);
 			const summary = next(true);
 			phase.name = 'done';
+			// The summary's usage never reaches Hermes's session row (flag-max-turns-1-tool: zeros, no billing).
+			session.summaryAsked = true;
 			if (summary.kind === 'reply') return reporter.answered(fillReply(summary.text, endpoint.model, endpoint.port), undefined);
 			return reporter.failed({summary: 'no summary', message: 'The model gave no summary.'}, undefined);
 		}
@@ -273,7 +278,8 @@ export async function scriptedRun(command: ChatCommand, query: string, script: S
 
 	const session = startSession(command, query.trim(), parseDirectives(''), version.version);
 	session.model = endpoint.model;
-	const reporter = makeReporter(session);
+	session.usage = {input: 0, output: 0, calls: 0};
+	const reporter = recordingReporter(makeReporter(session), session, {provider: endpoint.billingProvider, baseUrl: endpoint.baseUrl || null, home: process.env['HERMES_HOME'] ? endpoint.home : undefined, cwd});
 	const phase: Phase = {name: 'init'};
 	installInterrupts(phase, session, reporter);
 	await reporter.start();

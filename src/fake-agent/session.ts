@@ -34,6 +34,13 @@ export type Session = {
 	toolCalls: ToolCall[];
 	/** The release posed as: the text-mode layout differs between them. */
 	release: FakeVersion['version'];
+	/**
+	 * The recorded-answers mode's tokens: what the model server's usage chunks said, summed, and how
+	 * many calls reported one. Absent in the directive mode, whose counts tokensUsed makes up.
+	 */
+	usage?: {input: number; output: number; calls: number};
+	/** --max-turns ran out and a summary was asked for: one more user message in the session. */
+	summaryAsked?: boolean;
 };
 
 /** Hermes's session ids: start time plus six hex digits, e.g. 20261130_195246_7aca9c. */
@@ -94,8 +101,9 @@ export function toolCall(session: Session, index: number): ToolCall {
 
 export type Tokens = {input: number; output: number; total: number; cache_read: number; cache_write: number};
 
-/** `[fake:tokens=IN,OUT]`, else a plausible count from the query, the tool calls and the answer. */
+/** The model server's usage (recorded-answers mode), else `[fake:tokens=IN,OUT]`, else a plausible count from the query, the tool calls and the answer. */
 export function tokensUsed(session: Session, answer: string): Tokens {
+	if (session.usage) return {input: session.usage.input, output: session.usage.output, total: session.usage.input + session.usage.output, cache_read: 0, cache_write: 0};
 	const asked = /^(\d+)\s*,\s*(\d+)$/.exec(session.directives.text('tokens') ?? '');
 	const input = asked ? Number(asked[1]) : 1200 + Math.ceil(session.query.length / 4) + 350 * session.toolCalls.length;
 	const output = asked ? Number(asked[2]) : Math.ceil(answer.length / 4) + 40 * session.toolCalls.length;

@@ -1,12 +1,10 @@
 // What each runner event and each output publish changes in the batch state, as pure functions
-// returning a patch; the store applies it. Events are few and apply at once; output is copied in
-// at a capped rate by `outputPatch` (see state/feed.ts).
+// returning a patch; the store applies it. Events are few and apply at once; the panes' output is
+// copied in from the control's snapshots at a capped rate by `outputPatch` (see state/feed.ts).
 import type {BatchEvent} from '../core/types.js';
 import type {BatchControl, BatchState} from './store-types.js';
-import {withZoom, zoomOf} from './overlay.js';
 import {finishedPatch, replannedPatch, taskViewFromPlan, type TaskView} from './task-view.js';
 import {batchWarnings} from './warnings.js';
-import {withNewOutput} from './zoom.js';
 
 function withTask(state: BatchState, id: string, patch: Partial<TaskView>): Partial<BatchState> {
 	const current = state.tasks[id];
@@ -42,7 +40,7 @@ export function eventPatch(state: BatchState, event: BatchEvent, control: BatchC
 
 		case 'task.finished': {
 			const cancelling = state.tasks[event.id]?.cancelling ?? null;
-			return withTask(state, event.id, finishedPatch(event.result, control.outputChanges({}, 0)[event.id]?.errorLine ?? undefined, cancelling, state.graceMs));
+			return withTask(state, event.id, finishedPatch(event.result, newestErrorLine(state, control, event.id), cancelling, state.graceMs));
 		}
 
 		case 'batch.finished': {
@@ -73,28 +71,25 @@ export function eventPatch(state: BatchState, event: BatchEvent, control: BatchC
 	}
 }
 
-/** The panes' tails and the zoom's scrollback, where the core's output moved on; undefined if nothing did. */
+/** The panes' tails, where the published output moved on; undefined if none did. (The zoom follows in zoom-actions.ts.) */
 export function outputPatch(state: BatchState, control: BatchControl, tailLines: number): Partial<BatchState> | undefined {
-	const versions = Object.fromEntries(state.order.map(id => [id, state.tasks[id]!.outputVersion]));
-	const changes = control.outputChanges(versions, tailLines);
 	let changed: Record<string, TaskView> | undefined;
-	for (const [id, output] of Object.entries(changes)) {
+	for (const [id, snapshot] of Object.entries(control.outputChanges(publishedVersions(state), tailLines))) {
 		const view = state.tasks[id];
 		if (view) {
 			changed ??= {...state.tasks};
-			changed[id] = {...view, outputVersion: output.version, tail: output.tail, totalLines: output.totalLines};
+			changed[id] = {...view, outputVersion: snapshot.version, tail: snapshot.tail, totalLines: snapshot.totalLines};
 		}
 	}
 
-	const zoom = zoomOf(state.overlay);
-	// The zoom's scrollback is read only when its task's output moved; a reply that comes later is seam 1's.
-	const moved = zoom === null ? undefined : (changes[zoom.taskId]?.version ?? state.tasks[zoom.taskId]?.outputVersion);
-	const reply = zoom !== null && moved !== undefined && moved !== zoom.version ? control.readOutput({id: zoom.taskId}) : undefined;
-	const zoomOutput = reply instanceof Promise ? undefined : reply;
-	const zoomChanged = zoom !== null && zoomOutput !== undefined && zoomOutput.version !== zoom.version;
-	if (!changed && !zoomChanged) {
-		return undefined;
-	}
+	return changed && {tasks: changed};
+}
 
-	return {...(changed ? {tasks: changed} : {}), ...(zoomChanged ? {overlay: withZoom(state.overlay, withNewOutput(zoom, {...zoomOutput, lines: () => zoomOutput.lines}))} : {})};
+function publishedVersions(state: BatchState): Record<string, number> {
+	return Object.fromEntries(state.order.map(id => [id, state.tasks[id]!.outputVersion]));
+}
+
+/** The stderr line that matters, from the newest snapshot of the task's output (version -1: whatever the store saw last). */
+function newestErrorLine(state: BatchState, control: BatchControl, id: string): string | undefined {
+	return control.outputChanges({...publishedVersions(state), [id]: -1}, 0)[id]?.errorLine ?? undefined;
 }

@@ -1,24 +1,15 @@
-// The runner, seen through the narrow BatchControl interface the store is allowed to use. The
-// runner's TaskOutput is read here only: what leaves is plain data, as it would over a socket.
-// (A minimal in-process version for the host protocol's tests; seam 1 of issue 23 owns the real one.)
+// The runner, seen through the narrow BatchControl interface the store is allowed to use. This is
+// the only file of the dashboard that reads the runner's live output buffers: what leaves it is
+// plain data (snapshots and replies), as a socket would carry it. In-process every reply is a
+// plain value, so the store applies it at once.
 import type {BatchRunner} from '../core/run/runner.js';
 import type {BatchSteering} from '../core/config/steering.js';
+import type {TaskOutput} from '../core/output/task-output.js';
 import {lineMatches, searchPattern, terminalSafe} from '../core/output/visible-text.js';
-import type {BatchControl, OutputRange, OutputSnapshot} from './store-types.js';
+import type {BatchControl, OutputRange, OutputSearch, OutputSnapshot} from './store-types.js';
 
 /** `steering`: the batch's config, through which route changes are saved and re-planned. */
 export function runnerControl(runner: BatchRunner, steering?: BatchSteering): BatchControl {
-	const range = (id: string, last?: number): OutputRange | undefined => {
-		const output = runner.output(id);
-		if (!output) {
-			return undefined;
-		}
-
-		const lines = output.display.lines(last);
-		// An unfinished last line is counted as the line after the complete ones.
-		return {id, version: output.version, totalLines: output.display.totalLines, first: Math.max(0, output.display.totalLines - lines.length), lines};
-	};
-
 	return {
 		...(steering ? {
 			routing: () => steering.delegation,
@@ -36,33 +27,62 @@ export function runnerControl(runner: BatchRunner, steering?: BatchSteering): Ba
 		} : {}),
 		cancel: (id, options) => runner.cancel(id, options),
 		shutdown: options => runner.shutdown(options),
+		...outputControl(() => runner.plan.tasks.map(task => task.id), id => runner.output(id)),
+	};
+}
+
+export type OutputControl = Pick<BatchControl, 'outputChanges' | 'readOutput' | 'searchOutput'>;
+
+/** The output half of the control over any set of TaskOutputs: the runner's, or a test's own. */
+export function outputControl(ids: () => readonly string[], outputOf: (id: string) => TaskOutput | undefined): OutputControl {
+	return {
 		outputChanges(versions, tailLines) {
 			const changes: Record<string, OutputSnapshot> = {};
-			for (const {id} of runner.plan.tasks) {
-				const output = runner.output(id);
+			for (const id of ids()) {
+				const output = outputOf(id);
 				if (output && output.version !== versions[id]) {
-					changes[id] = {version: output.version, totalLines: output.display.totalLines, tail: output.display.lines(tailLines), errorLine: output.errorLine() ?? null};
+					changes[id] = snapshotOf(output, tailLines);
 				}
 			}
 
 			return changes;
 		},
-		readOutput: ({id, last}) => range(id, last),
-		searchOutput({id, query, from, direction}) {
-			const kept = range(id);
-			if (!kept) {
-				return {line: null};
-			}
-
-			const pattern = searchPattern(query);
-			const start = from === null ? (direction === 1 ? -1 : kept.lines.length) : from - kept.first;
-			for (let index = start + direction; index >= 0 && index < kept.lines.length; index += direction) {
-				if (lineMatches(kept.lines[index]!, pattern)) {
-					return {line: kept.first + index};
-				}
-			}
-
-			return {line: null};
+		readOutput: ({id, last}) => {
+			const output = outputOf(id);
+			return output && rangeOf(id, output, last);
+		},
+		searchOutput: request => {
+			const output = outputOf(request.id);
+			return {line: output ? nextMatch(rangeOf(request.id, output, undefined), request) : null};
 		},
 	};
+}
+
+function snapshotOf(output: TaskOutput, tailLines: number): OutputSnapshot {
+	const {display} = output;
+	return {version: output.version, totalLines: display.totalLines, tail: display.lines(tailLines), errorLine: output.errorLine() ?? null};
+}
+
+function rangeOf(id: string, output: TaskOutput, last: number | undefined): OutputRange {
+	const {display, version} = output;
+	const lines = display.lines(last);
+	// Unfinished lines come last and are not counted in totalLines yet: they are numbered after it.
+	const unfinished = [output.stdout.partialLine(), output.stderr.partialLine()].filter(line => line !== '').length;
+	return {id, version, totalLines: display.totalLines, first: display.totalLines + unfinished - lines.length, lines};
+}
+
+/** The absolute line of the next match in a range of kept lines, or null: what searchOutput replies (fakes reuse it). */
+export function nextMatch(range: Pick<OutputRange, 'first' | 'lines'>, {query, from, direction}: OutputSearch): number | null {
+	const pattern = searchPattern(query);
+	const {lines, first} = range;
+	// A start outside the kept lines (they moved on since the zoom's copy) searches from their edge.
+	const start = from === null ? (direction === -1 ? lines.length : -1) : Math.min(lines.length, Math.max(-1, from - first));
+	for (let index = start + direction; index >= 0 && index < lines.length; index += direction) {
+		// The text as shown, as the zoom marks it: what is marked is what n/N finds.
+		if (lineMatches(lines[index]!, pattern)) {
+			return first + index;
+		}
+	}
+
+	return null;
 }

@@ -7,8 +7,8 @@ import type {PickerLayer} from './overlay.js';
 import {pickedProfile} from './route-add-remove.js';
 import {pickerFor} from './routes-editor.js';
 import {editorPatch, steerable} from './steer.js';
-import {answeredNow} from './reply.js';
-import type {BatchActions, BatchControl, BatchState} from './store-types.js';
+import {mapReply, setWhenReplied} from './reply.js';
+import type {BatchActions, BatchControl, BatchState, Reply} from './store-types.js';
 import {emptyField} from './text-field.js';
 
 export type RerouteActions = Pick<BatchActions, 'openReroute' | 'pickRoute'>;
@@ -63,7 +63,7 @@ export function rerouteActions(store: Store, control: BatchControl): RerouteActi
 
 			const route = picker.routes[picker.selected];
 			if (route && control.reroute) {
-				set(rerouted(overlay, answeredNow(control.reroute(picker.taskId, route.name), 're-route')));
+				setWhenReplied(store, mapReply(control.reroute(picker.taskId, route.name), outcome => rerouted(overlay, outcome)), `re-routing ${picker.taskId}`);
 			}
 		},
 	};
@@ -85,7 +85,7 @@ export function movedInPicker(layer: PickerLayer, delta: number): PickerLayer {
  * configures for it); the provider re-queues the task on both. A name that cannot be passed is
  * refused in place, with the reason.
  */
-export function submitExplicit(layer: PickerLayer, control: BatchControl): Partial<BatchState> {
+export function submitExplicit(layer: PickerLayer, control: BatchControl): Reply<Partial<BatchState>> {
 	const {picker} = layer;
 	const {explicit} = picker;
 	if (!explicit) {
@@ -106,7 +106,7 @@ export function submitExplicit(layer: PickerLayer, control: BatchControl): Parti
 	}
 
 	const provider = explicit.field.value.trim();
-	return rerouted(layer, answeredNow(control.reroute(picker.taskId, provider === '' ? {model: explicit.model} : {model: explicit.model, provider}), 're-route'));
+	return mapReply(control.reroute(picker.taskId, provider === '' ? {model: explicit.model} : {model: explicit.model, provider}), outcome => rerouted(layer, outcome));
 }
 
 /** The picker closed (back to what it was opened over) with the control's answer, or the refusal in place. */

@@ -5,7 +5,8 @@
 import type {StoreApi} from 'zustand/vanilla';
 import {editorFor, type DraftField, type RouteDraft, type RoutesEditorState} from './routes-editor.js';
 import {editorPatch, editPatch, refusedPatch, steerable} from './steer.js';
-import type {BatchActions, BatchControl, BatchState} from './store-types.js';
+import {mapReply, setWhenReplied} from './reply.js';
+import type {BatchActions, BatchControl, BatchState, Reply} from './store-types.js';
 import {emptyField, fieldAtEnd, type TextField} from './text-field.js';
 
 export type AddRemoveActions = Pick<BatchActions, 'startAddRoute' | 'requestRemoveRoute' | 'removeRoute'>;
@@ -71,16 +72,16 @@ export function addRemoveActions(store: Store, control: BatchControl): AddRemove
 				return;
 			}
 
-			const {ok, patch} = editPatch(control, [{kind: 'remove-route', list: open.list, name}]);
-			const steering = steerable(control);
-			if (!ok || !steering) {
-				set(refusedPatch(open, patch));
-				return;
-			}
+			setWhenReplied(store, mapReply(editPatch(control, [{kind: 'remove-route', list: open.list, name}]), ({ok, patch}) => {
+				const steering = steerable(control);
+				if (!ok || !steering) {
+					return refusedPatch(open, patch);
+				}
 
-			// The selection stays where the removed route was: on the one that took its place.
-			const after = editorFor(steering.routing());
-			set(editorPatch({...after, selected: Math.min(open.selected, Math.max(0, after.routes.length - 1))}, patch));
+				// The selection stays where the removed route was: on the one that took its place.
+				const after = editorFor(steering.routing());
+				return editorPatch({...after, selected: Math.min(open.selected, Math.max(0, after.routes.length - 1))}, patch);
+			}), `removing route "${name}"`);
 		},
 	};
 }
@@ -92,7 +93,7 @@ export function pickedProfile(editor: RoutesEditorState): RoutesEditorState {
 }
 
 /** Enter in the text field while adding: the next field, or the route saved once all are given. */
-export function submitDraft(editor: RoutesEditorState, adding: RouteDraft, field: TextField, control: BatchControl): Partial<BatchState> {
+export function submitDraft(editor: RoutesEditorState, adding: RouteDraft, field: TextField, control: BatchControl): Reply<Partial<BatchState>> {
 	const {list} = editor;
 	if (!list) {
 		return {};
@@ -116,15 +117,16 @@ export function submitDraft(editor: RoutesEditorState, adding: RouteDraft, field
 
 	const name = values.name ?? '';
 	const description = values.description ?? '';
-	const {ok, patch} = editPatch(control, [list === 'model_map'
+	return mapReply(editPatch(control, [list === 'model_map'
 		? {kind: 'add-route', list, route: {name, description, model: values.model ?? '', provider: values.provider ?? ''}}
-		: {kind: 'add-route', list, route: {name, description}}]);
-	const steering = steerable(control);
-	if (!ok || !steering) {
-		// Refused in place: the last field stays open with what was typed, and says why.
-		return refusedPatch(editor, patch);
-	}
+		: {kind: 'add-route', list, route: {name, description}}]), ({ok, patch}) => {
+		const steering = steerable(control);
+		if (!ok || !steering) {
+			// Refused in place: the last field stays open with what was typed, and says why.
+			return refusedPatch(editor, patch);
+		}
 
-	const after = editorFor(steering.routing());
-	return editorPatch({...after, selected: Math.max(0, after.routes.findIndex(route => route.name === name))}, patch);
+		const after = editorFor(steering.routing());
+		return editorPatch({...after, selected: Math.max(0, after.routes.findIndex(route => route.name === name))}, patch);
+	});
 }

@@ -3,7 +3,7 @@
 // from the routing config when the editor opens and after every save, and every text in them is
 // sanitised here, once.
 import {type DelegationConfig, isActive, type RouteField, type RouteList, type RoutingMode, type TaskStatus} from '../core/types.js';
-import {activeRoutes} from '../core/plan/routing.js';
+import {activeDefault, activeRoutes} from '../core/plan/routing.js';
 import {terminalSafe} from '../core/output/visible-text.js';
 import type {TextField} from './text-field.js';
 import type {TaskView} from './task-view.js';
@@ -59,7 +59,7 @@ export function listOf(mode: RoutingMode): RouteList | null {
 }
 
 export function routeRows(delegation: DelegationConfig): RouteRow[] {
-	const defaultName = delegation.mode === 'model_map' ? delegation.modelMap.default : delegation.mode === 'profile_routes' ? delegation.profileRoutes.default : undefined;
+	const defaultName = activeDefault(delegation);
 	return activeRoutes(delegation).map(route => ({
 		name: terminalSafe(route.name),
 		description: terminalSafe(route.description),

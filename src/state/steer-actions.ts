@@ -2,14 +2,13 @@
 // file stays readable. They decide with pure functions (steer.ts, routes-editor.ts) and change
 // the routing only through the control. The route picker's are in reroute-actions.ts.
 import type {StoreApi} from 'zustand/vanilla';
-import type {ClearableField, RouteField} from '../core/types.js';
+import type {ClearableField, RouteField, SteerOutcome} from '../core/types.js';
 import {submitDraft} from './route-add-remove.js';
 import {movedInPicker, submitExplicit} from './reroute-actions.js';
 import {editorFor, refreshedEditor, type RouteRow, type RoutesEditorState} from './routes-editor.js';
-import type {SteerOutcome} from '../core/config/steering.js';
 import {editorPatch, editPatch, refusedPatch, steerable, switchModePatch, switchModeQuestion} from './steer.js';
-import {answeredNow} from './reply.js';
-import type {BatchActions, BatchControl, BatchState} from './store-types.js';
+import {landedPatch, setWhenReplied, whenReplied} from './reply.js';
+import type {BatchActions, BatchControl, BatchState, Reply} from './store-types.js';
 import {fieldAtEnd} from './text-field.js';
 
 export type SteerActions = Pick<BatchActions, 'configChanged' | 'requestSwitchMode' | 'switchMode' | 'openRoutes' | 'moveRoute' | 'editDescription' | 'editRouteField' | 'submitField' | 'cancelField' | 'setDefaultRoute' | 'reloadConfig'>;
@@ -31,6 +30,19 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 		set(steering && open ? editorPatch(editorFor(steering.routing(), open), extra) : extra);
 	};
 
+	/** A saved edit re-reads the editor from the routing; a refused one stays in place (the field open with what was typed) and says why. */
+	const savedOrRefused = (open: RoutesEditorState, reply: Reply<{ok: boolean; patch: Partial<BatchState>}>, what: string) => {
+		const askedFrom = get().overlay;
+		whenReplied(store, reply, what, ({ok, patch}) => {
+			if (ok) {
+				// Saved: the editor (whatever it shows now) follows the file.
+				reread(patch);
+			} else {
+				set(landedPatch(get(), askedFrom, refusedPatch(open, patch)));
+			}
+		});
+	};
+
 	return {
 		configChanged(outcome: SteerOutcome) {
 			if (!outcome.ok) {
@@ -45,11 +57,11 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 		},
 
 		requestSwitchMode() {
-			set(switchModeQuestion(get(), control));
+			setWhenReplied(store, switchModeQuestion(get(), control), 'switching the routing mode');
 		},
 
 		switchMode() {
-			set(switchModePatch(get(), control));
+			setWhenReplied(store, switchModePatch(get(), control), 'switching the routing mode');
 		},
 
 		openRoutes() {
@@ -67,17 +79,19 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 		},
 
 		reloadConfig() {
-			const outcome = control.reload && answeredNow(control.reload(), 'reload config.yaml');
-			if (!outcome) {
+			const reply = control.reload?.();
+			if (!reply) {
 				return;
 			}
 
-			const patch = {notice: outcome.message, configConflict: !outcome.ok, ...(outcome.ok ? {mode: outcome.delegation.mode} : {})};
-			if (outcome.ok) {
-				reread(patch);
-			} else {
-				set(patch);
-			}
+			whenReplied(store, reply, 'reading config.yaml again', outcome => {
+				const patch = {notice: outcome.message, configConflict: !outcome.ok, ...(outcome.ok ? {mode: outcome.delegation.mode} : {})};
+				if (outcome.ok) {
+					reread(patch);
+				} else {
+					set(patch);
+				}
+			});
 		},
 
 		moveRoute(delta) {
@@ -119,14 +133,14 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 		submitField() {
 			const {overlay} = get();
 			if (overlay?.kind === 'pick') {
-				set(submitExplicit(overlay, control));
+				setWhenReplied(store, submitExplicit(overlay, control), `re-routing ${overlay.picker.taskId}`);
 				return;
 			}
 
 			const open = editor();
 			const input = open?.input;
 			if (open && input?.kind === 'draft') {
-				set(submitDraft(open, input.draft, input.field, control));
+				setWhenReplied(store, submitDraft(open, input.draft, input.field, control), 'adding the route');
 				return;
 			}
 
@@ -157,15 +171,9 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 
 			// The config core validates the saved file as loading does (an unknown reasoning_effort,
 			// a route left with neither provider nor base_url): its message is the one shown.
-			const {ok, patch} = editPatch(control, [value === '' && isClearable(field)
+			savedOrRefused(open, editPatch(control, [value === '' && isClearable(field)
 				? {kind: 'clear-field', list: open.list, name: route.name, field}
-				: {kind: 'set-field', list: open.list, name: route.name, field, value}]);
-			if (ok) {
-				reread(patch);
-			} else {
-				// Refused in place: the field stays open with what was typed, and says why.
-				set(refusedPatch(open, patch));
-			}
+				: {kind: 'set-field', list: open.list, name: route.name, field, value}]), `saving ${field} of "${route.name}"`);
 		},
 
 		cancelField() {
@@ -182,12 +190,7 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 				return;
 			}
 
-			const {ok, patch} = editPatch(control, [{kind: 'set-default', list: open.list, name: route.name}]);
-			if (ok) {
-				reread(patch);
-			} else {
-				set(refusedPatch(open, patch));
-			}
+			savedOrRefused(open, editPatch(control, [{kind: 'set-default', list: open.list, name: route.name}]), `making "${route.name}" the default`);
 		},
 	};
 }

@@ -1,12 +1,11 @@
 // The operator's steering intents (switch the routing mode, edit a route), decided as pure
 // functions of the state and the routing config; the change itself goes through the control
 // (saved into config.yaml, recorded, re-planned by the runner), whose answer becomes the notice.
-import type {DelegationConfig, RouteEdit, RoutingMode} from '../core/types.js';
-import type {SteerOutcome} from '../core/config/steering.js';
+import type {DelegationConfig, RouteEdit, RoutingMode, SteerOutcome} from '../core/types.js';
 import {bodyLayer} from './overlay.js';
 import {editorField, type RoutesEditorState} from './routes-editor.js';
-import {answeredNow} from './reply.js';
-import type {BatchControl, BatchState} from './store-types.js';
+import {mapReply} from './reply.js';
+import type {BatchControl, BatchState, Reply} from './store-types.js';
 
 /** The order `m` goes through the modes. */
 export const modeCycle: readonly RoutingMode[] = ['model_map', 'profile_routes', 'default'];
@@ -44,7 +43,7 @@ export function steerable(control: BatchControl): Steerable | undefined {
  * m: the question before the switch. It rewrites Hermes's own config.yaml, which every Hermes
  * run reads, and re-plans the queue: one keypress must not do that unasked.
  */
-export function switchModeQuestion(state: BatchState, control: BatchControl): Partial<BatchState> {
+export function switchModeQuestion(state: BatchState, control: BatchControl): Reply<Partial<BatchState>> {
 	const steering = steerable(control);
 	if (!steering || state.quitting) {
 		return switchModePatch(state, control);
@@ -57,7 +56,7 @@ export function switchModeQuestion(state: BatchState, control: BatchControl): Pa
 }
 
 /** The next mode with routes, saved into config.yaml; on success the queue is re-planned. */
-export function switchModePatch(state: BatchState, control: BatchControl): Partial<BatchState> {
+export function switchModePatch(state: BatchState, control: BatchControl): Reply<Partial<BatchState>> {
 	const steering = steerable(control);
 	if (!steering) {
 		return {notice: 'this batch cannot be steered: it was started without its config'};
@@ -74,19 +73,17 @@ export function switchModePatch(state: BatchState, control: BatchControl): Parti
 		return {notice: `no other routing mode has routes configured${skippedText}`};
 	}
 
-	const outcome = answeredNow(steering.steer([{kind: 'set-mode', mode}]), 'switch the mode');
-	return outcomePatch(outcome, outcome.ok ? `mode ${modeNames[mode]}${skippedText}: ` : '', outcome.ok ? {mode} : {});
+	return mapReply(steering.steer([{kind: 'set-mode', mode}]), outcome => outcomePatch(outcome, outcome.ok ? `mode ${modeNames[mode]}${skippedText}: ` : '', outcome.ok ? {mode} : {}));
 }
 
 /** Any edit: what the control said, as the notice. */
-export function editPatch(control: BatchControl, edits: readonly RouteEdit[]): {ok: boolean; patch: Partial<BatchState>} {
+export function editPatch(control: BatchControl, edits: readonly RouteEdit[]): Reply<{ok: boolean; patch: Partial<BatchState>}> {
 	const steering = steerable(control);
 	if (!steering) {
 		return {ok: false, patch: {notice: 'this batch cannot be steered: it was started without its config'}};
 	}
 
-	const outcome = answeredNow(steering.steer(edits), 'edit a route');
-	return {ok: outcome.ok, patch: outcomePatch(outcome, '', {})};
+	return mapReply(steering.steer(edits), outcome => ({ok: outcome.ok, patch: outcomePatch(outcome, '', {})}));
 }
 
 function outcomePatch(outcome: SteerOutcome, prefix: string, extra: Partial<BatchState>): Partial<BatchState> {

@@ -1,9 +1,7 @@
 // The store's shape: the batch state, the actions, and what the store may ask of the core.
 // Everyone takes these types from here, never from store.ts, which imports every slice: so the
 // slices and the store form no import circle.
-import type {BatchEvent, BatchReport, DelegationConfig, RouteEdit, RouteField, RoutingMode} from '../core/types.js';
-import type {RetryTarget} from '../core/plan/replan.js';
-import type {SteerOutcome} from '../core/config/steering.js';
+import type {BatchEvent, BatchReport, DelegationConfig, RetryTarget, RouteEdit, RouteField, RoutingMode, SteerOutcome} from '../core/types.js';
 import type {StoreApi} from 'zustand/vanilla';
 import type {Overlay} from './overlay.js';
 import type {TextField} from './text-field.js';
@@ -11,13 +9,26 @@ import type {TaskView} from './task-view.js';
 
 /** A reply to a message: at once in-process, later across a socket. */
 export type Reply<T> = T | Promise<T>;
+
 /** A task's pane as last published: plain data, never a live buffer. */
 export type OutputSnapshot = {version: number; totalLines: number; tail: string[]; errorLine: string | null};
+
 /** A range of a task's kept output; `first` is the absolute line number (0 = the task's first line ever) of lines[0]. */
 export type OutputRange = {id: string; version: number; totalLines: number; first: number; lines: string[]};
-export type OutputSearch = {id: string; query: string; /** absolute line to start after (exclusive); null: from the end (direction -1) or the start (1) */ from: number | null; direction: 1 | -1};
 
-/** What the store may ask of the core: plain data and messages, so the runner may live in another process. */
+export type OutputSearch = {
+	id: string;
+	query: string;
+	/** Absolute line to start after (exclusive); null: from the end (direction -1) or the start (1). */
+	from: number | null;
+	direction: 1 | -1;
+};
+
+/**
+ * What the store may ask of the core: snapshots it reads at once, and messages whose replies may
+ * come later (the runner may live in another process). The runner implements it in-process
+ * (state/control.ts); component tests may fake it. Lines are already sanitised.
+ */
 export type BatchControl = {
 	cancel(id: string, options: {skipGrace: boolean}): Reply<boolean>;
 	shutdown(options: {skipGrace: boolean}): Reply<void>;
@@ -27,9 +38,9 @@ export type BatchControl = {
 	readOutput(request: {id: string; last?: number}): Reply<OutputRange | undefined>;
 	/** Message: the absolute line of the next match, or null. */
 	searchOutput(request: OutputSearch): Reply<{line: number | null}>;
-	/** The routing config as it now stands (absent: the batch cannot be steered). Snapshot read. */
+	/** The routing config as it now stands (absent: the batch cannot be steered). A snapshot read. */
 	routing?(): DelegationConfig;
-	/** The profiles a new profile route can name: those that exist and are no route yet. Snapshot read. */
+	/** The profiles a new profile route can name: those that exist and are no route yet. A snapshot read. */
 	profiles?(): string[];
 	/** Saves route edits into config.yaml, records them and re-plans; a refused edit changes nothing. */
 	steer?(edits: readonly RouteEdit[]): Reply<SteerOutcome>;

@@ -1,17 +1,14 @@
 // The one store of the dashboard: batch state fed by the runner's events, plus the UI's own
 // state (focus, overlays). A vanilla zustand store so it is created and tested without React;
 // components read it through selectors (ui/store-context.tsx). Output is not pushed per line:
-// `syncOutput` copies the bounded tails in at a capped rate (see state/feed.ts). What events
-// change is in apply-event.ts, the zoom's arithmetic in zoom.ts, steering in steer-actions.ts;
-// the state's and actions' types are in store-types.ts.
+// `syncOutput` copies the published tails in at a capped rate (see state/feed.ts).
 import {createStore} from 'zustand/vanilla';
 import type {PlannedTask, RoutingMode, TaskStatus} from '../core/types.js';
 import {isActive} from '../core/types.js';
 import {eventPatch, outputPatch} from './apply-event.js';
-import {closedTop, withField, type ZoomLayer} from './overlay.js';
+import {closedTop, withField, withZoom} from './overlay.js';
 import {cancelRequest, quitRequest} from './intents.js';
 import {pastePatch} from './paste.js';
-import {answeredNow} from './reply.js';
 import {taskViewFromPlan} from './task-view.js';
 import {batchWarnings} from './warnings.js';
 import {addRemoveActions} from './route-add-remove.js';
@@ -19,7 +16,8 @@ import {rerouteActions} from './reroute-actions.js';
 import {steerActions} from './steer-actions.js';
 import {nextMode, steerable} from './steer.js';
 import type {BatchActions, BatchControl, BatchState, BatchStore} from './store-types.js';
-import {openZoom, scrolled, searched} from './zoom.js';
+import {whenReplied} from './reply.js';
+import {zoomSlice} from './zoom-actions.js';
 
 export type BatchStoreOptions = {
 	control: BatchControl;
@@ -41,13 +39,9 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 	const tasks = Object.fromEntries(options.plan.tasks.map(task => [task.id, taskViewFromPlan(task)]));
 
 	return createStore<BatchState & BatchActions>()((set, get, api) => {
-		// Scrolling and searching act on the zoom when it has the keyboard.
-		const zoomOnTop = (): ZoomLayer | undefined => {
-			const {overlay} = get();
-			return overlay?.kind === 'zoom' ? overlay : undefined;
-		};
-
+		const zoom = zoomSlice(api, control);
 		return {
+			...zoom.actions,
 			...steerActions(api, control),
 			...addRemoveActions(api, control),
 			...rerouteActions(api, control),
@@ -81,9 +75,14 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			},
 
 			syncOutput() {
-				const patch = outputPatch(get(), control, tailLines);
-				if (patch) {
-					set(patch);
+				let panes = outputPatch(get(), control, tailLines);
+				// A zoom refreshed at once (in-process) lands in the same update as the panes.
+				zoom.follow(id => (panes?.tasks ?? get().tasks)[id]?.outputVersion, refreshed => {
+					set({...panes, overlay: withZoom(get().overlay, refreshed)});
+					panes = undefined;
+				});
+				if (panes) {
+					set(panes);
 				}
 			},
 
@@ -126,42 +125,12 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 				}
 			},
 
-			openZoom(visibleLines) {
-				const id = get().focusedId;
-				if (id && get().overlay === null) {
-					const output = answeredNow(control.readOutput({id}), 'open the zoom');
-					set({overlay: {kind: 'zoom', zoom: openZoom(id, output && {...output, lines: () => output.lines}, visibleLines), searching: null}});
-				}
-			},
-
 			closeOverlay() {
 				const {overlay} = get();
 				const after = closedTop(overlay);
 				// A search's "no match" belongs to the zoom: it must not linger under the grid.
 				const leftZoom = overlay?.kind === 'zoom' && after === null;
 				set(leftZoom ? {overlay: after, notice: null} : {overlay: after});
-			},
-
-			scroll(delta, visibleLines) {
-				const layer = zoomOnTop();
-				if (layer) {
-					set({overlay: {...layer, zoom: scrolled(layer.zoom, delta, visibleLines)}});
-				}
-			},
-
-			startSearch() {
-				const layer = zoomOnTop();
-				if (layer) {
-					set({overlay: {...layer, zoom: {...layer.zoom, search: {query: '', matchLine: null}}, searching: {value: '', cursor: 0}}, notice: null});
-				}
-			},
-
-			submitSearch() {
-				const layer = zoomOnTop();
-				if (layer?.searching) {
-					set({overlay: {...layer, zoom: {...layer.zoom, search: {...layer.zoom.search, query: layer.searching.value}}, searching: null}});
-					get().findNext(-1);
-				}
 			},
 
 			setField(field) {
@@ -176,20 +145,10 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 				set(pastePatch(get(), text));
 			},
 
-			findNext(direction) {
-				const layer = zoomOnTop();
-				if (!layer || layer.zoom.search.query === '') {
-					return;
-				}
-
-				const outcome = searched(layer.zoom, direction);
-				set('notice' in outcome ? {notice: outcome.notice} : {notice: null, overlay: {...layer, zoom: outcome.zoom}});
-			},
-
 			requestCancel(kill) {
 				const decision = cancelRequest(get(), kill);
 				if (decision === 'kill-all') {
-					control.shutdown({skipGrace: true});
+					whenReplied(api, control.shutdown({skipGrace: true}), 'stopping the batch', () => undefined);
 				} else if (decision) {
 					set(decision);
 				}
@@ -248,7 +207,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 					}
 
 					set({quitting: true, notice: null});
-					control.shutdown({skipGrace: false});
+					whenReplied(api, control.shutdown({skipGrace: false}), 'stopping the batch', () => undefined);
 					if (get().report) {
 						set({exitRequested: true});
 					}
@@ -256,10 +215,11 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 					return;
 				}
 
-				const sent = answeredNow(control.cancel(question.taskId, {skipGrace: question.action === 'kill'}), 'cancel');
-				if (!sent) {
-					set({notice: 'nothing to cancel: the task has already finished'});
-				}
+				whenReplied(api, control.cancel(question.taskId, {skipGrace: question.action === 'kill'}), `cancelling ${question.taskId}`, sent => {
+					if (!sent) {
+						set({notice: 'nothing to cancel: the task has already finished'});
+					}
+				});
 			},
 
 			confirmNo() {

@@ -1,29 +1,35 @@
 // The zoom view's state as pure functions: one task's scrollback, a scroll position counted
-// from the bottom (0 = follow new output), and a search. Kept out of the store so the
-// store stays a list of small actions.
-import {lineMatches, searchPattern} from '../core/output/visible-text.js';
-
+// from the bottom (0 = follow new output), and a search. The lines and the matches come from the
+// control's replies (state/zoom-actions.ts); here they only move the view.
 export type ZoomState = {
 	taskId: string;
+	/** Which opening of the zoom this is: a reply asked for by an earlier one (closed since) does not belong here. */
+	opening: number;
 	scrollback: string[];
+	/** The absolute line number of scrollback[0] (0 = the task's first line ever). */
+	first: number;
 	/** Lines the task printed, including those the bounded buffer no longer keeps. */
 	totalLines: number;
 	version: number;
 	offsetFromBottom: number;
 	/** Scrollback lines on screen when the UI last said: what keeps the view full as output arrives. */
 	visibleLines: number;
-	/** The last query searched for (typed in the overlay's search prompt) and the line it was found on. */
+	/** The last query searched for (typed in the overlay's search prompt) and the scrollback index it was found on. */
 	search: {query: string; matchLine: number | null};
 };
 
-type OutputSnapshot = {version: number; totalLines: number; lines(): string[]};
+/** A task's kept lines as the control replied (an OutputRange; declared here so zoom.ts needs no store type). */
+type KeptLines = {version: number; totalLines: number; first: number; lines: string[]};
 
-export function openZoom(taskId: string, output: OutputSnapshot | undefined, visibleLines: number): ZoomState {
+/** The zoom as it opens: empty until the control's reply fills it (at once, in-process). */
+export function openZoom(taskId: string, opening: number, visibleLines: number): ZoomState {
 	return {
 		taskId,
-		scrollback: output?.lines() ?? [],
-		totalLines: output?.totalLines ?? 0,
-		version: output?.version ?? -1,
+		opening,
+		scrollback: [],
+		first: 0,
+		totalLines: 0,
+		version: -1,
 		offsetFromBottom: 0,
 		visibleLines: Math.max(1, visibleLines),
 		search: {query: '', matchLine: null},
@@ -43,20 +49,21 @@ export function maxOffset(lineCount: number, visibleLines: number): number {
  * the same lines, like `less`, instead of drifting as lines are added below it. Lines that
  * fell out of the bounded buffer shift the match index.
  */
-export function withNewOutput(zoom: ZoomState, output: OutputSnapshot): ZoomState {
-	const scrollback = output.lines();
-	const added = output.totalLines - zoom.totalLines;
-	const dropped = Math.max(0, zoom.scrollback.length + added - scrollback.length);
+export function withNewOutput(zoom: ZoomState, output: KeptLines): ZoomState {
+	const scrollback = output.lines;
+	const added = output.first + scrollback.length - (zoom.first + zoom.scrollback.length);
+	const dropped = output.first - zoom.first;
 	const max = maxOffset(scrollback.length, zoom.visibleLines);
-	const offsetFromBottom = zoom.offsetFromBottom === 0 ? 0 : Math.min(max, zoom.offsetFromBottom + added);
+	const offsetFromBottom = zoom.offsetFromBottom === 0 ? 0 : Math.max(0, Math.min(max, zoom.offsetFromBottom + added));
 	const matchLine = zoom.search.matchLine === null ? null : zoom.search.matchLine - dropped;
 	return {
 		...zoom,
 		scrollback,
+		first: output.first,
 		totalLines: output.totalLines,
 		version: output.version,
 		offsetFromBottom,
-		search: {...zoom.search, matchLine: matchLine !== null && matchLine >= 0 ? matchLine : null},
+		search: {...zoom.search, matchLine: matchLine !== null && matchLine >= 0 && matchLine < scrollback.length ? matchLine : null},
 	};
 }
 
@@ -67,28 +74,26 @@ export function scrolled(zoom: ZoomState, delta: number | 'top' | 'bottom', visi
 	return {...zoom, offsetFromBottom: offset, visibleLines: Math.max(1, visibleLines)};
 }
 
-/** The next match from the current one (or from the view), or a notice saying there is none. */
-export function searched(zoom: ZoomState, direction: 1 | -1): {zoom: ZoomState} | {notice: string} {
+/** The absolute line n/N searches after: the current match, or just past the view's bottom line (which is searched too). */
+export function searchStart(zoom: ZoomState, direction: 1 | -1): number {
+	const index = zoom.search.matchLine ?? (zoom.scrollback.length - 1 - zoom.offsetFromBottom + (direction === -1 ? 1 : -1));
+	return zoom.first + index;
+}
+
+/** Whether an absolute line is past the zoom's copy of the output (newer output, not read yet). */
+export function isPastScrollback(zoom: ZoomState, line: number): boolean {
+	return line - zoom.first >= zoom.scrollback.length;
+}
+
+/** The zoom on the match the control found (an absolute line), or a notice saying there is none. */
+export function foundAt(zoom: ZoomState, line: number | null, direction: 1 | -1): {zoom: ZoomState} | {notice: string} {
+	const match = line === null ? -1 : line - zoom.first;
 	const lines = zoom.scrollback;
-	const from = zoom.search.matchLine ?? (lines.length - 1 - zoom.offsetFromBottom + (direction === -1 ? 1 : -1));
-	const match = findLine(lines, zoom.search.query, from, direction);
-	if (match === -1) {
+	if (match < 0 || match >= lines.length) {
 		return {notice: `no ${direction === -1 ? 'earlier' : 'later'} match for "${zoom.search.query}"`};
 	}
 
 	// The match goes to the bottom line of the view, or as low as a full view allows.
 	const offsetFromBottom = Math.min(maxOffset(lines.length, zoom.visibleLines), Math.max(0, lines.length - 1 - match));
 	return {zoom: {...zoom, search: {...zoom.search, matchLine: match}, offsetFromBottom}};
-}
-
-function findLine(lines: readonly string[], query: string, from: number, direction: 1 | -1): number {
-	const pattern = searchPattern(query);
-	for (let index = from + direction; index >= 0 && index < lines.length; index += direction) {
-		// The text as shown, as the zoom marks it: what is marked is what n/N finds.
-		if (lineMatches(lines[index]!, pattern)) {
-			return index;
-		}
-	}
-
-	return -1;
 }

@@ -134,9 +134,10 @@ export function scriptFor(recorded: RecordedCase, eventsFile: string): Record<st
 	const slow = recorded.mock?.magic.map((word) => /^SLOW(\d+)$/.exec(word)).find(Boolean);
 	const requests = recorded.requests ?? [];
 	const answers = (recorded.mock?.answers ?? [])
-		.filter((_answer, index) => requests[index]?.path !== '/api/show')
-		.map((answer) => {
-			if (answer.reply !== undefined) return {reply: answer.reply.replace(/model=\S+ port=\{PORT_[A-Z]+\}/, 'model={model} port={port}'), ...(slow ? {delay_s: Number(slow[1])} : {})};
+		.map((answer, index) => ({answer, request: requests[index]}))
+		.filter(({request}) => request?.path !== '/api/show')
+		.map(({answer, request}) => {
+			if (answer.reply !== undefined) return {reply: answer.reply.replace(/model=\S+ port=\{PORT_[A-Z]+\}/, 'model={model} port={port}'), ...(slow ? {delay_s: Number(slow[1])} : {}), ...mockUsage(request)};
 			if (answer.tool_call !== undefined) return {tool_call: answer.tool_call, command: answer.command};
 			return {status: answer.status, message: errorMessages[answer.status!] ?? 'error'};
 		});
@@ -145,6 +146,16 @@ export function scriptFor(recorded: RecordedCase, eventsFile: string): Record<st
 	const when = recorded.processes?.when;
 	const initS = when?.when === 'at' && (when.t ?? 0) > 0.5 ? 60 : 0;
 	return {answers: refused ? [{connection: 'refused'}] : answers, init_s: initS, events: eventsFile};
+}
+
+/**
+ * The usage mock_server.py sends with a reply: 100 prompt tokens plus one per message, 7 completion
+ * tokens; a streamed reply carries it only when the request asked (stream_options.include_usage).
+ */
+function mockUsage(request: Request | undefined): {usage?: {prompt_tokens: number; completion_tokens: number}} {
+	if (request === undefined || typeof request['messages'] !== 'number') return {};
+	const asked = request.stream !== true || (request['stream_options'] as {include_usage?: boolean} | null)?.include_usage === true;
+	return asked ? {usage: {prompt_tokens: 100 + request['messages'], completion_tokens: 7}} : {};
 }
 
 type Step = {step: number; kind?: string; pattern?: string; replacement?: string; flags?: string};

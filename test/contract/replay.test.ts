@@ -3,14 +3,15 @@
 // environment, home and working folder, the fake told the answers the mock gave
 // (FAKE_HERMES_SCRIPT, see src/fake-agent/script.ts), signals sent in the same phase. Compared,
 // after placeholders.json's normalisation: stdout, stderr, exit status or signal, whether a
-// session row would exist and in which home, the model/port/key of each chat request, and the
-// processes left alive. Cases the fake does not model are listed below with the reason.
+// session row would exist and in which home, the model/port/key of each chat request, the
+// processes left alive, and the state.db row of each session it printed (the recorded `sessions`). Cases the fake does not model are listed below with the reason.
 import {spawn} from 'node:child_process';
 import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import {fakeAgentPath} from '../helpers/processes.js';
 import {waitFor} from '../helpers/wait-for.js';
 import {fill, generatedPrompt, loadCases, normalise, prepareReplay, recordedVersions, recordingsMissing, type RecordedCase} from './recordings.js';
+import {sessionRows} from './session-rows.js';
 
 /** Every case the replay leaves out, and why. Each recorded case is either here or replayed. */
 const notModelled: Record<string, string> = {
@@ -22,7 +23,7 @@ const notModelled: Record<string, string> = {
 	'startup-cost': 'timings only, in a layout of its own (a benchmark, not behaviour)',
 };
 
-type Outcome = {stdout: string; stderr: string; exitCode: number | null; signal: string | null; events: Array<Record<string, unknown>>; survivors: string[]};
+type Outcome = {stdout: string; stderr: string; exitCode: number | null; signal: string | null; events: Array<Record<string, unknown>>; survivors: string[]; sessions: Record<string, Record<string, unknown>>};
 
 function readEvents(file: string): Array<Record<string, unknown>> {
 	if (!existsSync(file)) return [];
@@ -87,7 +88,7 @@ async function replay(recorded: RecordedCase): Promise<Outcome> {
 		const tool = events().find((event) => event['phase'] === 'tool');
 		const survivors = tool ? sessionMembers(tool['pid'] as number) : [];
 		for (const survivor of survivors) process.kill(survivor.pid, 'SIGKILL');
-		return {...normalise(stdout, stderr, values), exitCode: code, signal, events: events().map((event) => normaliseEvent(event, values)), survivors: survivors.map((survivor) => survivor.comm).sort()};
+		return {...normalise(stdout, stderr, values), exitCode: code, signal, events: events().map((event) => normaliseEvent(event, values)), survivors: survivors.map((survivor) => survivor.comm).sort(), sessions: sessionRows(`${stderr}${stdout}`, values)};
 	} finally {
 		prepared.cleanup();
 	}
@@ -142,6 +143,9 @@ function compare(actual: Outcome, recorded: RecordedCase): void {
 	const fields = ['path', 'port', 'model', 'auth', 'stream', 'messages', 'has_tool_result', 'reasoning_effort', 'think'] as const;
 	const pick = (request: Record<string, unknown>) => Object.fromEntries(fields.map((field) => [field, request[field] ?? null]));
 	if (!recorded.config_yaml?.includes('{PORT_DEAD}')) expect(requests.map(pick)).toEqual(reachedMock.map((request) => pick(request)));
+
+	// The fake's state.db rows for the sessions it printed, as the recorder read Hermes's (issue 25).
+	expect(actual.sessions).toEqual(recorded.sessions ?? {});
 
 	const survivors = (recorded.processes?.survivors_after_exit ?? []).map((process) => process.comm).sort();
 	expect(actual.survivors).toEqual(survivors);

@@ -4,6 +4,7 @@
 import {once} from 'node:events';
 import {existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import {describe, expect, it, onTestFinished} from 'vitest';
 import {listGroupMembers, signalGroup} from '../../src/core/process/group.js';
 import type {BatchReport} from '../../src/core/types.js';
@@ -56,6 +57,31 @@ describe('run', () => {
 
 		expect(JSON.parse(readFileSync(report.results_file, 'utf8'))).toEqual(report);
 		expect(run.stderr).toContain('2/2 tasks succeeded');
+	});
+
+	it('gives each task in results.json the spend of its session row in state.db, and sums them', async () => {
+		const test = home();
+		const run = await runCli(test, ['run', twoTasks]);
+		expect(run.exitCode).toBe(0);
+		const report = JSON.parse(readFileSync((JSON.parse(run.stdout) as BatchReport).results_file, 'utf8')) as BatchReport;
+		const db = new Database(path.join(test.dir, 'state.db'), {readonly: true, fileMustExist: true});
+		onTestFinished(() => {
+			db.close();
+		});
+		for (const result of report.results) {
+			const row = db.prepare('SELECT * FROM sessions WHERE id = ?').get(result.session_id) as Record<string, unknown>;
+			expect(result.spend).toEqual({
+				input_tokens: row['input_tokens'], output_tokens: row['output_tokens'], cache_read_tokens: row['cache_read_tokens'],
+				cache_write_tokens: row['cache_write_tokens'], reasoning_tokens: row['reasoning_tokens'], api_calls: row['api_call_count'],
+				tool_calls: row['tool_call_count'], cost_usd: row['estimated_cost_usd'], cost_status: row['cost_status'],
+				model: row['model'], billing_provider: row['billing_provider'],
+			});
+			expect(result.spend!.input_tokens).toBeGreaterThan(0);
+		}
+
+		const [first, second] = report.results.map(result => result.spend!);
+		expect(report.spend!.total).toMatchObject({input_tokens: first!.input_tokens! + second!.input_tokens!, attempts: 2, unknown_attempts: 0});
+		expect(Object.keys(report.spend!.by_model).sort()).toEqual([first!.model, second!.model].sort());
 	});
 
 	it('exits 1 when any task fails, and says which', async () => {

@@ -4,7 +4,8 @@ import {render as inkRender} from 'ink-testing-library';
 import {loadTheme, type Theme} from '../../src/core/theme/themes.js';
 import type {BatchReport, PlannedTask, RouteDecision, TaskResult, TaskSpec, TaskStatus} from '../../src/core/types.js';
 import {createBatchStore} from '../../src/state/store.js';
-import type {BatchControl, BatchStore, OutputRange, OutputSnapshot} from '../../src/state/store-types.js';
+import {nextMatch} from '../../src/state/control.js';
+import type {BatchControl, BatchStore, OutputRange, OutputSearch, OutputSnapshot} from '../../src/state/store-types.js';
 import {App} from '../../src/ui/App.js';
 import {defaultBindings, type Bindings} from '../../src/ui/keys/keys.js';
 
@@ -58,7 +59,7 @@ export class FakeControl implements BatchControl {
 		const changes: Record<string, OutputSnapshot> = {};
 		for (const [id, output] of this.outputs) {
 			if (output.version !== versions[id]) {
-				changes[id] = {version: output.version, totalLines: output.total, tail: tailLines === 0 ? [] : output.lines.slice(-tailLines), errorLine: output.errorLine ?? null};
+				changes[id] = {version: output.version, totalLines: output.total, tail: tailLines > 0 ? output.lines.slice(-tailLines) : [], errorLine: output.errorLine ?? null};
 			}
 		}
 
@@ -67,12 +68,17 @@ export class FakeControl implements BatchControl {
 
 	readOutput({id, last}: {id: string; last?: number}): OutputRange | undefined {
 		const output = this.outputs.get(id);
-		const lines = output && (last === undefined ? [...output.lines] : output.lines.slice(-last));
-		return output && lines && {id, version: output.version, totalLines: output.total, first: output.total - lines.length, lines};
+		if (!output) {
+			return undefined;
+		}
+
+		const lines = last === undefined ? [...output.lines] : last > 0 ? output.lines.slice(-last) : [];
+		return {id, version: output.version, totalLines: output.total, first: output.total - lines.length, lines};
 	}
 
-	searchOutput(): {line: number | null} {
-		return {line: null}; // the zoom searches its own scrollback in this branch
+	searchOutput(request: OutputSearch): {line: number | null} {
+		const range = this.readOutput({id: request.id});
+		return {line: range ? nextMatch(range, request) : null};
 	}
 
 	/** Appends lines to a task's output, as the runner would. */
@@ -81,6 +87,13 @@ export class FakeControl implements BatchControl {
 		this.outputs.set(id, {version: current.version + 1, lines: [...current.lines, ...lines].slice(-this.maxLines), total: current.total + lines.length, errorLine: errorLine ?? current.errorLine});
 	}
 }
+
+/** The output half of a control that has none: for stores whose tests never print. */
+export const noOutput: Pick<BatchControl, 'outputChanges' | 'readOutput' | 'searchOutput'> = {
+	outputChanges: () => ({}),
+	readOutput: () => undefined,
+	searchOutput: () => ({line: null}),
+};
 
 export type RenderOptions = {
 	tasks?: readonly PlannedTask[];

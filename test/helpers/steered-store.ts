@@ -8,12 +8,14 @@ import {defaultSettings} from '../../src/core/config/settings.js';
 import {BatchSteering} from '../../src/core/config/steering.js';
 import {planBatch} from '../../src/core/plan/routing.js';
 import {createBatchStore} from '../../src/state/store.js';
+import type {BatchControl} from '../../src/state/store-types.js';
 import {FakeControl, t0} from './render.js';
 import {steeringConfig} from './steering-config.js';
 
 const homes: string[] = [];
 
-export function steeredStore(prefix: string) {
+/** `wrap`: what the store sees of the control (the async tests put it behind replies that come later). */
+export function steeredStore(prefix: string, wrap: (control: BatchControl) => BatchControl = control => control) {
 	const home = mkdtempSync(path.join(tmpdir(), prefix));
 	homes.push(home);
 	for (const profile of ['coder', 'writer']) mkdirSync(path.join(home, 'profiles', profile), {recursive: true});
@@ -23,7 +25,7 @@ export function steeredStore(prefix: string) {
 	const plan = planBatch({tasks: [{goal: 'summaries of the logs'}, {goal: 'hard debugging of the parser'}], delegation: loaded.delegation, settings: defaultSettings});
 	const steering = new BatchSteering(loaded, {runDir: home, applyRouting: () => []});
 	const control = Object.assign(new FakeControl(), {routing: () => steering.delegation, steer: steering.edit.bind(steering), profiles: steering.unroutedProfiles.bind(steering), reload: steering.reload.bind(steering)});
-	const store = createBatchStore({control, plan, runId: 'run-test', runDir: home, concurrency: 1, graceMs: 1000, now: t0});
+	const store = createBatchStore({control: wrap(control), plan, runId: 'run-test', runDir: home, concurrency: 1, graceMs: 1000, now: t0});
 	return {home, configPath, steering, store};
 }
 

@@ -10,7 +10,7 @@ import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {execa} from 'execa';
 import {afterAll, beforeAll, describe, expect, it, onTestFinished} from 'vitest';
-import {isGroupAlive, signalGroup} from '../../src/core/process/group.js';
+import {listGroupMembers, signalGroup} from '../../src/core/process/group.js';
 import type {BatchReport, TaskResult} from '../../src/core/types.js';
 import {makeHermesTestHome, type HermesTestHome} from '../helpers/hermes-test-home.js';
 import {startMockModelServer, type MockModelServer, type RecordedRequest} from '../helpers/mock-model-server.js';
@@ -279,7 +279,7 @@ for (const release of realHermesReleases()) {
 				expect(result.error, name).not.toMatch(/Traceback|KeyboardInterrupt/);
 			}
 
-			for (const pgid of recordedGroups(run.report.run_dir)) expect(isGroupAlive(pgid), `process group ${pgid}`).toBe(false);
+			for (const pgid of recordedGroups(run.report.run_dir)) expect(listGroupMembers(pgid), `process group ${pgid}`).toEqual([]);
 			expect(livingProcesses(argv => argv.some(arg => arg.includes(prompt('slow'))))).toEqual([]);
 			expect(livingProcesses(isSleeper), `sleep ${sleepArg} outlived the cascade`).toEqual([]);
 		}, budget);

@@ -5,7 +5,8 @@ import {TaskOutput} from '../../src/core/output/task-output.js';
 import type {BatchEvent, PlannedTask, TaskResult} from '../../src/core/types.js';
 import {feedStore} from '../../src/state/feed.js';
 import {createBatchStore} from '../../src/state/store.js';
-import type {BatchControl, OutputSnapshot} from '../../src/state/store-types.js';
+import {outputControl} from '../../src/state/control.js';
+import type {BatchControl} from '../../src/state/store-types.js';
 import {plannedTask, plannedTasks, t0, testHermes} from '../helpers/render.js';
 import {questionOf, zoomOf} from '../helpers/overlay.js';
 import {fieldAtEnd} from '../../src/state/text-field.js';
@@ -21,22 +22,7 @@ function setup(taskCount = 2, plan: {tasks: PlannedTask[]; warnings: string[]} =
 		shutdown(options) {
 			calls.push(`shutdown ${options.skipGrace ? 'kill' : 'term'}`);
 		},
-		outputChanges(versions, tailLines) {
-			const changes: Record<string, OutputSnapshot> = {};
-			for (const [id, output] of outputs) {
-				if (output.version !== versions[id]) {
-					changes[id] = {version: output.version, totalLines: output.display.totalLines, tail: output.display.lines(tailLines), errorLine: output.errorLine() ?? null};
-				}
-			}
-
-			return changes;
-		},
-		readOutput({id, last}) {
-			const output = outputs.get(id);
-			const lines = output?.display.lines(last);
-			return output && lines && {id, version: output.version, totalLines: output.display.totalLines, first: output.display.totalLines - lines.length, lines};
-		},
-		searchOutput: () => ({line: null}),
+		...outputControl(() => [...outputs.keys()], id => outputs.get(id)),
 	};
 	const store = createBatchStore({control, plan: {mode: 'model_map', ...plan}, runId: 'run-1', runDir: '/tmp/run-1', concurrency: 2, graceMs: 5000, now: t0});
 	const listeners = new Set<(event: BatchEvent) => void>();

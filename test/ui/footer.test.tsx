@@ -1,5 +1,6 @@
 // The footer offers what applies to the focused task and the batch: R only on a task that holds
-// no process, m and r only when the batch was started with its config (it can be steered).
+// no process, m and r only when the batch was started with its config (it can be steered). Short
+// of room, it drops hints from the end and keeps help and quit.
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import {defaultSettings} from '../../src/core/config/settings.js';
 import {loadTheme} from '../../src/core/theme/themes.js';
 import {createBatchStore} from '../../src/state/store.js';
 import {App} from '../../src/ui/App.js';
+import {fitHints} from '../../src/ui/components/Footer.js';
 import {defaultBindings} from '../../src/ui/keys/keys.js';
 import {FakeControl, finishTask, render, startTask, stripAnsi, t0} from '../helpers/render.js';
 import {steeringConfig} from '../helpers/steering-config.js';
@@ -79,5 +81,27 @@ describe('footer', () => {
 		});
 		const footer = view.frame().split('\n').at(-1) ?? '';
 		expect(footer).not.toMatch(/m mode|r routes|R re-route/);
+	});
+});
+
+describe('fitHints', () => {
+	const hints = [
+		{keys: '↑↓←→', label: 'move'},
+		{keys: 'Enter', label: 'zoom'},
+		{keys: 'c', label: 'cancel'},
+		{keys: 'K', label: 'kill'},
+		{keys: '?', label: 'help', pinned: true},
+		{keys: 'q', label: 'quit', pinned: true},
+	];
+
+	test('keeps everything that fits', () => {
+		expect(fitHints(hints, 80)).toEqual(hints);
+	});
+
+	test('drops the last unpinned hint first, so help and quit always stay', () => {
+		// "↑↓←→ move  Enter zoom  ? help  q quit" is 37 columns.
+		expect(fitHints(hints, 37).map(hint => hint.label)).toEqual(['move', 'zoom', 'help', 'quit']);
+		expect(fitHints(hints, 36).map(hint => hint.label)).toEqual(['move', 'help', 'quit']);
+		expect(fitHints(hints, 5).map(hint => hint.label)).toEqual(['help', 'quit']);
 	});
 });

@@ -1,10 +1,7 @@
 // Very long titles of wide characters with combining marks: the dashboard measures only what a
-// line can show (measuring all of a 50,000-character CJK title never finished), and task files
-// cannot give names longer than a name.
+// line can show (measuring all of a 50,000-character CJK title never finished).
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
-import {InputError} from '../../src/core/errors.js';
-import {maxOneLineLength, parseTasks} from '../../src/core/input/tasks.js';
 import {maxMeasuredLength} from '../../src/core/output/visible-text.js';
 import {oneLine, titleLine} from '../../src/ui/format.js';
 import {plannedTask, render} from '../helpers/render.js';
@@ -30,27 +27,4 @@ describe('long wide-character titles', () => {
 		}, {timeout: 15_000});
 		expect(frame()).toContain('○ queued');
 	}, 20_000);
-});
-
-describe('one-line task fields', () => {
-	test.each(['name', 'option', 'model', 'profile', 'characteristic'])('a %s longer than the limit is refused, naming the field, the limit and the fix', field => {
-		const task: Record<string, unknown> = {goal: 'x', [field]: '漢'.repeat(maxOneLineLength + 1)};
-		if (field === 'model') task['provider'] = 'openrouter';
-		let error: unknown;
-		try {
-			parseTasks(JSON.stringify([task]), {label: 'tasks.json'});
-		} catch (thrown) {
-			error = thrown;
-		}
-
-		expect(error).toBeInstanceOf(InputError);
-		const message = (error as InputError).describe();
-		expect(message).toContain(`[0].${field}`);
-		expect(message).toContain(`at most ${maxOneLineLength} characters`);
-		expect(message).toContain(`fix: shorten "${field}"`);
-	});
-
-	test('a name at the limit is accepted', () => {
-		expect(parseTasks(JSON.stringify([{goal: 'x', name: '漢'.repeat(maxOneLineLength)}]), {label: 'tasks.json'})[0]?.name).toHaveLength(maxOneLineLength);
-	});
 });

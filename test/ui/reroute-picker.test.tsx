@@ -8,7 +8,7 @@ import path from 'node:path';
 import {cleanup, render as inkRender} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {loadHermesConfig} from '../../src/core/config/config.js';
-import type {RetryTarget} from '../../src/core/plan/replan.js';
+import type {RetryTarget} from '../../src/core/types.js';
 import {planBatch} from '../../src/core/plan/routing.js';
 import {defaultSettings} from '../../src/core/config/settings.js';
 import {loadTheme} from '../../src/core/theme/themes.js';

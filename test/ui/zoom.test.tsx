@@ -23,6 +23,25 @@ async function zoomedOnOutput() {
 }
 
 describe('zoom', () => {
+	test('a line still being written (no newline yet) is numbered after the complete ones', async () => {
+		const view = render({tasks: plannedTasks(1), columns: 100, rows: 24});
+		startTask(view.store, 't01', t0);
+		view.control.write('t01', ['done-1', 'done-2', 'done-3']);
+		// As the core reports it: three complete lines, and the fourth shown while it is written.
+		const read = view.control.readOutput.bind(view.control);
+		view.control.readOutput = request => {
+			const range = read(request);
+			return range && {...range, lines: [...range.lines, 'still-writing']};
+		};
+
+		view.store.getState().syncOutput();
+		view.stdin.write(enter);
+		await vi.waitFor(() => {
+			expect(view.frame()).toContain('still-writing');
+		});
+		expect(view.frame()).toContain('lines 1–4 of 4');
+	});
+
 	test('Enter shows the end of the whole output; g goes to the start, G back to the end', async () => {
 		const {frame, stdin} = await zoomedOnOutput();
 		expect(frame()).toContain('t01 Goal number 1');

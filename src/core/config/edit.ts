@@ -3,7 +3,7 @@
 // text must say exactly what the edit meant and nothing else (so an anchor shared with another
 // route, or a reflowed line, is caught), and it must pass the same validation as loading.
 import {isDeepStrictEqual} from 'node:util';
-import {isMap, isScalar, parseDocument, type Document} from 'yaml';
+import {isMap, isScalar, isSeq, parseDocument, type Document} from 'yaml';
 import {InputError} from '../errors.js';
 import {normaliseProfileName} from '../hermes/home.js';
 import type {RouteEdit, RouteList} from '../types.js';
@@ -52,7 +52,7 @@ export function describeEdit(edit: RouteEdit): string {
  */
 export function applyRouteEdit(text: string, edit: RouteEdit, file: string): string {
 	const document = parseDocument(text, {uniqueKeys: true, ...hermesYamlOptions});
-	const before = document.toJS({maxAliasCount: 100}) as unknown;
+	const before: unknown = document.toJS({maxAliasCount: 100});
 	let splices: Splice[];
 	try {
 		splices = splicesFor(text, document, edit, file);
@@ -112,14 +112,19 @@ function splicesFor(text: string, document: Document, edit: RouteEdit, file: str
 				throw new InputError(`${edit.list} already has a route "${terminalSafe(edit.route.name)}"`, {file, path: formatPath(routesPath(edit.list))}, `pick another name, or change the existing route with \`hermes-delegate config route ${terminalSafe(edit.route.name)} ...\``);
 			}
 
-			const route = Object.fromEntries(Object.entries({...edit.route, name: storedName(edit.list, edit.route.name)}).filter(([, value]) => value !== undefined)) as Record<string, string>;
-			return appendItem(text, document, routesPath(edit.list), route);
+			return appendItem(text, document, routesPath(edit.list), newRouteEntries(edit));
 		}
 
 		case 'remove-route': {
 			return removeItem(text, document, routesPath(edit.list), routeIndex(document, edit.list, edit.name, file));
 		}
 	}
+}
+
+/** The keys a new route is written with: its name as stored, and no key for an unset field. */
+function newRouteEntries(edit: Extract<RouteEdit, {kind: 'add-route'}>): Record<string, string> {
+	const entries = Object.entries({...edit.route, name: storedName(edit.list, edit.route.name)});
+	return Object.fromEntries(entries.filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
 /** Profile names are written as Hermes reads them: trimmed and lower-cased. */
@@ -133,11 +138,11 @@ function sameRoute(list: RouteList, written: unknown, wanted: string): boolean {
 
 export function findRoute(document: Document, list: RouteList, name: string): number | undefined {
 	const items = document.getIn(routesPath(list), true);
-	if (!items || !('items' in (items as object))) {
+	if (!isSeq(items)) {
 		return undefined;
 	}
 
-	const index = (items as {items: unknown[]}).items.findIndex(item => {
+	const index = items.items.findIndex(item => {
 		const written = isMap(item) ? item.get('name', true) : undefined;
 		return isScalar(written) && sameRoute(list, written.value, name);
 	});
@@ -147,8 +152,8 @@ export function findRoute(document: Document, list: RouteList, name: string): nu
 function routeIndex(document: Document, list: RouteList, name: string, file: string): number {
 	const index = findRoute(document, list, name);
 	if (index === undefined) {
-		const items = (document.getIn(routesPath(list)) as {toJSON(): unknown} | undefined)?.toJSON() as Array<{name?: unknown}> | undefined;
-		const names = (items ?? []).map(item => item?.name).filter((written): written is string => typeof written === 'string');
+		const items = document.getIn(routesPath(list), true);
+		const names = (isSeq(items) ? items.items : []).map(item => (isMap(item) ? item.get('name') : undefined)).filter((written): written is string => typeof written === 'string');
 		throw new InputError(`${list} has no route "${terminalSafe(name)}"`, {file, path: formatPath(routesPath(list))}, names.length > 0 ? `name one of: ${names.map(terminalSafe).join(', ')}` : `add one first with \`hermes-delegate config add-route\``);
 	}
 
@@ -157,30 +162,25 @@ function routeIndex(document: Document, list: RouteList, name: string, file: str
 
 /** The plain data the file should hold after the edit: what the splice is checked against. */
 function withEdit(before: unknown, edit: RouteEdit): unknown {
-	const root = structuredClone((before ?? {}) as Record<string, unknown>);
+	const root = isObject(before) ? structuredClone(before) : {};
 	const at = (path: string[]): Record<string, unknown> => {
 		let node = root;
 		for (const key of path) {
-			if (typeof node[key] !== 'object' || node[key] === null) {
-				node[key] = {};
-			}
-
-			node = node[key] as Record<string, unknown>;
+			const child = node[key];
+			node = isObject(child) ? child : (node[key] = {});
 		}
 
 		return node;
 	};
 
-	const list = (which: RouteList) => {
+	const list = (which: RouteList): unknown[] => {
 		const owner = at(['delegation', 'backends', which]);
-		if (!Array.isArray(owner[listKey[which]])) {
-			owner[listKey[which]] = [];
-		}
-
-		return owner[listKey[which]] as Array<Record<string, unknown>>;
+		const routes = owner[listKey[which]];
+		return Array.isArray(routes) ? routes : (owner[listKey[which]] = []);
 	};
 
-	const indexIn = (which: RouteList, name: string) => list(which).findIndex(route => sameRoute(which, route?.['name'], name));
+	const routeIn = (which: RouteList, name: string) => list(which).find((route): route is Record<string, unknown> => isObject(route) && sameRoute(which, route['name'], name));
+	const indexIn = (which: RouteList, name: string) => list(which).findIndex(route => isObject(route) && sameRoute(which, route['name'], name));
 	switch (edit.kind) {
 		case 'set-mode': {
 			at(['delegation'])['backend'] = edit.mode;
@@ -188,12 +188,14 @@ function withEdit(before: unknown, edit: RouteEdit): unknown {
 		}
 
 		case 'set-field': {
-			list(edit.list)[indexIn(edit.list, edit.name)]![edit.field] = edit.value;
+			const route = routeIn(edit.list, edit.name);
+			if (route) route[edit.field] = edit.value;
 			break;
 		}
 
 		case 'clear-field': {
-			delete list(edit.list)[indexIn(edit.list, edit.name)]![edit.field];
+			const route = routeIn(edit.list, edit.name);
+			if (route) delete route[edit.field];
 			break;
 		}
 
@@ -203,7 +205,7 @@ function withEdit(before: unknown, edit: RouteEdit): unknown {
 		}
 
 		case 'add-route': {
-			list(edit.list).push(Object.fromEntries(Object.entries({...edit.route, name: storedName(edit.list, edit.route.name)}).filter(([, value]) => value !== undefined)));
+			list(edit.list).push(newRouteEntries(edit));
 			break;
 		}
 
@@ -214,6 +216,11 @@ function withEdit(before: unknown, edit: RouteEdit): unknown {
 	}
 
 	return root;
+}
+
+/** A map or a list in the file's plain data: where the walk can go on (the splice has already refused a list where a map belongs). */
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null;
 }
 
 /** Removing a block list's last item leaves `options:` (null); either way the list is empty. */

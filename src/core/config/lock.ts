@@ -7,7 +7,7 @@
 // the lock of a writer that is merely slow.)
 import {closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync} from 'node:fs';
 import path from 'node:path';
-import {InputError} from '../errors.js';
+import {errnoCode, InputError} from '../errors.js';
 import {isSameProcess, readProcStat} from '../process/proc-tree.js';
 
 type LockOwner = {pid: number; startTicks: number | null};
@@ -67,7 +67,7 @@ function tryLock(lockPath: string, me: LockOwner): LockOwner | undefined {
 		linkSync(draft, lockPath);
 		return undefined;
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+		if (errnoCode(error) !== 'EEXIST') {
 			throw error;
 		}
 
@@ -101,7 +101,7 @@ function isAlive(owner: LockOwner): boolean {
 		process.kill(owner.pid, 0);
 		return true;
 	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
+		return errnoCode(error) === 'EPERM';
 	}
 }
 

@@ -4,7 +4,7 @@
 // not UTF-8) is an error: taking it as "absent" would run every task on the parent's model.
 import {lstatSync} from 'node:fs';
 import path from 'node:path';
-import {InputError} from '../errors.js';
+import {errnoCode, InputError, messageOf} from '../errors.js';
 import {inputLimits, readBoundedFile} from '../text/read-text.js';
 
 export type ConfigText = {path: string; exists: true; text: string} | {path: string; exists: false; text: undefined};
@@ -22,7 +22,7 @@ export function readConfigText(configPath: string, options: ReadConfigOptions = 
 		bytes = readBoundedFile(configPath, inputLimits.config);
 	} catch (error) {
 		if (error instanceof InputError) throw error;
-		const code = (error as NodeJS.ErrnoException).code;
+		const code = errnoCode(error);
 		if (code === 'ENOENT' && !isSymlink(configPath)) {
 			if (!options.explicit) {
 				return {path: configPath, exists: false, text: undefined};
@@ -31,7 +31,7 @@ export function readConfigText(configPath: string, options: ReadConfigOptions = 
 			throw new InputError(`config file not found: ${configPath}`, {file: configPath}, `check the path, or leave --config out to use $HERMES_HOME/config.yaml${options.defaultPath ? ` (here ${options.defaultPath})` : ''}`);
 		}
 
-		throw readProblem(configPath, code, error as Error);
+		throw readProblem(configPath, code, error);
 	}
 
 	return {path: configPath, exists: true, text: decodeUtf8(bytes, configPath)};
@@ -45,7 +45,7 @@ function isSymlink(file: string): boolean {
 	}
 }
 
-function readProblem(file: string, code: string | undefined, error: Error): InputError {
+function readProblem(file: string, code: string | undefined, error: unknown): InputError {
 	const folder = path.dirname(file);
 	switch (code) {
 		case 'ENOENT': {
@@ -70,7 +70,7 @@ function readProblem(file: string, code: string | undefined, error: Error): Inpu
 		}
 
 		default: {
-			return new InputError(`cannot be read: ${code ?? error.message}`, {file}, 'check the path given to --config or HERMES_HOME');
+			return new InputError(`cannot be read: ${code ?? messageOf(error)}`, {file}, 'check the path given to --config or HERMES_HOME');
 		}
 	}
 }

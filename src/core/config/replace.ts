@@ -8,7 +8,7 @@ import {closeSync, fchmodSync, fchownSync, fstatSync, fsyncSync, linkSync, openS
 import path from 'node:path';
 import {decodeUtf8} from './read.js';
 import {inputLimits, readBoundedFile} from '../text/read-text.js';
-import {InputError} from '../errors.js';
+import {errnoCode, InputError, messageOf} from '../errors.js';
 
 export type ReplaceOutcome =
 	/** Saved. `replaced` is the text the rename replaced: not the expected one means a writer slipped in. */
@@ -29,11 +29,11 @@ export function readCurrent(configPath: string): string | undefined {
 	try {
 		return decodeUtf8(readBoundedFile(configPath, inputLimits.config), configPath);
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+		if (errnoCode(error) === 'ENOENT') {
 			return undefined;
 		}
 
-		throw error instanceof InputError ? error : new InputError(`cannot be read again before saving: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {file: configPath}, 'check the file and its folder, then try again');
+		throw error instanceof InputError ? error : new InputError(`cannot be read again before saving: ${errnoCode(error) ?? messageOf(error)}`, {file: configPath}, 'check the file and its folder, then try again');
 	}
 }
 
@@ -91,7 +91,7 @@ export function replaceFile(configPath: string, text: string, expected: string |
 			throw error;
 		}
 
-		throw saveProblem(configPath, folder, error as NodeJS.ErrnoException);
+		throw saveProblem(configPath, folder, error);
 	} finally {
 		removeQuietly(temporary);
 		removeQuietly(held);
@@ -103,7 +103,7 @@ function createOnly(temporary: string, target: string): ReplaceOutcome {
 	try {
 		linkSync(temporary, target);
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+		if (errnoCode(error) === 'EEXIST') {
 			return {kind: 'changed', now: readCurrent(target)};
 		}
 
@@ -126,7 +126,7 @@ function hold(target: string, held: string): Stats | undefined {
 	try {
 		linkSync(target, held);
 	} catch (error) {
-		if (['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'EMLINK'].includes((error as NodeJS.ErrnoException).code ?? '')) {
+		if (['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'EMLINK'].includes(errnoCode(error) ?? '')) {
 			return undefined;
 		}
 
@@ -181,13 +181,13 @@ function isRunning(pid: number): boolean {
 		process.kill(pid, 0);
 		return true;
 	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
+		return errnoCode(error) === 'EPERM';
 	}
 }
 
-export function saveProblem(file: string, folder: string, error: NodeJS.ErrnoException): InputError {
+export function saveProblem(file: string, folder: string, error: unknown): InputError {
 	const unchanged = 'the file was not changed';
-	switch (error.code) {
+	switch (errnoCode(error)) {
 		case 'EROFS': {
 			return new InputError(`cannot save: ${folder} is on a read-only file system; ${unchanged}`, {file}, 'save on a writable file system, or make the change by hand where you can write');
 		}
@@ -203,7 +203,7 @@ export function saveProblem(file: string, folder: string, error: NodeJS.ErrnoExc
 		}
 
 		default: {
-			return new InputError(`cannot save: ${error.code ?? error.message}; ${unchanged}`, {file}, 'check the file and its folder, then try again');
+			return new InputError(`cannot save: ${errnoCode(error) ?? messageOf(error)}; ${unchanged}`, {file}, 'check the file and its folder, then try again');
 		}
 	}
 }

@@ -50,7 +50,7 @@ export function commitRouteEdits(options: CommitOptions): CommitResult {
 	try {
 		return withConfigLock(targetOf(options.configPath), () => commitLocked(options));
 	} catch (error) {
-		throw error instanceof InputError ? error : saveProblem(options.configPath, path.dirname(targetOf(options.configPath)), error as NodeJS.ErrnoException);
+		throw error instanceof InputError ? error : saveProblem(options.configPath, path.dirname(targetOf(options.configPath)), error);
 	}
 }
 

@@ -4,7 +4,7 @@ import {existsSync} from 'node:fs';
 import {decodeUtf8, inputLimits, readBoundedFile} from '../text/read-text.js';
 import path from 'node:path';
 import {z} from 'zod';
-import {InputError, InputErrors} from '../errors.js';
+import {InputError, InputErrors, messageOf} from '../errors.js';
 import type {DelegateSettings} from '../types.js';
 import {formatBytes, hasUnit, parseSize} from '../text/sizes.js';
 import {formatPath, lineOf, readYamlText, type LocatedDocument} from '../text/yaml-locate.js';
@@ -85,7 +85,7 @@ export function loadSettings(file: string): LoadedSettings {
 		bytes = readBoundedFile(file, inputLimits.settings);
 	} catch (error) {
 		if (error instanceof InputError) throw error;
-		throw new InputError(`cannot read settings: ${(error as Error).message}`, {file});
+		throw new InputError(`cannot read settings: ${messageOf(error)}`, {file});
 	}
 
 	// Outside the try: an encoding problem is reported as one, with its own fix.

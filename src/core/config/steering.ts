@@ -8,18 +8,18 @@ import path from 'node:path';
 import {isDeepStrictEqual} from 'node:util';
 import {appendChanges, changeRecords} from './changes.js';
 import {describeEdit} from './edit.js';
-import type {DelegationConfig, RouteEdit} from '../types.js';
+import type {DelegationConfig, RouteEdit, SteerOutcome} from '../types.js';
+
+// SteerOutcome moved to core/types.ts (seam 1); src/host/ (the protocol branch, written before that
+// move) still imports it from here. Drop this line once host/ imports it from core/types.ts.
+export type {SteerOutcome} from '../types.js';
 import {parseHermesConfig} from './parse.js';
 import {loadHermesConfig, parseOptionsFor, saveRouteEdits, type LoadedConfig} from './config.js';
 import {ConfigConflictError, type CommitResult} from './save.js';
-import {InputError} from '../errors.js';
+import {errnoCode, InputError, messageOf} from '../errors.js';
 import {normaliseProfileName} from '../hermes/home.js';
 import {terminalSafe} from '../output/visible-text.js';
-
-export type SteerOutcome =
-	| {ok: true; delegation: DelegationConfig; replanned: string[]; message: string}
-	/** conflict: the file changed on disk in a way that stopped the save (or cannot be read): re-read it. */
-	| {ok: false; message: string; conflict?: boolean};
+import {joinLines} from '../text/lines.js';
 
 export type SteeringOptions = {
 	/** The run folder: changes.jsonl is appended there. */
@@ -71,7 +71,7 @@ export class BatchSteering {
 		} catch (error) {
 			if (error instanceof InputError) {
 				// One line: it is shown in a notice or in place in the editor (a conflict's diff is in the message).
-				return {ok: false, conflict: error instanceof ConfigConflictError, message: oneLine(`could not ${what}: ${terminalSafe(error.message)}${error.fix ? ` (${terminalSafe(error.fix)})` : ''}; nothing changed`)};
+				return {ok: false, conflict: error instanceof ConfigConflictError, message: joinLines(`could not ${what}: ${terminalSafe(error.message)}${error.fix ? ` (${terminalSafe(error.fix)})` : ''}; nothing changed`)};
 			}
 
 			throw error;
@@ -83,7 +83,7 @@ export class BatchSteering {
 		try {
 			appendChanges(this.options.runDir, changeRecords(edits, before, after.delegation));
 		} catch (error) {
-			recorded = `; but changes.jsonl could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+			recorded = `; but changes.jsonl could not be written: ${errnoCode(error) ?? messageOf(error)}`;
 		}
 
 		const replanned = this.options.applyRouting(after.delegation);
@@ -104,8 +104,7 @@ export class BatchSteering {
 		try {
 			reloaded = loadHermesConfig({configPath, hermesHome: this.loaded.hermesHome, explicit: this.loaded.delegation.source.exists});
 		} catch (error) {
-			const why = error instanceof InputError ? error.message : (error as Error).message;
-			return {ok: false, conflict: true, message: oneLine(`${terminalSafe(configPath)} cannot be used (${terminalSafe(why)}); the plan is unchanged`)};
+			return {ok: false, conflict: true, message: joinLines(`${terminalSafe(configPath)} cannot be used (${terminalSafe(messageOf(error))}); the plan is unchanged`)};
 		}
 
 		const before = this.loaded.delegation;
@@ -131,8 +130,7 @@ export class BatchSteering {
 			try {
 				reloaded = loadHermesConfig({configPath, hermesHome: this.loaded.hermesHome, explicit: this.loaded.delegation.source.exists});
 			} catch (error) {
-				const why = error instanceof InputError ? error.message : (error as Error).message;
-				onChange({ok: false, message: `${terminalSafe(configPath)} changed on disk but cannot be used (${terminalSafe(why)}); the plan is unchanged`});
+				onChange({ok: false, message: `${terminalSafe(configPath)} changed on disk but cannot be used (${terminalSafe(messageOf(error))}); the plan is unchanged`});
 				return;
 			}
 
@@ -160,10 +158,6 @@ export class BatchSteering {
 		const parsed = parseHermesConfig(text, parseOptionsFor(hermesHome, configPath));
 		return {delegation: parsed.delegation, document: parsed.located.document, text, hermesHome, warnings: parsed.warnings};
 	}
-}
-
-function oneLine(text: string): string {
-	return text.replaceAll(/\s*\n\s*/g, ' ');
 }
 
 function replannedText(ids: readonly string[]): string {

@@ -3,15 +3,12 @@
 // comments, and the operator's config.yaml must stay byte-for-byte the same outside the one
 // value that changed. Each function returns splices; the caller re-parses the result and checks
 // that it says what was meant (config/edit.ts).
-import {isAlias, isMap, isPair, isScalar, isSeq, parse, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq} from 'yaml';
-import {pyYamlRefusal} from './yaml11.js';
+import {isAlias, isMap, isNode, isPair, isScalar, isSeq, type Document, type Range, type Scalar, type YAMLMap} from 'yaml';
 import {blockScalar} from './yaml-block.js';
+import {emit, emitItems, formatScalar, type NewValue} from './yaml-scalar.js';
 import {formatPath} from '../text/yaml-locate.js';
 
 export type Splice = {from: number; to: number; insert: string};
-
-/** A scalar, a list of flat maps (new routes), or nothing: what an edit may write. */
-export type NewValue = string | number | Array<Record<string, string>>;
 
 /** The edit cannot be made as a clean splice; `message` says why, for the operator. */
 export class SpliceError extends Error {}
@@ -29,7 +26,7 @@ export function applySplices(text: string, splices: readonly Splice[]): string {
 
 /** Sets the value at `path`, creating the maps on the way that do not exist yet. */
 export function setValue(text: string, document: Document, path: readonly string[], value: NewValue): Splice[] {
-	const existing = document.getIn(path, true) as Node | undefined;
+	const existing = document.getIn(path, true);
 	if (existing !== undefined && existing !== null && !isEmptyScalar(existing)) {
 		if (isAlias(existing)) {
 			throw new SpliceError(`${formatPath(path)} is a YAML alias (*name) to a value used elsewhere too`);
@@ -56,7 +53,7 @@ export function setValue(text: string, document: Document, path: readonly string
 	}
 
 	const rest = path.slice(depth);
-	if (parent === null || parent === undefined || isEmptyScalar(parent as Node)) {
+	if (parent === null || parent === undefined || isEmptyScalar(parent)) {
 		// An empty document (or one with only comments): the new section goes at the end.
 		return [{from: text.length, to: text.length, insert: `${needsNewline(text) ? '\n' : ''}${emit(rest, value, 0, 2)}`}];
 	}
@@ -71,25 +68,25 @@ export function setValue(text: string, document: Document, path: readonly string
 	}
 
 	// The key is there with nothing (or null, `~`) as its value.
-	const key = pair.key as Node;
-	const empty = isScalar(pair.value) && pair.value.range && pair.value.range[1] > pair.value.range[0] ? pair.value : undefined;
+	const key = rangeOf(pair.key);
+	const empty = isScalar(pair.value) && pair.value.range && pair.value.range[1] > pair.value.range[0] ? pair.value.range : undefined;
 	if (rest.length === 1 && typeof value !== 'object') {
 		const formatted = typeof value === 'number' ? String(value) : formatScalar(value, undefined, false);
 		if (empty) {
-			return [{from: empty.range![0], to: empty.range![1], insert: formatted}];
+			return [{from: empty[0], to: empty[1], insert: formatted}];
 		}
 
-		const colon = text.indexOf(':', key.range![1]);
+		const colon = text.indexOf(':', key[1]);
 		return [{from: colon + 1, to: colon + 1, insert: ` ${formatted}`}];
 	}
 
 	// A nested value goes on the lines below the key, and an explicit null is removed.
-	const keyColumn = column(text, key.range![0]);
-	const at = nextLineStart(text, key.range![1]);
-	const nested = rest.length > 1 ? emit(rest.slice(1), value, keyColumn + 2, 2) : emitItems(value as Array<Record<string, string>>, keyColumn + 2);
+	const keyColumn = column(text, key[0]);
+	const at = nextLineStart(text, key[1]);
+	const nested = rest.length === 1 && typeof value === 'object' ? emitItems(value, keyColumn + 2) : emit(rest.slice(1), value, keyColumn + 2, 2);
 	const splices: Splice[] = [{from: at, to: at, insert: `${at === text.length && needsNewline(text) ? '\n' : ''}${nested}`}];
 	if (empty) {
-		splices.push({from: empty.range![0], to: empty.range![1], insert: ''});
+		splices.push({from: empty[0], to: empty[1], insert: ''});
 	}
 
 	return splices;
@@ -102,7 +99,7 @@ function insertIntoMap(text: string, map: YAMLMap, rest: readonly string[], valu
 			throw new SpliceError('a map written in flow style ({...}) can only take a single new value');
 		}
 
-		const close = map.range![1] - 1;
+		const close = rangeOf(map)[1] - 1;
 		if (text[close] !== '}') {
 			throw new SpliceError('a flow map without its closing brace');
 		}
@@ -115,8 +112,7 @@ function insertIntoMap(text: string, map: YAMLMap, rest: readonly string[], valu
 		throw new SpliceError('an empty block map');
 	}
 
-	const firstKey = map.items[0]!.key as Node;
-	const indent = column(text, firstKey.range![0]);
+	const indent = column(text, rangeOf(map.items[0]?.key)[0]);
 	const end = nodeEnd(last);
 	const at = nextLineStart(text, end - 1);
 	return {from: at, to: at, insert: `${at === text.length && needsNewline(text) ? '\n' : ''}${emit(rest, value, indent, 2)}`};
@@ -124,7 +120,7 @@ function insertIntoMap(text: string, map: YAMLMap, rest: readonly string[], valu
 
 /** Appends one flat map (a new route) to the list at `path`, creating the list if needed. */
 export function appendItem(text: string, document: Document, path: readonly string[], item: Record<string, string>): Splice[] {
-	const seq = document.getIn(path, true) as Node | undefined;
+	const seq = document.getIn(path, true);
 	if (seq === undefined || seq === null || isEmptyScalar(seq)) {
 		return setValue(text, document, path, [item]);
 	}
@@ -134,7 +130,7 @@ export function appendItem(text: string, document: Document, path: readonly stri
 	}
 
 	if (seq.flow) {
-		const close = seq.range![1] - 1;
+		const close = rangeOf(seq)[1] - 1;
 		if (text[close] !== ']') {
 			throw new SpliceError('a flow list without its closing bracket');
 		}
@@ -143,34 +139,35 @@ export function appendItem(text: string, document: Document, path: readonly stri
 		return [{from: close, to: close, insert: seq.items.length === 0 ? entry : `, ${entry}`}];
 	}
 
-	const dashColumn = column(text, seq.range![0]);
-	const first = seq.items[0] as Node;
-	const keyOffset = isMap(first) && !first.flow ? column(text, first.range![0]) - dashColumn : 2;
-	const at = nextLineStart(text, nodeEnd(seq.items.at(-1) as Node) - 1);
+	const dashColumn = column(text, rangeOf(seq)[0]);
+	const first = seq.items[0];
+	const keyOffset = isMap(first) && !first.flow ? column(text, rangeOf(first)[0]) - dashColumn : 2;
+	const at = nextLineStart(text, nodeEnd(seq.items.at(-1)) - 1);
 	const lines = Object.entries(item).map(([key, value], index) => `${' '.repeat(dashColumn)}${index === 0 ? '-'.padEnd(keyOffset) : ' '.repeat(keyOffset)}${key}: ${formatScalar(value, undefined, false)}`);
 	return [{from: at, to: at, insert: `${at === text.length && needsNewline(text) ? '\n' : ''}${lines.join('\n')}\n`}];
 }
 
 /** Removes item `index` of the list at `path`: its lines (block list) or its entry (flow list). */
 export function removeItem(text: string, document: Document, path: readonly string[], index: number): Splice[] {
-	const seq = document.getIn(path, true) as YAMLSeq | undefined;
-	const item = seq?.items[index] as Node | undefined;
+	const seq = document.getIn(path, true);
+	const item = isSeq(seq) ? seq.items[index] : undefined;
 	if (!isSeq(seq) || item === undefined) {
 		throw new SpliceError(`${formatPath([...path, String(index)])} does not exist`);
 	}
 
+	const [start, end] = rangeOf(item);
 	if (seq.flow) {
-		const next = seq.items[index + 1] as Node | undefined;
-		const previous = seq.items[index - 1] as Node | undefined;
-		if (next) {
-			return [{from: item.range![0], to: next.range![0], insert: ''}];
+		const next = seq.items[index + 1];
+		const previous = seq.items[index - 1];
+		if (next !== undefined) {
+			return [{from: start, to: rangeOf(next)[0], insert: ''}];
 		}
 
-		return [{from: previous ? previous.range![1] : item.range![0], to: item.range![1], insert: ''}];
+		return [{from: previous === undefined ? start : rangeOf(previous)[1], to: end, insert: ''}];
 	}
 
-	const from = lineStart(text, item.range![0]);
-	if (!/^\s*-\s*$/.test(text.slice(from, item.range![0]))) {
+	const from = lineStart(text, start);
+	if (!/^\s*-\s*$/.test(text.slice(from, start))) {
 		throw new SpliceError('a list item that does not start its own line');
 	}
 
@@ -193,12 +190,12 @@ export function removeKey(text: string, document: Document, path: readonly strin
 		return [];
 	}
 
-	const keyStart = (pair.key as Node).range![0];
+	const keyStart = rangeOf(pair.key)[0];
 	const next = map.items[index + 1];
 	if (map.flow) {
 		// The entry and the comma after it; the last entry takes the comma before it instead.
 		const previous = map.items[index - 1];
-		return next ? [{from: keyStart, to: (next.key as Node).range![0], insert: ''}] : [{from: previous ? nodeEnd(previous) : keyStart, to: nodeEnd(pair), insert: ''}];
+		return next ? [{from: keyStart, to: rangeOf(next.key)[0], insert: ''}] : [{from: previous ? nodeEnd(previous) : keyStart, to: nodeEnd(pair), insert: ''}];
 	}
 
 	const from = lineStart(text, keyStart);
@@ -209,7 +206,7 @@ export function removeKey(text: string, document: Document, path: readonly strin
 	}
 
 	// The first key of a list item (`- provider: x`): the next key moves up behind the dash.
-	const nextKey = next ? (next.key as Node).range![0] : undefined;
+	const nextKey = next ? rangeOf(next.key)[0] : undefined;
 	if (!/^\s*-\s*$/.test(text.slice(from, keyStart)) || nextKey === undefined || !/^[^\S\n]*(#[^\n]*)?\r?\n[^\S\n]*$/.test(text.slice(nodeEnd(pair), nextKey))) {
 		throw new SpliceError(`${formatPath(path)} does not start its own line`);
 	}
@@ -218,11 +215,11 @@ export function removeKey(text: string, document: Document, path: readonly strin
 }
 
 function replaceScalar(text: string, node: Scalar, value: string | number, flow: boolean): Splice {
-	const [from, end] = node.range!;
+	const [from, end] = rangeOf(node);
 	// A block scalar's range takes in its last line break, which belongs to the line, not the value.
-	const block = node.type === 'BLOCK_FOLDED' || node.type === 'BLOCK_LITERAL';
+	const block = node.type === 'BLOCK_FOLDED' || node.type === 'BLOCK_LITERAL' ? node.type : undefined;
 	const to = block && text[end - 1] === '\n' ? (text[end - 2] === '\r' ? end - 2 : end - 1) : end;
-	const kept = block && typeof value === 'string' ? blockScalar(value, node.type as 'BLOCK_FOLDED' | 'BLOCK_LITERAL', contentIndent(text, from, to)) : undefined;
+	const kept = block && typeof value === 'string' ? blockScalar(value, block, contentIndent(text, from, to)) : undefined;
 	const insert = kept ?? (typeof value === 'number' ? String(value) : formatScalar(value, node.type, flow));
 	return {from, to, insert};
 }
@@ -235,72 +232,11 @@ function contentIndent(text: string, from: number, to: number): string {
 	return first === undefined ? `${/^ */.exec(text.slice(lineStart(text, from)))![0]}  ` : /^ */.exec(first)![0];
 }
 
-/**
- * A string as YAML text in the style the file already uses there. Plain only where both YAML 1.2
- * (this tool) and YAML 1.1 (Hermes's PyYAML, where `yes`/`off`/`1:20` are not strings) read it
- * back as the same string; otherwise double-quoted.
- */
-export function formatScalar(value: string, style: Scalar.Type | undefined, flow: boolean): string {
-	const printable = !/[\u0000-\u001F\u007F-\u009F\u2028\u2029]/.test(value) && pyYamlRefusal(value) === undefined;
-	if (style === 'QUOTE_SINGLE' && printable) {
-		return `'${value.replaceAll('\'', '\'\'')}'`;
-	}
-
-	if ((style === undefined || style === 'PLAIN') && printable && isSafePlain(value, flow)) {
-		return value;
-	}
-
-	return doubleQuoted(value);
-}
-
-/**
- * A double-quoted YAML string with every character Hermes's PyYAML would refuse in the file
- * (C0/C1 controls, U+FFFE, U+FFFF, lone surrogates) written as an escape: Hermes reads the
- * same string, and the diff shows the operator exactly those escapes.
- */
-function doubleQuoted(value: string): string {
-	return JSON.stringify(value).replace(/[\u007F-\u009F\u2028\u2029\uFFFE\uFFFF]/g, char => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-function isSafePlain(value: string, flow: boolean): boolean {
-	if (value === '' || value.trim() !== value) {
-		return false;
-	}
-
-	try {
-		const asValue = parse(`key: ${value}\n`) as Record<string, unknown> | null;
-		const asOldYaml = parse(`key: ${value}\n`, {version: '1.1'}) as Record<string, unknown> | null;
-		const inFlowList = flow ? (parse(`[${value}]`) as unknown[]) : [value];
-		return asValue?.['key'] === value && asOldYaml?.['key'] === value && inFlowList.length === 1 && inFlowList[0] === value;
-	} catch {
-		return false;
-	}
-}
-
-/** `key:` lines for `path` → value, indented `indent` spaces, nested by `step`. */
-function emit(path: readonly string[], value: NewValue, indent: number, step: number): string {
-	const pad = ' '.repeat(indent);
-	const [key, ...rest] = path;
-	if (rest.length > 0) {
-		return `${pad}${key}:\n${emit(rest, value, indent + step, step)}`;
-	}
-
-	if (typeof value === 'object') {
-		return `${pad}${key}:\n${emitItems(value, indent + step)}`;
-	}
-
-	return `${pad}${key}: ${typeof value === 'number' ? String(value) : formatScalar(value, undefined, false)}\n`;
-}
-
-function emitItems(items: ReadonlyArray<Record<string, string>>, indent: number): string {
-	return items.map(item => Object.entries(item).map(([key, value], index) => `${' '.repeat(indent)}${index === 0 ? '- ' : '  '}${key}: ${formatScalar(value, undefined, false)}\n`).join('')).join('');
-}
-
 function keyOf(pair: unknown): unknown {
-	return isPair(pair) && isScalar((pair as Pair).key) ? ((pair as Pair).key as Scalar).value : undefined;
+	return isPair(pair) && isScalar(pair.key) ? pair.key.value : undefined;
 }
 
-function isEmptyScalar(node: Node | null): boolean {
+function isEmptyScalar(node: unknown): boolean {
 	return isScalar(node) && (node.value === null || node.value === undefined);
 }
 
@@ -318,11 +254,19 @@ function inFlow(document: Document, path: readonly string[]): boolean {
 
 function nodeEnd(node: unknown): number {
 	if (isPair(node)) {
-		const pair = node as Pair;
-		return ((pair.value as Node | null)?.range ?? (pair.key as Node).range!)[1];
+		return isNode(node.value) && node.value.range ? node.value.range[1] : rangeOf(node.key)[1];
 	}
 
-	return (node as Node).range![1];
+	return rangeOf(node)[1];
+}
+
+/** Where a node is in the text; the parser gives every node it read a range. */
+function rangeOf(node: unknown): Range {
+	if (!isNode(node) || !node.range) {
+		throw new SpliceError('a YAML value without a place in the file');
+	}
+
+	return node.range;
 }
 
 function lineStart(text: string, position: number): number {

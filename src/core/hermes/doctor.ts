@@ -5,6 +5,7 @@ import {existsSync, readFileSync} from 'node:fs';
 import {availableParallelism} from 'node:os';
 import path from 'node:path';
 import {parse} from 'yaml';
+import {z} from 'zod';
 import {profileDir, profileModelIn} from './home.js';
 import {describeCapabilities} from './probe.js';
 import {routeFlags} from './flags.js';
@@ -91,12 +92,12 @@ function homeFindings(input: DoctorInput): Finding[] {
 	const findings: Finding[] = [];
 	const homes = [input.hermesHome, ...(input.delegation?.profileRoutes.profiles ?? []).map(route => profileDir(input.hermesHome, route.name))];
 	for (const home of homes) {
-		const security = readYaml(path.join(home, 'config.yaml'))?.['security'] as Record<string, unknown> | undefined;
-		if (security?.['allow_lazy_installs'] !== false) {
+		const security = securityOf(path.join(home, 'config.yaml'));
+		if (security.allow_lazy_installs !== false) {
 			findings.push({level: 'warn', topic: 'lazy installs', message: `${home}/config.yaml: security.allow_lazy_installs is not false: each hermes chat may first try to pip-install optional packages (offline: ~8 s per call)`, fix: 'set security.allow_lazy_installs: false in that config.yaml'});
 		}
 
-		if (security?.['tirith_enabled'] !== false && !hasTirith()) {
+		if (security.tirith_enabled !== false && !hasTirith()) {
 			findings.push({level: 'warn', topic: 'tirith', message: `${home}/config.yaml: the tirith scanner is enabled but not installed: Hermes prints a warning as the first line of stdout (even with -Q, so it lands in the answer) and tries to download it on every call`, fix: 'install tirith, or set security.tirith_enabled: false'});
 		}
 	}
@@ -115,11 +116,19 @@ function loadFinding(concurrency: number): Finding[] {
 	return [{level: concurrency > cores * 4 ? 'warn' : 'ok', topic: 'load', message}];
 }
 
-function readYaml(file: string): Record<string, unknown> | undefined {
+// Only these two switches are read. A file that is missing, unreadable or shaped otherwise reads
+// as neither being set to false, so both warnings are given.
+const securitySettings = z.object({security: z.object({allow_lazy_installs: z.unknown(), tirith_enabled: z.unknown()})});
+
+function securityOf(configFile: string): {allow_lazy_installs?: unknown; tirith_enabled?: unknown} {
+	const parsed = securitySettings.safeParse(readYaml(configFile));
+	return parsed.success ? parsed.data.security : {};
+}
+
+function readYaml(file: string): unknown {
 	const text = readText(file);
 	try {
-		const value: unknown = text === undefined ? undefined : parse(text);
-		return typeof value === 'object' && value !== null ? value as Record<string, unknown> : undefined;
+		return text === undefined ? undefined : parse(text);
 	} catch {
 		return undefined;
 	}

@@ -4,7 +4,7 @@ import {existsSync, mkdirSync, statSync} from 'node:fs';
 import {homedir} from 'node:os';
 import path from 'node:path';
 import {parse} from 'yaml';
-import {InputError} from '../errors.js';
+import {errnoCode, InputError, messageOf} from '../errors.js';
 import {decodeUtf8, inputLimits, readBoundedFile} from '../text/read-text.js';
 import {hermesYamlOptions} from '../text/yaml-locate.js';
 
@@ -52,21 +52,22 @@ export function makeFolder(dir: string, fix: string): void {
 		mkdirSync(dir, {recursive: true, mode: 0o700});
 		return;
 	} catch (error) {
-		const failure = firstFailingFolder(dir) ?? {folder: dir, error: error as NodeJS.ErrnoException};
+		const failure = firstFailingFolder(dir) ?? {folder: dir, error};
 		throw folderError(failure.folder, failure.error, fix);
 	}
 }
 
 /** An error writing in `folder` as the operator needs it: the folder, the real reason, the fix. */
-export function folderError(folder: string, error: NodeJS.ErrnoException, fix: string): InputError {
-	const code = error.code ?? '';
-	const why = folderProblems[code] ?? error.message;
+export function folderError(folder: string, error: unknown, fix: string): InputError {
+	const code = errnoCode(error) ?? '';
+	const message = messageOf(error);
+	const why = folderProblems[code] ?? message;
 	// A full disk is not a permission problem: say what would help.
 	const specific = code === 'ENOSPC' || code === 'EDQUOT' ? `free space on that disk (or raise your quota), or point HERMES_HOME at another disk` : fix;
-	return new InputError(`cannot create the folder ${folder}: ${why}${code && !error.message.includes(why) ? ` (${code})` : ''}`, {}, specific);
+	return new InputError(`cannot create the folder ${folder}: ${why}${code && !message.includes(why) ? ` (${code})` : ''}`, {}, specific);
 }
 
-function firstFailingFolder(dir: string): {folder: string; error: NodeJS.ErrnoException} | undefined {
+function firstFailingFolder(dir: string): {folder: string; error: unknown} | undefined {
 	const missing: string[] = [];
 	for (let folder = dir; !existsSync(folder); folder = path.dirname(folder)) {
 		missing.unshift(folder);
@@ -77,7 +78,7 @@ function firstFailingFolder(dir: string): {folder: string; error: NodeJS.ErrnoEx
 		try {
 			mkdirSync(folder, {mode: 0o700});
 		} catch (error) {
-			return {folder, error: error as NodeJS.ErrnoException};
+			return {folder, error};
 		}
 	}
 
@@ -87,7 +88,7 @@ function firstFailingFolder(dir: string): {folder: string; error: NodeJS.ErrnoEx
 			return {folder: dir, error: Object.assign(new Error('not a directory'), {code: 'ENOTDIR'})};
 		}
 	} catch (error) {
-		return {folder: dir, error: error as NodeJS.ErrnoException};
+		return {folder: dir, error};
 	}
 
 	return undefined;

@@ -8,6 +8,7 @@ import {accessSync, constants, mkdirSync, readFileSync, realpathSync, statSync} 
 import {homedir} from 'node:os';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
+import {z} from 'zod';
 import {outputModeOf} from './flags.js';
 import type {BatchReport, HermesCapabilities} from '../types.js';
 
@@ -79,8 +80,28 @@ export function parseChatHelp(help: string): Flags {
 	};
 }
 
-type CacheEntry = {key: string; flags: Flags};
-type CacheFile = {entries: Record<string, CacheEntry>};
+// The cache file is ours but on disk, so anyone may have written it: each entry is checked when
+// used, and one that does not fit (an older release's, with a flag missing) is a cache miss.
+const cacheEntry = z.object({
+	key: z.string(),
+	flags: z.object({
+		quiet: z.boolean(),
+		reasoning: z.boolean(),
+		streamJson: z.boolean(),
+		queryFile: z.boolean(),
+		runBudget: z.boolean(),
+		maxTurns: z.boolean(),
+		toolsets: z.boolean(),
+		skills: z.boolean(),
+		worktree: z.boolean(),
+		source: z.boolean(),
+		provider: z.boolean(),
+	}) satisfies z.ZodType<Flags>,
+});
+// Other binaries' entries are kept as they are when one is written.
+const cacheFile = z.object({entries: z.record(z.string(), z.unknown())});
+type CacheEntry = z.infer<typeof cacheEntry>;
+type CacheFile = z.infer<typeof cacheFile>;
 
 export function defaultCachePath(env: NodeJS.ProcessEnv = process.env): string {
 	const base = env['XDG_CACHE_HOME'] && path.isAbsolute(env['XDG_CACHE_HOME']) ? env['XDG_CACHE_HOME'] : path.join(homedir(), '.cache');
@@ -105,9 +126,9 @@ export async function probeHermes(bin: string, options: ProbeOptions): Promise<H
 	const versionText = `${versionRun.stdout}\n${versionRun.stderr}`;
 	const version = parseVersion(versionText);
 	const key = cacheKey(bin, versionText);
-	const cached = key && options.cachePath ? readCache(options.cachePath)?.entries[bin] : undefined;
-	if (cached && cached.key === key) {
-		return {bin, version, probed: true, flags: cached.flags};
+	const cached = key && options.cachePath ? cacheEntry.safeParse(readCache(options.cachePath)?.entries[bin]) : undefined;
+	if (cached?.success && cached.data.key === key) {
+		return {bin, version, probed: true, flags: cached.data.flags};
 	}
 
 	const helpRun = await capture(bin, ['chat', '--help'], options.env, timeoutMs);
@@ -136,8 +157,8 @@ function cacheKey(bin: string, versionText: string): string | undefined {
 
 function readCache(file: string): CacheFile | undefined {
 	try {
-		const parsed = JSON.parse(readFileSync(file, 'utf8')) as CacheFile;
-		return typeof parsed === 'object' && parsed !== null && typeof parsed.entries === 'object' ? parsed : undefined;
+		const parsed = cacheFile.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+		return parsed.success ? parsed.data : undefined;
 	} catch {
 		return undefined;
 	}
@@ -161,7 +182,7 @@ function capture(file: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs
 		// Hermes dies with a BrokenPipeError when its output is cut short: read everything.
 		execFile(command, commandArgs, {env, timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, killSignal: 'SIGKILL'}, (error, stdout, stderr) => {
 			if (error) {
-				const reason = (error as NodeJS.ErrnoException & {killed?: boolean}).killed ? `no answer within ${timeoutMs / 1000} s` : firstLine(stderr) || error.message;
+				const reason = error.killed ? `no answer within ${timeoutMs / 1000} s` : firstLine(stderr) || error.message;
 				resolve({stdout, stderr, error: reason});
 				return;
 			}

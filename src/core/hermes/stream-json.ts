@@ -4,8 +4,13 @@
 // per tool call) and into a summary for the results (answer, session, tokens, tool calls).
 // Pure: bytes in, bytes and data out. Lines that are not events stay plain output, because a run
 // may print other things (a tool's stray print, a warning) and those must not be lost.
+// Past ~300 lines as one decoder: cutting bytes into lines (bounded, overlong lines passed
+// through) and showing events share where the pane's line stands (atLineStart) and the summary;
+// what stands apart is apart (the long result line, the tool calls' pairing).
 import {completeUtf8End, cutResultEvent, LongLine, startsResultEvent} from './stream-json-result-line.js';
+import {ToolCalls} from './stream-json-tool-calls.js';
 import type {TaskTelemetry, TokenCounts, ToolCallRecord} from '../types.js';
+import {joinLines} from '../text/lines.js';
 
 export type StreamSummary = {
 	/**
@@ -30,7 +35,6 @@ export type StreamSummary = {
 /** Longer lines are never buffered whole: they are shown as plain output, in pieces. */
 const maxLineBytes = 1024 * 1024;
 const maxAnswerBytes = 1024 * 1024;
-const maxToolCalls = 1000;
 const keptPlainLines = 20;
 const keptPlainChars = 500;
 const displayInputChars = 120;
@@ -42,8 +46,6 @@ const text = (value: unknown): string | null => (typeof value === 'string' ? val
 const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 const numberOrNull = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 const cut = (value: string, length: number) => (value.length > length ? `${value.slice(0, length - 1)}…` : value);
-/** One display line per event, whatever newlines a field holds. */
-const oneLine = (value: string) => value.replaceAll(/\s*[\r\n]+\s*/g, ' ');
 const seconds = (ms: number | null) => (ms === null ? '' : ` ${(ms / 1000).toFixed(1)}s`);
 
 /** The first `limit` bytes of text, cut at a character boundary. */
@@ -86,10 +88,7 @@ export class StreamJsonDecoder {
 	private result: StreamSummary['result'] = null;
 	private tokens: TokenCounts | null = null;
 	private costUsd: number | null = null;
-	private readonly toolCalls: ToolCallRecord[] = [];
-	/** Kept calls still waiting for their tool_result, oldest first. */
-	private open: ToolCallRecord[] = [];
-	private toolCallCount = 0;
+	private readonly toolCalls = new ToolCalls();
 	private plainLines = 0;
 	private readonly plainTail: string[] = [];
 
@@ -187,7 +186,7 @@ export class StreamJsonDecoder {
 			result: this.result && {...this.result},
 			tokens: this.tokens && {...this.tokens},
 			costUsd: this.costUsd,
-			toolCalls: this.toolCalls.map((call) => ({...call})),
+			toolCalls: this.toolCalls.records(),
 			plainLines: this.plainLines,
 			plainText: this.plainTail.join('\n'),
 		};
@@ -259,7 +258,7 @@ export class StreamJsonDecoder {
 				this.sessionId = text(event['session_id']) || this.sessionId;
 				this.telemetry();
 				const parts = [this.model && `configured model ${this.model}`, this.sessionId && `session ${this.sessionId}`].filter(Boolean);
-				return parts.length > 0 ? this.shownLine(oneLine(parts.join(' · '))) : '';
+				return parts.length > 0 ? this.shownLine(joinLines(parts.join(' · '))) : '';
 			}
 
 			case 'text': {
@@ -305,21 +304,9 @@ export class StreamJsonDecoder {
 		const name = text(event['name']) || 'unknown';
 		const id = text(event['tool_call_id']);
 		const input = compactJson(event['input']);
-		// A result that came first (out of order) gets its input now instead of a second record.
-		const early = id === null ? undefined : this.toolCalls.find((call) => call.id === id && call.input === null && call.is_error !== null);
-		if (early) {
-			early.input = input && cut(input, recordInputChars);
-		} else {
-			this.toolCallCount++;
-			if (this.toolCalls.length < maxToolCalls) {
-				const record: ToolCallRecord = {name, id, input: input && cut(input, recordInputChars), duration_ms: null, is_error: null};
-				this.toolCalls.push(record);
-				this.open.push(record);
-			}
-		}
-
+		this.toolCalls.used(name, id, input && cut(input, recordInputChars));
 		this.telemetry();
-		return this.shownLine(oneLine(`⚙ ${name}${input ? ` ${cut(input, displayInputChars)}` : ''}`));
+		return this.shownLine(joinLines(`⚙ ${name}${input ? ` ${cut(input, displayInputChars)}` : ''}`));
 	}
 
 	private toolResult(event: JsonObject): string {
@@ -327,29 +314,11 @@ export class StreamJsonDecoder {
 		const id = text(event['tool_call_id']);
 		const durationMs = numberOrNull(event['duration_ms']);
 		const isError = event['is_error'] === true;
-		const byId = id === null ? undefined : this.open.find((candidate) => candidate.id === id);
-		// No stored Hermes sends tool_call_id: results are then paired by name, oldest call first.
-		// That is right for calls of one tool that ran one after the other, and a guess for calls
-		// that overlapped (parallel calls may end in any order): those are marked.
-		const sameName = byId ? [] : this.open.filter((candidate) => candidate.name === name && (id === null || candidate.id === null));
-		const call = byId ?? sameName[0];
-		if (sameName.length > 1) {
-			for (const candidate of sameName) candidate.ambiguous = true;
-		}
-
-		if (call) {
-			this.open = this.open.filter((candidate) => candidate !== call);
-			call.duration_ms = durationMs;
-			call.is_error = isError;
-		} else {
-			this.toolCallCount++;
-			if (this.toolCalls.length < maxToolCalls) this.toolCalls.push({name, id, input: null, duration_ms: durationMs, is_error: isError});
-		}
-
+		this.toolCalls.ended(name, id, durationMs, isError);
 		this.telemetry();
-		if (!isError) return this.shownLine(oneLine(`  ↳ ${name}${seconds(durationMs)}`));
+		if (!isError) return this.shownLine(joinLines(`  ↳ ${name}${seconds(durationMs)}`));
 		const firstLine = (text(event['output']) ?? '').split('\n').find((line) => line.trim() !== '') ?? '';
-		return this.shownLine(oneLine(`  ✗ ${name}${seconds(durationMs)}${firstLine ? `: ${cut(firstLine.trim(), displayInputChars)}` : ''}`));
+		return this.shownLine(joinLines(`  ✗ ${name}${seconds(durationMs)}${firstLine ? `: ${cut(firstLine.trim(), displayInputChars)}` : ''}`));
 	}
 
 	private finalResult(event: JsonObject): string {
@@ -372,7 +341,7 @@ export class StreamJsonDecoder {
 		this.costUsd = numberOrNull(event['cost_usd']) ?? numberOrNull(event['actual_cost_usd']) ?? numberOrNull(event['estimated_cost_usd']) ?? this.costUsd;
 		this.telemetry();
 		if (exitCode === 0 && error === null) return '';
-		return this.shownLine(oneLine(`✗ ${error ?? `exit code ${exitCode}`}`));
+		return this.shownLine(joinLines(`✗ ${error ?? `exit code ${exitCode}`}`));
 	}
 
 	private telemetry(): void {
@@ -383,7 +352,7 @@ export class StreamJsonDecoder {
 			session_id: this.sessionId,
 			tokens: this.tokens && {...this.tokens},
 			cost_usd: this.costUsd,
-			tool_calls: this.toolCallCount,
+			tool_calls: this.toolCalls.count,
 		});
 	}
 }

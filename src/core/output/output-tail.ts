@@ -1,6 +1,9 @@
 // The last lines of one task's output, safe and bounded, for the dashboard. The complete
 // output lives in the task's log file; this keeps only what a pane can show, so memory stays
 // bounded whatever a subagent prints (endless lines, a 10 MB line without a newline, ...).
+// Longer than ~300 lines because it is one state machine: the block path and the per-line path
+// (carriage returns, cut lines, styles closed at a line's end) share the partial line and its
+// flags, and split apart each would have to reach into the other's.
 //
 // A flood must cost per chunk, not per line: the plain complete lines of a chunk are kept as
 // one block of text (see line-blocks.ts) and only counted and measured here, with native
@@ -14,6 +17,7 @@
 import {StringDecoder} from 'node:string_decoder';
 import {LineBlocks} from './line-blocks.js';
 import type {LineBlock} from './line-blocks.js';
+import {RawLines} from './raw-lines.js';
 import {TerminalSanitizer, stripSgr} from './sanitize.js';
 
 export type OutputTailOptions = {
@@ -118,7 +122,15 @@ export class OutputTail {
 
 	/** A stretch of raw lines to hand to pushRawLines, decoded as this tail decodes. */
 	rawLines(): RawLines {
-		return new RawLines(this.maxLineLength);
+		const {maxLineLength} = this;
+		return new RawLines((raws, total) => {
+			const tail = new OutputTail({maxLines: total, maxLineLength});
+			for (const raw of raws) {
+				tail.push(raw);
+			}
+
+			return tail.lines();
+		});
 	}
 
 	/** The stream closed: the unterminated last line becomes a complete one. Later pushes are ignored. */
@@ -337,52 +349,4 @@ function positiveInteger(value: number, name: string): number {
 		throw new RangeError(`OutputTail: ${name} must be a positive integer, got ${value}`);
 	}
 	return value;
-}
-
-/**
- * Raw complete lines of one stretch of a stream, in runs (stderr lines may sit between them in a
- * merged view). Decoded together, in order, as one fresh stream the first time any run is read.
- */
-export class RawLines {
-	private readonly runs: Array<{raw: Buffer; count: number}> = [];
-	private decoded: string[] | undefined;
-
-	constructor(private readonly maxLineLength: number) {}
-
-	/** Adds a run; its block is what the tail keeps. */
-	block(raw: Buffer, count: number): LineBlock {
-		this.runs.push({raw, count});
-		return new RawLineBlock(this, this.runs.length - 1, count, raw.length);
-	}
-
-	textOf(run: number): string {
-		if (this.decoded === undefined) {
-			const total = this.runs.reduce((sum, {count}) => sum + count, 0);
-			const tail = new OutputTail({maxLines: total, maxLineLength: this.maxLineLength});
-			for (const {raw} of this.runs) {
-				tail.push(raw);
-			}
-
-			const lines = tail.lines();
-			let at = 0;
-			this.decoded = this.runs.map(({count}) => {
-				const text = lines.slice(at, at + count).join('\n');
-				at += count;
-				return text;
-			});
-			this.runs.length = 0;
-		}
-
-		return this.decoded[run]!;
-	}
-}
-
-class RawLineBlock implements LineBlock {
-	readonly crlf = false;
-
-	constructor(private readonly lines: RawLines, private readonly run: number, readonly count: number, readonly size: number) {}
-
-	get text(): string {
-		return this.lines.textOf(this.run);
-	}
 }

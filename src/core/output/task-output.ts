@@ -1,152 +1,12 @@
 // What is kept in memory of one task's output: display tails (sanitised, bounded lines) for
 // the dashboard, and the last bytes of raw stdout for the result. The complete output goes
 // to the task's log file, never here, so memory stays flat however much a task prints.
-import {LineBlocks} from './line-blocks.js';
+import {ByteTail, resultLimitBytes} from './byte-tail.js';
 import type {LineBlock} from './line-blocks.js';
+import {MergedLines} from './merged-lines.js';
 import {defaultMaxLineLength, OutputTail} from './output-tail.js';
+import {countLineBreaks, rawRegionFits, stdoutCut, type Pending} from './waiting-output.js';
 import {sanitizeLine, stripSgr} from './sanitize.js';
-
-/**
- * The last `limit` bytes written, copied into a ring that grows by doubling up to `limit`. Copied,
- * not kept as the chunks they came in: an agent printing a line at a time hands over a chunk per
- * line, and a tail of 64 KiB was a thousand Buffers kept alive per task, each an object on the
- * heap (promoted, then collected by a major GC) for 60 bytes of output.
- */
-export class ByteTail {
-	private ring = Buffer.alloc(0);
-	/** Where the oldest kept byte is. */
-	private start = 0;
-	private size = 0;
-	private total = 0;
-
-	constructor(private readonly limit: number) {}
-
-	push(chunk: Buffer): void {
-		this.total += chunk.length;
-		const data = chunk.length > this.limit ? chunk.subarray(chunk.length - this.limit) : chunk;
-		if (data.length === 0) {
-			return;
-		}
-
-		if (this.size + data.length > this.ring.length && this.ring.length < this.limit) {
-			this.grow(Math.min(this.limit, Math.max(this.size + data.length, this.ring.length * 2, 1024)));
-		}
-
-		const capacity = this.ring.length;
-		const overflow = this.size + data.length - capacity;
-		if (overflow > 0) {
-			this.start = (this.start + overflow) % capacity;
-			this.size -= overflow;
-		}
-
-		const at = (this.start + this.size) % capacity;
-		const first = Math.min(data.length, capacity - at);
-		data.copy(this.ring, at, 0, first);
-		data.copy(this.ring, 0, first);
-		this.size += data.length;
-	}
-
-	/** Decoded text of at most `limit` bytes; a character cut at the front is dropped. */
-	text(): {text: string; truncated: boolean} {
-		const buffer = this.contents();
-		const truncated = this.total > this.limit;
-		let start = 0;
-		// Skip UTF-8 continuation bytes left over from a character cut in half.
-		while (truncated && start < buffer.length && start < 4 && (buffer[start]! & 0xc0) === 0x80) {
-			start++;
-		}
-
-		return {text: buffer.subarray(start).toString('utf8'), truncated};
-	}
-
-	/** The kept bytes, oldest first, in one buffer. */
-	private contents(): Buffer {
-		const end = this.start + this.size;
-		if (end <= this.ring.length) {
-			return this.ring.subarray(this.start, end);
-		}
-
-		return Buffer.concat([this.ring.subarray(this.start), this.ring.subarray(0, end - this.ring.length)], this.size);
-	}
-
-	private grow(capacity: number): void {
-		const ring = Buffer.alloc(capacity);
-		this.contents().copy(ring, 0);
-		this.ring = ring;
-		this.start = 0;
-	}
-}
-
-export const resultLimitBytes = 64 * 1024;
-
-/**
- * What a pane shows: stdout and stderr lines in the order they were completed, so an agent's
- * warnings appear where they happened. Each stream assembles its own lines (a partial stdout
- * line is never spliced with stderr text); the unfinished lines of both come last.
- * The streams hand over blocks of lines completed together, shared with their own tails, so
- * merging costs one step per chunk, not per line.
- */
-export class MergedLines {
-	private readonly complete: LineBlocks;
-
-	constructor(maxLines: number, private readonly partials: () => string[]) {
-		this.complete = new LineBlocks(maxLines);
-	}
-
-	add(block: LineBlock): void {
-		this.complete.add(block);
-	}
-
-	skip(count: number): void {
-		this.complete.skip(count);
-	}
-
-	get totalLines(): number {
-		return this.complete.totalLines;
-	}
-
-	lines(count?: number): string[] {
-		const partials = this.partials().filter(line => line !== '');
-		const wanted = Math.min(count ?? Number.POSITIVE_INFINITY, this.complete.length + partials.length);
-		const fromComplete = Math.max(0, wanted - partials.length);
-		// Only the wanted lines are split out: panes ask for a few dozen lines many times a second.
-		const complete = this.complete.last(fromComplete);
-		// These lines leave the core for the screen, where Ink caches every string it draws:
-		// a line that is a slice of a 64 KiB output block would keep that whole block alive. So
-		// they leave as copies, and a line the last read handed out leaves as the same copy:
-		// between two reads of a pane most of its lines are the same (under 32 trickling agents,
-		// copying them afresh was ~9 % of what the dashboard allocated).
-		const first = this.complete.totalLines - complete.length;
-		const copies = complete.map((line, i) => this.handedOut.copyOf(first + i, line));
-		// A pane's reads are remembered; the zoom's (up to maxLines) reuse them without replacing
-		// them, so that a pane read after the zoom still finds its lines, and a task once zoomed
-		// does not keep a second copy of its scrollback for the rest of the run.
-		if (copies.length <= rememberedLines) {
-			this.handedOut = new HandedOut(first, copies, copies.length);
-		}
-
-		copies.push(...partials.slice(partials.length - (wanted - fromComplete)).map(detached));
-		return copies;
-	}
-
-	private handedOut = new HandedOut(0, [], 0);
-}
-
-/** Reads of at most this many lines (a pane's) are remembered for the next read to reuse. */
-const rememberedLines = 256;
-
-/** Copies of complete lines a read handed out, by their number among all the lines ever completed. */
-class HandedOut {
-	/** `copies` may go on with the read's partial lines: only the first `count` are complete lines. */
-	constructor(private readonly first: number, private readonly copies: readonly string[], private readonly count: number) {}
-
-	/** The copy handed out for line `index` if it holds `line`'s text (content compared: never a wrong line), else a new copy. */
-	copyOf(index: number, line: string): string {
-		const at = index - this.first;
-		const copy = at >= 0 && at < this.count ? this.copies[at] : undefined;
-		return copy === line ? copy : detached(line);
-	}
-}
 
 /** Turns an agent's raw stdout into what its pane shows (stream-json → reply text and tool lines). */
 export type StdoutDecoder = {
@@ -166,8 +26,6 @@ const skipAbove = 128 * 1024;
 const trimAbove = 512 * 1024;
 /** Newest lines of a flood decoded at once (more than a pane or a zoomed screen shows); older kept ones are decoded when read. */
 const eagerLines = 256;
-
-export type Pending = {stderr: boolean; chunk: Buffer};
 
 export class TaskOutput {
 	private readonly stdoutTail: OutputTail;
@@ -374,83 +232,4 @@ export class TaskOutput {
 	errorLine(): string | undefined {
 		return this.keepDisplay ? this.stderr.lastLine() : this.errorText().split('\n').findLast(line => line.trim() !== '');
 	}
-}
-
-/**
- * Whether the waiting stdout up to `to` may stay raw until read: it has no
- * escape sequence (an SGR or an unterminated string there changes how the lines after it are
- * decoded, and raw lines are decoded apart from them) and is no larger than the tail may hold
- * decoded (lines kept raw are not yet cut to maxLineLength).
- */
-function rawRegionFits(pending: readonly Pending[], to: {index: number; offset: number}, maxBytes: number): boolean {
-	let bytes = 0;
-	for (let index = 0; index <= to.index; index++) {
-		const {stderr, chunk} = pending[index]!;
-		if (stderr) {
-			continue;
-		}
-
-		const part = index === to.index ? chunk.subarray(0, to.offset) : chunk;
-		bytes += part.length;
-		if (bytes > maxBytes || hasEscapes(part)) {
-			return false;
-		}
-	}
-
-	return true;
-}
-
-/** ESC, or a C1 control (U+0080–U+009F, which starts 8-bit sequences) in UTF-8. */
-function hasEscapes(bytes: Buffer): boolean {
-	if (bytes.includes(0x1B)) {
-		return true;
-	}
-
-	for (let at = bytes.indexOf(0xC2); at !== -1; at = bytes.indexOf(0xC2, at + 1)) {
-		const next = bytes[at + 1];
-		if (next !== undefined && next >= 0x80 && next <= 0x9F) {
-			return true;
-		}
-	}
-
-	return false;
-}
-
-/**
- * Where the stdout waiting in `pending` may be cut: just after the line break that has
- * `keep` more after it, so that the newest `keep` lines and the partial line after them are
- * still decoded. `lines`: line breaks before the cut (each completes a line that is skipped).
- * Undefined when the waiting stdout has no more than `keep` line breaks.
- */
-export function stdoutCut(pending: readonly Pending[], keep: number): {index: number; offset: number; lines: number} | undefined {
-	let seen = 0;
-	for (let index = pending.length - 1; index >= 0; index--) {
-		const {stderr, chunk} = pending[index]!;
-		if (stderr) {
-			continue;
-		}
-
-		for (let at = chunk.lastIndexOf(0x0A); at !== -1; at = at === 0 ? -1 : chunk.lastIndexOf(0x0A, at - 1)) {
-			if (++seen > keep) {
-				return {index, offset: at + 1, lines: countLineBreaks(chunk, at + 1) + pending.slice(0, index).reduce((sum, item) => sum + (item.stderr ? 0 : countLineBreaks(item.chunk, item.chunk.length)), 0)};
-			}
-		}
-	}
-
-	return undefined;
-}
-
-function countLineBreaks(chunk: Buffer, end: number): number {
-	let count = 0;
-	for (let at = chunk.indexOf(0x0A); at !== -1 && at < end; at = chunk.indexOf(0x0A, at + 1)) {
-		count++;
-	}
-
-	return count;
-}
-
-/** A copy of `line` that shares no memory with the (possibly huge) string it was cut from. */
-export function detached(line: string): string {
-	// Concatenation flattens into a new string of the line's own size; the slice then points into it.
-	return (` ${line}`).slice(1);
 }

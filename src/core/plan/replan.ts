@@ -5,7 +5,11 @@
 import {isDeepStrictEqual} from 'node:util';
 import {activeRoutes, planBatch, sharedProfileWarnings, type PlanInput} from './routing.js';
 import {maxOneLineLength} from '../input/tasks.js';
-import {isActive, type DelegationConfig, type OperatorRoute, type PlannedTask, type RoutePlan, type TaskSpec, type TaskStatus} from '../types.js';
+import {isActive, type DelegationConfig, type OperatorRoute, type PlannedTask, type RetryTarget, type RoutePlan, type TaskSpec, type TaskStatus} from '../types.js';
+
+// RetryTarget moved to core/types.ts (seam 1); src/host/protocol.ts still imports it from here.
+// Drop this line once it imports it from core/types.ts.
+export type {RetryTarget} from '../types.js';
 
 export type ReplanInput = {
 	current: RoutePlan;
@@ -99,8 +103,6 @@ export type RetryInput = {
 };
 
 /** Where R sends a task: a route of the active mode by its name, or an explicit model the operator typed (and its provider, if typed). */
-export type RetryTarget = string | {model: string; provider?: string | undefined};
-
 const retryable: ReadonlySet<TaskStatus> = new Set(['queued', 'failed', 'cancelled', 'timed_out']);
 
 /**

@@ -35,7 +35,8 @@ export function activeRoutes(delegation: DelegationConfig): readonly Route[] {
 	}
 }
 
-function activeDefault(delegation: DelegationConfig): string | undefined {
+/** The default route of the active mode; none in `default` mode. */
+export function activeDefault(delegation: DelegationConfig): string | undefined {
 	if (delegation.mode === 'model_map') {
 		return delegation.modelMap.default;
 	}

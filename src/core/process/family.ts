@@ -10,6 +10,7 @@
 // Pids are recycled, so a member must also be the same user's and have started no earlier than
 // the agent (group and session), or still have the start time it was seen with (seen).
 import {freshProcessTable, hasProc, scanProcessesInSlices, isSameProcess, ownUid, processUid, readProcStat, type ProcessId, type ProcessTable, type ProcStat} from './proc-tree.js';
+import {errnoCode} from '../errors.js';
 
 export type Family = {
 	/** The agent: pid == process-group id == session id. */
@@ -80,7 +81,7 @@ export function groupExists(pgid: number): boolean {
 		process.kill(-pgid, 0);
 		return true;
 	} catch (error) {
-		return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+		return errnoCode(error) !== 'ESRCH';
 	}
 }
 

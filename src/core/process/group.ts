@@ -7,7 +7,8 @@ import {spawn, type ChildProcess, type ChildProcessByStdio} from 'node:child_pro
 import {statSync} from 'node:fs';
 import type {Readable} from 'node:stream';
 import {familyOf, groupExists, isFamilyAlive, killWatchedFamiliesNow, signalFamily, type Family} from './family.js';
-import {freshProcessTable, hasProc, isLive, readProcStat, recentProcessTable, scanProcesses} from './proc-tree.js';
+import {freshProcessTable, hasProc, readProcStat, recentProcessTable, scanProcesses} from './proc-tree.js';
+import {errnoCode, messageOf} from '../errors.js';
 
 export type GroupExit = {exitCode: number | null; signal: NodeJS.Signals | null};
 
@@ -120,7 +121,7 @@ function holdUntilRead(stream: Readable): void {
 }
 
 function toSpawnError(file: string, cause: unknown, cwd: string | undefined): SpawnError {
-	const code = errorCode(cause) ?? 'UNKNOWN';
+	const code = errnoCode(cause) ?? 'UNKNOWN';
 	// Node reports a missing cwd as ENOENT on the binary, which sends people looking in the wrong place.
 	if (code === 'ENOENT' && cwd !== undefined && !isDirectory(cwd)) {
 		return new SpawnError(file, code, `cannot start ${file}: working directory ${cwd} does not exist`);
@@ -131,16 +132,8 @@ function toSpawnError(file: string, cause: unknown, cwd: string | undefined): Sp
 		EACCES: 'permission denied (is it executable?)',
 		ENOEXEC: 'not an executable format',
 	};
-	const reason = reasons[code] ?? (cause instanceof Error ? cause.message : String(cause));
+	const reason = reasons[code] ?? messageOf(cause);
 	return new SpawnError(file, code, `cannot start ${file}: ${reason} [${code}]`);
-}
-
-function errorCode(error: unknown): string | undefined {
-	if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') {
-		return error.code;
-	}
-
-	return undefined;
 }
 
 function isDirectory(path: string): boolean {
@@ -165,7 +158,7 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
 		process.kill(-pgid, signal);
 		return true;
 	} catch (error) {
-		if (errorCode(error) === 'ESRCH') return false;
+		if (errnoCode(error) === 'ESRCH') return false;
 		throw error;
 	}
 }
@@ -184,16 +177,6 @@ export function listGroupMembers(pgid: number): number[] {
 	if (!groupExists(pgid)) return [];
 	if (!hasProc) return [pgid];
 	return [...scanProcesses().byPid.values()].filter(stat => stat.pgrp === pgid).map(stat => stat.pid);
-}
-
-export function isGroupAlive(pgid: number): boolean {
-	assertGroupId(pgid);
-	if (!groupExists(pgid)) return false;
-	if (!hasProc) return true;
-	// The leader is usually the one still running: spare a scan of every process on the machine.
-	const leader = readProcStat(pgid);
-	if (leader?.pgrp === pgid && isLive(leader)) return true;
-	return listGroupMembers(pgid).length > 0;
 }
 
 export type CascadeOutcome = {

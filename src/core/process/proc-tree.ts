@@ -2,6 +2,7 @@
 // session, started when, owned by whom. The one parser of /proc/<pid>/stat; everything that needs
 // to know whether a process is still "ours" reads it through here.
 import {closeSync, openSync, readdirSync, readFileSync, readSync, statSync} from 'node:fs';
+import {errnoCode} from '../errors.js';
 
 export type ProcStat = {
 	pid: number;
@@ -59,7 +60,7 @@ function readProcStatOrThrow(pid: number | string): ProcStat | undefined {
 	try {
 		text = readStatLine(`/proc/${pid}/stat`);
 	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
+		const code = errnoCode(error);
 		if (code === 'ENOENT' || code === 'ESRCH') return undefined; // Exited between listing and reading.
 		throw error;
 	}

@@ -78,7 +78,7 @@ export function createRunFolder(hermesHome: string, runId = newRunId()): RunFold
 	} catch (error) {
 		rmSync(making, {recursive: true, force: true});
 		// Whatever the reason (a full disk, a quota), it is named with the fix.
-		throw folderError(dir, error as NodeJS.ErrnoException, writableHomeFix(hermesHome));
+		throw folderError(dir, error, writableHomeFix(hermesHome));
 	}
 	return {
 		runId,

@@ -7,6 +7,7 @@ import {hostname} from 'node:os';
 import path from 'node:path';
 import {z} from 'zod';
 import {hasProc, isSameProcess, readProcStat} from '../process/proc-tree.js';
+import {errnoCode} from '../errors.js';
 
 export type RunOwner = {
 	pid: number;
@@ -80,6 +81,6 @@ function pidExists(pid: number): boolean {
 		process.kill(pid, 0);
 		return true;
 	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
+		return errnoCode(error) === 'EPERM';
 	}
 }

@@ -5,6 +5,7 @@ import type {ProcessRecord, RunFolder} from './folder.js';
 import {planOnDisk, writeJsonAtomic} from './folder.js';
 import {recordProcessSafely} from './writes.js';
 import type {RoutePlan} from '../types.js';
+import {messageOf} from '../errors.js';
 
 export class RunRecords {
 	private firstProblem: string | undefined;
@@ -26,7 +27,7 @@ export class RunRecords {
 	rewritePlan(current: RoutePlan): void {
 		const plan = planOnDisk(current);
 		this.planWrite = this.planWrite.then(async () => writeJsonAtomic(this.folder.planPath, plan)).catch((error: unknown) => {
-			this.firstProblem ??= `plan.json could not be rewritten after a re-plan: ${(error as Error).message}; it shows an earlier plan`;
+			this.firstProblem ??= `plan.json could not be rewritten after a re-plan: ${messageOf(error)}; it shows an earlier plan`;
 		});
 	}
 

@@ -3,13 +3,13 @@
 // operator even when the folder cannot take them, and a process record must never take a
 // running task down with it.
 import {rmSync} from 'node:fs';
-import {InputError} from '../errors.js';
+import {errnoCode, InputError, messageOf} from '../errors.js';
 import {planOnDisk, recordProcess, writeJsonAtomic, type ProcessRecord, type RunFolder} from './folder.js';
 import type {BatchReport, RoutePlan} from '../types.js';
 
 function describeError(error: unknown): string {
-	const {code, message} = error as NodeJS.ErrnoException;
-	return code === 'ENOSPC' ? 'no space left on device (ENOSPC)' : code === 'EMFILE' ? 'too many open files (EMFILE)' : message;
+	const code = errnoCode(error);
+	return code === 'ENOSPC' ? 'no space left on device (ENOSPC)' : code === 'EMFILE' ? 'too many open files (EMFILE)' : messageOf(error);
 }
 
 /**

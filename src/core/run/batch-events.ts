@@ -5,6 +5,7 @@
 // nobody, its results never written): the exception is kept, every other listener still hears
 // the event, and the runner reports it once the results are safe (throwFailure).
 import type {BatchEvent} from '../types.js';
+import {messageOf} from '../errors.js';
 
 export type BatchListener = (event: BatchEvent) => void;
 
@@ -59,8 +60,4 @@ export class BatchEvents {
 			throw new Error(`a listener of the batch's events threw: ${messageOf(failure.error)}; the batch went on and ${resultsAt}`, {cause: failure.error});
 		}
 	}
-}
-
-function messageOf(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
 }

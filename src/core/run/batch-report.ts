@@ -1,8 +1,9 @@
 // The report a finished batch writes to results.json and announces as batch.finished: the
-// results in plan order, their summary and token totals, and every warning, including any run
+// results in plan order, their summary, token and spend totals, and every warning, including any run
 // folder write and any event listener that failed along the way.
 import {hermesSummary} from '../hermes/probe.js';
 import {summarize, tokenTotals} from './results.js';
+import {spendTotals} from './spend.js';
 import type {RunFolder} from '../run-folder/folder.js';
 import {allWarnings} from '../plan/routing.js';
 import type {BatchReport, HermesCapabilities, RoutePlan, TaskResult} from '../types.js';
@@ -28,6 +29,7 @@ export function batchReport(input: {
 		hermes: hermesSummary(input.capabilities),
 		warnings: [...allWarnings(plan), ...problems],
 		...(tokens ? {tokens} : {}),
+		spend: spendTotals(results),
 		results,
 	};
 }

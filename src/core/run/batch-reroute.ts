@@ -2,10 +2,10 @@
 // started, the re-route message sends one task (back) into the queue on a route the operator
 // chose. These only keep the books and announce; the batch (runner.ts) runs what they queue.
 import type {BatchTasks} from './batch-tasks.js';
-import {planRetry, replanBatch, type RetryTarget} from '../plan/replan.js';
+import {planRetry, replanBatch} from '../plan/replan.js';
 import {refusedResult} from './results.js';
 import {allWarnings} from '../plan/routing.js';
-import type {BatchEvent, DelegateSettings, DelegationConfig, HermesCapabilities, PlannedTask, TaskResult} from '../types.js';
+import type {BatchEvent, DelegateSettings, DelegationConfig, HermesCapabilities, PlannedTask, RetryTarget, TaskResult} from '../types.js';
 
 /**
  * What the batch was planned with, so it can be re-planned while it runs (applyRouting):
@@ -100,14 +100,8 @@ export function retryTaskIn(batch: ReroutableBatch, id: string, delegation: Dele
 	return {ok: true, attempt};
 }
 
-/** See BatchRunner.replan: refused once the batch has finished, or while it stops (a refused task must not be queued into a stopping batch). */
-export function replanIn(batch: ReroutableBatch, planned: readonly PlannedTask[]): {ok: true; changed: string[]} | {ok: false; reason: string} {
-	const refusal = batch.settled() ? 'the batch has finished' : batch.stopping() ? 'the batch is stopping' : undefined;
-	return refusal === undefined ? {ok: true, changed: replanTasks(batch, planned)} : {ok: false, reason: refusal};
-}
-
 /** New plans for the tasks that have not started; returns the ids that changed. */
-export function replanTasks(batch: ReroutableBatch, planned: readonly PlannedTask[]): string[] {
+function replanTasks(batch: ReroutableBatch, planned: readonly PlannedTask[]): string[] {
 	const {tasks, capabilities} = batch;
 	const changed: string[] = [];
 	for (const task of planned) {

@@ -1,14 +1,14 @@
 // Where each task of a running batch stands: its plan as it is now, its status, its current
 // attempt (output buffer and process) and its result. The runner decides what happens next; this
 // keeps the books, so status(), output() and the report always agree with each other.
-import type {AttemptOutput, TaskRun} from './task-run.js';
+import type {AttemptOutput, TaskExecution} from './executor.js';
 import type {PlannedTask, RoutePlan, TaskResult, TaskStatus} from '../types.js';
 
 export type TaskEntry = {
 	task: PlannedTask;
 	status: TaskStatus;
-	/** The attempt's process, from the moment it is taken from the queue: absent, the task has not started. */
-	run?: TaskRun;
+	/** The attempt under way, from the moment it is taken from the queue: absent, the task has not started. */
+	run?: TaskExecution;
 	/** 1, then one more each time the operator re-routes the finished task (retryTask). */
 	attempt: number;
 	/** The results of the attempts before this one, oldest first. */

@@ -1,6 +1,6 @@
 // The result format of PRODUCT.md, extended with the route, status, timings and log path.
 import {exitCodes} from '../errors.js';
-import type {BatchReport, PlannedTask, ResultRoute, StopReason, TaskResult, TaskStatus, TokenCounts, ToolCallRecord} from '../types.js';
+import type {BatchReport, PlannedTask, ResultRoute, Spend, StopReason, TaskResult, TaskStatus, TokenCounts, ToolCallRecord} from '../types.js';
 
 /**
  * Which route ran the task (PRODUCT.md: name, provider, model, reasoning effort, service tier).
@@ -43,6 +43,8 @@ export type TaskOutcome = {
 	configuredModel?: string | null | undefined;
 	toolCalls?: ToolCallRecord[] | undefined;
 	costUsd?: number | null | undefined;
+	/** From state.db (spend.ts adds it once the attempt has ended); null until then. */
+	spend?: Spend | null | undefined;
 };
 
 export function buildResult(task: PlannedTask, outcome: TaskOutcome): TaskResult {
@@ -70,6 +72,7 @@ export function buildResult(task: PlannedTask, outcome: TaskOutcome): TaskResult
 		configured_model: outcome.configuredModel ?? null,
 		tool_calls: outcome.toolCalls ?? [],
 		...(outcome.costUsd === undefined || outcome.costUsd === null ? {} : {cost_usd: outcome.costUsd}),
+		spend: outcome.spend ?? null,
 		...(outcome.errorText === undefined ? {} : {error: outcome.errorText}),
 		// A script reading one result must see that part of the route was not applied.
 		...(task.warnings.length > 0 || outcome.notes?.length ? {warnings: [...task.warnings, ...(outcome.notes ?? [])]} : {}),
@@ -166,6 +169,11 @@ export function describeStop(facts: StopFacts): string {
 	return `${why}: SIGTERM sent to its process group; ${ended}`;
 }
 
+/** How totals name a route: its name, else how the task chose its model. */
+export function routeKey(result: TaskResult): string {
+	return result.route.name ?? (result.route.kind === 'explicit' ? `(explicit ${result.route.model ?? ''})` : '(parent)');
+}
+
 /**
  * The batch's tokens and each route's ("(parent)" for tasks on the parent's model), and how many
  * attempts that ran are not in them (unknown); undefined when Hermes reported none.
@@ -193,8 +201,7 @@ export function tokenTotals(results: readonly TaskResult[]): BatchReport['tokens
 	const byRoute: Record<string, TokenCounts> = {};
 	for (const result of withTokens) {
 		add(total, result.tokens!);
-		const route = result.route.name ?? (result.route.kind === 'explicit' ? `(explicit ${result.route.model ?? ''})` : '(parent)');
-		add(byRoute[route] ??= zero(), result.tokens!);
+		add(byRoute[routeKey(result)] ??= zero(), result.tokens!);
 	}
 
 	return {total, by_route: byRoute, unknown_attempts: unknown};

@@ -1,26 +1,30 @@
-// Runs a planned batch: one `hermes` process group per task, at most `concurrency` at once.
-// The runner owns every process it starts for its whole life (the kill cascade, cleanup of
-// leftover grandchildren) and announces everything as BatchEvents; `run` prints them and the
-// dashboard's store is fed by them. Nothing here knows about terminals or React.
+// Runs a planned batch: every attempt of every task through one executor, at most `concurrency`
+// at once. The executor owns how an attempt runs (by default a local `hermes` process group, with
+// its kill cascade and the cleanup of leftover grandchildren); the runner announces everything
+// as BatchEvents; `run` prints them and the dashboard's store is fed by them. Nothing here knows
+// about terminals or React.
 // This file is the batch's lifecycle: the queue, re-planning and re-routing, cancel, shutdown,
-// fail-fast and the report. How one task's process is started and ended is task-run.ts; when the
-// batch has finished (and how the dashboard's re-opens it) is batch-rounds.ts.
+// fail-fast and the report. How one attempt is run is its executor's (executor.ts; the local one
+// is task-run.ts); when the batch has finished (and how the dashboard's re-opens it) is batch-rounds.ts.
 import pLimit from 'p-limit';
 import {BatchEvents, type BatchListener} from './batch-events.js';
 import {batchReport} from './batch-report.js';
 import {BatchRounds} from './batch-rounds.js';
-import {applyRoutingTo, replanIn, retryTaskIn, type ReroutableBatch, type RoutingSettings} from './batch-reroute.js';
+import {applyRoutingTo, retryTaskIn, type ReroutableBatch, type RoutingSettings} from './batch-reroute.js';
 import {BatchTasks, type TaskEntry} from './batch-tasks.js';
-import type {RetryTarget} from '../plan/replan.js';
 import {buildResult, refusedResult} from './results.js';
 import {writePlanOrRemoveFolder, writeResults} from '../run-folder/writes.js';
 import {RunRecords} from '../run-folder/records.js';
+import {SpendReader} from './spend.js';
 import type {TaskOutput} from '../output/task-output.js';
-import {newAttemptOutput, TaskRun, type TaskRunSettings} from './task-run.js';
-import type {BatchEvent, BatchReport, DelegationConfig, PlannedTask, RoutePlan, StopReason, TaskResult, TaskStatus} from '../types.js';
+import type {TaskExecutor} from './executor.js';
+import {localExecutor, type TaskRunSettings} from './task-run.js';
+import type {BatchEvent, BatchReport, DelegationConfig, RetryTarget, RoutePlan, StopReason, TaskResult, TaskStatus} from '../types.js';
 
 export type RunnerOptions = TaskRunSettings & {
 	concurrency: number;
+	/** How each attempt is run; by default as a local process group, with the settings above. */
+	executor?: TaskExecutor | undefined;
 	failFast?: boolean | undefined;
 	routing?: RoutingSettings | undefined;
 	/**
@@ -44,10 +48,16 @@ export class BatchRunner {
 	private readonly rounds: BatchRounds;
 	/** What re-planning and re-routing (batch-reroute.ts) may read and drive. */
 	private readonly reroutable: ReroutableBatch;
+	private readonly executor: TaskExecutor;
+	/** Each attempt's spend from state.db, read as it ends. */
+	private readonly spend: SpendReader;
 
 	constructor(plan: RoutePlan, private readonly options: RunnerOptions) {
-		this.tasks = new BatchTasks(plan, id => newAttemptOutput(options, telemetry => this.emit({type: 'task.telemetry', id, telemetry, at: Date.now()})));
+		const executor = options.executor ?? localExecutor(options);
+		this.executor = executor;
+		this.tasks = new BatchTasks(plan, id => executor.newOutput(telemetry => this.emit({type: 'task.telemetry', id, telemetry, at: Date.now()})));
 		this.records = new RunRecords(options.folder);
+		this.spend = new SpendReader(options.env ?? process.env, options.capabilities.flags.source);
 		this.limit = pLimit(Math.max(1, options.concurrency));
 		this.rounds = new BatchRounds({writeUp: async () => this.writeUp(), announce: report => this.announce(report)});
 		this.reroutable = {
@@ -167,15 +177,6 @@ export class BatchRunner {
 		return retryTaskIn(this.reroutable, id, delegation, target);
 	}
 
-	/**
-	 * New plans for tasks of this batch: a task that has not started (queued, or refused) takes its
-	 * new plan, and runs or is refused by it; running and finished tasks keep the route they ran
-	 * on. Returns the ids that changed; refused once the batch has finished or while it stops.
-	 */
-	replan(tasks: readonly PlannedTask[]): {ok: true; changed: string[]} | {ok: false; reason: string} {
-		return replanIn(this.reroutable, tasks);
-	}
-
 	private schedule(id: string): void {
 		this.rounds.add(this.limit(async () => this.runTask(id)));
 	}
@@ -190,7 +191,7 @@ export class BatchRunner {
 	private async writeUp(): Promise<BatchReport> {
 		await this.records.written();
 		const {folder, capabilities} = this.options;
-		const problems = [this.records.problem, this.events.problem].filter((problem): problem is string => problem !== undefined);
+		const problems = [this.records.problem, this.events.problem, ...this.spend.warnings()].filter((problem): problem is string => problem !== undefined);
 		const report = batchReport({plan: this.plan, results: this.tasks.orderedResults(), folder, capabilities, interrupted: this.interrupted, problems});
 		await writeResults(folder, report);
 		return report;
@@ -228,21 +229,26 @@ export class BatchRunner {
 			return;
 		}
 
-		// The task as it is now, not as it was queued: replan() may have changed the route meanwhile.
-		const run = new TaskRun(entry.task, entry.attempt, this.tasks.output(id)!, this.options, {
-			emit: event => this.emit(event),
-			record: record => this.records.record(record),
-			cancelling: () => {
-				entry.status = 'cancelling';
+		// The task as it is now, not as it was queued: a re-plan may have changed the route meanwhile.
+		// Running before the executor is called: whatever it reports from then on lands on a running task.
+		entry.status = 'running';
+		const task = entry.task;
+		const execution = this.executor.run(task, entry.attempt, this.tasks.output(id)!, {
+			emit: event => {
+				if (event.type === 'task.cancelling') {
+					entry.status = 'cancelling';
+				}
+
+				this.emit(event);
 			},
+			record: record => this.records.record(record),
 			finished: result => {
-				this.finish(id, result);
+				this.finish(id, this.spend.attach(task, result));
 				this.maybeFailFast(id, result.status);
 			},
 		});
-		entry.run = run;
-		entry.status = 'running';
-		await run.start();
+		entry.run = execution;
+		await execution.done;
 	}
 
 	private maybeFailFast(id: string, status: TaskStatus): void {

@@ -1,24 +1,27 @@
-// One attempt of one task, from launch to TaskResult: the prompt file, the spawn, the output piped
-// to the task's log and its TaskOutput, the timeout, the watch on its process family, the kill
-// cascade, and reading Hermes's output into a result. This is the one place that knows how a task
-// is started; the batch (runner.ts) only decides when, and hears back through TaskRunHooks.
+// One attempt of one task as a local process group, from launch to TaskResult: the prompt file,
+// the spawn, the output piped to the task's log and its TaskOutput, the timeout, the watch on its
+// process family, the kill cascade, and reading Hermes's output into a result. This is the local
+// executor (executor.ts): the batch (runner.ts) only decides when, and hears back through its hooks.
 import {lowerAgentPriority} from '../process/priority.js';
 import {mkdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {interpretHermesOutput, withoutSessionLine} from '../hermes/output.js';
-import {buildLaunch, childEnv, promptOf} from '../hermes/launcher.js';
+import {buildLaunch, childEnv, promptOf, type Launch} from '../hermes/launcher.js';
 import {spawnIfDescriptors} from '../process/open-files.js';
 import {isFamilyAlive, watchFamily, type FamilyWatch} from '../process/family.js';
-import {forgetGroup, processStartTicks, rememberGroup, startKillCascade, type Cascade, type GroupProcess} from '../process/group.js';
+import {forgetGroup, processStartTicks, rememberGroup, startKillCascade, type Cascade, type GroupExit, type GroupProcess} from '../process/group.js';
 import {processTableFromNow, readProcStat} from '../process/proc-tree.js';
 import {buildResult, describeExit, describeStop, finalStatus, stoppedBecause} from './results.js';
 import {outputModeOf} from '../hermes/flags.js';
-import type {ProcessRecord, RunFolder} from '../run-folder/folder.js';
+import type {RunFolder} from '../run-folder/folder.js';
 import {StreamJsonDecoder} from '../hermes/stream-json.js';
 import {TaskOutput} from '../output/task-output.js';
-import {closeTaskLog, openTaskLog, outputEnd, pipeWithBackpressure} from '../output/task-log.js';
-import type {BatchEvent, HermesCapabilities, PlannedTask, StopReason, TaskResult, TaskTelemetry} from '../types.js';
+import {closeTaskLog, openTaskLog, type TaskLog} from '../output/task-log.js';
+import {outputEnd, pipeWithBackpressure, type OutputActivity} from '../output/output-pipe.js';
+import type {HermesCapabilities, PlannedTask, StopReason, TaskResult, TaskTelemetry} from '../types.js';
+import type {AttemptOutput, ExecutionHooks, TaskExecutor} from './executor.js';
 import {setLongTimeout} from './long-timer.js';
+import {messageOf} from '../errors.js';
 
 /** What every task of a batch is started with: the part of the batch's RunnerOptions that is not about the batch. */
 export type TaskRunSettings = {
@@ -42,27 +45,34 @@ export type TaskRunSettings = {
 	agentNice?: number | undefined;
 };
 
-export type TaskRunHooks = {
-	emit: (event: BatchEvent) => void;
-	/** A line for processes.jsonl, so `gc` can find what a killed batch left behind. */
-	record: (record: ProcessRecord) => void;
-	/** A stop began (not the quiet clean-up after the leader exited): the task is now cancelling. */
-	cancelling: () => void;
-	/** Called once, with the attempt's result, whether or not the process ever started. */
-	finished: (result: TaskResult) => void;
-};
+/** Runs each attempt as a `hermes` process group on this machine. */
+export function localExecutor(settings: TaskRunSettings): TaskExecutor {
+	return {
+		newOutput: onTelemetry => newAttemptOutput(settings, onTelemetry),
+		run(task, attempt, output, hooks) {
+			const run = new TaskRun(task, attempt, output, settings, hooks);
+			// From the next microtask: a start that fails at once must not call hooks.finished before run() returned.
+			const done = Promise.resolve().then(async () => run.start());
+			return {stop: (reason, skipGrace) => run.stop(reason, skipGrace), skipGrace: () => run.skipGrace(), done};
+		},
+	};
+}
 
-/** A task's output buffer and, under stream-json, the decoder that feeds it: one per attempt. */
-export type AttemptOutput = {output: TaskOutput; decoder: StreamJsonDecoder | undefined};
-
-export function newAttemptOutput(settings: TaskRunSettings, onTelemetry: (telemetry: TaskTelemetry) => void): AttemptOutput {
+function newAttemptOutput(settings: TaskRunSettings, onTelemetry: (telemetry: TaskTelemetry) => void): AttemptOutput {
 	const outputMode = outputModeOf(settings.capabilities.flags);
 	const decoder = outputMode === 'stream-json' ? new StreamJsonDecoder({onTelemetry}) : undefined;
 	return {output: new TaskOutput({maxLines: settings.tailLines, display: settings.display, decoder, stderrFilter: outputMode === 'text' ? undefined : withoutSessionLine}), decoder};
 }
 
-export class TaskRun {
-	readonly startedAt = Date.now();
+/** The launch, written down: what was run, and where its output goes. */
+type Prepared = {launch: Launch; logPath: string};
+/** The process as it runs: its family watched, its output piped. */
+type Running = {child: GroupProcess; startTicks: number | null; family: FamilyWatch; log: TaskLog; activity: OutputActivity};
+/** How the leader ended, and when. */
+type Exited = {exit: GroupExit; exitedAt: number};
+
+class TaskRun {
+	private readonly startedAt = Date.now();
 	private process?: GroupProcess;
 	private family?: FamilyWatch;
 	private cascade?: Cascade;
@@ -76,7 +86,7 @@ export class TaskRun {
 		private readonly attempt: number,
 		private readonly attemptOutput: AttemptOutput,
 		private readonly settings: TaskRunSettings,
-		private readonly hooks: TaskRunHooks,
+		private readonly hooks: ExecutionHooks,
 	) {}
 
 	/** Stop this attempt: the kill cascade now, or as soon as the process exists if it is still spawning. */
@@ -96,34 +106,43 @@ export class TaskRun {
 
 	/** Launches the task and resolves once its result has been handed to hooks.finished. */
 	async start(): Promise<void> {
+		const prepared = this.prepare();
+		const running = prepared && await this.spawn(prepared);
+		if (!prepared || !running) {
+			return; // finished already, as a failure to start
+		}
+
+		const exited = await this.awaitExit(running);
+		const ended = await this.cleanUp(running);
+		this.hooks.finished(this.interpret(prepared, exited, ended));
+	}
+
+	/** The command line, and the prompt file when the prompt is too long for it. */
+	private prepare(): Prepared | undefined {
 		const {task, settings} = this;
 		const {folder, capabilities} = settings;
 		// Each attempt has its own log: the first <id>.log, a re-routed one <id>.<attempt>.log.
 		const logPath = this.attempt === 1 ? folder.logPath(task.id) : path.join(path.dirname(folder.logPath(task.id)), `${task.id}.${this.attempt}.log`);
-		const {output, decoder} = this.attemptOutput;
-		const failToStart = (message: string) => {
-			// Stopped while it was being spawned: it ends as what the stop asked for, whatever the spawn did.
-			const {stopReason} = this;
-			const errorText = stopReason ? `${stoppedBecause[stopReason]} while it was starting; the start failed too: ${message}` : message;
-			this.hooks.finished(buildResult(task, {status: finalStatus(stopReason, null), exitCode: null, signal: null, startedAt: this.startedAt, finishedAt: Date.now(), stdout: {text: '', truncated: false}, errorText, logPath: null, hermesVersion: capabilities.version}));
-		};
-
-		let launch: ReturnType<typeof buildLaunch>;
 		try {
-			launch = buildLaunch(task, settings.hermesBin, {capabilities, promptFile: task.launch.prompt_file ? writePromptFile(folder.dir, task) : undefined, batchTimeoutMs: settings.timeoutMs});
+			const launch = buildLaunch(task, settings.hermesBin, {capabilities, promptFile: task.launch.prompt_file ? writePromptFile(folder.dir, task) : undefined, batchTimeoutMs: settings.timeoutMs});
+			return {launch, logPath};
 		} catch (error) {
-			failToStart(`could not prepare the prompt file: ${(error as Error).message}`);
-			return;
+			this.failToStart(`could not prepare the prompt file: ${messageOf(error)}`);
+			return undefined;
 		}
+	}
 
+	/** Spawns the process group, takes charge of it (records, family watch, a stop that came meanwhile) and pipes its output. */
+	private async spawn({launch, logPath}: Prepared): Promise<Running | undefined> {
+		const {task, settings} = this;
 		const log = openTaskLog(logPath, {limitBytes: settings.logLimitBytes});
 		let child: GroupProcess;
 		try {
 			child = await spawnIfDescriptors(launch.file, launch.args, {env: childEnv(settings.env ?? process.env, launch.env)});
 		} catch (error) {
 			log.end();
-			failToStart((error as Error).message);
-			return;
+			this.failToStart(messageOf(error));
+			return undefined;
 		}
 
 		this.process = child;
@@ -139,10 +158,16 @@ export class TaskRun {
 			this.startCascade(pgid, false); // cancelled between spawn request and spawn
 		}
 
+		const {output} = this.attemptOutput;
 		const activity = {lastChunkAt: Date.now()};
 		pipeWithBackpressure(child.stdout, log, chunk => output.pushStdout(chunk), activity);
 		pipeWithBackpressure(child.stderr, log, chunk => output.pushStderr(chunk), activity);
+		return {child, startTicks, family, log, activity};
+	}
 
+	/** Waits for the leader to exit; past the task's timeout, stops it. */
+	private async awaitExit({child, startTicks}: Running): Promise<Exited> {
+		const {task, settings} = this;
 		const timeoutMs = task.spec.timeout === undefined ? settings.timeoutMs : task.spec.timeout * 1000;
 		let leaderExited = false;
 		void child.exited.then(() => {
@@ -155,7 +180,7 @@ export class TaskRun {
 			setImmediate(() => {
 				if (!this.stopping && !leaderExited && !hasExited(child.pid, startTicks)) {
 					this.stopReason = 'timeout';
-					this.startCascade(pgid, false);
+					this.startCascade(child.pid, false);
 				}
 			});
 		}, timeoutMs);
@@ -163,6 +188,12 @@ export class TaskRun {
 		const exit = await child.exited;
 		const exitedAt = Date.now();
 		clearTimeout(timer);
+		return {exit, exitedAt};
+	}
+
+	/** Ends what the leader left behind, waits for the cascade and the output, and closes the log: returns what the result must note. */
+	private async cleanUp({child, family, log, activity}: Running): Promise<{notes: string[]; forced: boolean}> {
+		const pgid = child.pid;
 		// The leader is gone; anything it left in its group, session or tree (a backgrounded
 		// grandchild, a job-control shell's job) is ours to end, or it would outlive the batch.
 		if (!this.cascade) {
@@ -182,19 +213,25 @@ export class TaskRun {
 			notes.push('its process group ended but its output pipe stayed open: a process that left the group (setsid) still holds it and may still be running; output after that point is not in the log');
 		}
 
-		output.end();
+		this.attemptOutput.output.end();
 		notes.push(...await closeTaskLog(log));
-		this.hooks.record({event: 'ended', task: task.id, pid: child.pid, pgid, start_ticks: null, at: new Date().toISOString()});
+		this.hooks.record({event: 'ended', task: this.task.id, pid: child.pid, pgid, start_ticks: null, at: new Date().toISOString()});
+		return {notes, forced: cascadeOutcome?.forced ?? false};
+	}
 
+	/** The attempt's result: Hermes's output read for the answer, and how the process ended. */
+	private interpret({launch, logPath}: Prepared, {exit, exitedAt}: Exited, ended: {notes: string[]; forced: boolean}): TaskResult {
+		const {task, settings: {capabilities}} = this;
+		const {output, decoder} = this.attemptOutput;
 		const status = finalStatus(this.stopReason, exit.exitCode);
 		const hermes = interpretHermesOutput({mode: launch.output, exitCode: exit.exitCode, stdout: output.result(), stderr: output.errorText(), stream: decoder?.summary()});
 		// A stop we asked for is reported as what we did and what happened, not as the traceback
 		// Hermes prints when SIGTERM interrupts it (that stays in the log).
 		const stopped = this.stopReason && this.cascade
-			? describeStop({reason: this.stopReason, termSentAt: this.cascade.termSentAt, endedAt: exitedAt, signal: exit.signal, exitCode: exit.exitCode, forced: cascadeOutcome?.forced ?? false})
+			? describeStop({reason: this.stopReason, termSentAt: this.cascade.termSentAt, endedAt: exitedAt, signal: exit.signal, exitCode: exit.exitCode, forced: ended.forced})
 			: undefined;
 		const errorText = status === 'succeeded' ? undefined : stopped ?? hermes.error ?? describeExit(status, exit.exitCode, exit.signal, this.stopReason);
-		this.hooks.finished(buildResult(task, {
+		return buildResult(task, {
 			status,
 			exitCode: exit.exitCode,
 			signal: exit.signal,
@@ -203,7 +240,7 @@ export class TaskRun {
 			stdout: {text: hermes.answer, truncated: hermes.answerTruncated},
 			answer: hermes.answer,
 			errorText,
-			notes: [...hermes.notes, ...notes],
+			notes: [...hermes.notes, ...ended.notes],
 			logPath,
 			sessionId: hermes.sessionId,
 			hermesVersion: capabilities.version,
@@ -211,7 +248,14 @@ export class TaskRun {
 			configuredModel: hermes.configuredModel,
 			toolCalls: hermes.toolCalls,
 			costUsd: hermes.costUsd,
-		}));
+		});
+	}
+
+	/** The attempt never ran: it ends as what a stop asked for, if one came while it was spawning, whatever the spawn did. */
+	private failToStart(message: string): void {
+		const {task, stopReason} = this;
+		const errorText = stopReason ? `${stoppedBecause[stopReason]} while it was starting; the start failed too: ${message}` : message;
+		this.hooks.finished(buildResult(task, {status: finalStatus(stopReason, null), exitCode: null, signal: null, startedAt: this.startedAt, finishedAt: Date.now(), stdout: {text: '', truncated: false}, errorText, logPath: null, hermesVersion: this.settings.capabilities.version}));
 	}
 
 	private startCascade(pgid: number, skipGrace: boolean, options: {quiet?: boolean} = {}): void {
@@ -238,7 +282,6 @@ export class TaskRun {
 		}
 
 		this.stopping = true;
-		this.hooks.cancelling();
 		this.hooks.emit({
 			type: 'task.cancelling',
 			id,

@@ -1,7 +1,7 @@
 // Maps a path inside a parsed YAML/JSON document back to a line number, so validation
 // errors can say `tasks.yaml:14` instead of leaving the operator to count list items.
 import {isNode, LineCounter, parseDocument, type Document} from 'yaml';
-import {InputError} from '../errors.js';
+import {InputError, messageOf} from '../errors.js';
 
 export type LocatedDocument = {
 	document: Document;
@@ -83,7 +83,7 @@ function toPlain(located: LocatedDocument): {value: unknown} | {problem: string}
 	try {
 		return {value: located.document.toJS({maxAliasCount: 100})};
 	} catch (error) {
-		const message = (error as Error).message;
+		const message = messageOf(error);
 		return {problem: /excessive alias/i.test(message) ? 'too many alias expansions (possible alias bomb)' : /alias/i.test(message) ? 'a YAML alias (*name) refers to an anchor that does not exist' : 'cannot be read as plain data'};
 	}
 }

@@ -4,7 +4,7 @@ import {readdirSync} from 'node:fs';
 import path from 'node:path';
 import {z} from 'zod';
 import {themesDir} from '../../package-files.js';
-import {InputError} from '../errors.js';
+import {errnoCode, InputError, messageOf} from '../errors.js';
 import {inputLimits, readBoundedFile} from '../text/read-text.js';
 import type {TaskStatus} from '../types.js';
 import {formatPath} from '../text/yaml-locate.js';
@@ -145,8 +145,8 @@ function readTheme(file: string): Theme {
 		text = readBoundedFile(file, inputLimits.theme).toString('utf8');
 	} catch (error) {
 		if (error instanceof InputError) throw new ThemeError([`${where}: ${error.message}; ${error.fix}`], file);
-		const code = (error as NodeJS.ErrnoException).code;
-		const problem = code === 'ENOENT' ? 'file not found' : `cannot read file (${code ?? (error as Error).message})`;
+		const code = errnoCode(error);
+		const problem = code === 'ENOENT' ? 'file not found' : `cannot read file (${code ?? messageOf(error)})`;
 		throw new ThemeError([`${where}: ${problem}; check the path, or use a shipped theme: ${listThemes().join(', ')}`], file);
 	}
 
@@ -154,7 +154,7 @@ function readTheme(file: string): Theme {
 	try {
 		data = JSON.parse(text);
 	} catch (error) {
-		const {message} = error as Error;
+		const message = messageOf(error);
 		const position = /at position (\d+)/.exec(message)?.[1];
 		const before = position === undefined ? undefined : text.slice(0, Number(position)).split('\n');
 		const at = before ? ` at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}` : '';

@@ -151,7 +151,7 @@ export function HelpOverlay({width, height, bindings}: {readonly width: number; 
 
 	const keysWidth = keysWidthOf(rows);
 	const close = [bindings.get('zoom.close')?.[0], bindings.get('help.toggle')?.[0]].filter(key => key !== undefined).map(formatKey).join(' or ');
-	const scrollKeys = ['scroll.down', 'scroll.pageDown'].map(command => bindings.get(command as Command)?.[0]).filter(key => key !== undefined).map(formatKey).join('/');
+	const scrollKeys = (['scroll.down', 'scroll.pageDown'] as const).map(command => bindings.get(command)?.[0]).filter(key => key !== undefined).map(formatKey).join('/');
 
 	return (
 		<Box flexDirection='column' width={width} height={height} overflow='hidden' borderStyle='round' borderColor={theme.colors.border.focused} paddingX={1}>

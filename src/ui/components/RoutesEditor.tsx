@@ -37,22 +37,7 @@ export function RoutesEditor({width, height, bindings}: {readonly width: number;
 	const editing = input?.kind === 'field' ? input : null;
 	const profiles = input?.kind === 'profiles' ? input : null;
 	const explicit = picker?.explicit ?? null;
-	const typing = '←→ Home End move · Ctrl+W deletes a word';
-	const hint = profiles
-		? `${key('routes.up')}${key('routes.down')} select · ${key('pick.submit')} takes the profile · ${key('routes.close')} goes back`
-		: adding
-		? `${key('field.submit')} ${adding.draft.step + 1 < adding.draft.steps.length ? 'next' : 'saves'} · ${key('field.cancel')} cancels the new route · step ${adding.draft.step + 1} of ${adding.draft.steps.length}`
-		: picking && explicit?.step === 'model'
-		? `${key('field.submit')} asks its provider next · ${key('field.cancel')} goes back to the routes · ${typing}`
-		: picking && explicit
-		? `${key('field.submit')} puts ${picking.id} back in the queue on that model (empty: Hermes's own provider) · ${key('field.cancel')} back to the model`
-		: picking && list.routes.length === 0
-		? `${key('pick.submit')} asks for the model to run ${picking.id} on · ${key('routes.close')} cancels`
-		: picking
-		? `${key('routes.up')}${key('routes.down')} select · ${key('pick.submit')} puts ${picking.id} back in the queue on that route (or asks the model) · ${key('routes.close')} cancels`
-		: editing
-		? `${key('field.submit')} saves · ${key('field.cancel')} cancels · ${fieldHints[editing.name] ?? typing}`
-		: `${key('routes.up')}${key('routes.down')} select · ${key('routes.edit')} description · ${key('routes.model')} model · ${key('routes.provider')} provider · ${key('routes.effort')} effort · ${key('routes.default')} default · ${key('routes.add')} add · ${key('routes.remove')} remove · ${key('routes.close')} closes`;
+	const hint = routesHint({key, profiles: profiles !== null, adding, editing, picking, explicit, routeCount: list.routes.length});
 	const inner = Math.max(1, width - 4);
 	// Each route takes three lines; the selected one stays in view.
 	const perRoute = 3;
@@ -96,6 +81,35 @@ export function RoutesEditor({width, height, bindings}: {readonly width: number;
 }
 
 /** What the field's hint says besides Enter and Esc: an empty value removes an optional key (Hermes's own setting then applies). */
+const typing = '←→ Home End move · Ctrl+W deletes a word';
+
+type HintSituation = {
+	key: (command: Command) => string;
+	/** Choosing the profile of a new profile route. */
+	profiles: boolean;
+	adding: {readonly draft: {readonly step: number; readonly steps: readonly string[]}} | null;
+	editing: {readonly name: RouteField} | null;
+	/** The task R re-routes, when the rows are its picker. */
+	picking: {readonly id: string} | undefined;
+	explicit: ExplicitModelInput | null;
+	routeCount: number;
+};
+
+/** The keys line under the title: what the keys do in the step the operator is in. */
+function routesHint({key, profiles, adding, editing, picking, explicit, routeCount}: HintSituation): string {
+	if (profiles) return `${key('routes.up')}${key('routes.down')} select · ${key('pick.submit')} takes the profile · ${key('routes.close')} goes back`;
+	if (adding) return `${key('field.submit')} ${adding.draft.step + 1 < adding.draft.steps.length ? 'next' : 'saves'} · ${key('field.cancel')} cancels the new route · step ${adding.draft.step + 1} of ${adding.draft.steps.length}`;
+	if (picking) {
+		if (explicit?.step === 'model') return `${key('field.submit')} asks its provider next · ${key('field.cancel')} goes back to the routes · ${typing}`;
+		if (explicit) return `${key('field.submit')} puts ${picking.id} back in the queue on that model (empty: Hermes's own provider) · ${key('field.cancel')} back to the model`;
+		if (routeCount === 0) return `${key('pick.submit')} asks for the model to run ${picking.id} on · ${key('routes.close')} cancels`;
+		return `${key('routes.up')}${key('routes.down')} select · ${key('pick.submit')} puts ${picking.id} back in the queue on that route (or asks the model) · ${key('routes.close')} cancels`;
+	}
+
+	if (editing) return `${key('field.submit')} saves · ${key('field.cancel')} cancels · ${fieldHints[editing.name] ?? typing}`;
+	return `${key('routes.up')}${key('routes.down')} select · ${key('routes.edit')} description · ${key('routes.model')} model · ${key('routes.provider')} provider · ${key('routes.effort')} effort · ${key('routes.default')} default · ${key('routes.add')} add · ${key('routes.remove')} remove · ${key('routes.close')} closes`;
+}
+
 const fieldHints: Partial<Record<RouteField, string>> = {
 	provider: 'empty removes it (the route then needs a base_url) · ←→ Home End move',
 	reasoning_effort: `empty removes it · one of ${reasoningEfforts.join(', ')}`,

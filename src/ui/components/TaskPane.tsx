@@ -2,7 +2,8 @@
 // Memoised and subscribed to its own task only, so output in one pane re-renders that pane alone.
 import {Box, Text} from 'ink';
 import {memo} from 'react';
-import {routeLine, statusBadge, statusDetail, titleLine, wrapWords} from '../format.js';
+import {routeLine, titleLine, wrapWords} from '../format.js';
+import {useBadge, useStatusDetail} from '../hooks/use-status-text.js';
 import {paneChrome, paneInset, tailLinesFor} from '../layout.js';
 import {displayLine, fitLine, plainLine, themeHasColour} from '../output-line.js';
 import {useBatch} from '../store-context.js';
@@ -20,30 +21,20 @@ export type TaskPaneProps = {
 export const TaskPane = memo(function TaskPane({id, width, height, focused}: TaskPaneProps) {
 	const theme = useTheme();
 	const task = useBatch(state => state.tasks[id]);
-	// Strings, not the clock: the pane re-renders when what it shows changes, not on every tick.
-	const badge = useBatch(state => {
-		const view = state.tasks[id];
-		return view ? statusBadge(view, state.now) : '';
-	});
-	const fullDetail = useBatch(state => {
-		const view = state.tasks[id];
-		return view ? statusDetail(view, state.now) : null;
-	});
+	const badge = useBadge(id);
+	const detail = useStatusDetail(id);
 	if (!task) {
 		return null;
 	}
 
 	const colour = statusColor(theme, task.status);
 	const linesOf = (text: string | null) => (text === null ? 0 : Math.min(maxDetailLines(task.status, height), wrapWords(text, width - paneInset).length));
-	const fullTailCount = tailLinesFor(height, linesOf(fullDetail));
-	const fullTail = fullTailCount > 0 ? task.tail.slice(-fullTailCount) : [];
-	// The error line is usually the last stderr line. Shown whole (wrapped) as the detail, it is left
-	// out of the tail rather than shown twice, once cut at the pane's width.
-	const repeated = task.status === 'failed' && fullDetail !== null && fullDetail !== '' && fullTail.some(line => plainLine(line).includes(fullDetail));
-	const detail = fullDetail;
 	const detailLines = linesOf(detail);
 	const tailCount = tailLinesFor(height, detailLines);
-	const tailSource = repeated ? task.tail.filter(line => !plainLine(line).includes(fullDetail)) : task.tail;
+	// The error line is usually the last stderr line. Shown whole (wrapped) as the detail, it is left
+	// out of the tail rather than shown twice, once cut at the pane's width.
+	const repeated = task.status === 'failed' && detail !== null && detail !== '' && tailCount > 0 && task.tail.slice(-tailCount).some(line => plainLine(line).includes(detail));
+	const tailSource = repeated ? task.tail.filter(line => !plainLine(line).includes(detail)) : task.tail;
 	const tail = tailCount > 0 ? tailSource.slice(-tailCount) : [];
 	const withColour = themeHasColour(theme);
 

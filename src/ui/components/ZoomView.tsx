@@ -2,7 +2,8 @@
 import {Box, Text} from 'ink';
 import {formatKey} from '../keys/key-descriptor.js';
 import type {Bindings} from '../keys/keys.js';
-import {routeLine, statusBadge, statusDetail, titleLine} from '../format.js';
+import {routeLine, titleLine} from '../format.js';
+import {useBadge, useStatusDetail} from '../hooks/use-status-text.js';
 import {zoomVisibleLines} from '../layout.js';
 import {displayLine, plainLine, themeHasColour} from '../output-line.js';
 import {useBatch} from '../store-context.js';
@@ -21,14 +22,8 @@ export function ZoomView({width, height, bindings}: ZoomViewProps) {
 	const zoom = useBatch(state => zoomOf(state.overlay));
 	const searching = useBatch(state => zoomLayer(state.overlay)?.searching ?? null);
 	const task = useBatch(state => zoomedTask(state));
-	const badge = useBatch(state => {
-		const view = zoomedTask(state);
-		return view ? statusBadge(view, state.now) : '';
-	});
-	const detail = useBatch(state => {
-		const view = zoomedTask(state);
-		return view ? statusDetail(view, state.now) : null;
-	});
+	const badge = useBadge(zoom?.taskId);
+	const detail = useStatusDetail(zoom?.taskId);
 	const runId = useBatch(state => state.runId);
 	if (!zoom || !task) {
 		return null;
@@ -127,10 +122,12 @@ function StatusLine({zoom, searching, view, width, logCommand, bottomKey, resume
 		);
 	}
 
-	// Line numbers count every line the task printed, including those no longer kept.
-	const firstNumber = zoom.totalLines - zoom.scrollback.length + 1;
+	// Line numbers count every line the task printed, including those no longer kept; a line still
+	// being written (no newline yet) is shown and numbered after the complete ones.
+	const firstNumber = zoom.first + 1;
+	const shownLines = Math.max(zoom.totalLines, zoom.first + zoom.scrollback.length);
 	const {start, end} = view;
-	const range = end > start ? `lines ${firstNumber + start}–${firstNumber + end - 1} of ${zoom.totalLines}` : `${zoom.totalLines} lines`;
+	const range = end > start ? `lines ${firstNumber + start}–${firstNumber + end - 1} of ${shownLines}` : `${shownLines} lines`;
 	const match = search.query !== '' && search.matchLine !== null ? `match "${search.query}" at line ${firstNumber + search.matchLine}` : undefined;
 	// Only the newest lines are kept in memory; the operator must learn where the rest went.
 	// The logs command, not the file: `tail -f` on the byte-exact log would replay what the agent

@@ -22,181 +22,61 @@ export type CommandEnvironment = {
 	effectiveLayout: 'grid' | 'list';
 };
 
-export function runCommand(command: Command, state: State, environment: CommandEnvironment): void {
-	switch (command) {
-		case 'focus.up': case 'focus.down': case 'focus.left': case 'focus.right': case 'focus.next': case 'focus.prev': {
-			state.moveFocus(command.slice('focus.'.length) as Parameters<State['moveFocus']>[0], environment.focusColumns);
-			break;
-		}
+type Action = (state: State, environment: CommandEnvironment) => void;
 
-		case 'task.zoom': {
-			state.openZoom(environment.zoomLines);
-			break;
-		}
+/** What each command does: one entry per command, so a new one cannot be left without an action. */
+const actions: Record<Command, Action> = {
+	'focus.up': (state, {focusColumns}) => state.moveFocus('up', focusColumns),
+	'focus.down': (state, {focusColumns}) => state.moveFocus('down', focusColumns),
+	'focus.left': (state, {focusColumns}) => state.moveFocus('left', focusColumns),
+	'focus.right': (state, {focusColumns}) => state.moveFocus('right', focusColumns),
+	'focus.next': (state, {focusColumns}) => state.moveFocus('next', focusColumns),
+	'focus.prev': (state, {focusColumns}) => state.moveFocus('prev', focusColumns),
+	'task.zoom': (state, {zoomLines}) => state.openZoom(zoomLines),
+	'zoom.close': state => state.closeOverlay(),
+	// The store counts scrolling towards the end as positive.
+	'scroll.up': (state, {zoomLines}) => state.scroll(-1, zoomLines),
+	'scroll.down': (state, {zoomLines}) => state.scroll(1, zoomLines),
+	'scroll.pageUp': (state, {zoomLines}) => state.scroll(-zoomLines, zoomLines),
+	'scroll.pageDown': (state, {zoomLines}) => state.scroll(zoomLines, zoomLines),
+	'scroll.top': (state, {zoomLines}) => state.scroll('top', zoomLines),
+	'scroll.bottom': (state, {zoomLines}) => state.scroll('bottom', zoomLines),
+	'search.start': state => state.startSearch(),
+	// As after `/` in less and vim: n goes on towards the end, N back towards the start. Only
+	// the first jump (Enter) goes up, to the nearest match above: the view starts at the end.
+	'search.next': state => state.findNext(1),
+	'search.prev': state => state.findNext(-1),
+	'search.submit': state => state.submitSearch(),
+	'search.cancel': state => state.closeOverlay(),
+	'task.cancel': state => state.requestCancel(false),
+	'task.kill': state => state.requestCancel(true),
+	'confirm.yes': state => state.confirmYes(),
+	'confirm.no': state => state.confirmNo(),
+	'layout.toggle': (state, {effectiveLayout}) => state.toggleLayout(effectiveLayout),
+	'help.toggle': state => state.toggleHelp(),
+	'app.quit': state => state.requestQuit(),
+	'routing.mode': state => state.requestSwitchMode(),
+	'routes.open': state => state.openRoutes(),
+	'routes.up': state => state.moveRoute(-1),
+	'routes.down': state => state.moveRoute(1),
+	'routes.edit': state => state.editDescription(),
+	'routes.model': state => state.editRouteField('model'),
+	'routes.provider': state => state.editRouteField('provider'),
+	'routes.effort': state => state.editRouteField('reasoning_effort'),
+	'routes.add': state => state.startAddRoute(),
+	'routes.remove': state => state.requestRemoveRoute(),
+	'routes.reload': state => state.reloadConfig(),
+	'routes.default': state => state.setDefaultRoute(),
+	'routes.close': state => state.closeOverlay(),
+	'field.cancel': state => state.closeOverlay(),
+	'task.reroute': state => state.openReroute(),
+	'pick.submit': state => state.pickRoute(),
+	'field.submit': state => state.submitField(),
+};
 
-		case 'zoom.close': {
-			state.closeOverlay();
-			break;
-		}
-
-		// The store counts scrolling towards the end as positive.
-		case 'scroll.up': {
-			state.scroll(-1, environment.zoomLines);
-			break;
-		}
-
-		case 'scroll.down': {
-			state.scroll(1, environment.zoomLines);
-			break;
-		}
-
-		case 'scroll.pageUp': {
-			state.scroll(-environment.zoomLines, environment.zoomLines);
-			break;
-		}
-
-		case 'scroll.pageDown': {
-			state.scroll(environment.zoomLines, environment.zoomLines);
-			break;
-		}
-
-		case 'scroll.top': {
-			state.scroll('top', environment.zoomLines);
-			break;
-		}
-
-		case 'scroll.bottom': {
-			state.scroll('bottom', environment.zoomLines);
-			break;
-		}
-
-		case 'search.start': {
-			state.startSearch();
-			break;
-		}
-
-		// As after `/` in less and vim: n goes on towards the end, N back towards the start. Only
-		// the first jump (Enter) goes up, to the nearest match above: the view starts at the end.
-		case 'search.next': {
-			state.findNext(1);
-			break;
-		}
-
-		case 'search.prev': {
-			state.findNext(-1);
-			break;
-		}
-
-		case 'search.submit': {
-			state.submitSearch();
-			break;
-		}
-
-		case 'search.cancel': {
-			state.closeOverlay();
-			break;
-		}
-
-		case 'task.cancel': {
-			state.requestCancel(false);
-			break;
-		}
-
-		case 'task.kill': {
-			state.requestCancel(true);
-			break;
-		}
-
-		case 'confirm.yes': {
-			state.confirmYes();
-			break;
-		}
-
-		case 'confirm.no': {
-			state.confirmNo();
-			break;
-		}
-
-		case 'layout.toggle': {
-			state.toggleLayout(environment.effectiveLayout);
-			break;
-		}
-
-		case 'help.toggle': {
-			state.toggleHelp();
-			break;
-		}
-
-		case 'app.quit': {
-			state.requestQuit();
-			break;
-		}
-
-		case 'routing.mode': {
-			state.requestSwitchMode();
-			break;
-		}
-
-		case 'routes.open': {
-			state.openRoutes();
-			break;
-		}
-
-		case 'routes.up': case 'routes.down': {
-			state.moveRoute(command === 'routes.up' ? -1 : 1);
-			break;
-		}
-
-		case 'routes.edit': {
-			state.editDescription();
-			break;
-		}
-
-		case 'routes.model': case 'routes.provider': case 'routes.effort': {
-			state.editRouteField(({'routes.model': 'model', 'routes.provider': 'provider', 'routes.effort': 'reasoning_effort'} as const)[command]);
-			break;
-		}
-
-		case 'routes.add': {
-			state.startAddRoute();
-			break;
-		}
-
-		case 'routes.remove': {
-			state.requestRemoveRoute();
-			break;
-		}
-
-		case 'routes.reload': {
-			state.reloadConfig();
-			break;
-		}
-
-		case 'routes.default': {
-			state.setDefaultRoute();
-			break;
-		}
-
-		case 'routes.close': case 'field.cancel': {
-			state.closeOverlay();
-			break;
-		}
-
-		case 'task.reroute': {
-			state.openReroute();
-			break;
-		}
-
-		case 'pick.submit': {
-			state.pickRoute();
-			break;
-		}
-
-		case 'field.submit': {
-			state.submitField();
-			break;
-		}
-	}
+/** A key's command, done as a store action. */
+export function runKeyCommand(command: Command, state: State, environment: CommandEnvironment): void {
+	actions[command](state, environment);
 }
 
 /** The task that cancel/kill would act on. */

@@ -3,7 +3,7 @@
 // commands there are typing. A paste is text, never keys (see paste-reader.ts).
 import {useRef} from 'react';
 import {useInput, useStdin, type Key} from 'ink';
-import {keyContext, runCommand, type CommandEnvironment} from './actions.js';
+import {keyContext, runKeyCommand, type CommandEnvironment} from './actions.js';
 import {isTextContext, matchCommand, type Bindings} from './keys.js';
 import {editField, nonText} from '../text-field/text-field.js';
 import {activeField} from '../../state/overlay.js';
@@ -114,7 +114,7 @@ function press(store: BatchStore, bindings: Bindings, environment: CommandEnviro
 	}
 
 	if (command) {
-		runCommand(command, state, environment);
+		runKeyCommand(command, state, environment);
 	} else if (isEscapeThenKey(input, key)) {
 		// Esc and a key pressed right after it reach us as one sequence, which terminals also use
 		// for Alt+key: with no binding for that Alt+key, the operator meant Esc, then the key.

@@ -1,6 +1,5 @@
 import {describe, expect, it} from 'vitest';
 import {interpretHermesOutput, sessionIdOf, stderrMessage} from '../../../src/core/hermes/output.js';
-import {describeStop} from '../../../src/core/run/results.js';
 
 // The shapes below are what the real Hermes printed (shared/hermes-agent/FACTS.md §4).
 const quietSuccess = {mode: 'quiet' as const, exitCode: 0, stdout: {text: 'Hello from mock', truncated: false}, stderr: '\nsession_id: 20261130_101010_abcd\n'};
@@ -72,14 +71,5 @@ describe('session lines', () => {
 	it('finds the last session id and removes it from the error text', () => {
 		expect(sessionIdOf('x\nsession_id: a\nsession_id: b\n')).toBe('b');
 		expect(stderrMessage('\nsession_id: b\n')).toBe('');
-	});
-});
-
-describe('describeStop', () => {
-	it('says what we did and what happened, not the traceback', () => {
-		expect(describeStop({reason: 'cancel', termSentAt: 1000, endedAt: 3100, signal: 'SIGINT', exitCode: null, forced: false}))
-			.toBe('cancelled by the operator: SIGTERM sent to its process group; ended 2.1 s later (by SIGINT)');
-		expect(describeStop({reason: 'timeout', termSentAt: 0, endedAt: 5000, signal: 'SIGKILL', exitCode: null, forced: true}))
-			.toBe('timed out: SIGTERM sent to its process group; it ignored SIGTERM and was killed with SIGKILL 5.0 s later');
 	});
 });

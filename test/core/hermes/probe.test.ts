@@ -58,6 +58,22 @@ describe('probeHermes', () => {
 		expect(readFileSync(countFile, 'utf8').trim().split('\n')).toHaveLength(1);
 	});
 
+	it('asks again when the cached entry does not hold every flag (written by an older release), keeping the other entries', async () => {
+		const dir = mkdtempSync(path.join(tmpdir(), 'hd-probe-'));
+		const countFile = path.join(dir, 'count');
+		const bin = fakeBin(`if [ "$1" = --version ]; then echo "Hermes Agent v0.20.0 (2026.8.3)"; exit 0; fi\necho x >> ${countFile}\nFAKE_HERMES_VERSION=0.20.0 exec ${fakeAgentPath} "$@"`);
+		const cachePath = path.join(dir, 'cache.json');
+		await probeHermes(bin, {env: process.env, cachePath});
+		const cache = JSON.parse(readFileSync(cachePath, 'utf8')) as {entries: Record<string, {key: string; flags: Record<string, boolean>}>};
+		delete cache.entries[bin]!.flags['provider'];
+		cache.entries['/other/hermes'] = {key: 'other', flags: {}};
+		writeFileSync(cachePath, JSON.stringify(cache));
+		const again = await probeHermes(bin, {env: process.env, cachePath});
+		expect(again.flags.provider).toBeTypeOf('boolean');
+		expect(readFileSync(countFile, 'utf8').trim().split('\n')).toHaveLength(2);
+		expect(Object.keys((JSON.parse(readFileSync(cachePath, 'utf8')) as {entries: object}).entries)).toContain('/other/hermes');
+	});
+
 	it('reports a binary that fails instead of throwing', async () => {
 		const bin = fakeBin('echo "Traceback: boom" >&2; exit 1');
 		const caps = await probeHermes(bin, {env: process.env});

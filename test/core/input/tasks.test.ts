@@ -1,6 +1,6 @@
-import {describe, expect, it} from 'vitest';
+import {describe, expect, it, test} from 'vitest';
 import {InputError, InputErrors} from '../../../src/core/errors.js';
-import {parseTasks} from '../../../src/core/input/tasks.js';
+import {maxOneLineLength, parseTasks} from '../../../src/core/input/tasks.js';
 
 const source = {label: 'tasks.json'};
 
@@ -169,5 +169,28 @@ describe('parseTasks: several bad tasks are reported together', () => {
 			'tasks.json:1: [0].goal: task 0: missing required field "goal"',
 			'tasks.json:4: [2].colour: task 2: unknown field colour',
 		]);
+	});
+});
+
+describe('one-line task fields', () => {
+	test.each(['name', 'option', 'model', 'profile', 'characteristic'])('a %s longer than the limit is refused, naming the field, the limit and the fix', field => {
+		const task: Record<string, unknown> = {goal: 'x', [field]: '漢'.repeat(maxOneLineLength + 1)};
+		if (field === 'model') task['provider'] = 'openrouter';
+		let error: unknown;
+		try {
+			parseTasks(JSON.stringify([task]), {label: 'tasks.json'});
+		} catch (thrown) {
+			error = thrown;
+		}
+
+		expect(error).toBeInstanceOf(InputError);
+		const message = (error as InputError).describe();
+		expect(message).toContain(`[0].${field}`);
+		expect(message).toContain(`at most ${maxOneLineLength} characters`);
+		expect(message).toContain(`fix: shorten "${field}"`);
+	});
+
+	test('a name at the limit is accepted', () => {
+		expect(parseTasks(JSON.stringify([{goal: 'x', name: '漢'.repeat(maxOneLineLength)}]), {label: 'tasks.json'})[0]?.name).toHaveLength(maxOneLineLength);
 	});
 });

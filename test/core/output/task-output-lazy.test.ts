@@ -1,11 +1,11 @@
 // Display output is decoded when read, and a flood's stdout older than the tail's newest lines
-// is only counted (TaskOutput.decodePending); of the lines kept, all but the newest few stay raw
+// is only counted; of the lines kept, all but the newest few stay raw
 // until somebody reads them. Whatever is skipped, a reader must see exactly
 // what it would have seen had every chunk been decoded as it came: the same pane lines, the
 // same line numbers in the zoom, the same error line.
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {stdoutCut, TaskOutput} from '../../../src/core/output/task-output.js';
+import {TaskOutput} from '../../../src/core/output/task-output.js';
 
 const maxLines = 40;
 const lineText = fc.array(fc.constantFrom('a', 'word ', 'é', '日本', '😀', '\t', '0123456789'), {maxLength: 30}).map(parts => parts.join(''));
@@ -69,13 +69,19 @@ describe('TaskOutput decoding on read', () => {
 		}), {numRuns: 60});
 	});
 
-	it('skips a flood without decoding it: the cut keeps exactly the newest lines', () => {
-		const line = Buffer.from('x'.repeat(99) + '\n');
-		const chunk = Buffer.concat(Array.from({length: 1000}, () => line));
-		const pending = [{stderr: false, chunk}, {stderr: true, chunk: Buffer.from('warning\n')}, {stderr: false, chunk}];
-		// 2000 line breaks waiting, 40 kept: the cut is in the second stdout chunk, 40 lines from its end.
-		expect(stdoutCut(pending, maxLines)).toEqual({index: 2, offset: line.length * (1000 - maxLines), lines: 2000 - maxLines});
-		expect(stdoutCut(pending.slice(0, 1), 1000)).toBeUndefined();
+	it('skips a flood around a stderr line: the newest lines show, the warning in its place, and every line is counted', () => {
+		const output = new TaskOutput({maxLines});
+		const line = (index: number) => `line ${String(index).padStart(6, '0')} ${'x'.repeat(90)}`;
+		const lines = (from: number, count: number) => Array.from({length: count}, (_, index) => `${line(from + index)}\n`).join('');
+		// 200 KB of stdout waits when the pane looks: more than is decoded whole.
+		output.pushStdout(Buffer.from(lines(0, 2000)));
+		output.pushStderr(Buffer.from('warning\n'));
+		output.pushStdout(Buffer.from(lines(2000, 10)));
+
+		expect(output.display.totalLines).toBe(2011);
+		expect(output.stdout.totalLines).toBe(2010);
+		expect(output.display.lines()).toEqual([...Array.from({length: 29}, (_, index) => line(1971 + index)), 'warning', ...Array.from({length: 10}, (_, index) => line(2000 + index))]);
+		expect(output.errorLine()).toBe('warning');
 	});
 
 	it('counts every line of a flood it never decoded', () => {

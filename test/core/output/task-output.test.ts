@@ -1,6 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import fc from 'fast-check';
-import {ByteTail, MergedLines, TaskOutput} from '../../../src/core/output/task-output.js';
+import {TaskOutput} from '../../../src/core/output/task-output.js';
 import {withoutSessionLine} from '../../../src/core/hermes/output.js';
 import {ReferenceStream, randomOutput, randomSplits, seededRandom} from '../../helpers/reference-output.js';
 
@@ -83,47 +82,13 @@ describe('TaskOutput display of many lines per chunk', () => {
 	});
 });
 
-describe('MergedLines', () => {
-	it('returns partials even when the ring is empty', () => {
-		const merged = new MergedLines(5, () => ['', 'half']);
-		expect(merged.lines()).toEqual(['half']);
-		expect(merged.lines(0)).toEqual([]);
-	});
-});
-
-describe('ByteTail', () => {
-	it('holds exactly the last bytes pushed, however the chunks fall, and says whether any were dropped', () => {
-		fc.assert(fc.property(fc.integer({min: 1, max: 3000}), fc.array(fc.uint8Array({maxLength: 1500}), {maxLength: 40}), (limit, chunks) => {
-			const tail = new ByteTail(limit);
-			const pushed: Buffer[] = [];
-			for (const bytes of chunks) {
-				const chunk = Buffer.from(bytes);
-				tail.push(chunk);
-				pushed.push(chunk);
-				const all = Buffer.concat(pushed);
-				const kept = all.subarray(Math.max(0, all.length - limit));
-				let start = 0;
-				while (all.length > limit && start < kept.length && start < 4 && (kept[start]! & 0xc0) === 0x80) start++;
-				expect(tail.text()).toEqual({text: kept.subarray(start).toString('utf8'), truncated: all.length > limit});
-			}
-		}));
-	});
-
-
-	it('keeps the last bytes and drops a character cut in half at the front', () => {
-		const tail = new ByteTail(4);
-		tail.push(Buffer.from('ab'));
-		tail.push(Buffer.from('cé'));
-		tail.push(Buffer.from('z'));
-		// 'abcéz' is 6 bytes; whole chunks are dropped from the front while 4 bytes remain.
-		expect(tail.text()).toEqual({text: 'céz', truncated: true});
-	});
-
-	it('cuts inside a chunk and skips the continuation bytes of a split character', () => {
-		const tail = new ByteTail(2);
-		tail.push(Buffer.from('aéz'));
-		// 'a' c3 a9 'z' → the last 2 bytes start with the continuation byte a9, which is skipped.
-		expect(tail.text()).toEqual({text: 'z', truncated: true});
+describe('TaskOutput display before any line is complete', () => {
+	it('shows the partial line alone', () => {
+		const output = new TaskOutput({maxLines: 5});
+		output.pushStdout(Buffer.from('half'));
+		expect(output.display.lines()).toEqual(['half']);
+		expect(output.display.lines(0)).toEqual([]);
+		expect(output.display.totalLines).toBe(0);
 	});
 });
 

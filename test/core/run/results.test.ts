@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {buildResult, exitCodeOf, refusedResult, resultRoute, summarize, tokenTotals, type TaskOutcome} from '../../../src/core/run/results.js';
+import {buildResult, describeStop, exitCodeOf, refusedResult, resultRoute, summarize, tokenTotals, type TaskOutcome} from '../../../src/core/run/results.js';
 import {planBatch} from '../../../src/core/plan/routing.js';
 import type {DelegationConfig, ModelRoute, PlannedTask, RoutingMode, TaskResult, TaskSpec, TaskStatus} from '../../../src/core/types.js';
 
@@ -53,6 +53,7 @@ describe('buildResult', () => {
 			tokens: null,
 			model_used: null,
 			configured_model: null,
+			spend: null,
 			tool_calls: [],
 			warnings: ['route "deep": service_tier has no `hermes chat` flag and is not passed; the subagent uses what its Hermes profile configures for it'],
 			log: '/runs/r1/t01.log',
@@ -180,5 +181,14 @@ describe('tokenTotals', () => {
 
 	it('is absent when no attempt reported tokens', () => {
 		expect(tokenTotals([{...onRoute('deep', null), earlier_attempts: [onRoute('fast', null)]}])).toBeUndefined();
+	});
+});
+
+describe('describeStop', () => {
+	it('says what we did and what happened, not the traceback', () => {
+		expect(describeStop({reason: 'cancel', termSentAt: 1000, endedAt: 3100, signal: 'SIGINT', exitCode: null, forced: false}))
+			.toBe('cancelled by the operator: SIGTERM sent to its process group; ended 2.1 s later (by SIGINT)');
+		expect(describeStop({reason: 'timeout', termSentAt: 0, endedAt: 5000, signal: 'SIGKILL', exitCode: null, forced: true}))
+			.toBe('timed out: SIGTERM sent to its process group; it ignored SIGTERM and was killed with SIGKILL 5.0 s later');
 	});
 });

@@ -8,7 +8,7 @@ import {planBatch} from '../../../src/core/plan/routing.js';
 import {createRunFolder} from '../../../src/core/run-folder/folder.js';
 import {BatchRunner, type RunnerOptions} from '../../../src/core/run/runner.js';
 import {defaultSettings} from '../../../src/core/config/settings.js';
-import type {BatchEvent, BatchReport, TaskSpec} from '../../../src/core/types.js';
+import type {BatchEvent, BatchReport, DelegationConfig, TaskSpec} from '../../../src/core/types.js';
 import {fakeAgentPath, fakeCapabilities, fakeVersionEnv} from '../../helpers/processes.js';
 import {waitFor} from '../../helpers/wait-for.js';
 import {scratchAfterEach} from '../../helpers/scratch.js';
@@ -91,7 +91,7 @@ describe('BatchRunner at its edges', () => {
 		expect(test.events.filter(event => event.type === 'batch.finished')).toHaveLength(1);
 	});
 
-	it('while the batch shuts down, re-planning and re-routing are refused with the reason', async () => {
+	it('while the batch shuts down, re-planning changes nothing and re-routing is refused with the reason', async () => {
 		const specs: TaskSpec[] = [
 			{goal: 'runs', context: '[fake:forever] [fake:ready]'},
 			{goal: 'fails', context: '[fake:fail]'},
@@ -103,13 +103,14 @@ describe('BatchRunner at its edges', () => {
 
 		test.runner.shutdown();
 		// Without the refusal, the refused task would be taken off its refusal and queued into a stopping batch.
-		const onDeep = planBatch({tasks: specs.map(spec => ({...spec, option: 'deep'})), delegation: modelMap, settings: defaultSettings}).tasks;
-		expect(test.runner.replan(onDeep)).toEqual({ok: false, reason: 'the batch is stopping'});
+		const withTurbo: DelegationConfig = {...modelMap, modelMap: {...modelMap.modelMap, options: [...modelMap.modelMap.options, {kind: 'model', name: 'turbo', description: 'Quick.', provider: 'openrouter', model: 'turbo-1'}]}};
+		expect(test.runner.applyRouting(withTurbo)).toEqual([]);
 		expect(test.runner.retryTask('t02', modelMap, 'deep')).toEqual({ok: false, reason: 'the batch is stopping'});
 		const report = await done;
 
 		expect(report.interrupted).toBe(true);
 		expect(report.results.map(result => [result.status, result.route.name])).toEqual([['cancelled', 'fast'], ['failed', 'fast'], ['refused', null]]);
-		expect(test.runner.replan(onDeep)).toEqual({ok: false, reason: 'the batch has finished'});
+		expect(test.runner.applyRouting(withTurbo)).toEqual([]);
+		expect(test.events.filter(event => event.type === 'batch.replanned')).toEqual([]);
 	});
 });

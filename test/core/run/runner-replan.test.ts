@@ -77,6 +77,36 @@ describe('BatchRunner.applyRouting', () => {
 		expect(onDisk.tasks.map(task => task.decision.route?.name)).toEqual(['fast', 'coder', 'coder']);
 	});
 
+	it('a queued task takes its new route; a running one keeps the route it started on', async () => {
+		const test = harness(release => [{goal: 'first', context: `[fake:until-file=${release}] [fake:echo-args]`}, {goal: 'second', context: '[fake:duration=0] [fake:echo-args]'}]);
+		const done = test.runner.start();
+		await waitFor(() => test.runner.status('t01') === 'running', {message: 't01 running'});
+
+		// The operator makes deep the default while t01 runs and t02 waits.
+		expect(test.runner.applyRouting({...modelMap, modelMap: {...modelMap.modelMap, default: 'deep'}})).toEqual(['t02']);
+		writeFileSync(test.release, '');
+		const report = await done;
+
+		expect(report.results.map(result => result.route.name)).toEqual(['fast', 'deep']);
+		expect(report.results[1]!.result).toContain('"-m","claude-opus-5"');
+		expect(report.results[0]!.result).toContain('"-m","google/gemini-3-flash-preview"');
+	});
+
+	it('a queued task re-planned onto a route that does not exist is refused without starting', async () => {
+		const test = harness(release => [{goal: 'first', context: `[fake:until-file=${release}]`}, {goal: 'second', context: '[fake:duration=0]', option: 'deep'}]);
+		const done = test.runner.start();
+		await waitFor(() => test.runner.status('t01') === 'running', {message: 't01 running'});
+
+		const withoutDeep = {...modelMap, modelMap: {...modelMap.modelMap, options: modelMap.modelMap.options.filter(route => route.name !== 'deep')}};
+		expect(test.runner.applyRouting(withoutDeep)).toEqual(['t02']);
+		expect(test.runner.status('t02')).toBe('refused');
+		writeFileSync(test.release, '');
+		const report = await done;
+
+		expect(report.results.map(result => result.status)).toEqual(['succeeded', 'refused']);
+		expect(test.events.filter(event => 'id' in event && event.id === 't02').map(event => event.type)).toEqual(['task.finished']);
+	});
+
 	it('a routing that changes nothing for the queue announces no task and changes no route', async () => {
 		const test = harness(release => [{goal: 'first', context: `[fake:until-file=${release}]`}, {goal: 'second', context: '[fake:duration=0]'}]);
 		const done = test.runner.start();

@@ -9,7 +9,7 @@ import {planBatch} from '../../../src/core/plan/routing.js';
 import {createRunFolder, type ProcessRecord} from '../../../src/core/run-folder/folder.js';
 import {BatchRunner, type RunnerOptions} from '../../../src/core/run/runner.js';
 import {defaultSettings} from '../../../src/core/config/settings.js';
-import {resultLimitBytes} from '../../../src/core/output/task-output.js';
+import {resultLimitBytes} from '../../../src/core/output/byte-tail.js';
 import type {BatchEvent, DelegationConfig, TaskResult, TaskSpec} from '../../../src/core/types.js';
 import {fakeAgentPath, fakeCapabilities, fakeVersionEnv, isProcessRunning} from '../../helpers/processes.js';
 import {waitFor} from '../../helpers/wait-for.js';
@@ -294,45 +294,6 @@ describe('BatchRunner and processes that leave the group', () => {
 		} finally {
 			if (escapee > 0) process.kill(escapee, 'SIGKILL');
 		}
-	});
-});
-
-describe('BatchRunner replan', () => {
-	it('a queued task takes its new route; a running one keeps the route it started on', async () => {
-		const home = scratch.folder('runner-files-');
-		const release = path.join(home, 'release');
-		const tasks = [task('first', `[fake:until-file=${release}] [fake:echo-args]`), task('second', '[fake:duration=0] [fake:echo-args]')];
-		const harness = makeRunner(tasks, {concurrency: 1});
-		const done = harness.runner.start();
-		await waitFor(() => harness.runner.status('t01') === 'running', {message: 't01 running'});
-
-		// The operator moves every task to the deep route while t01 runs and t02 waits.
-		const deep = planBatch({tasks: tasks.map(spec => ({...spec, option: 'deep'})), delegation: modelMap, settings: defaultSettings}).tasks;
-		expect(harness.runner.replan(deep)).toEqual({ok: true, changed: ['t02']});
-		writeFileSync(release, '');
-		const report = await done;
-
-		expect(report.results.map(result => result.route.name)).toEqual(['fast', 'deep']);
-		expect(report.results[1]!.result).toContain('"-m","claude-opus-5"');
-		expect(report.results[0]!.result).toContain('"-m","google/gemini-3-flash-preview"');
-	});
-
-	it('a queued task re-planned onto a route that does not exist is refused without starting', async () => {
-		const home = scratch.folder('runner-files-');
-		const release = path.join(home, 'release');
-		const tasks = [task('first', `[fake:until-file=${release}]`), task('second', quick)];
-		const harness = makeRunner(tasks, {concurrency: 1});
-		const done = harness.runner.start();
-		await waitFor(() => harness.runner.status('t01') === 'running', {message: 't01 running'});
-
-		const gone = planBatch({tasks: tasks.map(spec => ({...spec, option: 'turbo'})), delegation: modelMap, settings: defaultSettings}).tasks;
-		expect(harness.runner.replan(gone)).toEqual({ok: true, changed: ['t02']});
-		expect(harness.runner.status('t02')).toBe('refused');
-		writeFileSync(release, '');
-		const report = await done;
-
-		expect(statuses(report.results)).toEqual(['succeeded', 'refused']);
-		expect(eventsOf(harness, 't02')).toEqual(['task.finished']);
 	});
 });
 

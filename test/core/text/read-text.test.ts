@@ -6,7 +6,6 @@ import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {InputError} from '../../../src/core/errors.js';
 import {decodeUtf8, inputLimits, readBoundedFile, readBoundedStream, readUtf8File} from '../../../src/core/text/read-text.js';
-import {loadTheme, ThemeError} from '../../../src/core/theme/themes.js';
 
 function problem(bytes: Buffer, label = 'tasks.json'): InputError {
 	try {
@@ -95,11 +94,6 @@ describe('bounded reads', () => {
 
 	it.skipIf(!existsSync('/dev/zero'))('ends reading an endless file (/dev/zero) at the limit', () => {
 		expect(() => readBoundedFile('/dev/zero', inputLimits.config)).toThrow(/larger than 8 MiB, the most hermes-delegate reads from a Hermes config file/);
-	});
-
-	it.skipIf(!existsSync('/dev/zero'))('refuses /dev/zero as a theme with a ThemeError', () => {
-		expect(() => loadTheme('/dev/zero', {noColor: false})).toThrow(ThemeError);
-		expect(() => loadTheme('/dev/zero', {noColor: false})).toThrow(/theme \/dev\/zero: is larger than 1 MiB/);
 	});
 
 	it('stops reading a stream that goes past the limit', async () => {

@@ -1,4 +1,4 @@
-import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
@@ -145,6 +145,11 @@ describe('theme files given by path', () => {
 	it('reports a missing file and lists the shipped themes', () => {
 		const file = path.join(dir, 'nope.json');
 		expect(errorOf(() => loadTheme(file, {noColor: false})).message).toBe(`theme ${file}: file not found; check the path, or use a shipped theme: dark, light, no-color`);
+	});
+
+	it.skipIf(!existsSync('/dev/zero'))('refuses /dev/zero as a theme with a ThemeError', () => {
+		expect(() => loadTheme('/dev/zero', {noColor: false})).toThrow(ThemeError);
+		expect(() => loadTheme('/dev/zero', {noColor: false})).toThrow(/theme \/dev\/zero: is larger than 1 MiB/);
 	});
 });
 

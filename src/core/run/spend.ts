@@ -1,0 +1,103 @@
+// Spend in the results (issue 25): each attempt's session row is read from the state.db of the
+// home it ran in when the attempt has ended, and the batch report sums them per route, per model
+// and for the batch. A database that cannot be read leaves spend unknown and is said once per
+// batch (per file and kind of problem), never thrown into the batch.
+import {resolveHermesHome} from '../hermes/home.js';
+import {promptOf} from '../hermes/flags.js';
+import {findSession, readSession, spendOf, stateDbPath, unknownSpend} from '../hermes/state-db.js';
+import {routeKey} from './results.js';
+import type {PlannedTask, Spend, SpendSum, SpendTotals, TaskResult, TokenCounts} from '../types.js';
+
+/** Reads the spend of attempts as they end; remembers which problems it has already warned of. */
+export class SpendReader {
+	private readonly warned = new Set<string>();
+	private readonly problems: string[] = [];
+
+	/** sourceTool: the runs were started with --source tool (Hermes tags their rows so). */
+	constructor(private readonly env: NodeJS.ProcessEnv, private readonly sourceTool: boolean) {}
+
+	/** The batch-level warnings so far, each problem once. */
+	warnings(): string[] {
+		return [...this.problems];
+	}
+
+	/**
+	 * The result with `spend` (and a warning when stream-json's tokens disagree with the row). An
+	 * attempt that never started has no session: spend null. The session is the one the output
+	 * named; without one (text mode prints it only in its footer) the row is looked for by its
+	 * prompt and start time.
+	 */
+	attach(task: PlannedTask, result: TaskResult): TaskResult {
+		if (result.started_at === null) return {...result, spend: null};
+		const route = task.decision.route;
+		const dbPath = stateDbPath(resolveHermesHome(this.env), route?.kind === 'profile' ? route.name : 'default');
+		const spend = this.read(dbPath, task, result);
+		const mismatch = tokenMismatch(result.tokens, spend);
+		return {...result, spend, ...(mismatch ? {warnings: [...(result.warnings ?? []), mismatch]} : {})};
+	}
+
+	private read(dbPath: string, task: PlannedTask, result: TaskResult): Spend {
+		let sessionId = result.session_id;
+		if (sessionId === null) {
+			const found = findSession(dbPath, {startedAfter: Date.parse(result.started_at!), prompt: promptOf(task.spec), source: this.sourceTool ? 'tool' : undefined});
+			if (found.kind === 'problem') return this.unknown(found.problem.kind, found.problem.message);
+			if (found.kind !== 'found') return unknownSpend;
+			sessionId = found.sessionId;
+		}
+
+		const read = readSession(dbPath, sessionId);
+		if (read.kind === 'problem') return this.unknown(read.problem.kind, read.problem.message);
+		return read.kind === 'row' ? spendOf(read.row) : unknownSpend;
+	}
+
+	private unknown(kind: string, message: string): Spend {
+		// A missing file is told apart by path: one per home; the message itself holds the path.
+		if (!this.warned.has(`${kind}:${message}`)) {
+			this.warned.add(`${kind}:${message}`);
+			this.problems.push(`spend unknown: ${message}`);
+		}
+
+		return unknownSpend;
+	}
+}
+
+/** stream-json's `result.tokens` against the row: both Hermes's, so a difference is worth a word. */
+function tokenMismatch(tokens: TokenCounts | null, spend: Spend): string | undefined {
+	if (tokens === null || spend.input_tokens === null || spend.output_tokens === null) return undefined;
+	if (tokens.input === spend.input_tokens && tokens.output === spend.output_tokens) return undefined;
+	return `the tokens Hermes reported on stream-json (${tokens.input} in, ${tokens.output} out) differ from its session row in state.db (${spend.input_tokens} in, ${spend.output_tokens} out); spend uses the row`;
+}
+
+const summed = ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens', 'api_calls', 'tool_calls', 'cost_usd'] as const;
+
+function emptySum(): SpendSum {
+	return {input_tokens: null, output_tokens: null, cache_read_tokens: null, cache_write_tokens: null, reasoning_tokens: null, api_calls: null, tool_calls: null, cost_usd: null, attempts: 0, unknown_attempts: 0, unpriced_attempts: 0};
+}
+
+function add(sum: SpendSum, spend: Spend): void {
+	sum.attempts++;
+	for (const key of summed) {
+		const value = spend[key];
+		if (value !== null) sum[key] = (sum[key] ?? 0) + value;
+	}
+
+	if (spend.input_tokens === null) sum.unknown_attempts++;
+	else if (spend.cost_usd === null) sum.unpriced_attempts++;
+}
+
+/**
+ * Every attempt that started counts (a re-routed one on the route it ran on); attempts that never
+ * started spent nothing and are left out. by_model: the model the row names, else the one planned.
+ */
+export function spendTotals(results: readonly TaskResult[]): SpendTotals {
+	const attempts = results.flatMap(result => [...(result.earlier_attempts ?? []), result]).filter(result => result.started_at !== null);
+	const totals: SpendTotals = {total: emptySum(), by_route: {}, by_model: {}};
+	for (const result of attempts) {
+		const spend = result.spend ?? unknownSpend;
+		add(totals.total, spend);
+		add(totals.by_route[routeKey(result)] ??= emptySum(), spend);
+		add(totals.by_model[spend.model ?? result.model ?? '(unknown)'] ??= emptySum(), spend);
+	}
+
+	return totals;
+}

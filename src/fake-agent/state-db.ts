@@ -1,0 +1,113 @@
+// The fake's session record, written as Hermes writes its own (FACTS.md §6): `state.db` in the home
+// the run uses (the profile's home under -p NAME), SQLite in WAL mode, tables `sessions`,
+// `messages` and `session_model_usage` with the columns both recorded releases have (0.20.x adds
+// its own six). When each part is written is what hermes-delegate depends on, so it follows Hermes:
+// the row and the user message at start, tool_call_count as each tool call starts, tokens and API
+// calls once, when the turn ends; an interrupted run (SIGTERM) leaves zeros and no ended_at.
+// Only a home named by HERMES_HOME is written to: the fake never touches a real ~/.hermes.
+import {existsSync} from 'node:fs';
+import {join} from 'node:path';
+import Database from 'better-sqlite3';
+
+const sessionColumns = `
+	id TEXT PRIMARY KEY, source TEXT NOT NULL, user_id TEXT, model TEXT, model_config TEXT, system_prompt TEXT,
+	parent_session_id TEXT, started_at REAL NOT NULL, ended_at REAL, end_reason TEXT,
+	message_count INTEGER DEFAULT 0, tool_call_count INTEGER DEFAULT 0, api_call_count INTEGER DEFAULT 0,
+	input_tokens INTEGER DEFAULT 0, output_tokens INTEGER DEFAULT 0, cache_read_tokens INTEGER DEFAULT 0,
+	cache_write_tokens INTEGER DEFAULT 0, reasoning_tokens INTEGER DEFAULT 0,
+	billing_provider TEXT, billing_base_url TEXT, billing_mode TEXT,
+	estimated_cost_usd REAL, actual_cost_usd REAL, cost_status TEXT, cost_source TEXT, pricing_version TEXT,
+	profile_name TEXT, cwd TEXT, title TEXT`;
+const newerSessionColumns = `, system_prompt_hash TEXT, last_activity_at REAL, last_activity_description TEXT,
+	last_activity_provenance TEXT, compression_ineffective_count INTEGER DEFAULT 0, pinned INTEGER DEFAULT 0`;
+const otherTables = `
+CREATE TABLE IF NOT EXISTS messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL,
+	content TEXT, tool_call_id TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL NOT NULL, token_count INTEGER, finish_reason TEXT);
+CREATE TABLE IF NOT EXISTS session_model_usage (session_id TEXT NOT NULL, model TEXT, billing_provider TEXT, billing_base_url TEXT,
+	billing_mode TEXT, task TEXT, api_call_count INTEGER DEFAULT 0, input_tokens INTEGER DEFAULT 0, output_tokens INTEGER DEFAULT 0,
+	cache_read_tokens INTEGER DEFAULT 0, cache_write_tokens INTEGER DEFAULT 0, reasoning_tokens INTEGER DEFAULT 0,
+	estimated_cost_usd REAL, actual_cost_usd REAL, cost_status TEXT, cost_source TEXT, first_seen REAL, last_seen REAL);
+CREATE INDEX IF NOT EXISTS idx_messages_session ON messages(session_id, timestamp);`;
+
+export type SessionStart = {id: string; source: string; model: string; prompt: string; profile: string; release: string; cwd: string};
+
+export type TurnEnd = {
+	messageCount: number;
+	/** Model calls that were answered; 0 leaves the counts and billing as Hermes leaves them after failed calls. */
+	apiCalls: number;
+	inputTokens: number;
+	outputTokens: number;
+	billingProvider: string;
+	billingBaseUrl: string | null;
+	/** Where the provider is priced; null writes cost_status `unknown` (as Hermes for a custom provider). */
+	costUsd: number | null;
+};
+
+const now = () => Date.now() / 1000;
+
+/** The home -p picks under HERMES_HOME: `default` (or none) is the root. Undefined: write nothing. */
+export function recordHome(env: NodeJS.ProcessEnv, profile: string | undefined): string | undefined {
+	const root = env['HERMES_HOME'];
+	if (!root) return undefined;
+	const home = profile === undefined || profile === 'default' ? root : join(root, 'profiles', profile);
+	return existsSync(home) ? home : undefined;
+}
+
+export class SessionRecord {
+	private constructor(private readonly db: Database.Database, private readonly id: string) {}
+
+	/** Creates the row and the user message; undefined (and a note on stderr) when the file cannot be written. */
+	static start(home: string, session: SessionStart): SessionRecord | undefined {
+		try {
+			const db = new Database(join(home, 'state.db'), {timeout: 5000});
+			db.pragma('journal_mode = WAL');
+			const newer = session.release !== '0.19.0';
+			db.exec(`CREATE TABLE IF NOT EXISTS sessions (${sessionColumns}${newer ? newerSessionColumns : ''});${otherTables}`);
+			const startedAt = now();
+			db.transaction(() => {
+				db.prepare('INSERT INTO sessions (id, source, model, model_config, started_at, message_count, profile_name, cwd) VALUES (?, ?, ?, ?, ?, 1, ?, ?)')
+					.run(session.id, session.source, session.model, JSON.stringify({max_iterations: 90, reasoning_config: null, max_tokens: null}), startedAt, session.profile, session.cwd);
+				db.prepare("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', ?, ?)").run(session.id, session.prompt, startedAt);
+			})();
+			return new SessionRecord(db, session.id);
+		} catch (error) {
+			process.stderr.write(`fake hermes: cannot record the session in ${home}/state.db: ${(error as Error).message}\n`);
+			return undefined;
+		}
+	}
+
+	/** A tool call started: counted at once, as Hermes counts them live. */
+	toolCallStarted(toolCalls: number, messageCount: number): void {
+		this.db.prepare('UPDATE sessions SET tool_call_count = ?, message_count = ? WHERE id = ?').run(toolCalls, messageCount, this.id);
+	}
+
+	/** The turn's totals, and the session's end. */
+	turnEnded(end: TurnEnd): void {
+		const endedAt = now();
+		const answered = end.apiCalls > 0;
+		const costStatus = end.costUsd === null ? 'unknown' : 'estimated';
+		const costSource = end.costUsd === null ? 'none' : 'fake-price-table';
+		this.db.transaction(() => {
+			this.db.prepare(`UPDATE sessions SET ended_at = ?, message_count = ?, api_call_count = ?, input_tokens = ?, output_tokens = ?,
+				billing_provider = ?, billing_base_url = ?, estimated_cost_usd = ?, cost_status = ?, cost_source = ? WHERE id = ?`)
+				.run(endedAt, end.messageCount, end.apiCalls, answered ? end.inputTokens : 0, answered ? end.outputTokens : 0,
+					answered ? end.billingProvider : null, answered ? end.billingBaseUrl : null, answered ? end.costUsd : null, answered ? costStatus : null, answered ? costSource : null, this.id);
+			if (!answered) return;
+			const model = (this.db.prepare('SELECT model FROM sessions WHERE id = ?').get(this.id) as {model: string}).model;
+			this.db.prepare(`INSERT INTO session_model_usage (session_id, model, billing_provider, billing_base_url, api_call_count, input_tokens, output_tokens,
+				estimated_cost_usd, cost_status, cost_source, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+				.run(this.id, model, end.billingProvider, end.billingBaseUrl, end.apiCalls, end.inputTokens, end.outputTokens, end.costUsd, costStatus, costSource, endedAt, endedAt);
+		})();
+	}
+}
+
+// Made-up prices per million tokens (input, output) for the providers the demo names, small on
+// purpose: the demo shows a cost without suggesting a real one. Other providers are unpriced.
+const fakePrices: Record<string, [number, number]> = {openrouter: [0.3, 1.2], anthropic: [1, 4], openai: [0.5, 2], deepseek: [0.2, 0.8]};
+
+/** The cost the fake's price table gives, or null where the provider is not in it. */
+export function fakeCost(provider: string, inputTokens: number, outputTokens: number): number | null {
+	const price = fakePrices[provider];
+	if (!price) return null;
+	return Math.round(((inputTokens * price[0] + outputTokens * price[1]) / 1e6) * 1e8) / 1e8;
+}
