@@ -33,6 +33,8 @@ export type DashboardIO = Pick<CommandIO, 'stdout' | 'stderr'> & {stdin: NodeJS.
 
 export async function showDashboard(connection: BatchConnection, io: DashboardIO, options: {theme: Theme; bindings: Bindings; exitWhenDone: boolean}): Promise<DashboardEnd> {
 	const store = storeFromSnapshot(connection);
+	// d (and the quit question's third answer) can leave the batch running: it is the host's.
+	store.setState({canDetach: true});
 	const stopFeed = feedStore(store, connection.source);
 	// Someone else editing config.yaml meanwhile: the host re-plans and tells every client.
 	const stopConfig = connection.onConfig(outcome => store.getState().configChanged(outcome));
@@ -72,6 +74,9 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 	// maxFps 250 and no incrementalRendering: see bench/RESULTS.md (session 14) and the steer-pty test.
 	const app = render(<App store={store} theme={options.theme} bindings={options.bindings}/>, {stdout: io.stdout, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 250});
 	void untilExit(store, options.exitWhenDone).then(report => settle({kind: 'finished', report, stoppedFromOutside}));
+	const stopWatchingDetach = store.subscribe(state => {
+		if (state.detachRequested) detach(false);
+	});
 	void connection.closed.then(({reason}) => {
 		const {report} = store.getState();
 		// The host's last word was the report (SIGTERM: cascade, results, then it closes): that is an end like any other.
@@ -83,6 +88,7 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 		process.off('SIGINT', stop);
 		process.off('SIGTERM', stop);
 		process.off('SIGHUP', hangUp);
+		stopWatchingDetach();
 		stopConfig();
 		stopFeed();
 		app.unmount();

@@ -138,7 +138,7 @@ describe('the dashboard in a real terminal', () => {
 		const first = await screen.waitForScreen(all(/t01 long-report +● running/, /t02 stubborn-agent +● running/, /grandchild pid \d+/, /READY/));
 		const grandchild = Number(/grandchild pid (\d+)/.exec(first)?.[1]);
 		screen.sendKeys('q');
-		await screen.waitForScreen(/Quit\? Stops 2 running tasks: SIGTERM to each process group, SIGKILL after 30s\. y\/n/);
+		await screen.waitForScreen(/Quit\? Stops 2 running tasks: SIGTERM to each process group, SIGKILL after 30s\. Or detach: the batch runs on\. y\/n\/d/);
 		screen.sendKeys('y');
 
 		// The stubborn one outlives SIGTERM for the whole grace period, far longer than the test

@@ -79,6 +79,35 @@ describe('the dashboard as a client of the runner host', () => {
 		expect(readFileSync(path.join(dir, 'host.log'), 'utf8')).toMatch(/client left/);
 	});
 
+	it('d detaches: exit 0, the way back printed, the batch runs on to complete results', async () => {
+		const test = home();
+		const screen = terminal(test, [process.execPath, cliPath, 'tui', twoTasksUntilGo(test), '--hermes-bin', fakeAgentPath]);
+		await screen.waitForScreen(/● 2 running/, {message: 'both tasks running in the dashboard'});
+		const {runId, dir} = onlyRun(test);
+		screen.sendKeys('d');
+		const exit = await screen.waitForExit();
+		expect(exit.code).toBe(0);
+		expect(exit.screen).toContain(`detached: run ${runId} runs on; come back with: hermes-delegate attach ${runId}`);
+		await waitFor(() => clients(dir) === 0, {message: 'the host to see its client go'});
+		await completeResults(test, runId);
+	});
+
+	it('q asks: detach, cancel all or stay; d at the question detaches', async () => {
+		const test = home();
+		const screen = terminal(test, [process.execPath, cliPath, 'tui', twoTasksUntilGo(test), '--hermes-bin', fakeAgentPath]);
+		await screen.waitForScreen(/● 2 running/, {message: 'both tasks running in the dashboard'});
+		const {runId} = onlyRun(test);
+		screen.sendKeys('q');
+		await screen.waitForScreen(/Quit\? Stops 2 running tasks: SIGTERM to each process group, SIGKILL after 5s\. Or detach: the batch runs on\. y\/n\/d/, {message: 'the three-way question'});
+		screen.sendKeys('n');
+		await screen.waitForScreen(screenNow => !screenNow.includes('Quit?'), {message: 'n to stay'});
+		screen.sendKeys('q');
+		await screen.waitForScreen(/Or detach: the batch runs on/, {message: 'the question again'});
+		screen.sendKeys('d');
+		expect((await screen.waitForExit()).code).toBe(0);
+		await completeResults(test, runId);
+	});
+
 	it('the dashboard killed -9: every task finishes and the results are complete', async () => {
 		const test = home();
 		const pidFile = path.join(test.dir, 'cli.pid');
