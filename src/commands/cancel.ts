@@ -36,7 +36,6 @@ export async function cancelCommand(runArg: string, taskArgs: readonly string[],
 		const stopping: string[] = [];
 		for (const id of new Set(ids)) {
 			say(question(state, {action: options.kill ? 'kill' : 'cancel', taskId: id}));
-			// eslint-disable-next-line no-await-in-loop
 			if (await connection.control.cancel(id, {skipGrace: options.kill ?? false}) || state.tasks[id]?.status === 'cancelling') {
 				stopping.push(id);
 			} else {
@@ -94,7 +93,6 @@ function endedEvents(connection: BatchConnection): Ends {
 	return {
 		async next(ids) {
 			while (!closed && !seen.some(event => ids.has(event.id))) {
-				// eslint-disable-next-line no-await-in-loop
 				await new Promise<void>(resolve => {
 					wake = resolve;
 				});
@@ -110,7 +108,6 @@ function endedEvents(connection: BatchConnection): Ends {
 async function reportEnds(ids: readonly string[], ended: Ends, say: (text: string) => void): Promise<void> {
 	const left = new Set(ids);
 	while (left.size > 0) {
-		// eslint-disable-next-line no-await-in-loop
 		const events = await ended.next(left);
 		if (events.length === 0) {
 			say(`the runner host went away before ${[...left].join(', ')} ended`);

@@ -126,7 +126,6 @@ async function withTimeout<T>(work: Promise<T>, timeoutMs: number | undefined): 
 /** Checks twice a second: a run without a host has nothing that could tell us sooner. */
 async function until(done: () => boolean): Promise<void> {
 	while (!done()) {
-		// eslint-disable-next-line no-await-in-loop
 		await new Promise(resolve => {
 			setTimeout(resolve, 500);
 		});
