@@ -20,6 +20,7 @@ export type ClientHost = {
 
 type Phase = 'greeting' | 'live' | 'behind' | 'closed';
 
+const helloTimeoutMs = 10_000;
 /** The dashboard's panes show ~40 lines; a client may ask for other counts in its hello. */
 const defaultTailLines = 40;
 
@@ -48,6 +49,10 @@ export class AttachedClient {
 		socket.on('drain', () => this.caughtUp());
 	}
 
+	get closed(): boolean {
+		return this.phase === 'closed';
+	}
+
 	get attached(): boolean {
 		return this.phase === 'live' || this.phase === 'behind';
 	}
@@ -61,6 +66,10 @@ export class AttachedClient {
 	greet(): void {
 		this.write({type: 'hello', protocol: protocolVersion, runId: this.host.runId});
 		this.socket.resume();
+		// A connection that never says hello would hold a socket for nothing.
+		setTimeout(() => {
+			if (this.phase === 'greeting') this.close(`no hello within ${helloTimeoutMs / 1000} s`);
+		}, helloTimeoutMs).unref();
 	}
 
 	event(entry: SequencedEvent): void {
@@ -170,15 +179,19 @@ export class AttachedClient {
 	private sendSnapshot(): void {
 		const snapshot = this.host.snapshot(this.tailLines);
 		this.versions = Object.fromEntries(Object.entries(snapshot.outputs).map(([id, output]) => [id, output.version]));
-		this.snapshotBytes = this.write({type: 'snapshot', ...snapshot});
+		this.write({type: 'snapshot', ...snapshot});
 	}
 
-	private write(message: HostMessage): number {
+	private write(message: HostMessage): void {
 		if (this.socket.destroyed || !this.socket.writable) {
-			return 0;
+			return;
 		}
 
 		const line = Buffer.from(encodeLine(message));
+		if (message.type === 'snapshot') {
+			this.snapshotBytes = line.length;
+		}
+
 		this.socket.write(line);
 		const queued = this.socket.writableLength;
 		this.peakQueued = Math.max(this.peakQueued, queued);
@@ -189,7 +202,6 @@ export class AttachedClient {
 			this.host.log(`${this.name}: reads too slowly (${queued} bytes waiting): nothing more is queued until it has read them, then a fresh snapshot`);
 		}
 
-		return line.length;
 	}
 
 	private caughtUp(): void {

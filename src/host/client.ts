@@ -5,7 +5,7 @@
 // pushed, synchronously, as the store needs them.
 import {lstat} from 'node:fs/promises';
 import net from 'node:net';
-import type {SteerOutcome} from '../core/config/steering.js';
+import type {SteerOutcome} from '../core/types.js';
 import type {BatchEvent} from '../core/types.js';
 import type {FeedSource} from '../state/feed.js';
 import type {BatchControl, OutputRange, OutputSnapshot} from '../state/store-types.js';
@@ -17,7 +17,7 @@ export type ConnectOptions = {
 	client?: string;
 	/** Pane lines pushed per task (default 40). */
 	tailLines?: number;
-	/** How long a request may wait for its reply (default 30 s). */
+	/** How long the snapshot, and then each request's reply, may take (default 30 s). */
 	requestTimeoutMs?: number;
 };
 
@@ -207,7 +207,9 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 		});
 	};
 
-	const first = await opened;
+	// A host that accepts but never greets (stuck, or not a runner host) must not hang the client.
+	const openTimer = setTimeout(() => finish(`the runner host sent no snapshot within ${Math.round(timeoutMs / 1000)} s`), timeoutMs);
+	const first = await opened.finally(() => clearTimeout(openTimer));
 	const steering = first.canSteer && first.routing !== null;
 	const control: BatchControl = {
 		cancel: async (id, {skipGrace}) => request<boolean>({type: skipGrace ? 'kill' : 'cancel', id}),

@@ -3,8 +3,8 @@
 // sends is checked by the client as an envelope (the host is the same user's process: the client
 // trusts the events inside, as the in-process store trusts the runner's).
 import {z} from 'zod';
-import type {RetryTarget} from '../core/plan/replan.js';
-import type {SteerOutcome} from '../core/config/steering.js';
+import type {RetryTarget} from '../core/types.js';
+import type {SteerOutcome} from '../core/types.js';
 import {clearableFields, routingModes, type BatchEvent, type DelegationConfig, type RouteEdit, type RoutePlan} from '../core/types.js';
 import type {OutputRange, OutputSnapshot} from '../state/store-types.js';
 

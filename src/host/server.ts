@@ -6,7 +6,7 @@
 // the history begins with the first event the server sees.
 import net from 'node:net';
 import {unlink} from 'node:fs/promises';
-import type {SteerOutcome} from '../core/config/steering.js';
+import type {SteerOutcome} from '../core/types.js';
 import type {BatchRunner} from '../core/run/runner.js';
 import type {RoutePlan} from '../core/types.js';
 import type {BatchControl} from '../state/store-types.js';
@@ -147,6 +147,10 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 	const server = net.createServer({pauseOnConnect: true}, socket => {
 		const client = new AttachedClient(socket, ++connections, host);
 		void checkPeer(socket).then(peer => {
+			if (client.closed) {
+				return; // it left while it was being checked
+			}
+
 			if (closing) {
 				client.close('the runner host is closing');
 				return;

@@ -9,10 +9,6 @@ import {isDeepStrictEqual} from 'node:util';
 import {appendChanges, changeRecords} from './changes.js';
 import {describeEdit} from './edit.js';
 import type {DelegationConfig, RouteEdit, SteerOutcome} from '../types.js';
-
-// SteerOutcome moved to core/types.ts (seam 1); src/host/ (the protocol branch, written before that
-// move) still imports it from here. Drop this line once host/ imports it from core/types.ts.
-export type {SteerOutcome} from '../types.js';
 import {parseHermesConfig} from './parse.js';
 import {loadHermesConfig, parseOptionsFor, saveRouteEdits, type LoadedConfig} from './config.js';
 import {ConfigConflictError, type CommitResult} from './save.js';

@@ -7,10 +7,6 @@ import {activeRoutes, planBatch, sharedProfileWarnings, type PlanInput} from './
 import {maxOneLineLength} from '../input/tasks.js';
 import {isActive, type DelegationConfig, type OperatorRoute, type PlannedTask, type RetryTarget, type RoutePlan, type TaskSpec, type TaskStatus} from '../types.js';
 
-// RetryTarget moved to core/types.ts (seam 1); src/host/protocol.ts still imports it from here.
-// Drop this line once it imports it from core/types.ts.
-export type {RetryTarget} from '../types.js';
-
 export type ReplanInput = {
 	current: RoutePlan;
 	delegation: DelegationConfig;

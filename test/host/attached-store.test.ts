@@ -1,0 +1,98 @@
+// The dashboard's store over the socket: its replies come later, and they still land — the zoom
+// shows the task's scrollback and follows it, a cancel confirmed in one dashboard stops the task
+// in every dashboard, and the same cancel in another dashboard says there is nothing to cancel.
+import {readFileSync} from 'node:fs';
+import {afterEach, describe, expect, it} from 'vitest';
+import {connectToBatch} from '../../src/host/client.js';
+import {storeFromSnapshot} from '../../src/host/attach-store.js';
+import {feedStore} from '../../src/state/feed.js';
+import {zoomOf} from '../../src/state/overlay.js';
+import type {BatchStore} from '../../src/state/store-types.js';
+import {hostFakeBatch, type HostedFakeBatch} from '../helpers/hosted-batch.js';
+import {scratchAfterEach} from '../helpers/scratch.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+const scratch = scratchAfterEach();
+const cleanups: Array<() => void | Promise<void>> = [];
+afterEach(async () => {
+	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function dashboard(batch: HostedFakeBatch): Promise<BatchStore> {
+	const connection = await connectToBatch(batch.socketPath, {client: 'dashboard'});
+	const store = storeFromSnapshot(connection);
+	const stop = feedStore(store, connection.source);
+	cleanups.push(() => {
+		stop();
+		connection.close();
+	});
+	return store;
+}
+
+describe('a dashboard attached over the socket', () => {
+	it('zooms into a task: the scrollback arrives and follows the output to its end', async () => {
+		const batch = await hostFakeBatch(scratch, ['[fake:lines=100000] flood']);
+		cleanups.push(async () => batch.server.close());
+		const store = await dashboard(batch);
+		const finished = batch.runner.start();
+		await waitFor(() => (store.getState().tasks['t01']?.totalLines ?? 0) > 0, {message: "output in t01's pane"});
+		store.getState().openZoom(10);
+		expect(zoomOf(store.getState().overlay)?.taskId).toBe('t01');
+		await finished;
+		const kept = (await batch.control.readOutput({id: 't01'}))!;
+		await waitFor(() => zoomOf(store.getState().overlay)?.totalLines === kept.totalLines, {message: 'the zoom to reach the end of the output'});
+		expect(zoomOf(store.getState().overlay)?.scrollback).toEqual(kept.lines);
+	});
+
+	it('a cancel confirmed in one dashboard stops the task in both; the same cancel in the other finds nothing to cancel', async () => {
+		const batch = await hostFakeBatch(scratch, ['[fake:forever] [fake:ready] runaway', '[fake:forever] [fake:ready] other']);
+		cleanups.push(async () => batch.server.close());
+		cleanups.push(() => batch.runner.shutdown({skipGrace: true}));
+		const first = await dashboard(batch);
+		const second = await dashboard(batch);
+		void batch.runner.start();
+		await waitFor(() => first.getState().tasks['t01']?.status === 'running' && second.getState().tasks['t01']?.status === 'running', {message: 't01 running in both'});
+		// Both ask; one confirms first.
+		first.getState().requestCancel(false);
+		second.getState().requestCancel(false);
+		first.getState().confirmYes();
+		await waitFor(() => second.getState().tasks['t01']?.status === 'cancelled', {message: 't01 cancelled, in the dashboard that did not confirm'});
+		second.getState().confirmYes();
+		await waitFor(() => second.getState().notice !== null, {message: "the second dashboard's notice"});
+		expect(second.getState().notice).toBe('nothing to cancel: the task has already finished');
+		expect(first.getState().tasks['t01']?.status).toBe('cancelled');
+		expect(batch.events.filter(event => event.type === 'task.cancelling')).toHaveLength(1);
+		expect(batch.runner.status('t02')).toBe('running');
+	});
+
+	it('steers: a mode switch confirmed in one dashboard is saved, and both dashboards show the new mode', async () => {
+		const batch = await hostFakeBatch(scratch, ['[fake:forever] [fake:ready] keeps the slot', 'summaries of the logs'], {steered: true, concurrency: 1});
+		cleanups.push(async () => batch.server.close());
+		cleanups.push(() => batch.runner.shutdown({skipGrace: true}));
+		const first = await dashboard(batch);
+		const second = await dashboard(batch);
+		expect(first.getState().canSteer).toBe(true);
+		void batch.runner.start();
+		await waitFor(() => first.getState().tasks['t01']?.status === 'running', {message: 't01 running'});
+		first.getState().requestSwitchMode();
+		expect(first.getState().overlay).toMatchObject({kind: 'confirm', question: {action: 'switch-mode', mode: 'profile_routes'}});
+		first.getState().confirmYes();
+		await waitFor(() => first.getState().mode === 'profile_routes', {message: 'the new mode in the dashboard that switched'});
+		expect(first.getState().notice).toMatch(/^mode profile_routes: /);
+		await waitFor(() => second.getState().mode === 'profile_routes', {message: 'the new mode in the other dashboard'});
+		expect(batch.events.filter(event => event.type === 'batch.replanned')).toHaveLength(1);
+	});
+
+	it('edits a route in the routes editor over the socket: saved, and the editor shows the file as it now is', async () => {
+		const batch = await hostFakeBatch(scratch, ['[fake:forever] [fake:ready] keeps the slot'], {steered: true, concurrency: 1});
+		cleanups.push(async () => batch.server.close());
+		cleanups.push(() => batch.runner.shutdown({skipGrace: true}));
+		const store = await dashboard(batch);
+		store.getState().openRoutes();
+		store.getState().moveRoute(1);
+		store.getState().setDefaultRoute();
+		await waitFor(() => store.getState().notice !== null, {message: 'the answer to the edit'});
+		expect(store.getState().overlay).toMatchObject({kind: 'routes', editor: {routes: [{name: 'fast', isDefault: false}, {name: 'deep', isDefault: true}]}});
+		expect(readFileSync(batch.configPath!, 'utf8')).toMatch(/default: deep/);
+	});
+});
