@@ -8,7 +8,7 @@ import {configCommand} from './commands/config.js';
 import {addRouteCommand, removeRouteCommand, routeCommand, setModeCommand} from './commands/config-edit.js';
 import {doctorCommand} from './commands/doctor.js';
 import {gcCommand, warnAboutOrphans} from './commands/gc.js';
-import {addRouteOptions, configOptions, doctorOptions, gcOptions, logsOptions, optionsOf, removeRouteOptions, routeEditOptions, runOptions, tuiOptions} from './commands/flags.js';
+import {addRouteOptions, attachOptions, cancelOptions, configOptions, doctorOptions, gcOptions, logsOptions, lsOptions, optionsOf, removeRouteOptions, routeEditOptions, runOptions, tuiOptions, waitOptions} from './commands/flags.js';
 import {flushed, readAll, type CommandIO} from './commands/io.js';
 import {runCommand} from './commands/run.js';
 import {exitCodes, InputError} from './core/errors.js';
@@ -63,6 +63,12 @@ async function loadTui() {
 	return (await import('./commands/tui.js')).tuiCommand;
 }
 
+/** `attach` is the dashboard: what loadTui does for the terminal applies to it too. */
+async function loadAttach() {
+	await loadTui();
+	return (await import('./commands/attach.js')).attachCommand;
+}
+
 export function buildProgram(): Command {
 	const program = new Command('hermes-delegate')
 		.description('Run and watch batches of Hermes Agent subagents, each on its own model or profile.')
@@ -76,9 +82,13 @@ export function buildProgram(): Command {
 		.option('--json', 'with --dry-run: the plan as JSON even on a terminal')
 		.option('--jsonl', 'stream one JSON event per line as things happen')
 		.option('--demo', 'run the built-in demo batch on the simulated agent (no Hermes, no API keys)')
-		.addHelpText('after', '\nExit codes: 0 all succeeded · 1 any failed, cancelled, timed out or refused · 2 bad input or batch refused (nothing started) · 70 internal error of hermes-delegate (a bug: please report it) · 130 interrupted')
+		.option('--detach', 'start the batch under a runner host and print its run id at once; `wait RUN` prints the results, `attach RUN` shows it')
+		.addHelpText('after', '\nWith --detach: 0 started (the run id on stdout) · 2 bad input, nothing started.\nExit codes: 0 all succeeded · 1 any failed, cancelled, timed out or refused · 2 bad input or batch refused (nothing started) · 70 internal error of hermes-delegate (a bug: please report it) · 130 interrupted')
 		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
-			process.exitCode = await runCommand(tasks, optionsOf(runOptions, options, 'run'), io);
+			const flags = optionsOf(runOptions, options, 'run');
+			process.exitCode = flags.detach
+				? await (await import('./commands/run-detach.js')).runDetached(tasks, flags, io)
+				: await runCommand(tasks, flags, io);
 		});
 
 	dashboardOptions(program.command('tui').description('run a batch in the live dashboard'))
@@ -154,6 +164,50 @@ export function buildProgram(): Command {
 			process.exitCode = removeRouteCommand(name, optionsOf(removeRouteOptions, command.optsWithGlobals(), 'config remove-route'), io);
 		});
 
+	program.command('attach')
+		.description('the dashboard on a batch a runner host serves (started by tui, demo or run --detach), from any terminal')
+		.argument('[run]', 'a run id (default: the live run; a choice when several are live)')
+		.option('--theme <name|path>', 'dashboard theme: dark, light, no-color, or a JSON file (NO_COLOR forces no-color)')
+		.option('--exit-when-done', 'leave the dashboard by itself when the batch is finished')
+		.addHelpText('after', '\nLeaving the dashboard (closing the terminal included) leaves the batch running, unless you quit it with q → y. Exit codes: as for `run` once the batch has finished · 0 detached · 1 the runner host died first · 2 no such live run')
+		.action(async (run: string | undefined, options: Record<string, unknown>) => {
+			process.exitCode = await (await loadAttach())(run, optionsOf(attachOptions, options, 'attach'), io);
+		});
+
+	program.command('ls')
+		.description('the recent runs: live (a runner host serves them: the attach command), finished, or owner died (then the gc command)')
+		.option('--json', 'as JSON, for scripts')
+		.addHelpText('after', '\nEach run: its id, state, start, tasks by status, clients attached. Exit codes: 0 listed')
+		.action(async (options: Record<string, unknown>) => {
+			process.exitCode = (await import('./commands/ls.js')).lsCommand(optionsOf(lsOptions, options, 'ls'), io);
+		});
+
+	program.command('wait')
+		.description('wait until a run has finished, then print its results JSON exactly as `run` does')
+		.argument('<run>', 'a run id (see `hermes-delegate ls`)')
+		.option('--timeout <seconds>', 'give up after this long (exit 124); the run goes on')
+		.option('--jsonl', 'the run\'s events as `run --jsonl` prints them, from its start (of what came before wait attached, only the newest task.telemetry of each task), then the end')
+		.addHelpText('after', '\nExit codes: as for `run` (0 all succeeded · 1 any failed, cancelled, timed out or refused, or the run ended without results · 130 interrupted) · 2 no such run · 124 --timeout ran out')
+		.action(async (run: string, options: Record<string, unknown>) => {
+			process.exitCode = await (await import('./commands/wait.js')).waitCommand(run, optionsOf(waitOptions, options, 'wait'), io);
+		});
+
+	program.command('cancel')
+		.description('stop tasks of a live run (none named: the whole batch) with the kill cascade, through its runner host')
+		.argument('<run>', 'a run id (see `hermes-delegate ls`)')
+		.argument('[tasks...]', 'task ids (t03, or 3) or names; none: every task')
+		.option('--kill', 'SIGKILL now, no grace period')
+		.addHelpText('after', '\nSays what is sent to whom, waits until those tasks have ended and says how. Exit codes: 0 stopped · 1 a named task had ended already · 2 no such live run or task')
+		.action(async (run: string, tasks: string[], options: Record<string, unknown>) => {
+			process.exitCode = await (await import('./commands/cancel.js')).cancelCommand(run, tasks, optionsOf(cancelOptions, options, 'cancel'), io);
+		});
+
+	// The runner host (commands/host.ts): started by tui, demo and run --detach, never by hand.
+	program.command('__host', {hidden: true})
+		.action(async () => {
+			process.exitCode = await (await import('./commands/host.js')).hostCommand({env: io.env, stdin: process.stdin});
+		});
+
 	program.command('gc')
 		.description('find and end processes left running by a hermes-delegate that was killed (kill -9)')
 		.option('--dry-run', 'list them and signal nothing')
@@ -164,7 +218,7 @@ export function buildProgram(): Command {
 
 	// Every other command says so when a killed run left processes behind.
 	program.hook('preAction', (_program, command) => {
-		if (command.name() !== 'gc') warnAboutOrphans(io);
+		if (command.name() !== 'gc' && command.name() !== '__host') warnAboutOrphans(io);
 	});
 
 	return program;

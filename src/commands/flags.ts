@@ -22,7 +22,7 @@ const batchShape = {
 	logLimit: text,
 };
 export const batchOptions = z.strictObject(batchShape);
-export const runOptions = z.strictObject({...batchShape, dryRun: flag, jsonl: flag, json: flag});
+export const runOptions = z.strictObject({...batchShape, dryRun: flag, jsonl: flag, json: flag, detach: flag});
 export const tuiOptions = z.strictObject({...batchShape, theme: text, exitWhenDone: flag, agentNice: text});
 export const logsOptions = z.strictObject({follow: flag, raw: flag, attempt: text});
 export const doctorOptions = z.strictObject({config: text, hermesBin: text, json: flag});
@@ -40,6 +40,11 @@ export const routeEditOptions = z.strictObject({
 	in: text,
 });
 export const removeRouteOptions = z.strictObject({...configShape, in: text});
+// The commands that reach a batch through its runner host.
+export const attachOptions = z.strictObject({theme: text, exitWhenDone: flag});
+export const lsOptions = z.strictObject({json: flag});
+export const waitOptions = z.strictObject({timeout: text, jsonl: flag});
+export const cancelOptions = z.strictObject({kill: flag});
 
 export type BatchOptions = z.infer<typeof batchOptions>;
 export type RunOptions = z.infer<typeof runOptions>;
@@ -48,6 +53,10 @@ export type LogsOptions = z.infer<typeof logsOptions>;
 export type DoctorOptions = z.infer<typeof doctorOptions>;
 export type GcOptions = z.infer<typeof gcOptions>;
 export type ConfigOptions = z.infer<typeof configOptions>;
+export type AttachOptions = z.infer<typeof attachOptions>;
+export type LsOptions = z.infer<typeof lsOptions>;
+export type WaitOptions = z.infer<typeof waitOptions>;
+export type CancelOptions = z.infer<typeof cancelOptions>;
 /** The flags of `config route`, `add-route` and `remove-route` (not a route's `hermes chat` flags: core/hermes/flags.ts). */
 export type RouteEditOptions = z.infer<typeof routeEditOptions>;
 

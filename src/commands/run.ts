@@ -2,7 +2,7 @@
 import {hermesSummary} from '../core/hermes/probe.js';
 import {buildLaunch} from '../core/hermes/launcher.js';
 import {exitCodeOf, resultRoute} from '../core/run/results.js';
-import type {BatchEvent} from '../core/types.js';
+import type {BatchEvent, BatchReport} from '../core/types.js';
 import type {BatchRunner} from '../core/run/runner.js';
 import {createRunner, prepareBatch, withCleanup, type PreparedBatch} from './prepare.js';
 import type {RunOptions} from './flags.js';
@@ -74,17 +74,25 @@ export async function runCommand(taskArg: string | undefined, options: RunOption
 		const report = await runner.start();
 		onStdoutClosed = undefined;
 		progress?.stop();
-		if (!options.jsonl) {
-			stdout.write(`${jsonText(report, 2)}\n`);
-		}
-
-		stderr.write(`hermes-delegate: ${report.summary}; ${report.results_error ?? `results in ${report.results_file}`}\n`);
-		return exitCodeOf(report);
+		return printReport(report, {jsonl: options.jsonl ?? false}, {stdout, stderr});
 	} finally {
 		stopWatching();
 		progress?.stop();
 		stopSignals();
 	}
+}
+
+/**
+ * The end of `run` (and of `wait`, which must print exactly the same): the results JSON on stdout
+ * (with --jsonl the events said it all), the summary on stderr, and the exit code scripts check.
+ */
+export function printReport(report: BatchReport, options: {jsonl: boolean}, out: {stdout: Output; stderr: Output}): number {
+	if (!options.jsonl) {
+		out.stdout.write(`${jsonText(report, 2)}\n`);
+	}
+
+	out.stderr.write(`hermes-delegate: ${report.summary}; ${report.results_error ?? `results in ${report.results_file}`}\n`);
+	return exitCodeOf(report);
 }
 
 function printDryRun(batch: PreparedBatch, stdout: Output): void {
@@ -112,7 +120,7 @@ function printDryRun(batch: PreparedBatch, stdout: Output): void {
 }
 
 /** The plan events are large and internal; scripts get a compact form of them. */
-function jsonlEvent(event: BatchEvent): unknown {
+export function jsonlEvent(event: BatchEvent): unknown {
 	if (event.type === 'batch.planned') {
 		return {type: event.type, run_id: event.runId, run_dir: event.runDir, mode: event.plan.mode, tasks: event.plan.tasks.map(task => ({id: task.id, goal: task.spec.goal, route: resultRoute(task)})), at: event.at};
 	}

@@ -77,6 +77,10 @@ export type BatchState = {
 	canReroute: boolean;
 	quitting: boolean;
 	exitRequested: boolean;
+	/** The batch runs in a runner host (commands/dashboard.tsx sets it): leaving the dashboard can leave the batch running. */
+	canDetach: boolean;
+	/** d: leave the dashboard, the batch runs on (the dashboard command acts on it). */
+	detachRequested: boolean;
 	notice: string | null;
 };
 
@@ -101,6 +105,8 @@ export type BatchActions = {
 	findNext(direction: 1 | -1): void;
 	requestCancel(kill: boolean): void;
 	requestQuit(): void;
+	/** d, in the grid, the zoom or at the quit question: leave, the batch runs on (only with a runner host). */
+	detach(): void;
 	confirmYes(): void;
 	confirmNo(): void;
 	/** config.yaml changed on disk (the watcher): the mode, the notice and an open routes editor follow the file. */

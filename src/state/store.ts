@@ -65,6 +65,8 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			canReroute: steerable(control) !== undefined && control.reroute !== undefined,
 			quitting: false,
 			exitRequested: false,
+			canDetach: false,
+			detachRequested: false,
 			notice: null,
 
 			applyEvent(event) {
@@ -172,6 +174,15 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 				const decision = quitRequest(get());
 				if (decision) {
 					set(decision);
+				}
+			},
+
+			detach() {
+				// At a question d answers only the quit question (a cancel's prompt keeps its y/n).
+				const {overlay} = get();
+				const asked = overlay?.kind === 'confirm' ? overlay.question.action : undefined;
+				if (get().canDetach && !get().quitting && (asked === undefined || asked === 'quit')) {
+					set({detachRequested: true, overlay: null});
 				}
 			},
 

@@ -8,15 +8,17 @@ import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {listGroupMembers, signalGroup} from '../../src/core/process/group.js';
 import type {ProcessRecord} from '../../src/core/run-folder/folder.js';
+import {readRunOwner} from '../../src/core/run-folder/owner.js';
 import type {BatchReport} from '../../src/core/types.js';
 import {fakeAgentPath, isProcessRunning} from '../helpers/processes.js';
-import {cliPath, makeHome, recordedGroups, tasksJson, type TestHome} from '../helpers/run-cli.js';
+import {cliPath, makeHome, recordedGroups, runCli, tasksJson, type TestHome} from '../helpers/run-cli.js';
 import {colourCodes, startTmux, type TmuxOptions, type TmuxSession} from '../helpers/tmux.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
-	// The terminal first (its CLI gets SIGHUP and stops its agents), then whatever is left.
+	// The terminal first, then the home: its recorded agents get SIGKILL, and their runner host,
+	// with no task left and no client, ends by itself.
 	for (const cleanup of cleanups.splice(0).reverse()) cleanup();
 });
 
@@ -136,7 +138,7 @@ describe('the dashboard in a real terminal', () => {
 		const first = await screen.waitForScreen(all(/t01 long-report +● running/, /t02 stubborn-agent +● running/, /grandchild pid \d+/, /READY/));
 		const grandchild = Number(/grandchild pid (\d+)/.exec(first)?.[1]);
 		screen.sendKeys('q');
-		await screen.waitForScreen(/Quit\? Stops 2 running tasks: SIGTERM to each process group, SIGKILL after 30s\. y\/n/);
+		await screen.waitForScreen(/Quit\? Stops 2 running tasks: SIGTERM to each process group, SIGKILL after 30s\. Or detach: the batch runs on\. y\/n\/d/);
 		screen.sendKeys('y');
 
 		// The stubborn one outlives SIGTERM for the whole grace period, far longer than the test
@@ -274,7 +276,9 @@ describe('the dashboard in a real terminal', () => {
 });
 
 describe('closing the terminal', () => {
-	it('stops every task with the cascade, writes the results and leaves nothing running', async () => {
+	// Issue 24: the batch belongs to its runner host, so losing the terminal detaches the dashboard
+	// (before the host it cancelled the batch). The cascade is then one `cancel` away.
+	it('leaves the batch running; a cancel from the command line then ends it with the cascade, leaving nothing running', async () => {
 		const {home: test, screen} = dashboard([
 			{name: 'runaway', goal: 'Never stop', context: '[fake:forever] [fake:ignore-term] [fake:grandchild] [fake:ready]'},
 		], ['--grace', '1']);
@@ -284,11 +288,19 @@ describe('closing the terminal', () => {
 		const grandchild = Number(/grandchild pid (\d+)/.exec(ready)![1]);
 
 		screen.kill(); // the terminal goes away: SIGHUP, then every write to it fails
-		await waitFor(() => existsSync(path.join(runDir, 'results.json')), {timeoutMs: 30_000, message: 'results.json written after the terminal closed'});
+		await waitFor(() => readFileSync(path.join(runDir, 'host.json'), 'utf8').includes('"clients": 0'), {message: 'the runner host to see its dashboard go'});
+		expect(existsSync(path.join(runDir, 'results.json'))).toBe(false);
+		expect(Object.keys(leftovers(runDir))).toHaveLength(1);
+
+		const cancelled = await runCli(test, ['cancel', path.basename(runDir)]);
+		expect(cancelled.exitCode, cancelled.stderr).toBe(0);
+		await waitFor(() => existsSync(path.join(runDir, 'results.json')), {timeoutMs: 30_000, message: 'results.json written after the cancel'});
 		const report = JSON.parse(readFileSync(path.join(runDir, 'results.json'), 'utf8')) as BatchReport;
 		expect(report.interrupted).toBe(true);
 		expect(report.results[0]!.status).toBe('cancelled');
 		await waitFor(() => Object.keys(leftovers(runDir)).length === 0 && !isProcessRunning(grandchild), {timeoutMs: 30_000, message: 'no process of the batch left'});
+		// Nothing left to run and nobody attached: the host ends too.
+		await waitFor(() => !isProcessRunning(readRunOwner(runDir)!.pid), {message: 'the runner host to end'});
 	});
 });
 

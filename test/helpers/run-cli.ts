@@ -10,6 +10,7 @@ import {fileURLToPath} from 'node:url';
 import {execa} from 'execa';
 import {runsDir} from '../../src/core/hermes/home.js';
 import {signalGroup} from '../../src/core/process/group.js';
+import {isOwnerAlive, readRunOwner} from '../../src/core/run-folder/owner.js';
 import type {ProcessRecord} from '../../src/core/run-folder/folder.js';
 import {fakeAgentPath} from './processes.js';
 
@@ -80,8 +81,20 @@ export function makeHome(config: string | undefined = modelMapConfig): TestHome 
 		probes: () => recordedCalls(home.argvFile).filter(isProbe),
 		recordedGroups: () => home.runs().flatMap(run => recordedGroups(path.join(home.runsDir, run))),
 		remove() {
+			// Runner hosts first (tui, demo and run --detach start one): a host a failed test left
+			// waiting would go on writing into the home while it is deleted.
+			for (const run of home.runs()) {
+				const owner = readRunOwner(path.join(home.runsDir, run));
+				if (owner && owner.pid !== process.pid && isOwnerAlive(owner)) {
+					try {
+						process.kill(owner.pid, 'SIGKILL');
+					} catch {}
+				}
+			}
+
 			for (const pgid of home.recordedGroups()) signalGroup(pgid, 'SIGKILL');
-			rmSync(dir, {recursive: true, force: true});
+			// A host ending by itself meanwhile may still add its last line to host.log: retried, not fatal.
+			rmSync(dir, {recursive: true, force: true, maxRetries: 10});
 		},
 	};
 	if (config !== undefined) home.write('config.yaml', config);

@@ -24,8 +24,9 @@ export function ConfirmBar({width, bindings}: {readonly width: number; readonly 
 		return null;
 	}
 
-	const answer = answerKeys(bindings);
-	const lines = confirmText(question, width, bindings);
+	const detachable = useBatch(state => state.canDetach && state.overlay?.kind === 'confirm' && state.overlay.question.action === 'quit');
+	const answer = answerKeys(bindings, detachable);
+	const lines = confirmText(question, width, bindings, detachable);
 	const colour = action === 'cancel' ? theme.colors.text.warning : theme.colors.text.error;
 	return (
 		<Box flexDirection='column' width={width} height={lines.length} overflow='hidden'>
@@ -42,13 +43,15 @@ export function ConfirmBar({width, bindings}: {readonly width: number; readonly 
 	);
 }
 
-function answerKeys(bindings: Bindings): string {
-	return `${formatKey(bindings.get('confirm.yes')?.[0] ?? 'y')}/${formatKey(bindings.get('confirm.no')?.[0] ?? 'n')}`;
+/** y/n, and /d at the quit question of a batch in a runner host (detach: it runs on). */
+function answerKeys(bindings: Bindings, detachable = false): string {
+	const yesNo = `${formatKey(bindings.get('confirm.yes')?.[0] ?? 'y')}/${formatKey(bindings.get('confirm.no')?.[0] ?? 'n')}`;
+	return detachable ? `${yesNo}/${formatKey(bindings.get('app.detach')?.[0] ?? 'd')}` : yesNo;
 }
 
 /** The question and its answer keys, word-wrapped to the width: what the bar shows, line by line. */
-export function confirmText(question: string | null, width: number, bindings: Bindings): string[] {
-	return question === null ? [] : wrapWords(`${question} ${answerKeys(bindings)}`, width).slice(0, maxLines);
+export function confirmText(question: string | null, width: number, bindings: Bindings, detachable = false): string[] {
+	return question === null ? [] : wrapWords(`${question} ${answerKeys(bindings, detachable)}`, width).slice(0, maxLines);
 }
 
 /** The whole question, or null when nothing is being confirmed. */
@@ -81,12 +84,14 @@ export function confirmQuestion(state: BatchState): string | null {
 		}
 
 		const skipped = queued === 0 ? '' : `${queued} queued ${queued === 1 ? 'task' : 'tasks'} will not start`;
+		// The third answer (d) of a batch in a runner host: the batch goes on without this dashboard.
+		const detach = state.canDetach ? ' Or detach: the batch runs on.' : '';
 		if (running === 0) {
-			return skipped ? `Quit? ${skipped}.` : 'Quit? Nothing is running any more.';
+			return skipped ? `Quit? ${skipped}.${detach}` : 'Quit? Nothing is running any more.';
 		}
 
 		const stopped = `Stops ${running} running ${running === 1 ? 'task' : 'tasks'}: SIGTERM to each process group, SIGKILL after ${grace}`;
-		return `Quit? ${stopped}${skipped ? `; ${skipped}` : ''}.`;
+		return `Quit? ${stopped}${skipped ? `; ${skipped}` : ''}.${detach}`;
 	}
 
 	const task = state.tasks[confirm.taskId];

@@ -55,6 +55,7 @@ const actions: Record<Command, Action> = {
 	'layout.toggle': (state, {effectiveLayout}) => state.toggleLayout(effectiveLayout),
 	'help.toggle': state => state.toggleHelp(),
 	'app.quit': state => state.requestQuit(),
+	'app.detach': state => state.detach(),
 	'routing.mode': state => state.requestSwitchMode(),
 	'routes.open': state => state.openRoutes(),
 	'routes.up': state => state.moveRoute(-1),
@@ -114,6 +115,11 @@ export function isAvailable(command: Command, state: BatchState): boolean {
 		// q does nothing while quitting, nor in a prompt (which only y/n answer).
 		case 'app.quit': {
 			return !state.quitting && state.overlay?.kind !== 'confirm';
+		}
+
+		// Only with a runner host; in a prompt only as the third answer to the quit question.
+		case 'app.detach': {
+			return state.canDetach && !state.quitting && (state.overlay?.kind !== 'confirm' || state.overlay.question.action === 'quit');
 		}
 
 		// Offered only where they can act: a batch started without its config cannot be steered,

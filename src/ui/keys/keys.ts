@@ -14,7 +14,7 @@ export type Command =
 	| 'scroll.up' | 'scroll.down' | 'scroll.pageUp' | 'scroll.pageDown' | 'scroll.top' | 'scroll.bottom'
 	| 'search.start' | 'search.next' | 'search.prev' | 'search.submit' | 'search.cancel'
 	| 'task.cancel' | 'task.kill' | 'confirm.yes' | 'confirm.no'
-	| 'layout.toggle' | 'help.toggle' | 'app.quit'
+	| 'layout.toggle' | 'help.toggle' | 'app.quit' | 'app.detach'
 	| 'routing.mode' | 'routes.open' | 'routes.up' | 'routes.down' | 'routes.edit' | 'routes.model' | 'routes.provider' | 'routes.effort' | 'routes.add' | 'routes.remove' | 'routes.reload' | 'routes.default' | 'routes.close'
 	| 'field.submit' | 'field.cancel' | 'task.reroute' | 'pick.submit';
 
@@ -80,6 +80,7 @@ const table: readonly Entry[] = [
 	{command: 'routes.open', keys: ['r'], label: 'routes', description: 'Open the routes editor for the active mode: edit a route\'s description, model, provider or reasoning effort, or the default, saved into config.yaml', contexts: ['grid']},
 	{command: 'help.toggle', keys: ['?'], label: 'help', description: 'Show or hide this help', contexts: ['grid', 'zoom', 'help'], pinned: true},
 	{command: 'app.quit', keys: ['q', 'ctrl+c'], label: 'quit', description: 'Quit (asks first, also once the batch has finished, so that the y of q y never reaches the shell); again at the question: yes; again while quitting: kill all now', contexts: everywhere, pinned: true},
+	{command: 'app.detach', keys: ['d'], label: 'detach', description: 'Leave the dashboard and let the batch run on in its runner host (also at the quit question); come back with hermes-delegate attach RUN', contexts: ['grid', 'zoom', 'confirm']},
 ];
 
 // Where text keys act only for the context's own commands. Typing into the search field must
@@ -88,7 +89,7 @@ const table: readonly Entry[] = [
 const textKeysOwnedBy: Partial<Record<KeyContext, ReadonlySet<Command>>> = {
 	search: new Set(),
 	'route-edit': new Set(),
-	confirm: new Set(['confirm.yes', 'confirm.no']),
+	confirm: new Set(['confirm.yes', 'confirm.no', 'app.detach']),
 };
 
 const contextNames: Readonly<Record<KeyContext, string>> = {

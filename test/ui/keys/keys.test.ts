@@ -266,13 +266,14 @@ describe('help and footer are generated from the bindings', () => {
 			{keys: 'r', label: 'routes'},
 			{keys: '?', label: 'help', pinned: true},
 			{keys: 'q', label: 'quit', pinned: true},
+			{keys: 'd', label: 'detach'},
 		]);
 	});
 
 	it('the footer leaves out what is unavailable right now', () => {
 		const succeeded = (command: Command) => !['task.cancel', 'task.kill', 'task.reroute', 'search.next', 'search.prev'].includes(command);
 		const zoom = footerHints(defaultBindings, 'zoom', {available: succeeded});
-		expect(zoom.map(hint => hint.label)).toEqual(['scroll', 'page', 'search', 'back', 'help', 'quit']);
+		expect(zoom.map(hint => hint.label)).toEqual(['scroll', 'page', 'search', 'back', 'help', 'quit', 'detach']);
 		expect(footerHints(defaultBindings, 'zoom').find(hint => hint.label === 'match')?.keys).toBe('n/N');
 	});
 

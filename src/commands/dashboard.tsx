@@ -1,0 +1,199 @@
+// The dashboard as a client of a runner host (`tui`, `demo` and `attach` all end up here): the
+// store is rebuilt from the host's snapshot and fed by its events; every intent goes back over
+// the socket. The batch lives in the host, so what ends this process decides nothing about it:
+// - q → y (today's cascade prompt) and Ctrl-C/SIGINT/SIGTERM stop the batch through the host, and
+//   the results are printed as before, once the host has written them;
+// - SIGHUP, the terminal gone (EIO on write), or detach() leave it running (detach): exit 0;
+// - the host gone before the batch finished (killed with SIGKILL) ends the dashboard with a
+//   message that names `ls` and `gc`.
+import {openSync, writeSync} from 'node:fs';
+import {ReadStream} from 'node:tty';
+import {render} from 'ink';
+import {exitCodes} from '../core/errors.js';
+import {jsonText, terminalSafe} from '../core/output/visible-text.js';
+import {exitCodeOf} from '../core/run/results.js';
+import type {Theme} from '../core/theme/themes.js';
+import type {BatchReport} from '../core/types.js';
+import {storeFromSnapshot} from '../host/attach-store.js';
+import type {BatchConnection} from '../host/client.js';
+import {feedStore} from '../state/feed.js';
+import type {BatchStore} from '../state/store-types.js';
+import {App} from '../ui/App.js';
+import {reportZeroSizeAsFallback} from '../ui/hooks/use-terminal-size.js';
+import type {Bindings} from '../ui/keys/keys.js';
+import {attachCommandFor} from '../host/live-runs.js';
+import type {CommandIO} from './io.js';
+
+export type DashboardEnd =
+	| {kind: 'finished'; report: BatchReport; stoppedFromOutside: boolean}
+	| {kind: 'detached'; terminalGone: boolean}
+	| {kind: 'lost'; reason: string};
+
+export type DashboardIO = Pick<CommandIO, 'stdout' | 'stderr'> & {stdin: NodeJS.ReadStream};
+
+export async function showDashboard(connection: BatchConnection, io: DashboardIO, options: {theme: Theme; bindings: Bindings; exitWhenDone: boolean}): Promise<DashboardEnd> {
+	const store = storeFromSnapshot(connection);
+	// d (and the quit question's third answer) can leave the batch running: it is the host's.
+	store.setState({canDetach: true});
+	const stopFeed = feedStore(store, connection.source);
+	// Someone else editing config.yaml meanwhile: the host re-plans and tells every client.
+	const stopConfig = connection.onConfig(outcome => store.getState().configChanged(outcome));
+	let settle: (end: DashboardEnd) => void = () => undefined;
+	const ended = new Promise<DashboardEnd>(resolve => {
+		settle = resolve;
+	});
+	let stoppedFromOutside = false;
+	let terminalGone = false;
+	const detach = (gone: boolean) => {
+		terminalGone ||= gone;
+		settle({kind: 'detached', terminalGone});
+	};
+
+	// A second signal skips the grace period, as signals.ts does for the in-process runner.
+	let stopSignalsReceived = 0;
+	const stop = () => {
+		stopSignalsReceived++;
+		stoppedFromOutside = true;
+		store.setState({quitting: true});
+		// A host that is gone already cannot be asked: connection.closed ends the dashboard then.
+		void (async () => connection.control.shutdown({skipGrace: stopSignalsReceived > 1}))().catch(() => undefined);
+	};
+
+	const hangUp = () => detach(true);
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+	process.on('SIGHUP', hangUp);
+
+	const leaveAlternateScreen = enterAlternateScreen(io.stdout);
+	const keyboard = keyboardStream(io.stdin);
+	// The terminal went away (window closed, ssh dropped): Ink's next write fails with EIO. The
+	// batch is the host's: this client just leaves, and nothing may crash here.
+	io.stdout.on('error', hangUp);
+	keyboard.on('error', hangUp);
+	reportZeroSizeAsFallback(io.stdout);
+	// maxFps 250 and no incrementalRendering: see bench/RESULTS.md (session 14) and the steer-pty test.
+	const app = render(<App store={store} theme={options.theme} bindings={options.bindings}/>, {stdout: io.stdout, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 250});
+	void untilExit(store, options.exitWhenDone).then(report => settle({kind: 'finished', report, stoppedFromOutside}));
+	const stopWatchingDetach = store.subscribe(state => {
+		if (state.detachRequested) detach(false);
+	});
+	void connection.closed.then(({reason}) => {
+		const {report} = store.getState();
+		// The host's last word was the report (SIGTERM: cascade, results, then it closes): that is an end like any other.
+		settle(report ? {kind: 'finished', report, stoppedFromOutside: true} : {kind: 'lost', reason});
+	});
+	try {
+		return await ended;
+	} finally {
+		process.off('SIGINT', stop);
+		process.off('SIGTERM', stop);
+		process.off('SIGHUP', hangUp);
+		stopWatchingDetach();
+		stopConfig();
+		stopFeed();
+		app.unmount();
+		await app.waitUntilExit().catch(() => undefined);
+		if (!terminalGone) leaveAlternateScreen();
+		if (keyboard !== io.stdin) keyboard.destroy();
+		connection.close();
+	}
+}
+
+/** What the operator reads once the screen is theirs again; the exit code `tui` and `attach` return. */
+export function reportDashboardEnd(end: DashboardEnd, run: {runId: string}, io: Pick<CommandIO, 'stdout' | 'stderr'>, options: {demo: boolean}): number {
+	if (end.kind === 'detached') {
+		if (!end.terminalGone) io.stdout.write(`detached: run ${run.runId} runs on; come back with: ${attachCommandFor(run.runId)}\n`);
+		return exitCodes.ok;
+	}
+
+	if (end.kind === 'lost') {
+		io.stderr.write(`hermes-delegate: the runner host of run ${run.runId} went away before the batch finished (${terminalSafe(end.reason)}): \`hermes-delegate ls\` shows the run; \`hermes-delegate gc\` ends what it left running\n`);
+		return exitCodes.taskFailed;
+	}
+
+	const {report} = end;
+	if (report.results_error) {
+		// Nowhere else holds them: the results go to the terminal, whole, before the warnings that say why.
+		io.stdout.write(`${jsonText(report, 2)}\n`);
+	}
+
+	// The batch's warnings, then what happened to single tasks (a log cut or incomplete), which the
+	// dashboard had no room for: the operator reads them once the screen is theirs again.
+	const taskNotes = report.results.flatMap(result => (result.warnings ?? []).filter(warning => !report.warnings.includes(warning)).map(warning => `${result.id}: ${warning}`));
+	for (const warning of [...report.warnings, ...taskNotes]) {
+		io.stderr.write(`hermes-delegate: warning: ${terminalSafe(warning)}\n`);
+	}
+
+	// results_file starts with HERMES_HOME, which may hold an escape sequence.
+	io.stdout.write(terminalSafe(report.results_error ? `${report.summary}\n` : `${report.summary}\nresults: ${report.results_file}\n`));
+	return options.demo ? demoExitCode(report, end.stoppedFromOutside) : exitCodeOf(report);
+}
+
+/**
+ * The demo's failures are staged (a failing task, a runaway, a refused route) and quitting it is
+ * how it ends, so a demo that ran as designed exits 0: `npm run demo` then ends without npm's
+ * error block, and `npm run demo && npm test` goes on. A signal from outside still exits 130.
+ * `run --demo` keeps the honest codes (1 for the staged failures): scripts check those.
+ */
+function demoExitCode(report: BatchReport, stoppedFromOutside: boolean): number {
+	return stoppedFromOutside ? exitCodeOf(report) : exitCodes.ok;
+}
+
+/**
+ * The alternate screen keeps the operator's scrollback intact and gives the frame a fixed canvas.
+ * Bracketed paste (?2004) makes the terminal mark a paste, so that it is read as text and never
+ * as keys (ui/keys/paste-reader.ts). Whatever ends the process while they are on (an error nobody
+ * expected included) turns both off, with the cursor shown, through a synchronous write on exit:
+ * an asynchronous one would never flush, and a shell left in bracketed paste gets the markers.
+ */
+function enterAlternateScreen(stdout: NodeJS.WriteStream): () => void {
+	const leave = '\u001B[?2004l\u001B[?25h\u001B[?1049l';
+	const {fd} = stdout as Partial<{fd: number}>;
+	const onExit = () => {
+		try {
+			if (fd !== undefined) writeSync(fd, leave);
+		} catch {
+			// The terminal is gone: nothing left to restore.
+		}
+	};
+
+	stdout.write('\u001B[?1049h\u001B[H\u001B[?2004h');
+	process.on('exit', onExit);
+	return () => {
+		process.off('exit', onExit);
+		stdout.write(leave);
+	};
+}
+
+/** Tasks piped in on stdin leave the keyboard on the controlling terminal: read keys from there. */
+function keyboardStream(stdin: NodeJS.ReadStream): NodeJS.ReadStream {
+	if (stdin.isTTY) {
+		return stdin;
+	}
+
+	try {
+		return new ReadStream(openSync('/dev/tty', 'r')) as NodeJS.ReadStream;
+	} catch {
+		return stdin; // no controlling terminal: the dashboard runs without keys (q via signals)
+	}
+}
+
+/**
+ * Resolves with the report once the batch has finished (no retry running: R after the finish
+ * clears the report until its round ends) and the operator asked to leave, or a signal did
+ * (quitting), or --exit-when-done said to leave at the first finish.
+ */
+async function untilExit(store: BatchStore, exitWhenDone: boolean): Promise<BatchReport> {
+	return new Promise(resolve => {
+		const check = () => {
+			const state = store.getState();
+			if (state.report && (state.exitRequested || state.quitting || exitWhenDone)) {
+				unsubscribe();
+				resolve(state.report);
+			}
+		};
+
+		const unsubscribe = store.subscribe(check);
+		check();
+	});
+}

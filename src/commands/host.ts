@@ -1,0 +1,128 @@
+// The hidden `__host` command: the runner host process (host/launch.ts says how it is started and
+// why it prepares the batch itself). Prepares the batch exactly as `run` and `tui` do, tells the
+// foreground `ready` or `refused`, then serves the batch until it has ended (host/host-main.ts).
+import {BatchSteering} from '../core/config/steering.js';
+import {InputError, exitCodes} from '../core/errors.js';
+import {terminalSafe} from '../core/output/visible-text.js';
+import {allWarnings} from '../core/plan/routing.js';
+import {exitCodeOf} from '../core/run/results.js';
+import type {BatchRunner} from '../core/run/runner.js';
+import {openHostLog, startHost, type RunningHost} from '../host/host-main.js';
+import {hostSpecSchema, tellLauncher, type HostSpec} from '../host/launch.js';
+import {loadTheme} from '../core/theme/themes.js';
+import {runnerControl} from '../state/control.js';
+import {resolveBindings} from '../ui/keys/keys.js';
+import {agentNiceOption} from './flags.js';
+import {readAll} from './io.js';
+import {createRunner, prepareBatch, withCleanup} from './prepare.js';
+import {onShutdownSignals} from './signals.js';
+
+export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.ReadableStream}): Promise<number> {
+	let runner: BatchRunner | undefined;
+	let host: RunningHost | undefined;
+	// Ours before the run folder exists, as in `run`: the handler finds the runner once there is one.
+	// Before that (the foreground passed on a Ctrl-C while the batch was prepared) nothing starts.
+	// A second signal skips the grace period (signals.ts).
+	let interruptedEarly = false;
+	const stopSignals = onShutdownSignals(options => {
+		interruptedEarly ||= runner === undefined;
+		runner?.shutdown(options);
+		host?.stop();
+	});
+	// Whatever crashes the host is written down where the operator will look: its stderr is /dev/null.
+	let log = (_line: string) => undefined as void;
+	process.on('uncaughtExceptionMonitor', error => {
+		log(`internal error: ${error.stack ?? error.message}`);
+	});
+	let spec: HostSpec;
+	let prepared;
+	try {
+		const parsed = hostSpecSchema.safeParse(JSON.parse(await readAll(io.stdin)));
+		if (!parsed.success) throw new Error(`the runner host was started with a spec it cannot read: ${parsed.error.message}`);
+		spec = {...parsed.data, taskArg: parsed.data.taskArg};
+		const dashboard = spec.command !== 'run';
+		const agentNice = dashboard ? agentNiceOption(stringOption(spec.options['agentNice'])) : undefined;
+		const batch = await prepareBatch(spec.taskArg, {...spec.options, demo: spec.command === 'demo' || spec.options['demo'] === true}, {
+			env: io.env,
+			stdinIsTTY: spec.stdinIsTTY,
+			readStdin: async () => spec.stdin ?? '',
+			// As `run --demo` does: a headless demo's runaway stops by itself.
+			demoRunawaySeconds: dashboard ? undefined : 8,
+		});
+		if (dashboard) {
+			// The dashboard's theme and keys are checked here, where delegate.yaml is read: a bad one
+			// is bad input, refused before anything starts, as before the host.
+			loadTheme(stringOption(spec.options['theme']) ?? batch.settings.theme, {noColor: !spec.color});
+			resolveBindings(batch.settings.keys);
+		}
+
+		if (interruptedEarly) {
+			stopSignals();
+			tellLauncher({type: 'refused', message: '', exitCode: exitCodes.interrupted});
+			return exitCodes.interrupted;
+		}
+
+		const warnings = [...(batch.bin.ok ? [] : [batch.bin.problem]), ...allWarnings(batch.plan)];
+		// The dashboard's batch stays steerable after its last task: R there re-opens it.
+		const created = withCleanup(() => createRunner(batch, {display: dashboard, retryAfterFinish: dashboard, agentNice}), stopSignals);
+		prepared = {batch, created, warnings, dashboard};
+	} catch (error) {
+		stopSignals();
+		tellLauncher(refusal(error));
+		return error instanceof InputError ? exitCodes.usage : exitCodes.internalError;
+	}
+
+	const {batch, created, warnings, dashboard} = prepared;
+	runner = created.runner;
+	const {folder} = created;
+	log = openHostLog(folder.dir);
+	log(`runner host for ${spec.command}: ${batch.plan.tasks.length} task(s), concurrency ${batch.concurrency}`);
+	const steering = new BatchSteering(batch.config, {runDir: folder.dir, applyRouting: delegation => created.runner.applyRouting(delegation)});
+	try {
+		host = await startHost({
+			runner: created.runner,
+			control: runnerControl(created.runner, steering),
+			plan: batch.plan,
+			runId: folder.runId,
+			runDir: folder.dir,
+			concurrency: batch.concurrency,
+			graceMs: batch.graceMs,
+			canSteer: true,
+			canReroute: true,
+			watchConfig: listener => steering.watch(outcome => {
+				log(`config.yaml changed: ${outcome.message}`);
+				listener(outcome);
+			}),
+		}, created.runner, {mode: dashboard ? 'dashboard' : 'headless', log});
+	} catch (error) {
+		// No socket, or no plan on disk: nobody could ever see or stop the batch. Nothing has started.
+		stopSignals();
+		tellLauncher(refusal(error));
+		return error instanceof InputError ? exitCodes.usage : exitCodes.internalError;
+	}
+
+	tellLauncher({type: 'ready', runId: folder.runId, runDir: folder.dir, socket: host.socket, hermesHome: batch.hermesHome, warnings, theme: batch.settings.theme ?? null, keys: batch.settings.keys});
+	try {
+		const report = await host.done;
+		log(`${report.summary}; ${report.results_error ?? `results in ${report.results_file}`}`);
+		return exitCodeOf(report);
+	} catch (error) {
+		log(`internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+		return exitCodes.internalError;
+	} finally {
+		stopSignals();
+	}
+}
+
+function stringOption(value: string | boolean | undefined): string | undefined {
+	return typeof value === 'string' ? value : undefined;
+}
+
+/** Today's message for what stopped the batch before it started (cli.ts's report), for the foreground to print. */
+function refusal(error: unknown): {type: 'refused'; message: string; exitCode: number} {
+	if (error instanceof InputError) {
+		return {type: 'refused', message: `hermes-delegate: ${terminalSafe(error.describe())}\n`, exitCode: exitCodes.usage};
+	}
+
+	return {type: 'refused', message: `hermes-delegate: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`, exitCode: exitCodes.internalError};
+}

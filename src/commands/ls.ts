@@ -1,0 +1,60 @@
+// `hermes-delegate ls [--json]`: the recent runs of this HERMES_HOME (and the demo's), newest
+// first: which a runner host still serves (and how to attach), which finished, and which lost
+// their owner (killed with SIGKILL: then the `gc` command that ends its leftovers).
+import {terminalSafe} from '../core/output/visible-text.js';
+import {attachCommandFor, describeTasks, listRecentRuns, runHomes, type RunEntry} from '../host/live-runs.js';
+import {jsonText} from '../core/output/visible-text.js';
+import type {LsOptions} from './flags.js';
+import type {CommandIO} from './io.js';
+
+const gcCommand = 'hermes-delegate gc';
+/** Enough to find today's runs; older ones are in the runs folder (and `logs` reads them). */
+const defaultLimit = 20;
+
+export function lsCommand(options: LsOptions, io: Pick<CommandIO, 'stdout' | 'env'>, limit = defaultLimit): number {
+	const runs = listRecentRuns(runHomes(io.env), {limit});
+	if (options.json) {
+		io.stdout.write(`${jsonText(runs.map(run => asJson(run)), 2)}\n`);
+		return 0;
+	}
+
+	if (runs.length === 0) {
+		io.stdout.write('no runs yet: start one with `hermes-delegate tui`, `demo` or `run --detach`\n');
+		return 0;
+	}
+
+	for (const run of runs) {
+		io.stdout.write(`${terminalSafe(textLines(run).join('\n'))}\n`);
+	}
+
+	return 0;
+}
+
+function ownerOf(run: RunEntry): 'alive' | 'died' | 'ended' {
+	return run.state === 'owner died' ? 'died' : run.state === 'finished' ? 'ended' : 'alive';
+}
+
+function asJson(run: RunEntry) {
+	return {
+		run_id: run.runId,
+		dir: run.dir,
+		started_at: run.startedAt,
+		state: run.state,
+		batch_finished: run.batchFinished,
+		owner: ownerOf(run),
+		clients: run.clients,
+		tasks: run.tasks,
+		attach_command: run.state === 'live' ? attachCommandFor(run.runId) : null,
+		gc_command: run.state === 'owner died' ? gcCommand : null,
+	};
+}
+
+function textLines(run: RunEntry): string[] {
+	const state = run.state === 'live' ? (run.batchFinished ? 'live (finished, kept open by its clients)' : 'live') : run.state;
+	const clients = run.clients === null ? '' : ` · ${run.clients} client${run.clients === 1 ? '' : 's'} attached`;
+	const head = `${run.runId}  ${state}  started ${run.startedAt ?? '?'} · ${describeTasks(run.tasks)}${clients}`;
+	if (run.state === 'live') return [head, `  attach: ${attachCommandFor(run.runId)}`];
+	if (run.state === 'owner died') return [head, `  owner died before the batch finished: \`${gcCommand}\` ends what it left running`];
+	if (run.state === 'running') return [head, '  runs in a `hermes-delegate run` without a runner host: cannot be attached'];
+	return [head];
+}

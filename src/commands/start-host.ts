@@ -1,0 +1,23 @@
+// The foreground's half of starting a batch under a runner host (`tui`, `demo`, `run --detach`):
+// it reads the tasks from stdin when they come from there (the host has no stdin of the
+// operator's), launches the host (host/launch.ts) and either returns where it serves the batch or
+// prints the host's refusal exactly as the in-process command would have, with its exit code.
+import {launchHost, type HostCommand, type HostReady} from '../host/launch.js';
+import type {BatchOptions} from './flags.js';
+import type {CommandIO} from './io.js';
+
+export type Started = {ready: HostReady} | {exitCode: number};
+
+export async function startUnderHost(command: HostCommand, taskArg: string | undefined, options: BatchOptions & Record<string, unknown>, io: CommandIO): Promise<Started> {
+	const demoTasks = (command === 'demo' || options.demo === true) && taskArg === undefined;
+	const fromStdin = !demoTasks && !io.stdinIsTTY && (taskArg === undefined || taskArg === '-');
+	const stdin = fromStdin ? await io.readStdin() : null;
+	const plainOptions = Object.fromEntries(Object.entries(options).filter((entry): entry is [string, string | boolean] => typeof entry[1] === 'string' || typeof entry[1] === 'boolean'));
+	const status = await launchHost({command, taskArg, options: plainOptions, stdinIsTTY: io.stdinIsTTY, stdin, color: io.color}, {env: io.env});
+	if (status.type === 'refused') {
+		io.stderr.write(status.message);
+		return {exitCode: status.exitCode};
+	}
+
+	return {ready: status};
+}

@@ -1,0 +1,133 @@
+// `hermes-delegate wait RUN [--timeout S] [--jsonl]`: blocks until the run has finished, then
+// prints its results exactly as `run` does (run.ts's printReport) and exits with `run`'s codes.
+// A live run is followed through its host's socket (with --jsonl, its events as `run --jsonl`
+// prints them, from the snapshot's history on); a finished one is read from results.json.
+import {existsSync, readFileSync} from 'node:fs';
+import path from 'node:path';
+import {exitCodes} from '../core/errors.js';
+import {jsonText, terminalSafe} from '../core/output/visible-text.js';
+import type {BatchEvent, BatchReport} from '../core/types.js';
+import {connectToBatch} from '../host/client.js';
+import {chooseRun, describeRun, runHomes, type RunEntry} from '../host/live-runs.js';
+import {parseNumber, type WaitOptions} from './flags.js';
+import {guardOutput, type CommandIO, type Output} from './io.js';
+import {jsonlEvent, printReport} from './run.js';
+
+/** As timeout(1): the run is still going when --timeout ran out. */
+export const waitTimedOut = 124;
+
+export async function waitCommand(runArg: string, options: WaitOptions, io: Pick<CommandIO, 'stdout' | 'stderr' | 'env'>): Promise<number> {
+	const timeoutMs = options.timeout === undefined ? undefined : Math.round(parseNumber(options.timeout, '--timeout', {min: 0}) * 1000);
+	const run = chooseRun(runHomes(io.env), runArg, {needLive: false, command: 'wait for'});
+	const stdout = guardOutput(io.stdout);
+	const stderr = guardOutput(io.stderr, undefined, terminalSafe);
+	const jsonl = options.jsonl ?? false;
+	const outcome = await withTimeout(finalReport(run, jsonl ? event => stdout.write(`${jsonText(jsonlEvent(event))}\n`) : undefined), timeoutMs);
+	if (outcome === 'timed out') {
+		stderr.write(`hermes-delegate: run ${run.runId} is still running after ${options.timeout}s; wait again, or stop it with \`hermes-delegate cancel ${run.runId}\`\n`);
+		return waitTimedOut;
+	}
+
+	if (outcome.report === undefined) {
+		stderr.write(`hermes-delegate: run ${run.runId} ended without results: ${outcome.why}; \`hermes-delegate ls\` shows it, \`hermes-delegate gc\` ends what it left running\n`);
+		return exitCodes.taskFailed;
+	}
+
+	if (outcome.fromDisk && jsonl) printFinishedEvent(outcome.report, stdout);
+	return printReport(outcome.report, {jsonl}, {stdout, stderr});
+}
+
+type Outcome = {report: BatchReport; fromDisk: boolean} | {report: undefined; why: string};
+
+async function finalReport(run: RunEntry, onEvent: ((event: BatchEvent) => void) | undefined): Promise<Outcome> {
+	if (run.state === 'live' && run.socket) {
+		const followed = await followLive(run.socket, onEvent);
+		if (followed) return {report: followed, fromDisk: false};
+		// The host closed before we saw the end (it ended between our look and our connect): its folder says.
+		return onDisk(describeRun(run.runId, run.hermesHome));
+	}
+
+	if (run.state === 'running') {
+		// `run` without a host: nothing to connect to; its results.json appears when it ends.
+		await until(() => {
+			const now = describeRun(run.runId, run.hermesHome);
+			return now.state !== 'running' && now.state !== 'live';
+		});
+	}
+
+	return onDisk(describeRun(run.runId, run.hermesHome));
+}
+
+/** The report of the batch once it has settled; undefined when the host went away first. */
+async function followLive(socket: string, onEvent: ((event: BatchEvent) => void) | undefined): Promise<BatchReport | undefined> {
+	let connection;
+	try {
+		connection = await connectToBatch(socket, {client: 'wait'});
+	} catch {
+		return undefined;
+	}
+
+	try {
+		return await new Promise<BatchReport | undefined>(resolve => {
+			let report: BatchReport | undefined;
+			const take = (event: BatchEvent) => {
+				onEvent?.(event);
+				if (event.type === 'batch.finished') report = event.report;
+				else if (event.type === 'batch.reopened') report = undefined;
+			};
+
+			for (const {event} of connection.snapshot.events) take(event);
+			if (report) {
+				resolve(report);
+				return;
+			}
+
+			connection.source.subscribe(event => {
+				take(event);
+				if (report) resolve(report);
+			});
+			void connection.closed.then(() => resolve(report));
+		});
+	} finally {
+		connection.close();
+	}
+}
+
+function onDisk(run: RunEntry): Outcome {
+	const file = path.join(run.dir, 'results.json');
+	if (existsSync(file)) {
+		try {
+			return {report: JSON.parse(readFileSync(file, 'utf8')) as BatchReport, fromDisk: true};
+		} catch (error) {
+			return {report: undefined, why: `its results.json cannot be read (${(error as Error).message})`};
+		}
+	}
+
+	return {report: undefined, why: run.state === 'owner died' ? 'its runner host died before the batch finished (killed with SIGKILL?)' : `it is ${run.state}`};
+}
+
+/** `run --jsonl` ends with batch.finished: a finished run printed from disk ends the same way. */
+function printFinishedEvent(report: BatchReport, stdout: Output): void {
+	stdout.write(`${jsonText(jsonlEvent({type: 'batch.finished', report, at: Date.now()}))}\n`);
+}
+
+async function withTimeout<T>(work: Promise<T>, timeoutMs: number | undefined): Promise<T | 'timed out'> {
+	if (timeoutMs === undefined) return work;
+	let timer: NodeJS.Timeout | undefined;
+	try {
+		return await Promise.race([work, new Promise<'timed out'>(resolve => {
+			timer = setTimeout(() => resolve('timed out'), timeoutMs);
+		})]);
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
+/** Checks twice a second: a run without a host has nothing that could tell us sooner. */
+async function until(done: () => boolean): Promise<void> {
+	while (!done()) {
+		await new Promise(resolve => {
+			setTimeout(resolve, 500);
+		});
+	}
+}

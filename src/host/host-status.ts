@@ -1,0 +1,96 @@
+// host.json in the run folder: what the runner host tells `ls` without a connection (a connection
+// would count as a client itself): its socket, how many clients are attached, the tasks by status,
+// whether the batch has finished. Rewritten whole (atomically) when one of those changes; events
+// that change none of them (output, telemetry) write nothing. `ls` trusts it only while owner.json
+// says the host lives: a host killed with SIGKILL leaves a stale one behind.
+import {readFileSync} from 'node:fs';
+import path from 'node:path';
+import {z} from 'zod';
+import {writeJsonAtomic} from '../core/run-folder/folder.js';
+import type {BatchEvent, TaskStatus} from '../core/types.js';
+
+const statusFile = 'host.json';
+
+const hostStatusSchema = z.object({
+	pid: z.number().int().positive(),
+	socket: z.string(),
+	clients: z.number().int().nonnegative(),
+	tasks: z.record(z.string(), z.number().int().nonnegative()),
+	finished: z.boolean(),
+	updated_at: z.string(),
+});
+
+export type HostStatus = z.infer<typeof hostStatusSchema>;
+
+export function hostStatusPath(runDir: string): string {
+	return path.join(runDir, statusFile);
+}
+
+/** Undefined when there is none (a run from before the host, or one `run` ran in-process) or it is unreadable. */
+export function readHostStatus(runDir: string): HostStatus | undefined {
+	try {
+		const parsed = hostStatusSchema.safeParse(JSON.parse(readFileSync(hostStatusPath(runDir), 'utf8')));
+		return parsed.success ? parsed.data : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Counts of each status, in a fixed order so that `ls` reads the same from run to run. */
+export function countByStatus(statuses: Iterable<TaskStatus | string>): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
+	return counts;
+}
+
+/** Follows the batch's events and the client count, and keeps host.json up to date. */
+export class HostStatusFile {
+	private readonly statuses = new Map<string, TaskStatus>();
+	private clients = 0;
+	private finished = false;
+	private writing: Promise<void> = Promise.resolve();
+
+	constructor(private readonly runDir: string, private readonly socket: string, taskIds: ReadonlyArray<{id: string; refused: boolean}>) {
+		for (const task of taskIds) this.statuses.set(task.id, task.refused ? 'refused' : 'queued');
+		this.write();
+	}
+
+	onEvent(event: BatchEvent): void {
+		if (event.type === 'task.started') this.statuses.set(event.id, 'running');
+		else if (event.type === 'task.cancelling') this.statuses.set(event.id, 'cancelling');
+		else if (event.type === 'task.requeued') this.statuses.set(event.id, 'queued');
+		else if (event.type === 'task.finished') this.statuses.set(event.id, event.result.status);
+		else if (event.type === 'batch.finished') this.finished = true;
+		else if (event.type === 'batch.reopened') this.finished = false;
+		else if (event.type === 'batch.replanned') {
+			for (const {id, plan} of event.tasks) {
+				const status = this.statuses.get(id);
+				if (status === 'queued' || status === 'refused') this.statuses.set(id, plan.decision.refused ? 'refused' : 'queued');
+			}
+		} else return;
+		this.write();
+	}
+
+	setClients(count: number): void {
+		this.clients = count;
+		this.write();
+	}
+
+	/** Resolves once every write asked for so far is on disk. */
+	async flushed(): Promise<void> {
+		return this.writing;
+	}
+
+	private write(): void {
+		const status: HostStatus = {
+			pid: process.pid,
+			socket: this.socket,
+			clients: this.clients,
+			tasks: countByStatus(this.statuses.values()),
+			finished: this.finished,
+			updated_at: new Date().toISOString(),
+		};
+		// One after the other: an older status never lands after a newer one.
+		this.writing = this.writing.then(async () => writeJsonAtomic(hostStatusPath(this.runDir), status)).catch(() => undefined);
+	}
+}
