@@ -147,7 +147,8 @@ describe('the dashboard as a client of the runner host', () => {
 		const runId = started.stdout.trim();
 		await waitFor(() => recordedGroups(path.join(test.runsDir, runId)).length === 2, {message: 'both agents started'});
 
-		const screen = terminal(test, [process.execPath, cliPath, 'attach']);
+		// By id: a demo run elsewhere on the machine (its home is shared) would make a bare attach ask which.
+		const screen = terminal(test, [process.execPath, cliPath, 'attach', runId]);
 		await screen.waitForScreen(/t01 stuck +● running/, {message: 'the attached dashboard'});
 		const cancelled = await runCli(test, ['cancel', runId, 'stuck']);
 		expect(cancelled.exitCode, cancelled.stderr).toBe(0);
