@@ -2,6 +2,8 @@
 // the spawn, the output piped to the task's log and its TaskOutput, the timeout, the watch on its
 // process family, the kill cascade, and reading Hermes's output into a result. This is the local
 // executor (executor.ts): the batch (runner.ts) only decides when, and hears back through its hooks.
+// It stays one file over 300 lines because it is one idea: the steps of an attempt (prepare, spawn,
+// awaitExit, cleanUp, interpret) share the attempt's state, and split apart they would pass it around.
 import {lowerAgentPriority} from '../process/priority.js';
 import {mkdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
