@@ -256,6 +256,12 @@ export type BatchEvent =
 	| {type: 'task.cancelling'; id: string; cancelling: CancellingInfo; at: number}
 	| {type: 'task.killed'; id: string; at: number}
 	| {type: 'task.telemetry'; id: string; telemetry: TaskTelemetry; at: number}
+	/**
+	 * What the running attempt has spent so far, as its session row in state.db now stands (issue
+	 * 25): a whole snapshot, so the newest replaces the ones before. Sent while the attempt runs,
+	 * when the row changes; the final figure is the result's `spend` (task.finished).
+	 */
+	| {type: 'task.spend'; id: string; attempt: number; spend: Spend; at: number}
 	| {type: 'task.finished'; id: string; result: TaskResult; at: number}
 	/**
 	 * Every task has ended and results.json is written. In the dashboard a retry after that re-opens

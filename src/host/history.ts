@@ -1,24 +1,26 @@
 // The events a newly attached client must replay to stand where the in-process store stands:
-// every event, except that a task's telemetry is a whole snapshot, so only its newest is kept
-// (a stream-json batch sends dozens a second; the history must not grow with them).
+// every event, except that a task's telemetry and its live spend are whole snapshots, so only the
+// newest of each is kept (a stream-json batch sends dozens a second; the history must not grow with them).
 import type {BatchEvent} from '../core/types.js';
 import type {SequencedEvent} from './protocol.js';
 
 export class EventHistory {
 	private lastSeq = 0;
-	/** By seq; a Map keeps insertion order, and an older telemetry leaves it in O(1). */
+	/** By seq; a Map keeps insertion order, and an older snapshot leaves it in O(1). */
 	private readonly kept = new Map<number, SequencedEvent>();
-	private readonly telemetryAt = new Map<string, number>();
+	/** `type:task id` → seq of the newest snapshot event of that kind for that task. */
+	private readonly snapshotAt = new Map<string, number>();
 
 	add(event: BatchEvent): SequencedEvent {
 		const entry = {seq: ++this.lastSeq, event};
-		if (event.type === 'task.telemetry') {
-			const older = this.telemetryAt.get(event.id);
+		if (event.type === 'task.telemetry' || event.type === 'task.spend') {
+			const key = `${event.type}:${event.id}`;
+			const older = this.snapshotAt.get(key);
 			if (older !== undefined) {
 				this.kept.delete(older);
 			}
 
-			this.telemetryAt.set(event.id, entry.seq);
+			this.snapshotAt.set(key, entry.seq);
 		}
 
 		this.kept.set(entry.seq, entry);

@@ -115,7 +115,7 @@ export type BatchSnapshot = {
 	graceMs: number;
 	canSteer: boolean;
 	canReroute: boolean;
-	/** The compacted history: every event but the older task.telemetry of each task, in seq order. */
+	/** The compacted history: every event but the older task.telemetry and task.spend of each task, in seq order. */
 	events: SequencedEvent[];
 	/** Every task's pane as the host last had it (tailLines lines each). */
 	outputs: Record<string, OutputSnapshot>;

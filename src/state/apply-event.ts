@@ -38,6 +38,11 @@ export function eventPatch(state: BatchState, event: BatchEvent, control: BatchC
 			return withTask(state, event.id, {telemetry: event.telemetry});
 		}
 
+		case 'task.spend': {
+			// A late snapshot of an earlier attempt must not land on the new one's pane.
+			return state.tasks[event.id]?.attempt === event.attempt ? withTask(state, event.id, {spend: event.spend}) : {};
+		}
+
 		case 'task.finished': {
 			const cancelling = state.tasks[event.id]?.cancelling ?? null;
 			return withTask(state, event.id, finishedPatch(event.result, newestErrorLine(state, control, event.id), cancelling, state.graceMs));

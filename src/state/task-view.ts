@@ -1,5 +1,5 @@
 // What a pane shows about one task. Plain data, derived from the plan and then the events.
-import type {CancellingInfo, PlannedTask, TaskResult, TaskStatus, TaskTelemetry} from '../core/types.js';
+import type {CancellingInfo, PlannedTask, Spend, TaskResult, TaskStatus, TaskTelemetry} from '../core/types.js';
 import {terminalSafe} from '../core/output/visible-text.js';
 
 export type TaskView = {
@@ -26,6 +26,8 @@ export type TaskView = {
 	cancelling: CancellingInfo | null;
 	/** What Hermes reported (model used, tokens, tool calls); null until it says anything. */
 	telemetry: TaskTelemetry | null;
+	/** This attempt's spend as its session row last stood (task.spend while it runs, then the result's); null until read. */
+	spend: Spend | null;
 	/** Hermes's session, once known: the zoom shows how to continue it. */
 	sessionId: string | null;
 	tail: string[];
@@ -62,6 +64,7 @@ export function taskViewFromPlan(task: PlannedTask): TaskView {
 		errorLine: decision.refused ? terminalSafe(decision.reason) : null,
 		cancelling: null,
 		telemetry: null,
+		spend: null,
 		sessionId: null,
 		tail: [],
 		totalLines: 0,
@@ -103,6 +106,7 @@ export function finishedPatch(result: TaskResult, errorLine: string | undefined,
 		cancelling: null,
 		sessionId: safeOrNull(result.session_id),
 		...(hasTelemetry(result) ? {telemetry: telemetryOf(result)} : {}),
+		...(result.spend === undefined ? {} : {spend: result.spend}),
 	};
 }
 

@@ -10,6 +10,7 @@ import type {BatchControl} from '../../src/state/store-types.js';
 import {plannedTask, plannedTasks, t0, testHermes} from '../helpers/render.js';
 import {questionOf, zoomOf} from '../helpers/overlay.js';
 import {fieldAtEnd} from '../../src/state/text-field.js';
+import {unknownSpend} from '../../src/core/hermes/state-db.js';
 
 function setup(taskCount = 2, plan: {tasks: PlannedTask[]; warnings: string[]} = {tasks: plannedTasks(taskCount), warnings: []}) {
 	const outputs = new Map(plan.tasks.map(task => [task.id, new TaskOutput({maxLines: 500})]));
@@ -181,6 +182,19 @@ describe('telemetry publishing', () => {
 });
 
 describe('events', () => {
+	it('shows the running attempt\'s spend, ignores a late one of an earlier attempt, and keeps the result\'s at the end', () => {
+		const {store} = setup();
+		const {applyEvent} = store.getState();
+		const spend = (tool_calls: number) => ({...unknownSpend, tool_calls});
+		applyEvent({type: 'task.started', id: 't01', pid: 42, argv: [], at: t0});
+		applyEvent({type: 'task.spend', id: 't01', attempt: 1, spend: spend(2), at: t0 + 1000});
+		expect(store.getState().tasks['t01']!.spend?.tool_calls).toBe(2);
+		applyEvent({type: 'task.spend', id: 't01', attempt: 2, spend: spend(9), at: t0 + 1500});
+		expect(store.getState().tasks['t01']!.spend?.tool_calls).toBe(2);
+		applyEvent({type: 'task.finished', id: 't01', result: {...result('t01', 'succeeded', 0), spend: spend(3)}, at: t0 + 2000});
+		expect(store.getState().tasks['t01']!.spend?.tool_calls).toBe(3);
+	});
+
 	it('shows the cascade: cancelling with its deadline, then SIGKILL sent, then the final status', () => {
 		const {store, outputs} = setup();
 		const {applyEvent} = store.getState();
