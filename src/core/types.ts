@@ -262,6 +262,19 @@ export type BatchEvent =
 	 * when the row changes; the final figure is the result's `spend` (task.finished).
 	 */
 	| {type: 'task.spend'; id: string; attempt: number; spend: Spend; at: number}
+	/**
+	 * What a queued task waits for, each time that changes (issue 25): a free slot of the batch,
+	 * its provider's slots (concurrency_per_provider), ... as a sentence for the pane; null when
+	 * it waits for nothing but its turn. Refusals for a reached budget are task.finished (refused).
+	 */
+	| {type: 'task.waiting'; id: string; waitingFor: string | null; at: number}
+	/**
+	 * A running attempt had neither output nor tool activity for stuck_after (stuck: true), or
+	 * showed some again (stuck: false). Nothing is killed for it unless --stuck-timeout says so.
+	 */
+	| {type: 'task.stuck'; id: string; attempt: number; stuck: boolean; quietSince: number; at: number}
+	/** A budget's standing changed: 80 % reached (warning), or the budget reached (no further task of its scope starts). */
+	| {type: 'batch.budget'; budget: BudgetStanding; at: number}
 	| {type: 'task.finished'; id: string; result: TaskResult; at: number}
 	/**
 	 * Every task has ended and results.json is written. In the dashboard a retry after that re-opens
@@ -271,6 +284,19 @@ export type BatchEvent =
 	| {type: 'batch.finished'; report: BatchReport; at: number}
 	/** A retry (R) after batch.finished: the batch runs again; task.requeued follows, and batch.finished again at the end. */
 	| {type: 'batch.reopened'; at: number};
+
+/** One budget (--budget-usd, --budget-tokens, a route's `budget` in delegate.yaml) as known spend stands against it. */
+export type BudgetStanding = {
+	/** `batch`, or the route's name for a per-route budget. */
+	scope: {kind: 'batch'} | {kind: 'route'; route: string};
+	unit: 'usd' | 'tokens';
+	limit: number;
+	/** Known spend of the scope: finished attempts' spend plus running attempts' live spend; unknown counts as nothing. */
+	spent: number;
+	level: 'warning' | 'reached';
+	/** budget_action: `stop` starts no further task of the scope; `cancel` also cancels its running ones with the cascade. */
+	action: 'stop' | 'cancel';
+};
 
 export type ResultRoute = {
 	name: string | null;

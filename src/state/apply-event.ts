@@ -1,7 +1,8 @@
 // What each runner event and each output publish changes in the batch state, as pure functions
 // returning a patch; the store applies it. Events are few and apply at once; the panes' output is
 // copied in from the control's snapshots at a capped rate by `outputPatch` (see state/feed.ts).
-import type {BatchEvent} from '../core/types.js';
+import type {BatchEvent, BudgetStanding} from '../core/types.js';
+import {terminalSafe} from '../core/output/visible-text.js';
 import type {BatchControl, BatchState} from './store-types.js';
 import {finishedPatch, replannedPatch, taskViewFromPlan, type TaskView} from './task-view.js';
 import {batchWarnings} from './warnings.js';
@@ -21,7 +22,7 @@ export function eventPatch(state: BatchState, event: BatchEvent, control: BatchC
 		}
 
 		case 'task.started': {
-			return withTask(state, event.id, {status: 'running', pid: event.pid, startedAt: event.at});
+			return withTask(state, event.id, {status: 'running', pid: event.pid, startedAt: event.at, waitingFor: null});
 		}
 
 		case 'task.cancelling': {
@@ -41,6 +42,18 @@ export function eventPatch(state: BatchState, event: BatchEvent, control: BatchC
 		case 'task.spend': {
 			// A late snapshot of an earlier attempt must not land on the new one's pane.
 			return state.tasks[event.id]?.attempt === event.attempt ? withTask(state, event.id, {spend: event.spend}) : {};
+		}
+
+		case 'task.waiting': {
+			return withTask(state, event.id, {waitingFor: event.waitingFor === null ? null : terminalSafe(event.waitingFor)});
+		}
+
+		case 'task.stuck': {
+			return state.tasks[event.id]?.attempt === event.attempt ? withTask(state, event.id, {stuckSince: event.stuck ? event.quietSince : null}) : {};
+		}
+
+		case 'batch.budget': {
+			return {budgets: {...state.budgets, [budgetKey(event.budget)]: event.budget}};
 		}
 
 		case 'task.finished': {
@@ -97,4 +110,9 @@ function publishedVersions(state: BatchState): Record<string, number> {
 /** The stderr line that matters, from the newest snapshot of the task's output (version -1: whatever the store saw last). */
 function newestErrorLine(state: BatchState, control: BatchControl, id: string): string | undefined {
 	return control.outputChanges({...publishedVersions(state), [id]: -1}, 0)[id]?.errorLine ?? undefined;
+}
+
+/** One entry per budget: a newer standing of the same scope and unit replaces the older. */
+export function budgetKey(budget: BudgetStanding): string {
+	return `${budget.scope.kind === 'batch' ? 'batch' : `route:${budget.scope.route}`}:${budget.unit}`;
 }

@@ -56,6 +56,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			order,
 			tasks,
 			warnings: batchWarnings(options.plan),
+			budgets: {},
 			report: null,
 			focusedId: order[0] ?? null,
 			layout: 'auto',

@@ -28,6 +28,10 @@ export type TaskView = {
 	telemetry: TaskTelemetry | null;
 	/** This attempt's spend as its session row last stood (task.spend while it runs, then the result's); null until read. */
 	spend: Spend | null;
+	/** What a queued task waits for (task.waiting); null: only its turn. */
+	waitingFor: string | null;
+	/** Since when (epoch ms) a running task showed neither output nor tool activity, once the runner called it stuck (task.stuck); null otherwise. */
+	stuckSince: number | null;
 	/** Hermes's session, once known: the zoom shows how to continue it. */
 	sessionId: string | null;
 	tail: string[];
@@ -65,6 +69,8 @@ export function taskViewFromPlan(task: PlannedTask): TaskView {
 		cancelling: null,
 		telemetry: null,
 		spend: null,
+		waitingFor: null,
+		stuckSince: null,
 		sessionId: null,
 		tail: [],
 		totalLines: 0,
@@ -104,6 +110,8 @@ export function finishedPatch(result: TaskResult, errorLine: string | undefined,
 		// stderr line is only the fallback, as with -Q it is the session id.
 		errorLine: safeOrNull(result.status === 'failed' ? firstLine(result.error) ?? errorLine ?? null : stopDetail(result, cancelling, graceMs)),
 		cancelling: null,
+		waitingFor: null,
+		stuckSince: null,
 		sessionId: safeOrNull(result.session_id),
 		...(hasTelemetry(result) ? {telemetry: telemetryOf(result)} : {}),
 		...(result.spend === undefined ? {} : {spend: result.spend}),

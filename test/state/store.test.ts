@@ -182,6 +182,27 @@ describe('telemetry publishing', () => {
 });
 
 describe('events', () => {
+	it('shows what a queued task waits for until it starts, a stuck mark for its own attempt only, and each budget\'s newest standing', () => {
+		const {store} = setup();
+		const {applyEvent} = store.getState();
+		applyEvent({type: 'task.waiting', id: 't01', waitingFor: 'openrouter\u001B[2J: 4 of 4 slots busy', at: t0});
+		expect(store.getState().tasks['t01']!.waitingFor).toBe('openrouter: 4 of 4 slots busy');
+		applyEvent({type: 'task.started', id: 't01', pid: 42, argv: [], at: t0 + 10});
+		expect(store.getState().tasks['t01']!.waitingFor).toBeNull();
+		applyEvent({type: 'task.stuck', id: 't01', attempt: 2, stuck: true, quietSince: t0 + 10, at: t0 + 300_010});
+		expect(store.getState().tasks['t01']!.stuckSince).toBeNull();
+		applyEvent({type: 'task.stuck', id: 't01', attempt: 1, stuck: true, quietSince: t0 + 10, at: t0 + 300_010});
+		expect(store.getState().tasks['t01']!.stuckSince).toBe(t0 + 10);
+		applyEvent({type: 'task.stuck', id: 't01', attempt: 1, stuck: false, quietSince: t0 + 300_500, at: t0 + 300_500});
+		expect(store.getState().tasks['t01']!.stuckSince).toBeNull();
+
+		const standing = (spent: number, level: 'warning' | 'reached') => ({scope: {kind: 'batch' as const}, unit: 'usd' as const, limit: 1, spent, level, action: 'stop' as const});
+		applyEvent({type: 'batch.budget', budget: standing(0.8, 'warning'), at: t0 + 1});
+		applyEvent({type: 'batch.budget', budget: {...standing(900, 'warning'), unit: 'tokens', limit: 1000}, at: t0 + 2});
+		applyEvent({type: 'batch.budget', budget: standing(1.02, 'reached'), at: t0 + 3});
+		expect(Object.values(store.getState().budgets).map(budget => [budget.unit, budget.level])).toEqual([['usd', 'reached'], ['tokens', 'warning']]);
+	});
+
 	it('shows the running attempt\'s spend, ignores a late one of an earlier attempt, and keeps the result\'s at the end', () => {
 		const {store} = setup();
 		const {applyEvent} = store.getState();
