@@ -3,6 +3,8 @@
 // release without stream-json with these, so the reads are made to be cheap and harmless: one
 // indexed query a second at most, a bounded number of rows and bounded text per row, read-only,
 // through the same open-and-classify as spend (state-db-open.ts), with less patience for locks.
+import type Database from 'better-sqlite3';
+import {sessionColumns, sessionIn, type SessionRead} from './state-db.js';
 import {withStateDb, type ReadPatience, type StateDbProblem} from './state-db-open.js';
 
 /** The messages columns Hermes 0.19.0 and 0.20.0 both have and the live lines are made of. */
@@ -44,25 +46,32 @@ const finite = (value: unknown): number | null => (typeof value === 'number' && 
 
 /** The rows of `sessionId` with an id above `afterId`, oldest first, at most maxRowsPerRead. */
 export function readMessages(dbPath: string, sessionId: string, afterId: number, patience: ReadPatience = livePatience): MessagesRead {
-	return withStateDb(dbPath, {messages: messageColumns}, db => {
-		const rows = db.prepare(`SELECT id, role, substr(content, 1, ${maxContentChars}) AS content, length(content) > ${maxContentChars} AS content_cut,
-			tool_call_id, substr(tool_calls, 1, ${maxToolCallsChars}) AS tool_calls, length(tool_calls) > ${maxToolCallsChars} AS tool_calls_cut,
-			tool_name, timestamp, finish_reason FROM messages WHERE session_id = ? AND id > ? ORDER BY id LIMIT ${maxRowsPerRead}`)
-			.all(sessionId, afterId) as Array<Record<string, unknown>>;
-		return {
-			kind: 'rows',
-			rows: rows.map(row => ({
-				id: Number(row['id']),
-				role: text(row['role']) ?? '',
-				content: text(row['content']),
-				contentCut: row['content_cut'] === 1,
-				tool_call_id: text(row['tool_call_id']),
-				tool_calls: text(row['tool_calls']),
-				toolCallsCut: row['tool_calls_cut'] === 1,
-				tool_name: text(row['tool_name']),
-				timestamp: finite(row['timestamp']),
-				finish_reason: text(row['finish_reason']),
-			})),
-		};
-	}, patience);
+	return withStateDb(dbPath, {messages: messageColumns}, db => ({kind: 'rows', rows: messagesIn(db, sessionId, afterId)}), patience);
+}
+
+export type LiveRead = {kind: 'live'; session: SessionRead & {kind: 'row' | 'no-row'}; rows: MessageRow[]} | {kind: 'problem'; problem: StateDbProblem};
+
+/** A running session's row and, with `afterId`, its new messages: one connection for both (a follower's whole poll). */
+export function readLive(dbPath: string, sessionId: string, afterId: number | undefined, patience: ReadPatience = livePatience): LiveRead {
+	const tables = afterId === undefined ? {sessions: sessionColumns} : {sessions: sessionColumns, messages: messageColumns};
+	return withStateDb(dbPath, tables, db => ({kind: 'live', session: sessionIn(db, sessionId), rows: afterId === undefined ? [] : messagesIn(db, sessionId, afterId)}), patience);
+}
+
+function messagesIn(db: Database.Database, sessionId: string, afterId: number): MessageRow[] {
+	const rows = db.prepare(`SELECT id, role, substr(content, 1, ${maxContentChars}) AS content, length(content) > ${maxContentChars} AS content_cut,
+		tool_call_id, substr(tool_calls, 1, ${maxToolCallsChars}) AS tool_calls, length(tool_calls) > ${maxToolCallsChars} AS tool_calls_cut,
+		tool_name, timestamp, finish_reason FROM messages WHERE session_id = ? AND id > ? ORDER BY id LIMIT ${maxRowsPerRead}`)
+		.all(sessionId, afterId) as Array<Record<string, unknown>>;
+	return rows.map(row => ({
+		id: Number(row['id']),
+		role: text(row['role']) ?? '',
+		content: text(row['content']),
+		contentCut: row['content_cut'] === 1,
+		tool_call_id: text(row['tool_call_id']),
+		tool_calls: text(row['tool_calls']),
+		toolCallsCut: row['tool_calls_cut'] === 1,
+		tool_name: text(row['tool_name']),
+		timestamp: finite(row['timestamp']),
+		finish_reason: text(row['finish_reason']),
+	}));
 }

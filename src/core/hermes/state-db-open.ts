@@ -17,6 +17,8 @@ export type StateDbProblem = {
 	kind: 'missing' | 'locked' | 'damaged' | 'schema' | 'unreadable';
 	/** One sentence naming the file, what is wrong, and what would help. */
 	message: string;
+	/** A schema problem: the table that lacks what the read needs. */
+	table?: 'sessions' | 'messages';
 };
 
 export type ProblemRead = {kind: 'problem'; problem: StateDbProblem};
@@ -71,12 +73,12 @@ function tryRead<T>(dbPath: string, tables: WantedColumns, busyTimeoutMs: number
 			return {kind: 'problem', problem: {kind: 'schema', message: `${dbPath} has schema version ${version} (PRAGMA user_version), which this hermes-delegate does not know (it knows ${[...knownUserVersions].join(', ')}): a newer Hermes? Update hermes-delegate`}};
 		}
 
-		for (const [table, wanted] of Object.entries(tables) as Array<[string, readonly string[]]>) {
+		for (const [table, wanted] of Object.entries(tables) as Array<['sessions' | 'messages', readonly string[]]>) {
 			const present = columnsOf(db, table);
 			const missing = wanted.filter(column => !present.has(column));
 			if (missing.length > 0) {
 				const what = present.size === 0 ? `has no ${table} table` : `has a ${table} table without ${missing.join(', ')}`;
-				return {kind: 'problem', problem: {kind: 'schema', message: `${dbPath} ${what}: not the schema of a Hermes this hermes-delegate knows (0.19.0, 0.20.0)`}};
+				return {kind: 'problem', problem: {kind: 'schema', table, message: `${dbPath} ${what}: not the schema of a Hermes this hermes-delegate knows (0.19.0, 0.20.0)`}};
 			}
 		}
 

@@ -2,6 +2,7 @@
 // mode, written by the running `hermes` processes while we read. How every read is made, so that
 // Hermes is never held up and a bad file is a value, never a throw, is state-db-open.ts.
 import path from 'node:path';
+import type Database from 'better-sqlite3';
 import type {Spend} from '../types.js';
 import {profileDir} from './home.js';
 import {withStateDb, type ReadPatience, type StateDbProblem} from './state-db-open.js';
@@ -23,10 +24,16 @@ export type SessionRead = {kind: 'row'; row: SessionRow} | {kind: 'no-row'} | {k
 
 /** The session row with this id (the `session_id:` Hermes printed). */
 export function readSession(dbPath: string, sessionId: string, patience?: ReadPatience): SessionRead {
-	return withStateDb(dbPath, {sessions: spendColumns}, db => {
-		const row = db.prepare(`SELECT ${spendColumns.join(', ')} FROM sessions WHERE id = ?`).get(sessionId) as SessionRow | undefined;
-		return row ? {kind: 'row', row} : {kind: 'no-row'};
-	}, patience);
+	return withStateDb(dbPath, {sessions: spendColumns}, db => sessionIn(db, sessionId), patience);
+}
+
+/** The columns readSession needs, for a read that takes the row with others (state-db-messages.ts). */
+export const sessionColumns: readonly string[] = spendColumns;
+
+/** The row, on a connection withStateDb opened with sessionColumns checked. */
+export function sessionIn(db: Database.Database, sessionId: string): SessionRead & {kind: 'row' | 'no-row'} {
+	const row = db.prepare(`SELECT ${spendColumns.join(', ')} FROM sessions WHERE id = ?`).get(sessionId) as SessionRow | undefined;
+	return row ? {kind: 'row', row} : {kind: 'no-row'};
 }
 
 export type SessionQuery = {

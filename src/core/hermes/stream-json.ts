@@ -165,6 +165,11 @@ export class StreamJsonDecoder {
 		return Buffer.concat(out);
 	}
 
+	/** The session init (or the result) named so far, without building a whole summary. */
+	get namedSession(): string | null {
+		return this.sessionId;
+	}
+
 	summary(): StreamSummary {
 		const answer = this.resultText === null ? {text: this.deltas.join(''), truncated: this.deltasTruncated} : firstBytes(this.resultText, maxAnswerBytes);
 		if (this.resultTextCut) answer.truncated = true;
