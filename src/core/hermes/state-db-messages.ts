@@ -5,10 +5,10 @@
 // through the same open-and-classify as spend (state-db-open.ts), with less patience for locks.
 import type Database from 'better-sqlite3';
 import {sessionColumns, sessionIn, type SessionRead} from './state-db.js';
-import {withStateDb, type ReadPatience, type StateDbProblem} from './state-db-open.js';
+import {statement, withStateDb, type ReadPatience, type StateDbProblem} from './state-db-open.js';
 
 /** The messages columns Hermes 0.19.0 and 0.20.0 both have and the live lines are made of. */
-const messageColumns = ['id', 'session_id', 'role', 'content', 'tool_call_id', 'tool_calls', 'tool_name', 'timestamp', 'finish_reason'] as const;
+export const messageColumns: readonly string[] = ['id', 'session_id', 'role', 'content', 'tool_call_id', 'tool_calls', 'tool_name', 'timestamp', 'finish_reason'];
 
 /** Rows read at once: a session that wrote more since the last read is caught up over a few reads. */
 export const maxRowsPerRead = 200;
@@ -57,8 +57,9 @@ export function readLive(dbPath: string, sessionId: string, afterId: number | un
 	return withStateDb(dbPath, tables, db => ({kind: 'live', session: sessionIn(db, sessionId), rows: afterId === undefined ? [] : messagesIn(db, sessionId, afterId)}), patience);
 }
 
-function messagesIn(db: Database.Database, sessionId: string, afterId: number): MessageRow[] {
-	const rows = db.prepare(`SELECT id, role, substr(content, 1, ${maxContentChars}) AS content, length(content) > ${maxContentChars} AS content_cut,
+/** The rows after `afterId`, on a connection withStateDb opened with the messages columns checked. */
+export function messagesIn(db: Database.Database, sessionId: string, afterId: number): MessageRow[] {
+	const rows = statement(db, `SELECT id, role, substr(content, 1, ${maxContentChars}) AS content, length(content) > ${maxContentChars} AS content_cut,
 		tool_call_id, substr(tool_calls, 1, ${maxToolCallsChars}) AS tool_calls, length(tool_calls) > ${maxToolCallsChars} AS tool_calls_cut,
 		tool_name, timestamp, finish_reason FROM messages WHERE session_id = ? AND id > ? ORDER BY id LIMIT ${maxRowsPerRead}`)
 		.all(sessionId, afterId) as Array<Record<string, unknown>>;

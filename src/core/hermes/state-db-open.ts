@@ -60,6 +60,17 @@ function columnsOf(db: Database.Database, table: string): Set<string> {
 	return new Set(rows.map(row => row.name));
 }
 
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/** `sql` prepared once per connection: a visit reads many sessions on one connection with the same few statements. */
+export function statement(db: Database.Database, sql: string): Database.Statement {
+	let prepared = statements.get(db);
+	if (!prepared) statements.set(db, prepared = new Map());
+	let found = prepared.get(sql);
+	if (!found) prepared.set(sql, found = db.prepare(sql));
+	return found;
+}
+
 /** The tables and the columns a read needs; a table without one of them is a schema we do not know. */
 export type WantedColumns = Partial<Record<'sessions' | 'messages', readonly string[]>>;
 

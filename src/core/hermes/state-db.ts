@@ -5,7 +5,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type {Spend} from '../types.js';
 import {profileDir} from './home.js';
-import {withStateDb, type ReadPatience, type StateDbProblem} from './state-db-open.js';
+import {statement, withStateDb, type ReadPatience, type StateDbProblem} from './state-db-open.js';
 
 export type {StateDbProblem} from './state-db-open.js';
 
@@ -32,7 +32,7 @@ export const sessionColumns: readonly string[] = spendColumns;
 
 /** The row, on a connection withStateDb opened with sessionColumns checked. */
 export function sessionIn(db: Database.Database, sessionId: string): SessionRead & {kind: 'row' | 'no-row'} {
-	const row = db.prepare(`SELECT ${spendColumns.join(', ')} FROM sessions WHERE id = ?`).get(sessionId) as SessionRow | undefined;
+	const row = statement(db, `SELECT ${spendColumns.join(', ')} FROM sessions WHERE id = ?`).get(sessionId) as SessionRow | undefined;
 	return row ? {kind: 'row', row} : {kind: 'no-row'};
 }
 
@@ -53,15 +53,18 @@ export type SessionFound = {kind: 'found'; sessionId: string} | {kind: 'none'} |
  * prompt started twice at once in one home) cannot be told apart: ambiguous, and no guess.
  */
 export function findSession(dbPath: string, query: SessionQuery, patience?: ReadPatience): SessionFound {
-	return withStateDb(dbPath, {sessions: spendColumns, messages: messageColumns}, db => {
-		const firstUserMessage = "(SELECT m.content FROM messages m WHERE m.session_id = s.id AND m.role = 'user' ORDER BY m.id LIMIT 1)";
-		const source = query.source === undefined ? '' : ' AND s.source = @source';
-		const rows = db.prepare(`SELECT s.id FROM sessions s WHERE s.started_at >= @after${source} AND ${firstUserMessage} = @prompt ORDER BY s.started_at LIMIT 3`)
-			// A second of slack: Hermes stamps started_at with its own clock reading, a moment after our Date.now().
-			.all({after: query.startedAfter / 1000 - 1, prompt: query.prompt.trim(), ...(query.source === undefined ? {} : {source: query.source})}) as Array<{id: string}>;
-		if (rows.length === 0) return {kind: 'none'};
-		return rows.length === 1 ? {kind: 'found', sessionId: rows[0]!.id} : {kind: 'ambiguous', sessionIds: rows.map(row => row.id)};
-	}, patience);
+	return withStateDb(dbPath, {sessions: spendColumns, messages: messageColumns}, db => findSessionIn(db, query), patience);
+}
+
+/** findSession on a connection withStateDb opened with sessionColumns and the messages' id, session_id, role, content checked. */
+export function findSessionIn(db: Database.Database, query: SessionQuery): SessionFound & {kind: 'found' | 'none' | 'ambiguous'} {
+	const firstUserMessage = "(SELECT m.content FROM messages m WHERE m.session_id = s.id AND m.role = 'user' ORDER BY m.id LIMIT 1)";
+	const source = query.source === undefined ? '' : ' AND s.source = @source';
+	const rows = statement(db, `SELECT s.id FROM sessions s WHERE s.started_at >= @after${source} AND ${firstUserMessage} = @prompt ORDER BY s.started_at LIMIT 3`)
+		// A second of slack: Hermes stamps started_at with its own clock reading, a moment after our Date.now().
+		.all({after: query.startedAfter / 1000 - 1, prompt: query.prompt.trim(), ...(query.source === undefined ? {} : {source: query.source})}) as Array<{id: string}>;
+	if (rows.length === 0) return {kind: 'none'};
+	return rows.length === 1 ? {kind: 'found', sessionId: rows[0]!.id} : {kind: 'ambiguous', sessionIds: rows.map(row => row.id)};
 }
 
 const count = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : typeof value === 'bigint' && value >= 0n ? Number(value) : null);

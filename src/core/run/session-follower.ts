@@ -3,14 +3,16 @@
 // stream-json (nothing on stdout until the answer under -Q), its new `messages` rows as pane lines
 // and as the tool calls of its result. The session is the one the output named, else the row that
 // started after the spawn with the task's prompt (spend.ts finds it the same way at the end).
-// One FollowLoop per executor visits every follower once a second from a single timer: 32 timers
-// would wake the runner 32 times a second for the same work (bench/session-follow.mjs).
+// One FollowLoop per executor visits every follower once a second from a single timer, and opens
+// each database once per visit for all the followers whose sessions it holds: opening a connection
+// and checking its schema is most of a read's cost (bench/session-follow.mjs).
 // A database that cannot be read only means no live activity: reads back off, nothing throws, and
 // what spend's own warning at the end does not already say is said once per batch.
-import {findSession, spendOf} from '../hermes/state-db.js';
-import {livePatience, maxRowsPerRead, readLive} from '../hermes/state-db-messages.js';
+import type Database from 'better-sqlite3';
+import {findSessionIn, sessionColumns, sessionIn, spendOf} from '../hermes/state-db.js';
+import {livePatience, maxRowsPerRead, messageColumns, messagesIn} from '../hermes/state-db-messages.js';
 import {SessionMessages} from '../hermes/session-messages.js';
-import type {StateDbProblem} from '../hermes/state-db-open.js';
+import {withStateDb, type StateDbProblem} from '../hermes/state-db-open.js';
 import type {Spend, ToolCallRecord} from '../types.js';
 
 export type FollowedAttempt = {
@@ -48,10 +50,24 @@ export class SessionFollower {
 
 	constructor(private readonly attempt: FollowedAttempt) {}
 
-	/** One visit: at most one read of the database (two while the session is still being looked for). */
-	poll(now = Date.now()): void {
-		if (now < this.skipUntil) return;
-		this.read();
+	get dbPath(): string {
+		return this.attempt.dbPath;
+	}
+
+	/** Whether the next visit should read (a follower whose reads failed waits a while). */
+	due(now: number): boolean {
+		return now >= this.skipUntil;
+	}
+
+	/** One visit, on a connection the loop opened (or the problem it could not be opened with). */
+	visit(db: Database.Database | StateDbProblem, now = Date.now()): void {
+		if ('kind' in db) {
+			this.problem = db;
+		} else {
+			this.problem = undefined;
+			this.readWith(db);
+		}
+
 		if (this.problem) {
 			this.backoffMs = Math.min(maxBackoffMs, Math.max(firstBackoffMs, this.backoffMs * 2));
 			this.skipUntil = now + this.backoffMs;
@@ -67,31 +83,30 @@ export class SessionFollower {
 	 */
 	finish(namedSession: string | null): {toolCalls: ToolCallRecord[]; problem: StateDbProblem | undefined} {
 		this.sessionId ??= namedSession;
-		for (let read = 0; read < finalReads && this.read() === maxRowsPerRead; read++);
+		for (let read = 0; read < finalReads; read++) {
+			this.problem = undefined;
+			const rows = withConnection(this.attempt.dbPath, db => this.readWith(db));
+			if (typeof rows !== 'number') this.problem = rows;
+			if (rows !== maxRowsPerRead) break;
+		}
+
 		return {toolCalls: this.messages.toolCalls(), problem: this.problem};
 	}
 
-	/** Reads once; the number of messages rows read. */
-	private read(): number {
-		this.problem = undefined;
+	/** Reads once on `db`; the number of messages rows read. */
+	private readWith(db: Database.Database): number {
 		const {attempt} = this;
 		this.sessionId ??= attempt.namedSession();
 		if (this.sessionId === null) {
-			const found = findSession(attempt.dbPath, {startedAfter: attempt.spawnedAt, prompt: attempt.prompt, source: attempt.source}, livePatience);
-			if (found.kind === 'problem') this.problem = found.problem;
+			const found = findSessionIn(db, {startedAfter: attempt.spawnedAt, prompt: attempt.prompt, source: attempt.source});
 			// None yet (Hermes writes its row within its first seconds), or two alike: no guess.
 			if (found.kind !== 'found') return 0;
 			this.sessionId = found.sessionId;
 		}
 
-		const live = readLive(attempt.dbPath, this.sessionId, attempt.liveLines ? this.messages.lastId : undefined);
-		if (live.kind === 'problem') {
-			this.problem = live.problem;
-			return 0;
-		}
-
-		if (live.session.kind === 'row') {
-			const spend = spendOf(live.session.row);
+		const session = sessionIn(db, this.sessionId);
+		if (session.kind === 'row') {
+			const spend = spendOf(session.row);
 			const key = JSON.stringify(spend);
 			if (key !== this.lastSpend) {
 				this.lastSpend = key;
@@ -99,10 +114,18 @@ export class SessionFollower {
 			}
 		}
 
-		const lines = this.messages.add(live.rows);
+		if (!attempt.liveLines) return 0;
+		const rows = messagesIn(db, this.sessionId, this.messages.lastId);
+		const lines = this.messages.add(rows);
 		if (lines.length > 0) attempt.onLines(lines);
-		return live.rows.length;
+		return rows.length;
 	}
+}
+
+/** One read-only connection for a visit, with everything a follower reads checked; a failure is the problem. */
+function withConnection<T>(dbPath: string, read: (db: Database.Database) => T): T | StateDbProblem {
+	const result = withStateDb(dbPath, {sessions: sessionColumns, messages: messageColumns}, db => ({kind: 'read' as const, value: read(db)}), livePatience);
+	return result.kind === 'problem' ? result.problem : result.value;
 }
 
 /** Every follower of an executor, visited from one timer; and the problems already warned of. */
@@ -134,9 +157,19 @@ export class FollowLoop {
 		}
 	}
 
-	/** Visits every follower now (the timer does this every interval). */
+	/** Visits every follower now (the timer does this every interval): one connection per database. */
 	visit(now = Date.now()): void {
-		for (const follower of this.followers) follower.poll(now);
+		const byDb = new Map<string, SessionFollower[]>();
+		for (const follower of this.followers) {
+			if (follower.due(now)) (byDb.get(follower.dbPath) ?? byDb.set(follower.dbPath, []).get(follower.dbPath)!).push(follower);
+		}
+
+		for (const [dbPath, followers] of byDb) {
+			const problem = withConnection(dbPath, db => {
+				for (const follower of followers) follower.visit(db, now);
+			});
+			if (problem) for (const follower of followers) follower.visit(problem, now);
+		}
 	}
 
 	/** True the first time a message is seen by this loop: the batch hears of each problem once. */
