@@ -2,8 +2,10 @@
 // the run uses (the profile's home under -p NAME), SQLite in WAL mode, tables `sessions`,
 // `messages` and `session_model_usage` with the columns both recorded releases have (0.20.x adds
 // its own six). When each part is written is what hermes-delegate depends on, so it follows Hermes:
-// the row and the user message at start, tool_call_count as each tool call starts, tokens and API
-// calls once, when the turn ends; an interrupted run (SIGTERM) leaves zeros and no ended_at.
+// the row and the user message at start; the assistant message asking for a tool call (and
+// tool_call_count) before the tool runs, the tool's message when it returns; the answer's message,
+// tokens and API calls once, when the turn ends; an interrupted run (SIGTERM) leaves zeros and no
+// ended_at. Writers wait up to 5 s for a lock (busy timeout), as several runs share one file.
 // Only a home named by HERMES_HOME is written to: the fake never touches a real ~/.hermes.
 import {existsSync} from 'node:fs';
 import {join} from 'node:path';
@@ -28,6 +30,9 @@ CREATE TABLE IF NOT EXISTS session_model_usage (session_id TEXT NOT NULL, model 
 	cache_read_tokens INTEGER DEFAULT 0, cache_write_tokens INTEGER DEFAULT 0, reasoning_tokens INTEGER DEFAULT 0,
 	estimated_cost_usd REAL, actual_cost_usd REAL, cost_status TEXT, cost_source TEXT, first_seen REAL, last_seen REAL);
 CREATE INDEX IF NOT EXISTS idx_messages_session ON messages(session_id, timestamp);`;
+
+/** A tool call as its messages rows name it. */
+export type StoredCall = {id: string; name: string; input: Record<string, unknown>};
 
 export type SessionStart = {id: string; source: string; model: string; prompt: string; profile: string; release: string; cwd: string};
 
@@ -76,18 +81,39 @@ export class SessionRecord {
 		}
 	}
 
-	/** A tool call started: counted at once, as Hermes counts them live. */
-	toolCallStarted(toolCalls: number, messageCount: number): void {
-		this.db.prepare('UPDATE sessions SET tool_call_count = ?, message_count = ? WHERE id = ?').run(toolCalls, messageCount, this.id);
+	/**
+	 * The model asked for a tool call: its assistant message (tool_calls in the OpenAI shape,
+	 * finish_reason tool_calls) is stored before the tool runs, and the call counted at once.
+	 */
+	toolCallStarted(toolCalls: number, messageCount: number, call: StoredCall): void {
+		this.db.transaction(() => {
+			this.db.prepare("INSERT INTO messages (session_id, role, content, tool_calls, timestamp, finish_reason) VALUES (?, 'assistant', NULL, ?, ?, 'tool_calls')")
+				.run(this.id, JSON.stringify([{id: call.id, type: 'function', function: {name: call.name, arguments: JSON.stringify(call.input)}}]), now());
+			this.db.prepare('UPDATE sessions SET tool_call_count = ?, message_count = ? WHERE id = ?').run(toolCalls, messageCount, this.id);
+		})();
 	}
 
-	/** The turn's totals, and the session's end. */
-	turnEnded(end: TurnEnd): void {
+	/** The tool returned: its message (the tool's output as the model is given it) is stored. */
+	toolCallEnded(messageCount: number, call: StoredCall, output: string): void {
+		this.db.transaction(() => {
+			this.db.prepare("INSERT INTO messages (session_id, role, content, tool_call_id, tool_name, timestamp) VALUES (?, 'tool', ?, ?, ?, ?)").run(this.id, output, call.id, call.name, now());
+			this.db.prepare('UPDATE sessions SET message_count = ? WHERE id = ?').run(messageCount, this.id);
+		})();
+	}
+
+	/** The turn's totals, and the session's end; with an answer, its message (finish_reason stop) first. */
+	turnEnded(end: TurnEnd, answer?: {text: string; summaryAsked: boolean}): void {
 		const endedAt = now();
 		const answered = end.apiCalls > 0;
 		const costStatus = end.costUsd === null ? 'unknown' : 'estimated';
 		const costSource = end.costUsd === null ? 'none' : 'fake-price-table';
 		this.db.transaction(() => {
+			if (answer) {
+				// After --max-turns ran out Hermes asked for a summary: that request is a user message of its own.
+				if (answer.summaryAsked) this.db.prepare("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', ?, ?)").run(this.id, 'You have reached the maximum number of iterations. Summarise what you found.', endedAt);
+				this.db.prepare("INSERT INTO messages (session_id, role, content, timestamp, finish_reason) VALUES (?, 'assistant', ?, ?, 'stop')").run(this.id, answer.text, endedAt);
+			}
+
 			this.db.prepare(`UPDATE sessions SET ended_at = ?, message_count = ?, api_call_count = ?, input_tokens = ?, output_tokens = ?,
 				billing_provider = ?, billing_base_url = ?, estimated_cost_usd = ?, cost_status = ?, cost_source = ? WHERE id = ?`)
 				.run(endedAt, end.messageCount, end.apiCalls, answered ? end.inputTokens : 0, answered ? end.outputTokens : 0,

@@ -11,7 +11,7 @@ import {describe, expect, it} from 'vitest';
 import {fakeAgentPath} from '../helpers/processes.js';
 import {waitFor} from '../helpers/wait-for.js';
 import {fill, generatedPrompt, loadCases, normalise, prepareReplay, recordedVersions, recordingsMissing, type RecordedCase} from './recordings.js';
-import {sessionRows} from './session-rows.js';
+import {sessionMessages, sessionRows, type StoredMessage} from './session-rows.js';
 
 /** Every case the replay leaves out, and why. Each recorded case is either here or replayed. */
 const notModelled: Record<string, string> = {
@@ -23,7 +23,7 @@ const notModelled: Record<string, string> = {
 	'startup-cost': 'timings only, in a layout of its own (a benchmark, not behaviour)',
 };
 
-type Outcome = {stdout: string; stderr: string; exitCode: number | null; signal: string | null; events: Array<Record<string, unknown>>; survivors: string[]; sessions: Record<string, Record<string, unknown>>};
+type Outcome = {stdout: string; stderr: string; exitCode: number | null; signal: string | null; events: Array<Record<string, unknown>>; survivors: string[]; sessions: Record<string, Record<string, unknown>>; messages: Record<string, StoredMessage[]>};
 
 function readEvents(file: string): Array<Record<string, unknown>> {
 	if (!existsSync(file)) return [];
@@ -88,7 +88,7 @@ async function replay(recorded: RecordedCase): Promise<Outcome> {
 		const tool = events().find((event) => event['phase'] === 'tool');
 		const survivors = tool ? sessionMembers(tool['pid'] as number) : [];
 		for (const survivor of survivors) process.kill(survivor.pid, 'SIGKILL');
-		return {...normalise(stdout, stderr, values), exitCode: code, signal, events: events().map((event) => normaliseEvent(event, values)), survivors: survivors.map((survivor) => survivor.comm).sort(), sessions: sessionRows(`${stderr}${stdout}`, values)};
+		return {...normalise(stdout, stderr, values), exitCode: code, signal, events: events().map((event) => normaliseEvent(event, values)), survivors: survivors.map((survivor) => survivor.comm).sort(), sessions: sessionRows(`${stderr}${stdout}`, values), messages: sessionMessages(`${stderr}${stdout}`, values)};
 	} finally {
 		prepared.cleanup();
 	}
@@ -113,6 +113,40 @@ function expectTracebackShape(actual: string, recorded: string): void {
 
 // sigterm-during-tool-text: the tool's `[exit 130]` line was printed in most runs, not all.
 const racyToolLine = /^ {2}┊ 💻 \$ .* \{TOOL_DURATION\} \[exit 130\]\r\n/m;
+
+/**
+ * The fake's messages rows (issue 27) against what Hermes's were: as many as its recorded
+ * message_count; the conversation its last request carried (less the system prompt), then the
+ * model's reply to it where one was stored; each call asked for (finish_reason tool_calls) before
+ * its tool's row, which names it by tool_call_id; an answer stored with finish_reason stop.
+ */
+function compareMessages(actual: Outcome, recorded: RecordedCase, requests: ReadonlyArray<Record<string, unknown>>): void {
+	const sessions = Object.entries(recorded.sessions ?? {});
+	const roles = requests.at(-1)?.['roles'];
+	if (sessions.length !== 1 || !Array.isArray(roles)) return; // several sessions, or the Responses API: the requests do not say whose roles
+	const [key, row] = sessions[0]!;
+	const stored = actual.messages[key] ?? [];
+	const count = (row as Record<string, unknown>)['message_count'] as number;
+	expect(stored).toHaveLength(count);
+	const conversation = (roles as string[]).filter(role => role !== 'system');
+	// The Responses API's requests carry no roles (provider-openai-api-env): only the count is known there.
+	if (conversation.length > 0) expect(stored.map(message => message.role)).toEqual(count > conversation.length ? [...conversation, 'assistant'] : conversation);
+	const asked = new Set<string>();
+	for (const message of stored) {
+		if (message.role === 'assistant' && message.tool_call_ids.length > 0) {
+			expect(message.finish_reason).toBe('tool_calls');
+			for (const id of message.tool_call_ids) asked.add(id);
+		}
+
+		if (message.role === 'tool') {
+			expect(asked.has(message.tool_call_id!)).toBe(true);
+			expect(message.tool_name).toBeTruthy();
+		}
+	}
+
+	const last = stored.at(-1);
+	if (recorded.exit_code === 0 && last?.role === 'assistant' && last.tool_call_ids.length === 0) expect(last.finish_reason).toBe('stop');
+}
 
 function compare(actual: Outcome, recorded: RecordedCase): void {
 	const how = recorded.replay!;
@@ -146,6 +180,7 @@ function compare(actual: Outcome, recorded: RecordedCase): void {
 
 	// The fake's state.db rows for the sessions it printed, as the recorder read Hermes's (issue 25).
 	expect(actual.sessions).toEqual(recorded.sessions ?? {});
+	compareMessages(actual, recorded, reachedMock);
 
 	const survivors = (recorded.processes?.survivors_after_exit ?? []).map((process) => process.comm).sort();
 	expect(actual.survivors).toEqual(survivors);

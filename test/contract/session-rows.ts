@@ -36,3 +36,31 @@ export function sessionRows(printed: string, values: Record<string, string>): Re
 
 	return rows;
 }
+
+export type StoredMessage = {role: string; finish_reason: string | null; tool_call_ids: string[]; tool_call_id: string | null; tool_name: string | null};
+
+/** The messages rows of each session printed (issue 27), oldest first, keyed as sessionRows keys them. */
+export function sessionMessages(printed: string, values: Record<string, string>): Record<string, StoredMessage[]> {
+	const ids = [...new Set(printed.match(sessionIdPattern) ?? [])];
+	const messages: Record<string, StoredMessage[]> = {};
+	for (const home of homes(values)) {
+		const db = new Database(home.db, {readonly: true, fileMustExist: true});
+		try {
+			for (const [index, id] of ids.entries()) {
+				const rows = db.prepare('SELECT role, finish_reason, tool_calls, tool_call_id, tool_name FROM messages WHERE session_id = ? ORDER BY id').all(id) as Array<{role: string; finish_reason: string | null; tool_calls: string | null; tool_call_id: string | null; tool_name: string | null}>;
+				if (rows.length === 0) continue;
+				messages[index === 0 ? '{SESSION_ID}' : `{SESSION_ID_${index + 1}}`] = rows.map(row => ({
+					role: row.role,
+					finish_reason: row.finish_reason,
+					tool_call_ids: row.tool_calls === null ? [] : (JSON.parse(row.tool_calls) as Array<{id: string}>).map(call => call.id),
+					tool_call_id: row.tool_call_id,
+					tool_name: row.tool_name,
+				}));
+			}
+		} finally {
+			db.close();
+		}
+	}
+
+	return messages;
+}

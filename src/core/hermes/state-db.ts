@@ -1,99 +1,39 @@
 // Reads what Hermes records about each session in its home's state.db (FACTS.md §6): SQLite in WAL
-// mode, written by the running `hermes` processes while we read. The rules that keep Hermes safe:
-// - read-only, the file must exist (we never create a database where Hermes has none);
-// - one connection per read, closed at once: no transaction or read mark outlives the statement,
-//   so a checkpoint or a writer is never held up by us;
-// - a short busy timeout: a database another process keeps locked costs a batch at most that long
-//   per read, then the spend is unknown;
-// - whatever the file is (missing, locked, truncated, corrupt, a schema we do not know), the answer
-//   is a value with the problem in words, never a throw.
+// mode, written by the running `hermes` processes while we read. How every read is made, so that
+// Hermes is never held up and a bad file is a value, never a throw, is state-db-open.ts.
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type {Spend} from '../types.js';
 import {profileDir} from './home.js';
+import {statement, withStateDb, type ReadPatience, type StateDbProblem} from './state-db-open.js';
+
+export type {StateDbProblem} from './state-db-open.js';
 
 /** The database a `hermes -p NAME` run writes: the profile's home (`default`: the root home). */
 export function stateDbPath(hermesHome: string, profile: string): string {
 	return path.join(profileDir(hermesHome, profile), 'state.db');
 }
 
-/** PRAGMA user_version of the releases observed (0.19.0, 0.20.0). */
-const knownUserVersions = new Set([0]);
 // The sessions columns a Spend is made of; a table without one of them is a schema we do not know.
 const spendColumns = ['id', 'source', 'model', 'started_at', 'ended_at', 'tool_call_count', 'api_call_count', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens', 'billing_provider', 'estimated_cost_usd', 'actual_cost_usd', 'cost_status'] as const;
 const messageColumns = ['id', 'session_id', 'role', 'content'] as const;
-const busyTimeoutMs = 200;
 
 export type SessionRow = {[column in (typeof spendColumns)[number]]: unknown};
 
-export type StateDbProblem = {
-	kind: 'missing' | 'locked' | 'damaged' | 'schema' | 'unreadable';
-	/** One sentence naming the file, what is wrong, and what would help. */
-	message: string;
-};
-
 export type SessionRead = {kind: 'row'; row: SessionRow} | {kind: 'no-row'} | {kind: 'problem'; problem: StateDbProblem};
 
-function problemOf(dbPath: string, error: unknown): StateDbProblem {
-	const code = (error as {code?: unknown}).code;
-	const detail = error instanceof Error ? error.message : String(error);
-	if (code === 'SQLITE_CANTOPEN' || (error instanceof TypeError && /does not exist/.test(detail))) {
-		return {kind: 'missing', message: `${dbPath} does not exist (Hermes creates it when a session starts in that home; check HERMES_HOME and the profile)`};
-	}
-
-	if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
-		return {kind: 'locked', message: `${dbPath} is locked by another process for longer than ${busyTimeoutMs} ms (${detail}); spend is read again at the next task's end`};
-	}
-
-	if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') {
-		return {kind: 'damaged', message: `${dbPath} is damaged or not a SQLite database (${detail}); Hermes's own \`hermes sessions\` commands will fail on it too`};
-	}
-
-	return {kind: 'unreadable', message: `${dbPath} cannot be read (${typeof code === 'string' ? `${code}: ` : ''}${detail})`};
-}
-
-function columnsOf(db: Database.Database, table: string): Set<string> {
-	const rows = db.prepare('SELECT name FROM pragma_table_info(?)').all(table) as Array<{name: string}>;
-	return new Set(rows.map(row => row.name));
-}
-
-/** Opens, checks the schema, runs `read`, closes; any failure becomes a problem. */
-function withStateDb<T>(dbPath: string, tables: {sessions: readonly string[]; messages?: readonly string[]}, read: (db: Database.Database) => T): T | {kind: 'problem'; problem: StateDbProblem} {
-	let db: Database.Database | undefined;
-	try {
-		db = new Database(dbPath, {readonly: true, fileMustExist: true, timeout: busyTimeoutMs});
-		const version = db.pragma('user_version', {simple: true}) as number;
-		if (!knownUserVersions.has(version)) {
-			return {kind: 'problem', problem: {kind: 'schema', message: `${dbPath} has schema version ${version} (PRAGMA user_version), which this hermes-delegate does not know (it knows ${[...knownUserVersions].join(', ')}): a newer Hermes? Update hermes-delegate`}};
-		}
-
-		for (const [table, wanted] of Object.entries(tables) as Array<[string, readonly string[]]>) {
-			const present = columnsOf(db, table);
-			const missing = wanted.filter(column => !present.has(column));
-			if (missing.length > 0) {
-				const what = present.size === 0 ? `has no ${table} table` : `has a ${table} table without ${missing.join(', ')}`;
-				return {kind: 'problem', problem: {kind: 'schema', message: `${dbPath} ${what}: not the schema of a Hermes this hermes-delegate knows (0.19.0, 0.20.0)`}};
-			}
-		}
-
-		return read(db);
-	} catch (error) {
-		return {kind: 'problem', problem: problemOf(dbPath, error)};
-	} finally {
-		try {
-			db?.close();
-		} catch {
-			// Closing a connection that failed half-way has nothing left to release.
-		}
-	}
-}
-
 /** The session row with this id (the `session_id:` Hermes printed). */
-export function readSession(dbPath: string, sessionId: string): SessionRead {
-	return withStateDb(dbPath, {sessions: spendColumns}, db => {
-		const row = db.prepare(`SELECT ${spendColumns.join(', ')} FROM sessions WHERE id = ?`).get(sessionId) as SessionRow | undefined;
-		return row ? {kind: 'row', row} : {kind: 'no-row'};
-	});
+export function readSession(dbPath: string, sessionId: string, patience?: ReadPatience): SessionRead {
+	return withStateDb(dbPath, {sessions: spendColumns}, db => sessionIn(db, sessionId), patience);
+}
+
+/** The columns readSession needs, for a read that takes the row with others (state-db-messages.ts). */
+export const sessionColumns: readonly string[] = spendColumns;
+
+/** The row, on a connection withStateDb opened with sessionColumns checked. */
+export function sessionIn(db: Database.Database, sessionId: string): SessionRead & {kind: 'row' | 'no-row'} {
+	const row = statement(db, `SELECT ${spendColumns.join(', ')} FROM sessions WHERE id = ?`).get(sessionId) as SessionRow | undefined;
+	return row ? {kind: 'row', row} : {kind: 'no-row'};
 }
 
 export type SessionQuery = {
@@ -112,16 +52,19 @@ export type SessionFound = {kind: 'found'; sessionId: string} | {kind: 'none'} |
  * with the source asked for, and its first user message is the prompt. Two such rows (the same
  * prompt started twice at once in one home) cannot be told apart: ambiguous, and no guess.
  */
-export function findSession(dbPath: string, query: SessionQuery): SessionFound {
-	return withStateDb(dbPath, {sessions: spendColumns, messages: messageColumns}, db => {
-		const firstUserMessage = "(SELECT m.content FROM messages m WHERE m.session_id = s.id AND m.role = 'user' ORDER BY m.id LIMIT 1)";
-		const source = query.source === undefined ? '' : ' AND s.source = @source';
-		const rows = db.prepare(`SELECT s.id FROM sessions s WHERE s.started_at >= @after${source} AND ${firstUserMessage} = @prompt ORDER BY s.started_at LIMIT 3`)
-			// A second of slack: Hermes stamps started_at with its own clock reading, a moment after our Date.now().
-			.all({after: query.startedAfter / 1000 - 1, prompt: query.prompt.trim(), ...(query.source === undefined ? {} : {source: query.source})}) as Array<{id: string}>;
-		if (rows.length === 0) return {kind: 'none'};
-		return rows.length === 1 ? {kind: 'found', sessionId: rows[0]!.id} : {kind: 'ambiguous', sessionIds: rows.map(row => row.id)};
-	});
+export function findSession(dbPath: string, query: SessionQuery, patience?: ReadPatience): SessionFound {
+	return withStateDb(dbPath, {sessions: spendColumns, messages: messageColumns}, db => findSessionIn(db, query), patience);
+}
+
+/** findSession on a connection withStateDb opened with sessionColumns and the messages' id, session_id, role, content checked. */
+export function findSessionIn(db: Database.Database, query: SessionQuery): SessionFound & {kind: 'found' | 'none' | 'ambiguous'} {
+	const firstUserMessage = "(SELECT m.content FROM messages m WHERE m.session_id = s.id AND m.role = 'user' ORDER BY m.id LIMIT 1)";
+	const source = query.source === undefined ? '' : ' AND s.source = @source';
+	const rows = statement(db, `SELECT s.id FROM sessions s WHERE s.started_at >= @after${source} AND ${firstUserMessage} = @prompt ORDER BY s.started_at LIMIT 3`)
+		// A second of slack: Hermes stamps started_at with its own clock reading, a moment after our Date.now().
+		.all({after: query.startedAfter / 1000 - 1, prompt: query.prompt.trim(), ...(query.source === undefined ? {} : {source: query.source})}) as Array<{id: string}>;
+	if (rows.length === 0) return {kind: 'none'};
+	return rows.length === 1 ? {kind: 'found', sessionId: rows[0]!.id} : {kind: 'ambiguous', sessionIds: rows.map(row => row.id)};
 }
 
 const count = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : typeof value === 'bigint' && value >= 0n ? Number(value) : null);

@@ -9,6 +9,7 @@
 // what stands apart is apart (the long result line, the tool calls' pairing).
 import {completeUtf8End, cutResultEvent, LongLine, startsResultEvent} from './stream-json-result-line.js';
 import {ToolCalls} from './stream-json-tool-calls.js';
+import {compactJson, cutText as cut, toolCallLine, toolResultLine} from './tool-lines.js';
 import type {TaskTelemetry, TokenCounts, ToolCallRecord} from '../types.js';
 import {joinLines} from '../text/lines.js';
 
@@ -37,7 +38,6 @@ const maxLineBytes = 1024 * 1024;
 const maxAnswerBytes = 1024 * 1024;
 const keptPlainLines = 20;
 const keptPlainChars = 500;
-const displayInputChars = 120;
 const recordInputChars = 400;
 
 type JsonObject = Record<string, unknown>;
@@ -45,8 +45,6 @@ type JsonObject = Record<string, unknown>;
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 const numberOrNull = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
-const cut = (value: string, length: number) => (value.length > length ? `${value.slice(0, length - 1)}…` : value);
-const seconds = (ms: number | null) => (ms === null ? '' : ` ${(ms / 1000).toFixed(1)}s`);
 
 /** The first `limit` bytes of text, cut at a character boundary. */
 function firstBytes(value: string, limit: number): {text: string; truncated: boolean} {
@@ -55,15 +53,6 @@ function firstBytes(value: string, limit: number): {text: string; truncated: boo
 	let end = limit;
 	while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
 	return {text: bytes.subarray(0, end).toString('utf8'), truncated: true};
-}
-
-function compactJson(value: unknown): string | null {
-	if (value === undefined) return null;
-	try {
-		return JSON.stringify(value) ?? null;
-	} catch {
-		return null;
-	}
 }
 
 export class StreamJsonDecoder {
@@ -174,6 +163,11 @@ export class StreamJsonDecoder {
 		this.pendingBytes = 0;
 		this.overlong = false;
 		return Buffer.concat(out);
+	}
+
+	/** The session init (or the result) named so far, without building a whole summary. */
+	get namedSession(): string | null {
+		return this.sessionId;
 	}
 
 	summary(): StreamSummary {
@@ -306,7 +300,7 @@ export class StreamJsonDecoder {
 		const input = compactJson(event['input']);
 		this.toolCalls.used(name, id, input && cut(input, recordInputChars));
 		this.telemetry();
-		return this.shownLine(joinLines(`⚙ ${name}${input ? ` ${cut(input, displayInputChars)}` : ''}`));
+		return this.shownLine(toolCallLine(name, input));
 	}
 
 	private toolResult(event: JsonObject): string {
@@ -316,9 +310,7 @@ export class StreamJsonDecoder {
 		const isError = event['is_error'] === true;
 		this.toolCalls.ended(name, id, durationMs, isError);
 		this.telemetry();
-		if (!isError) return this.shownLine(joinLines(`  ↳ ${name}${seconds(durationMs)}`));
-		const firstLine = (text(event['output']) ?? '').split('\n').find((line) => line.trim() !== '') ?? '';
-		return this.shownLine(joinLines(`  ✗ ${name}${seconds(durationMs)}${firstLine ? `: ${cut(firstLine.trim(), displayInputChars)}` : ''}`));
+		return this.shownLine(toolResultLine(name, durationMs, isError ? {text: text(event['output']) ?? ''} : null));
 	}
 
 	private finalResult(event: JsonObject): string {

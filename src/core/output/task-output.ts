@@ -108,6 +108,24 @@ export class TaskOutput {
 		this.errorBytes.push(chunk);
 	}
 
+	/**
+	 * Lines hermes-delegate shows about the task, not bytes the task printed: its live activity
+	 * read from Hermes's session records (run/session-follower.ts). They join the pane and the zoom
+	 * in order with the output, as complete lines, but stay out of the result and the stderr tail;
+	 * the task's log never sees them (it is written from the pipes, not from here). Untrusted text
+	 * (the subagent's words and its tools' arguments): sanitised, one line each, bounded.
+	 */
+	pushDisplayLines(lines: readonly string[]): void {
+		if (!this.keepDisplay || lines.length === 0) {
+			return;
+		}
+
+		this.decodePending(); // what the task printed before these lines stays before them
+		const shown = lines.map(line => sanitizeLine(line.slice(0, defaultMaxLineLength).replaceAll(/[\r\n]+/g, ' ')));
+		this.merged.add({text: shown.join('\n'), count: shown.length, crlf: false});
+		this.changes++;
+	}
+
 	end(): void {
 		const rest = this.decoder?.end();
 		if (rest && rest.length > 0 && this.keepDisplay) {

@@ -8,6 +8,12 @@ import {findSession, readSession, spendOf, stateDbPath, unknownSpend} from '../h
 import {routeKey} from './results.js';
 import type {PlannedTask, Spend, SpendSum, SpendTotals, TaskResult, TokenCounts} from '../types.js';
 
+/** The state.db an attempt of `task` writes its session to: its profile's home, else the root home. */
+export function attemptStateDb(task: PlannedTask, env: NodeJS.ProcessEnv): string {
+	const route = task.decision.route;
+	return stateDbPath(resolveHermesHome(env), route?.kind === 'profile' ? route.name : 'default');
+}
+
 /** Reads the spend of attempts as they end; remembers which problems it has already warned of. */
 export class SpendReader {
 	private readonly warned = new Set<string>();
@@ -29,9 +35,7 @@ export class SpendReader {
 	 */
 	attach(task: PlannedTask, result: TaskResult): TaskResult {
 		if (result.started_at === null) return {...result, spend: null};
-		const route = task.decision.route;
-		const dbPath = stateDbPath(resolveHermesHome(this.env), route?.kind === 'profile' ? route.name : 'default');
-		const spend = this.read(dbPath, task, result);
+		const spend = this.read(attemptStateDb(task, this.env), task, result);
 		const mismatch = tokenMismatch(result.tokens, spend);
 		return {...result, spend, ...(mismatch ? {warnings: [...(result.warnings ?? []), mismatch]} : {})};
 	}

@@ -20,9 +20,11 @@ import {StreamJsonDecoder} from '../hermes/stream-json.js';
 import {TaskOutput} from '../output/task-output.js';
 import {closeTaskLog, openTaskLog, type TaskLog} from '../output/task-log.js';
 import {outputEnd, pipeWithBackpressure, type OutputActivity} from '../output/output-pipe.js';
-import type {HermesCapabilities, PlannedTask, StopReason, TaskResult, TaskTelemetry} from '../types.js';
+import type {HermesCapabilities, PlannedTask, StopReason, TaskResult, TaskTelemetry, ToolCallRecord} from '../types.js';
 import type {AttemptOutput, ExecutionHooks, TaskExecutor} from './executor.js';
 import {setLongTimeout} from './long-timer.js';
+import {attemptStateDb} from './spend.js';
+import {FollowLoop, SessionFollower} from './session-follower.js';
 import {messageOf} from '../errors.js';
 
 /** What every task of a batch is started with: the part of the batch's RunnerOptions that is not about the batch. */
@@ -45,14 +47,18 @@ export type TaskRunSettings = {
 	descendantScanMs?: number | undefined;
 	/** Niceness each agent is given as it starts (process/priority.ts); 0 or absent: left alone. */
 	agentNice?: number | undefined;
+	/** How often running attempts' sessions in state.db are read for live spend and activity (ms); 0: never. */
+	followMs?: number | undefined;
 };
 
 /** Runs each attempt as a `hermes` process group on this machine. */
 export function localExecutor(settings: TaskRunSettings): TaskExecutor {
+	// One timer visits every running attempt's session (session-follower.ts).
+	const follow = settings.followMs === 0 ? undefined : new FollowLoop(settings.followMs ?? 1000);
 	return {
 		newOutput: onTelemetry => newAttemptOutput(settings, onTelemetry),
 		run(task, attempt, output, hooks) {
-			const run = new TaskRun(task, attempt, output, settings, hooks);
+			const run = new TaskRun(task, attempt, output, settings, hooks, follow);
 			// From the next microtask: a start that fails at once must not call hooks.finished before run() returned.
 			const done = Promise.resolve().then(async () => run.start());
 			return {stop: (reason, skipGrace) => run.stop(reason, skipGrace), skipGrace: () => run.skipGrace(), done};
@@ -89,7 +95,10 @@ class TaskRun {
 		private readonly attemptOutput: AttemptOutput,
 		private readonly settings: TaskRunSettings,
 		private readonly hooks: ExecutionHooks,
+		private readonly follow: FollowLoop | undefined,
 	) {}
+
+	private follower?: SessionFollower;
 
 	/** Stop this attempt: the kill cascade now, or as soon as the process exists if it is still spawning. */
 	stop(reason: StopReason, skipGrace: boolean): void {
@@ -161,6 +170,7 @@ class TaskRun {
 		}
 
 		const {output} = this.attemptOutput;
+		this.startFollowing();
 		const activity = {lastChunkAt: Date.now()};
 		pipeWithBackpressure(child.stdout, log, chunk => output.pushStdout(chunk), activity);
 		pipeWithBackpressure(child.stderr, log, chunk => output.pushStderr(chunk), activity);
@@ -227,6 +237,7 @@ class TaskRun {
 		const {output, decoder} = this.attemptOutput;
 		const status = finalStatus(this.stopReason, exit.exitCode);
 		const hermes = interpretHermesOutput({mode: launch.output, exitCode: exit.exitCode, stdout: output.result(), stderr: output.errorText(), stream: decoder?.summary()});
+		const followed = this.stopFollowing(hermes.sessionId);
 		// A stop we asked for is reported as what we did and what happened, not as the traceback
 		// Hermes prints when SIGTERM interrupts it (that stays in the log).
 		const stopped = this.stopReason && this.cascade
@@ -242,15 +253,48 @@ class TaskRun {
 			stdout: {text: hermes.answer, truncated: hermes.answerTruncated},
 			answer: hermes.answer,
 			errorText,
-			notes: [...hermes.notes, ...ended.notes],
+			notes: [...hermes.notes, ...ended.notes, ...followed.notes],
 			logPath,
 			sessionId: hermes.sessionId,
 			hermesVersion: capabilities.version,
 			tokens: hermes.tokens,
 			configuredModel: hermes.configuredModel,
-			toolCalls: hermes.toolCalls,
+			// Without stream-json Hermes prints no tool calls: they are its session's messages rows.
+			toolCalls: decoder ? hermes.toolCalls : followed.toolCalls ?? hermes.toolCalls,
 			costUsd: hermes.costUsd,
 		});
+	}
+
+	/**
+	 * From the spawn on, the attempt's session is read once a second: its row for the live spend
+	 * (task.spend), and without stream-json its messages for the pane and the result's tool calls.
+	 */
+	private startFollowing(): void {
+		const {task, settings, follow} = this;
+		if (!follow) return;
+		const {decoder, output} = this.attemptOutput;
+		this.follower = new SessionFollower({
+			dbPath: attemptStateDb(task, settings.env ?? process.env),
+			prompt: promptOf(task.spec),
+			spawnedAt: this.startedAt,
+			source: settings.capabilities.flags.source ? 'tool' : undefined,
+			namedSession: () => decoder?.namedSession ?? null,
+			liveLines: decoder === undefined,
+			onSpend: spend => this.hooks.emit({type: 'task.spend', id: task.id, attempt: this.attempt, spend, at: Date.now()}),
+			onLines: lines => output.pushDisplayLines(lines),
+		});
+		follow.add(this.follower);
+	}
+
+	/** The final read, with the session the output named: the tool calls it saw, and a note for what only it could not read. */
+	private stopFollowing(namedSession: string | null): {toolCalls: ToolCallRecord[] | undefined; notes: string[]} {
+		const {follower, follow} = this;
+		if (!follower || !follow) return {toolCalls: undefined, notes: []};
+		follow.remove(follower);
+		const {toolCalls, problem} = follower.finish(namedSession);
+		// A file spend cannot read either is said once by spend (runner.ts); a messages table we cannot read only here.
+		const note = problem?.table === 'messages' && follow.firstTime(problem.message) ? [`no live activity from the session's messages: ${problem.message}`] : [];
+		return {toolCalls: this.attemptOutput.decoder ? undefined : toolCalls, notes: note};
 	}
 
 	/** The attempt never ran: it ends as what a stop asked for, if one came while it was spawning, whatever the spawn did. */

@@ -115,3 +115,26 @@ describe('TaskOutput and Hermes\'s session line', () => {
 		expect(output.errorText()).toContain('session_id: 20261130_1');
 	});
 });
+
+describe('TaskOutput display lines (live activity read from Hermes\'s records, issue 27)', () => {
+	it('shows them in order with what the task printed, but never in its result or its stdout tail', () => {
+		const output = new TaskOutput();
+		output.pushStdout(Buffer.from('before\n'));
+		output.pushDisplayLines(['⚙ terminal {"command":"sleep 300"}']);
+		output.pushStdout(Buffer.from('The answer.\n'));
+		output.pushDisplayLines(['  ↳ terminal 4.2s']);
+		output.end();
+		expect(output.display.lines()).toEqual(['before', '⚙ terminal {"command":"sleep 300"}', 'The answer.', '  ↳ terminal 4.2s']);
+		expect(output.result().text).toBe('before\nThe answer.');
+		expect(output.stdout.lines()).toEqual(['before', 'The answer.']);
+	});
+
+	it('sanitises them as output is, one line each, and keeps none when nobody watches', () => {
+		const output = new TaskOutput();
+		output.pushDisplayLines(['\u001B]52;c;c2VjcmV0\u0007\u001B[2Jcleared?\nsecond half']);
+		expect(output.display.lines()).toEqual(['cleared? second half']);
+		const headless = new TaskOutput({display: false});
+		headless.pushDisplayLines(['⚙ x']);
+		expect(headless.version).toBe(0);
+	});
+});

@@ -37,9 +37,9 @@ function batch(tasks: TaskSpec[], delegation: DelegationConfig = routes, version
 	mkdirSync(path.join(home, 'profiles', 'coder'), {recursive: true});
 	const plan = planBatch({tasks, delegation, settings: defaultSettings});
 	const runner = new BatchRunner(plan, {
-		// One at a time: two fakes writing one state.db at once can leave a task's spend unknown under
-		// heavy load (the reader's 200 ms busy timeout; a known defect, see the session-29 note).
-		hermesBin: fakeAgentPath, capabilities, folder: createRunFolder(home), concurrency: 1, graceMs: 300,
+		// Four at once: several fakes write one state.db while the batch reads it, as Hermes runs do.
+		// (Under load that once left a spend unknown: reads now retry briefly on SQLITE_BUSY, state-db-open.ts.)
+		hermesBin: fakeAgentPath, capabilities, folder: createRunFolder(home), concurrency: 4, graceMs: 300,
 		env: {...fakeVersionEnv(version), HERMES_HOME: home},
 	});
 	runner.subscribe(event => scratch.track(event));

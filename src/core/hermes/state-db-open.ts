@@ -1,0 +1,122 @@
+// How every read of a Hermes state.db is made (FACTS.md §6), shared by the spend reader
+// (state-db.ts) and the live activity reader (state-db-messages.ts). The rules that keep Hermes safe:
+// - read-only, the file must exist (we never create a database where Hermes has none);
+// - one connection per read, closed at once: no transaction or read mark outlives the statement,
+//   so a checkpoint or a writer is never held up by us;
+// - a short busy timeout, and a couple of short retries on SQLITE_BUSY: under several writers a
+//   read-only connection can be told "busy" without SQLite waiting at all (the WAL index being
+//   rebuilt or checkpointed as it opens), which a moment later is gone;
+// - whatever the file is (missing, locked, truncated, corrupt, a schema we do not know), the answer
+//   is a value with the problem in words, never a throw.
+import Database from 'better-sqlite3';
+
+/** PRAGMA user_version of the releases observed (0.19.0, 0.20.0). */
+const knownUserVersions = new Set([0]);
+
+export type StateDbProblem = {
+	kind: 'missing' | 'locked' | 'damaged' | 'schema' | 'unreadable';
+	/** One sentence naming the file, what is wrong, and what would help. */
+	message: string;
+	/** A schema problem: the table that lacks what the read needs. */
+	table?: 'sessions' | 'messages';
+};
+
+export type ProblemRead = {kind: 'problem'; problem: StateDbProblem};
+
+/** How long one read may wait for a lock: a batch's reads run on the runner's thread, so little. */
+export type ReadPatience = {
+	/** SQLite's busy timeout for each try. */
+	busyTimeoutMs: number;
+	/** Pauses before each further try after SQLITE_BUSY/LOCKED; their count is the retries. */
+	retryPausesMs: readonly number[];
+};
+
+/** What spend (once per attempt, at its end) may spend on a lock: under a second in the worst case. */
+export const endOfAttemptPatience: ReadPatience = {busyTimeoutMs: 200, retryPausesMs: [20, 50]};
+
+const busyCodes = /^SQLITE_(BUSY|LOCKED)/;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+function problemOf(dbPath: string, error: unknown, patience: ReadPatience): StateDbProblem {
+	const code = (error as {code?: unknown}).code;
+	const detail = error instanceof Error ? error.message : String(error);
+	if (code === 'SQLITE_CANTOPEN' || (error instanceof TypeError && /does not exist/.test(detail))) {
+		return {kind: 'missing', message: `${dbPath} does not exist (Hermes creates it when a session starts in that home; check HERMES_HOME and the profile)`};
+	}
+
+	if (typeof code === 'string' && busyCodes.test(code)) {
+		return {kind: 'locked', message: `${dbPath} is locked by another process (still after ${patience.retryPausesMs.length + 1} tries of ${patience.busyTimeoutMs} ms: ${detail}); it is read again later`};
+	}
+
+	if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') {
+		return {kind: 'damaged', message: `${dbPath} is damaged or not a SQLite database (${detail}); Hermes's own \`hermes sessions\` commands will fail on it too`};
+	}
+
+	return {kind: 'unreadable', message: `${dbPath} cannot be read (${typeof code === 'string' ? `${code}: ` : ''}${detail})`};
+}
+
+function columnsOf(db: Database.Database, table: string): Set<string> {
+	const rows = db.prepare('SELECT name FROM pragma_table_info(?)').all(table) as Array<{name: string}>;
+	return new Set(rows.map(row => row.name));
+}
+
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/** `sql` prepared once per connection: a visit reads many sessions on one connection with the same few statements. */
+export function statement(db: Database.Database, sql: string): Database.Statement {
+	let prepared = statements.get(db);
+	if (!prepared) statements.set(db, prepared = new Map());
+	let found = prepared.get(sql);
+	if (!found) prepared.set(sql, found = db.prepare(sql));
+	return found;
+}
+
+/** The tables and the columns a read needs; a table without one of them is a schema we do not know. */
+export type WantedColumns = Partial<Record<'sessions' | 'messages', readonly string[]>>;
+
+/** One try: opens, checks the schema, runs `read`, closes. Throws what SQLite threw. */
+function tryRead<T>(dbPath: string, tables: WantedColumns, busyTimeoutMs: number, read: (db: Database.Database) => T): T | ProblemRead {
+	let db: Database.Database | undefined;
+	try {
+		db = new Database(dbPath, {readonly: true, fileMustExist: true, timeout: busyTimeoutMs});
+		const version = db.pragma('user_version', {simple: true}) as number;
+		if (!knownUserVersions.has(version)) {
+			return {kind: 'problem', problem: {kind: 'schema', message: `${dbPath} has schema version ${version} (PRAGMA user_version), which this hermes-delegate does not know (it knows ${[...knownUserVersions].join(', ')}): a newer Hermes? Update hermes-delegate`}};
+		}
+
+		for (const [table, wanted] of Object.entries(tables) as Array<['sessions' | 'messages', readonly string[]]>) {
+			const present = columnsOf(db, table);
+			const missing = wanted.filter(column => !present.has(column));
+			if (missing.length > 0) {
+				const what = present.size === 0 ? `has no ${table} table` : `has a ${table} table without ${missing.join(', ')}`;
+				return {kind: 'problem', problem: {kind: 'schema', table, message: `${dbPath} ${what}: not the schema of a Hermes this hermes-delegate knows (0.19.0, 0.20.0)`}};
+			}
+		}
+
+		return read(db);
+	} finally {
+		try {
+			db?.close();
+		} catch {
+			// Closing a connection that failed half-way has nothing left to release.
+		}
+	}
+}
+
+/** A read-only read of `dbPath`, retried briefly while it is busy; any failure becomes a problem. */
+export function withStateDb<T>(dbPath: string, tables: WantedColumns, read: (db: Database.Database) => T, patience: ReadPatience = endOfAttemptPatience): T | ProblemRead {
+	for (let attempt = 0; ; attempt++) {
+		try {
+			return tryRead(dbPath, tables, patience.busyTimeoutMs, read);
+		} catch (error) {
+			const code = (error as {code?: unknown}).code;
+			const pauseMs = patience.retryPausesMs[attempt];
+			if (pauseMs === undefined || typeof code !== 'string' || !busyCodes.test(code)) {
+				return {kind: 'problem', problem: problemOf(dbPath, error, patience)};
+			}
+
+			// A synchronous pause: the read is synchronous (better-sqlite3) and its busy timeout blocks as long.
+			Atomics.wait(pause, 0, 0, pauseMs);
+		}
+	}
+}
