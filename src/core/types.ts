@@ -211,7 +211,12 @@ export type TaskStatus =
 	| 'failed'
 	| 'cancelled'
 	| 'timed_out'
-	| 'refused';
+	| 'refused'
+	/**
+	 * Ran on a worker host that stopped heartbeating mid-attempt (distributed runs): what became of
+	 * it is unknown, and it is never re-run by itself, since the agent may have had side effects.
+	 */
+	| 'lost';
 
 export const finalStatuses: ReadonlySet<TaskStatus> = new Set([
 	'succeeded',
@@ -219,6 +224,7 @@ export const finalStatuses: ReadonlySet<TaskStatus> = new Set([
 	'cancelled',
 	'timed_out',
 	'refused',
+	'lost',
 ]);
 
 /** Statuses of a task that still holds (or may still start) a process. */
@@ -402,6 +408,8 @@ export type TaskResult = {
 	/** Route fields that could not be passed to `hermes chat`, and similar notes; absent when none. */
 	warnings?: string[];
 	log: string | null;
+	/** The worker host the attempt ran on (`run --nats`); absent for a local run. `log` is a path on that host. */
+	host?: string;
 	/** Present from the second attempt on (the operator re-routed the task): this attempt's number. */
 	attempt?: number;
 	/** The results of the earlier attempts, oldest first, each with its own log. */
