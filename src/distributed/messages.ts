@@ -4,7 +4,7 @@
 // core as the core's own types (`satisfies z.ZodType<...>`), so a field added to PlannedTask or
 // TaskResult that this file does not know fails the typecheck instead of being dropped silently.
 import {z} from 'zod';
-import {reasoningEfforts, routingModes, type HermesCapabilities, type PlannedTask, type ResultRoute, type Spend, type TaskResult, type TaskSpec, type TokenCounts, type ToolCallRecord} from '../core/types.js';
+import {isFinal, reasoningEfforts, routingModes, type HermesCapabilities, type PlannedTask, type ResultRoute, type Spend, type TaskResult, type TaskSpec, type TokenCounts, type ToolCallRecord} from '../core/types.js';
 
 /** Bumped on any change a peer of the previous version would misread. */
 export const messageVersion = 1;
@@ -83,6 +83,8 @@ export const advertisementSchema = z.strictObject({
 	free: count,
 	/** The attempts it runs now, as `batch/task/attempt`: what a runner host marks lost when it goes. */
 	running: z.array(name).max(10_000),
+	/** How often it heartbeats: a runner host declares it lost after a few of these pass in silence. */
+	heartbeatMs: z.number().int().positive().max(600_000),
 	at: epochMs,
 });
 export type WorkerAdvertisement = z.infer<typeof advertisementSchema>;
@@ -100,7 +102,8 @@ const resultRouteSchema = z.strictObject({
 	name: name.nullable(), kind: z.enum(['model', 'profile', 'parent', 'explicit']), base_url: name.nullable().optional(), provider: name.nullable(), model: name.nullable(),
 	reasoning_effort: name.nullable(), service_tier: name.nullable(), profile: name.nullable(), refused: z.boolean(), reason: text,
 }) satisfies z.ZodType<ResultRoute>;
-const finalStatusSchema = z.enum(['succeeded', 'failed', 'cancelled', 'timed_out', 'refused', 'lost']);
+// Typed as any status so a result crosses as the core's type; only final ones are accepted.
+const finalStatusSchema = z.enum(['queued', 'running', 'cancelling', 'succeeded', 'failed', 'cancelled', 'timed_out', 'refused', 'lost']).refine(isFinal, 'must be a final status');
 const isoTime = z.string().max(100).nullable();
 
 const resultShape = {
@@ -115,16 +118,12 @@ const resultShape = {
 const resultSchema = z.strictObject(resultShape) satisfies z.ZodType<Omit<TaskResult, 'earlier_attempts'>>;
 
 const cancellingSchema = z.strictObject({reason: z.enum(['cancel', 'timeout', 'fail-fast', 'shutdown']), termSentAt: epochMs, killDueAt: epochMs, killSent: z.boolean()});
-const telemetrySchema = z.strictObject({model_used: name.nullable(), configured_model: name.nullable().optional(), session_id: name.nullable(), tokens: tokensSchema.nullable(), cost_usd: z.number().nullable(), tool_calls: count});
 
 /** What a worker tells about one attempt, on the attempt's events subject, in order. */
 export const attemptEventSchema = z.discriminatedUnion('kind', [
-	/** The worker took the offer: the attempt is its now (heard before started; a lost worker loses it). */
-	z.strictObject({v: z.literal(messageVersion), kind: z.literal('taken'), worker: id, at: epochMs}),
 	z.strictObject({v: z.literal(messageVersion), kind: z.literal('started'), worker: id, pid: z.number().int().positive(), argv: z.array(text).max(10_000), at: epochMs}),
 	z.strictObject({v: z.literal(messageVersion), kind: z.literal('cancelling'), cancelling: cancellingSchema, at: epochMs}),
 	z.strictObject({v: z.literal(messageVersion), kind: z.literal('killed'), at: epochMs}),
-	z.strictObject({v: z.literal(messageVersion), kind: z.literal('telemetry'), telemetry: telemetrySchema, at: epochMs}),
 	/** The last message of an attempt: its result, once the process group is gone. `outputChunks`: how many output messages came before it. */
 	z.strictObject({v: z.literal(messageVersion), kind: z.literal('finished'), worker: id, result: resultSchema, outputChunks: count, at: epochMs}),
 ]);
@@ -133,6 +132,11 @@ export type AttemptEvent = z.infer<typeof attemptEventSchema>;
 /** One chunk of an attempt's output; `seq` counts from 0 so the receiver sees a gap. */
 export const outputChunkSchema = z.strictObject({v: z.literal(messageVersion), seq: count, stream: z.enum(['stdout', 'stderr']), data: z.base64().max(8 * 1024 * 1024)});
 export type OutputChunk = z.infer<typeof outputChunkSchema>;
+
+/** A worker asks for an attempt it pulled; only the first claim of an attempt is granted. */
+export const claimRequestSchema = z.strictObject({v: z.literal(messageVersion), worker: id});
+export const claimReplySchema = z.strictObject({v: z.literal(messageVersion), granted: z.boolean(), why: text.optional()});
+export type ClaimReply = z.infer<typeof claimReplySchema>;
 
 /** A stop for one attempt; answered once the attempt's process group is gone. */
 export const cancelRequestSchema = z.strictObject({v: z.literal(messageVersion), reason: z.enum(['cancel', 'timeout', 'fail-fast', 'shutdown']), skipGrace: z.boolean()});

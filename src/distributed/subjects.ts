@@ -22,12 +22,16 @@ export function offerSubject(batchId: string): string {
 	return `hd.${checked(batchId)}.offer`;
 }
 
-/** One attempt's subjects: what the worker tells (events), prints (output), and where it hears a stop. */
-export type AttemptSubjects = {events: string; output: string; cancel: string};
+/**
+ * One attempt's subjects: where a worker claims it (the runner host grants one claim per attempt,
+ * so an offer JetStream redelivers after a worker was lost never runs twice), what the worker
+ * tells (events) and prints (output), and where it hears a stop.
+ */
+export type AttemptSubjects = {claim: string; events: string; output: string; cancel: string};
 
 export function attemptSubjects(batchId: string, taskId: string, attempt: number): AttemptSubjects {
 	const base = `hd.${checked(batchId)}.task.${checked(taskId)}.${attempt}`;
-	return {events: `${base}.events`, output: `${base}.output`, cancel: `${base}.cancel`};
+	return {claim: `${base}.claim`, events: `${base}.events`, output: `${base}.output`, cancel: `${base}.cancel`};
 }
 
 /** Every subject of one batch's tasks, for a subscriber that watches the batch as a whole. */

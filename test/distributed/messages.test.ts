@@ -41,7 +41,7 @@ describe('distributed messages', () => {
 
 	it('subjects are namespaced per batch and refuse tokens that would widen them', () => {
 		expect(offerSubject('b1')).toBe('hd.b1.offer');
-		expect(attemptSubjects('b1', 't01', 2)).toEqual({events: 'hd.b1.task.t01.2.events', output: 'hd.b1.task.t01.2.output', cancel: 'hd.b1.task.t01.2.cancel'});
+		expect(attemptSubjects('b1', 't01', 2)).toEqual({claim: 'hd.b1.task.t01.2.claim', events: 'hd.b1.task.t01.2.events', output: 'hd.b1.task.t01.2.output', cancel: 'hd.b1.task.t01.2.cancel'});
 		for (const bad of ['*', '>', 'a.b', '', 'a b']) expect(() => offerSubject(bad)).toThrow(/subject token/);
 	});
 });
