@@ -211,7 +211,7 @@ export function buildProgram(): Command {
 		.option('--name <name>', 'this worker\'s name in results (`host`) and messages (default: the host name)')
 		.option('--hermes-bin <path>', 'the hermes binary (default: $HERMES_BIN, else `hermes` on PATH)')
 		.option('--heartbeat <seconds>', 'how often it tells it is alive; a runner host declares it lost after 3 missed (default 2)')
-		.addHelpText('after', '\nIts own HERMES_HOME, profiles and keys are used; no credentials travel over NATS. Logs go to this host\'s $HERMES_HOME/runs/.\nExit codes: 0 stopped by SIGINT/SIGTERM after its tasks ended · 2 bad flags, no usable hermes, or NATS unreachable')
+		.addHelpText('after', '\nIts own HERMES_HOME, profiles and keys are used; no credentials travel over NATS. Logs go to this host\'s $HERMES_HOME/delegate/runs/.\nExit codes: 0 stopped by SIGINT/SIGTERM after its tasks ended · 2 bad flags, no usable hermes, or NATS unreachable')
 		.action(async (options: Record<string, unknown>) => {
 			process.exitCode = await (await import('./commands/worker.js')).workerCommand(optionsOf(workerOptions, options, 'worker'), io);
 		});

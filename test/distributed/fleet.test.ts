@@ -118,5 +118,8 @@ describe.skipIf(!natsServerPath)('run --nats with three workers', () => {
 		const unreachable = await runBatch('nats://127.0.0.1:1', [{goal: 'x'}]);
 		expect(unreachable.exitCode).toBe(2);
 		expect(unreachable.stderr).toMatch(/cannot reach NATS at nats:\/\/127\.0\.0\.1:1.*\n {2}fix: start a server with JetStream/);
+		const worker = await execa(process.execPath, [cliPath, 'worker', '--nats', 'nats://127.0.0.1:1', '--hermes-bin', fakeAgentPath], {env: {...process.env, HERMES_HOME: scratchDir('hd-lonely-')}, reject: false});
+		expect(worker.exitCode).toBe(2);
+		expect(worker.stderr).toMatch(/cannot reach NATS at nats:\/\/127\.0\.0\.1:1.*\n {2}fix: /);
 	}, 30_000);
 });
