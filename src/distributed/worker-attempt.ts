@@ -7,6 +7,7 @@ import type {NatsConnection} from '@nats-io/transport-node';
 import type {JsMsg} from '@nats-io/jetstream';
 import type {TaskExecutor} from '../core/run/executor.js';
 import type {SpendReader} from '../core/run/spend.js';
+import type {ProcessRecord} from '../core/run-folder/folder.js';
 import type {BatchEvent} from '../core/types.js';
 import {offerAckWaitMs} from './connection.js';
 import {attemptSubjects, type AttemptSubjects} from './subjects.js';
@@ -18,6 +19,8 @@ export type AttemptContext = {
 	/** The local executor for this offer's batch (its run folder on this host). */
 	executor: TaskExecutor;
 	spend: SpendReader;
+	/** A line for processes.jsonl of this host's run folder for the batch. */
+	record: (record: ProcessRecord) => void;
 	log: (line: string) => void;
 };
 
@@ -57,7 +60,8 @@ export async function runAttempt(message: JsMsg, offer: TaskOffer, context: Atte
 			const forwarded = forwardedEvent(event, worker);
 			if (forwarded) publish(forwarded);
 		},
-		record: () => undefined, // processes.jsonl is the local batch's; this host's gc finds groups by its own records later (not yet)
+		// In this host's run folder, so `gc` here ends what a killed worker left running.
+		record: record => context.record(record),
 		finished: result => {
 			finished = true;
 			const withSpend = context.spend.attach(task, result);

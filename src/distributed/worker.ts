@@ -4,7 +4,7 @@
 import {readdirSync} from 'node:fs';
 import path from 'node:path';
 import type {JsMsg} from '@nats-io/jetstream';
-import {createRunFolder, type RunFolder} from '../core/run-folder/folder.js';
+import {createRunFolder, recordProcess, type RunFolder} from '../core/run-folder/folder.js';
 import {localExecutor} from '../core/run/task-run.js';
 import {SpendReader} from '../core/run/spend.js';
 import type {HermesCapabilities} from '../core/types.js';
@@ -132,17 +132,24 @@ export class Worker {
 
 			this.options.log(`running task ${offer.task.id} (attempt ${offer.attempt}) of batch ${offer.batch}`);
 			void this.advertise();
+			const folder = this.folderFor(offer.batch);
 			const executor = localExecutor({
 				hermesBin: this.options.hermesBin,
 				capabilities: this.options.capabilities,
-				folder: this.folderFor(offer.batch),
+				folder,
 				graceMs: offer.graceMs,
 				timeoutMs: offer.timeoutMs,
 				env: this.options.env,
 				display: false,
 				logLimitBytes: offer.logLimitBytes,
 			});
-			await runAttempt(message, offer, {connection: this.nats.connection, worker: this.options.name, executor, spend: this.spend, log: this.options.log});
+			await runAttempt(message, offer, {connection: this.nats.connection, worker: this.options.name, executor, spend: this.spend, log: this.options.log, record: record => {
+				try {
+					recordProcess(folder, record);
+				} catch (error) {
+					this.options.log(`could not record a process of task ${offer.task.id} in ${folder.processesPath}: ${messageOf(error)}`);
+				}
+			}});
 			this.options.log(`finished task ${offer.task.id} of batch ${offer.batch}`);
 		} finally {
 			this.running.delete(key);

@@ -1,13 +1,13 @@
 // Tasks on worker hosts through a real nats-server: three worker processes, each with its own
 // HERMES_HOME, running the fake agent; the runner host is the built CLI's `run --nats`.
-import {mkdirSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {execa} from 'execa';
 import {afterEach, describe, expect, it} from 'vitest';
 import {connect} from '@nats-io/transport-node';
 import {jetstream} from '@nats-io/jetstream';
 import {cliPath} from '../helpers/run-cli.js';
-import {fakeAgentPath} from '../helpers/processes.js';
+import {fakeAgentPath, isProcessRunning} from '../helpers/processes.js';
 import {natsServerPath, natsSkipReason, scratchDir, startNatsServer, startWorker, stopFleet} from '../helpers/nats-fleet.js';
 import {waitFor} from '../helpers/wait-for.js';
 import type {BatchReport} from '../../src/core/types.js';
@@ -33,6 +33,16 @@ function ranBy(log: string, batch: string): string[] {
 }
 
 afterEach(stopFleet);
+
+/** The task groups a worker's host recorded as started (processes.jsonl of its run folders). */
+function startedRecords(home: string): Array<{task: string; pid: number}> {
+	const runs = path.join(home, 'delegate', 'runs');
+	if (!existsSync(runs)) return [];
+	return readdirSync(runs).filter(run => !run.startsWith('.')).flatMap(run => {
+		const file = path.join(runs, run, 'processes.jsonl');
+		return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map(line => JSON.parse(line) as {event: string; task: string; pid: number}) : [];
+	}).filter(record => record.event === 'started');
+}
 
 describe.skipIf(!natsServerPath)('run --nats with three workers', () => {
 	it('runs 60 tasks across them, each once and on a worker that can run it; a task none can run is refused and never published', async () => {
@@ -74,12 +84,18 @@ describe.skipIf(!natsServerPath)('run --nats with three workers', () => {
 		run.stderr.on('data', (chunk: Buffer) => {
 			stderr += chunk.toString();
 		});
-		await waitFor(() => workers.every(worker => /running task t0\d/.test(worker.log.text)), {message: 'both workers running a task'});
+		await waitFor(() => workers.every(worker => startedRecords(worker.home).length === 1), {message: 'both workers running a task'});
 		const victim = workers[0]!;
 		const victimTask = /running task (t0\d)/.exec(victim.log.text)![1]!;
 		victim.process.kill('SIGKILL');
 		// The runner host notices the silence; only then may the survivor's task end.
 		await waitFor(() => stderr.includes('worker wa is lost'), {message: 'the runner host to declare wa lost', timeoutMs: 20_000});
+		// The killed worker's host recorded the task's group, so `gc` there leaves nothing of it running.
+		const startedRecord = startedRecords(victim.home).find(record => record.task === victimTask);
+		expect(startedRecord).toBeDefined();
+		const gc = await execa(process.execPath, [cliPath, 'gc'], {env: {...process.env, HERMES_HOME: victim.home}, reject: false});
+		expect(gc.exitCode, gc.stderr).toBe(0);
+		expect(isProcessRunning(startedRecord!.pid)).toBe(false);
 		writeFileSync(release, '');
 		const finished = await run;
 		const report = JSON.parse(finished.stdout) as BatchReport;

@@ -51,7 +51,7 @@ export type WorkerProcess = {name: string; home: string; process: Child; log: Co
 export async function startWorker(url: string, name: string, options: {profiles?: string[]; concurrency?: number} = {}): Promise<WorkerProcess> {
 	const home = scratchDir(`hd-worker-${name}-`);
 	for (const profile of options.profiles ?? []) mkdirSync(path.join(home, 'profiles', profile), {recursive: true});
-	const child = spawn(process.execPath, [cliPath, 'worker', '--nats', url, '--name', name, '--hermes-bin', fakeAgentPath, '-j', String(options.concurrency ?? 4), '--heartbeat', '0.3'], {
+	const child = spawn(process.execPath, [cliPath, 'worker', '--nats', url, '--name', name, '--hermes-bin', fakeAgentPath, '-j', String(options.concurrency ?? 4), '--heartbeat', '1'], {
 		stdio: ['ignore', 'pipe', 'pipe'],
 		env: {...process.env, HERMES_HOME: home, XDG_CACHE_HOME: path.join(home, '.cache')},
 	});
