@@ -141,6 +141,8 @@ export type DelegateSettings = {
 	keys: Record<string, string[]>;
 	/** Most bytes one task's log keeps (its first and last half); 0 = no limit. */
 	logLimitBytes: number;
+	/** `executor: {nats: URL}`: `run` sends the tasks to worker hosts through that NATS server (as --nats). */
+	executor?: {nats: string} | undefined;
 };
 
 /** Why a task got the route it got: always recorded, shown in the dashboard and results. */

@@ -131,6 +131,12 @@ describe.skipIf(!natsServerPath)('run --nats with three workers', () => {
 		const none = await runBatch(url, [{goal: 'x'}]);
 		expect(none.exitCode).toBe(2);
 		expect(none.stderr).toMatch(/no live worker on NATS at .*\n {2}fix: start `hermes-delegate worker --nats /);
+		// delegate.yaml's executor: {nats: URL} is as --nats.
+		const configured = runnerHome();
+		writeFileSync(path.join(configured, 'delegate.yaml'), `executor:\n  nats: ${url}\n`);
+		const fromSettings = await execa(process.execPath, [cliPath, 'run', JSON.stringify([{goal: 'x'}])], {env: {...process.env, HERMES_HOME: configured}, reject: false});
+		expect(fromSettings.exitCode).toBe(2);
+		expect(fromSettings.stderr).toMatch(/no live worker on NATS at nats:\/\/127\.0\.0\.1:\d+/);
 		const unreachable = await runBatch('nats://127.0.0.1:1', [{goal: 'x'}]);
 		expect(unreachable.exitCode).toBe(2);
 		expect(unreachable.stderr).toMatch(/cannot reach NATS at nats:\/\/127\.0\.0\.1:1.*\n {2}fix: start a server with JetStream/);
