@@ -87,7 +87,6 @@ export function buildProgram(): Command {
 		.addHelpText('after', '\nWith --detach: 0 started (the run id on stdout) · 2 bad input, nothing started.\nExit codes: 0 all succeeded · 1 any failed, cancelled, timed out, refused or lost (its worker host went silent, --nats) · 2 bad input, batch refused, or with --nats: NATS unreachable or no live worker (nothing started) · 70 internal error of hermes-delegate (a bug: please report it) · 130 interrupted')
 		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
 			const flags = optionsOf(runOptions, options, 'run');
-			if (flags.detach && flags.nats !== undefined) throw new InputError('--detach with --nats is not supported yet', {}, 'run with --nats in the foreground (or `--nats ... --jsonl > events.jsonl &`)');
 			process.exitCode = flags.detach
 				? await (await import('./commands/run-detach.js')).runDetached(tasks, flags, io)
 				: await runCommand(tasks, flags, io);
