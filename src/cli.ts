@@ -8,7 +8,7 @@ import {configCommand} from './commands/config.js';
 import {addRouteCommand, removeRouteCommand, routeCommand, setModeCommand} from './commands/config-edit.js';
 import {doctorCommand} from './commands/doctor.js';
 import {gcCommand, warnAboutOrphans} from './commands/gc.js';
-import {addRouteOptions, attachOptions, cancelOptions, configOptions, doctorOptions, gcOptions, logsOptions, lsOptions, optionsOf, removeRouteOptions, routeEditOptions, runOptions, tuiOptions, waitOptions} from './commands/flags.js';
+import {addRouteOptions, attachOptions, cancelOptions, configOptions, doctorOptions, gcOptions, logsOptions, lsOptions, optionsOf, removeRouteOptions, routeEditOptions, runOptions, tuiOptions, waitOptions, workerOptions} from './commands/flags.js';
 import {flushed, readAll, type CommandIO} from './commands/io.js';
 import {runCommand} from './commands/run.js';
 import {exitCodes, InputError} from './core/errors.js';
@@ -83,7 +83,8 @@ export function buildProgram(): Command {
 		.option('--jsonl', 'stream one JSON event per line as things happen')
 		.option('--demo', 'run the built-in demo batch on the simulated agent (no Hermes, no API keys)')
 		.option('--detach', 'start the batch under a runner host and print its run id at once; `wait RUN` prints the results, `attach RUN` shows it')
-		.addHelpText('after', '\nWith --detach: 0 started (the run id on stdout) · 2 bad input, nothing started.\nExit codes: 0 all succeeded · 1 any failed, cancelled, timed out or refused · 2 bad input or batch refused (nothing started) · 70 internal error of hermes-delegate (a bug: please report it) · 130 interrupted')
+		.option('--nats <url>', 'run the tasks on worker hosts (`hermes-delegate worker --nats URL`) through this NATS server with JetStream')
+		.addHelpText('after', '\nWith --detach: 0 started (the run id on stdout) · 2 bad input, nothing started.\nExit codes: 0 all succeeded · 1 any failed, cancelled, timed out, refused or lost (its worker host went silent, --nats) · 2 bad input, batch refused, or with --nats: NATS unreachable or no live worker (nothing started) · 70 internal error of hermes-delegate (a bug: please report it) · 130 interrupted')
 		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
 			const flags = optionsOf(runOptions, options, 'run');
 			process.exitCode = flags.detach
@@ -200,6 +201,18 @@ export function buildProgram(): Command {
 		.addHelpText('after', '\nSays what is sent to whom, waits until those tasks have ended and says how. Exit codes: 0 stopped · 1 a named task had ended already · 2 no such live run or task')
 		.action(async (run: string, tasks: string[], options: Record<string, unknown>) => {
 			process.exitCode = await (await import('./commands/cancel.js')).cancelCommand(run, tasks, optionsOf(cancelOptions, options, 'cancel'), io);
+		});
+
+	program.command('worker')
+		.description('take tasks of batches started elsewhere with `run --nats URL` and run them on this host')
+		.requiredOption('--nats <url>', 'the NATS server with JetStream, e.g. nats://10.0.0.5:4222')
+		.option('-j, --concurrency <n>', 'tasks this host runs at once (default 4)')
+		.option('--name <name>', 'this worker\'s name in results (`host`) and messages (default: the host name)')
+		.option('--hermes-bin <path>', 'the hermes binary (default: $HERMES_BIN, else `hermes` on PATH)')
+		.option('--heartbeat <seconds>', 'how often it tells it is alive; a runner host declares it lost after 3 missed (default 2)')
+		.addHelpText('after', '\nIts own HERMES_HOME, profiles and keys are used; no credentials travel over NATS. Logs go to this host\'s $HERMES_HOME/delegate/runs/.\nExit codes: 0 stopped by SIGINT/SIGTERM after its tasks ended · 2 bad flags, no usable hermes, or NATS unreachable')
+		.action(async (options: Record<string, unknown>) => {
+			process.exitCode = await (await import('./commands/worker.js')).workerCommand(optionsOf(workerOptions, options, 'worker'), io);
 		});
 
 	// The runner host (commands/host.ts): started by tui, demo and run --detach, never by hand.

@@ -22,7 +22,7 @@ const batchShape = {
 	logLimit: text,
 };
 export const batchOptions = z.strictObject(batchShape);
-export const runOptions = z.strictObject({...batchShape, dryRun: flag, jsonl: flag, json: flag, detach: flag});
+export const runOptions = z.strictObject({...batchShape, dryRun: flag, jsonl: flag, json: flag, detach: flag, nats: text});
 export const tuiOptions = z.strictObject({...batchShape, theme: text, exitWhenDone: flag, agentNice: text});
 export const logsOptions = z.strictObject({follow: flag, raw: flag, attempt: text});
 export const doctorOptions = z.strictObject({config: text, hermesBin: text, json: flag});
@@ -45,6 +45,7 @@ export const attachOptions = z.strictObject({theme: text, exitWhenDone: flag});
 export const lsOptions = z.strictObject({json: flag});
 export const waitOptions = z.strictObject({timeout: text, jsonl: flag});
 export const cancelOptions = z.strictObject({kill: flag});
+export const workerOptions = z.strictObject({nats: z.string(), concurrency: text, name: text, hermesBin: text, heartbeat: text});
 
 export type BatchOptions = z.infer<typeof batchOptions>;
 export type RunOptions = z.infer<typeof runOptions>;
@@ -57,6 +58,7 @@ export type AttachOptions = z.infer<typeof attachOptions>;
 export type LsOptions = z.infer<typeof lsOptions>;
 export type WaitOptions = z.infer<typeof waitOptions>;
 export type CancelOptions = z.infer<typeof cancelOptions>;
+export type WorkerOptions = z.infer<typeof workerOptions>;
 /** The flags of `config route`, `add-route` and `remove-route` (not a route's `hermes chat` flags: core/hermes/flags.ts). */
 export type RouteEditOptions = z.infer<typeof routeEditOptions>;
 

@@ -12,6 +12,7 @@ import {planBatch} from '../core/plan/routing.js';
 import {batchConcurrency, loadSettings, parseLogLimit, settingsPath} from '../core/config/settings.js';
 import {createRunFolder, type RunFolder} from '../core/run-folder/folder.js';
 import {BatchRunner} from '../core/run/runner.js';
+import type {TaskExecutor} from '../core/run/executor.js';
 import {parseTasks} from '../core/input/tasks.js';
 import {decodeUtf8, inputLimits, readBoundedFile} from '../core/text/read-text.js';
 import {safeExcerpt} from '../core/output/visible-text.js';
@@ -49,7 +50,14 @@ export type PreparedBatch = {
 
 export type BinCheck = {path: string; ok: true} | {path: string; ok: false; problem: string};
 
-export async function prepareBatch(taskArg: string | undefined, options: BatchOptions, context: PrepareContext): Promise<PreparedBatch> {
+/** How a batch for worker hosts is planned: their Hermes, their slots, and the tasks none of them can run refused. */
+export type RemotePlanning = {capabilities: HermesCapabilities; slots: number; refuseUnfit: (plan: RoutePlan) => RoutePlan};
+
+/**
+ * remote: the batch runs on worker hosts (`run --nats`): it is planned against what their Hermes
+ * can do, and no local binary is needed.
+ */
+export async function prepareBatch(taskArg: string | undefined, options: BatchOptions, context: PrepareContext, remote?: RemotePlanning): Promise<PreparedBatch> {
 	const demo = options.demo ? createDemoHome() : undefined;
 	const hermesHome = demo?.hermesHome ?? resolveHermesHome(context.env);
 	const settings = loadSettings(settingsPath(hermesHome));
@@ -60,7 +68,7 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 	// Every flag is checked before the binary is asked anything: bad input runs nothing at all.
 	const sequential = options.sequential ?? context.env['HERMES_ORCHESTRATOR_MODE'] === 'sequential';
 	const requested = options.concurrency === undefined
-		? (sequential ? 1 : batchConcurrency(settings, config.delegation.builtin.max_concurrent_children))
+		? (sequential ? 1 : remote?.slots ?? batchConcurrency(settings, config.delegation.builtin.max_concurrent_children))
 		: (options.sequential ? 1 : parseNumber(options.concurrency, '--concurrency', {integer: true, min: 1}));
 	const graceSeconds = options.grace === undefined ? settings.graceSeconds : parseNumber(options.grace, '--grace', {min: 0});
 	const timeout = options.timeout === undefined ? undefined : parseNumber(options.timeout, '--timeout', {min: 0, exclusiveMin: true});
@@ -71,15 +79,16 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 
 	const env = demo ? {...context.env, HERMES_HOME: demo.hermesHome} : {...context.env};
 	const useFake = demo !== undefined && !options.hermesBin;
-	const resolveBin = () => useFake ? fakeAgentPath : resolveHermesBin(options.hermesBin, context.env);
-	const requestedBin = useFake ? fakeAgentPath : requestedHermesBin(options.hermesBin, context.env);
+	const resolveBin = () => remote ? remote.capabilities.bin : useFake ? fakeAgentPath : resolveHermesBin(options.hermesBin, context.env);
+	const requestedBin = remote ? remote.capabilities.bin : useFake ? fakeAgentPath : requestedHermesBin(options.hermesBin, context.env);
 	const bin = checkBin(resolveBin, requestedBin);
 	// The flags differ between Hermes releases: the plan (what is passed, what is refused) is made
 	// against the binary that will run it.
-	const capabilities = bin.ok
+	const capabilities = remote?.capabilities ?? (bin.ok
 		? await probeHermes(bin.path, {env, cachePath: defaultCachePath(context.env)})
-		: unprobed(requestedBin, bin.problem);
-	const plan = planBatch({tasks, delegation: config.delegation, settings, capabilities});
+		: unprobed(requestedBin, bin.problem));
+	const planned = planBatch({tasks, delegation: config.delegation, settings, capabilities});
+	const plan = remote ? remote.refuseUnfit(planned) : planned;
 	const outsideWarnings = [...config.warnings];
 	plan.warnings.unshift(...config.warnings);
 
@@ -142,7 +151,7 @@ export function withCleanup<T>(make: () => T, cleanup: () => void): T {
 }
 
 /** The last step before processes start: the binary is checked, the run folder made. */
-export function createRunner(batch: PreparedBatch, options: {display: boolean; retryAfterFinish?: boolean; agentNice?: number}): {runner: BatchRunner; folder: RunFolder} {
+export function createRunner(batch: PreparedBatch, options: {display: boolean; retryAfterFinish?: boolean; agentNice?: number; executor?: (folder: RunFolder) => TaskExecutor}): {runner: BatchRunner; folder: RunFolder} {
 	const hermesBin = batch.resolveBin();
 	const folder = createRunFolder(batch.hermesHome);
 	const runner = new BatchRunner(batch.plan, {
@@ -159,6 +168,7 @@ export function createRunner(batch: PreparedBatch, options: {display: boolean; r
 		agentNice: options.agentNice,
 		logLimitBytes: batch.logLimitBytes,
 		routing: {settings: batch.settings, outsideWarnings: batch.outsideWarnings},
+		executor: options.executor?.(folder),
 	});
 	return {runner, folder};
 }

@@ -111,7 +111,7 @@ export function countStatuses(statuses: Iterable<TaskStatus>, total: number): Pr
 		counts.done++;
 		if (status === 'succeeded') {
 			counts.succeeded++;
-		} else if (status === 'failed' || status === 'timed_out') {
+		} else if (status === 'failed' || status === 'timed_out' || status === 'lost') {
 			counts.failed++;
 		} else if (status === 'cancelled') {
 			counts.cancelled++;

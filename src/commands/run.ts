@@ -7,6 +7,9 @@ import type {BatchRunner} from '../core/run/runner.js';
 import {createRunner, prepareBatch, withCleanup, type PreparedBatch} from './prepare.js';
 import type {RunOptions} from './flags.js';
 import {guardOutput, type CommandIO, type Output} from './io.js';
+import {openRemote, type Remote} from './remote.js';
+import {loadSettings, settingsPath} from '../core/config/settings.js';
+import {resolveHermesHome} from '../core/hermes/home.js';
 import {dryRunTable} from './dry-run-table.js';
 import {startProgressLine} from './progress.js';
 import {onShutdownSignals} from './signals.js';
@@ -15,11 +18,24 @@ import {BatchSteering} from '../core/config/steering.js';
 import {jsonText, terminalSafe} from '../core/output/visible-text.js';
 
 export async function runCommand(taskArg: string | undefined, options: RunOptions, io: CommandIO): Promise<number> {
+	// --nats wins; else delegate.yaml's `executor: {nats: URL}` (the demo always runs here).
+	const natsUrl = options.nats ?? (options.demo ? undefined : loadSettings(settingsPath(resolveHermesHome(io.env))).executor?.nats);
+	if (natsUrl === undefined) return runBatch(taskArg, options, io, undefined);
+	const stderr = guardOutput(io.stderr, undefined, terminalSafe);
+	const remote = await openRemote(natsUrl, line => stderr.write(`hermes-delegate: nats: ${line}\n`));
+	try {
+		return await runBatch(taskArg, options, io, remote);
+	} finally {
+		await remote.close();
+	}
+}
+
+async function runBatch(taskArg: string | undefined, options: RunOptions, io: CommandIO, remote: Remote | undefined): Promise<number> {
 	let onStdoutClosed: ((why: string) => void) | undefined;
 	const stdout = guardOutput(io.stdout, why => onStdoutClosed?.(why));
 	// Every message may quote a task file, a config or a subagent: made safe where it is written.
 	const stderr = guardOutput(io.stderr, undefined, terminalSafe);
-	const batch = await prepareBatch(taskArg, options, {...io, demoRunawaySeconds: 8});
+	const batch = await prepareBatch(taskArg, options, {...io, demoRunawaySeconds: 8}, remote?.planning);
 	// A binary that is not there comes first: the route warnings would speak of a Hermes nobody
 	// could probe (its flags assumed). Without --dry-run it is the error (resolveBin throws it).
 	if (!batch.bin.ok) {
@@ -49,7 +65,7 @@ export async function runCommand(taskArg: string | undefined, options: RunOption
 	// After stdout closed a shutdown is already under way, so any signal means "now".
 	const stopSignals = onShutdownSignals(({skipGrace}) => runner?.shutdown({skipGrace: skipGrace || stdout.closed}));
 	// Headless: nobody watches, so output is only logged and kept for the result.
-	const created = withCleanup(() => createRunner(batch, {display: false}), stopSignals);
+	const created = withCleanup(() => createRunner(batch, {display: false, executor: remote?.executorFor(batch)}), stopSignals);
 	runner = created.runner;
 	const {folder} = created;
 	// The reader went away (`run --jsonl | head -n 1`): nobody reads what the batch prints any

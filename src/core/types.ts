@@ -141,6 +141,8 @@ export type DelegateSettings = {
 	keys: Record<string, string[]>;
 	/** Most bytes one task's log keeps (its first and last half); 0 = no limit. */
 	logLimitBytes: number;
+	/** `executor: {nats: URL}`: `run` sends the tasks to worker hosts through that NATS server (as --nats). */
+	executor?: {nats: string} | undefined;
 };
 
 /** Why a task got the route it got: always recorded, shown in the dashboard and results. */
@@ -211,7 +213,12 @@ export type TaskStatus =
 	| 'failed'
 	| 'cancelled'
 	| 'timed_out'
-	| 'refused';
+	| 'refused'
+	/**
+	 * Ran on a worker host that stopped heartbeating mid-attempt (distributed runs): what became of
+	 * it is unknown, and it is never re-run by itself, since the agent may have had side effects.
+	 */
+	| 'lost';
 
 export const finalStatuses: ReadonlySet<TaskStatus> = new Set([
 	'succeeded',
@@ -219,6 +226,7 @@ export const finalStatuses: ReadonlySet<TaskStatus> = new Set([
 	'cancelled',
 	'timed_out',
 	'refused',
+	'lost',
 ]);
 
 /** Statuses of a task that still holds (or may still start) a process. */
@@ -428,6 +436,8 @@ export type TaskResult = {
 	/** Route fields that could not be passed to `hermes chat`, and similar notes; absent when none. */
 	warnings?: string[];
 	log: string | null;
+	/** The worker host the attempt ran on (`run --nats`); absent for a local run. `log` is a path on that host. */
+	host?: string;
 	/** Present from the second attempt on (the operator re-routed the task): this attempt's number. */
 	attempt?: number;
 	/** The results of the earlier attempts, oldest first, each with its own log. */

@@ -15,7 +15,7 @@ export type RerouteActions = Pick<BatchActions, 'openReroute' | 'pickRoute'>;
 
 type Store = Pick<StoreApi<BatchState & BatchActions>, 'setState' | 'getState'>;
 
-const reroutable: ReadonlySet<string> = new Set(['queued', 'failed', 'cancelled', 'timed_out']);
+const reroutable: ReadonlySet<string> = new Set(['queued', 'failed', 'cancelled', 'timed_out', 'lost']);
 
 /** Whether R can send a task in this status to another route: it must not hold a process. */
 export function isReroutable(status: string): boolean {

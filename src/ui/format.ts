@@ -14,6 +14,7 @@ export const statusSymbols: Readonly<Record<TaskStatus, string>> = {
 	cancelled: '⊘',
 	timed_out: '◷',
 	refused: '⊖',
+	lost: '⊗',
 };
 
 export const statusLabels: Readonly<Record<TaskStatus, string>> = {
@@ -25,10 +26,11 @@ export const statusLabels: Readonly<Record<TaskStatus, string>> = {
 	cancelled: 'cancelled',
 	timed_out: 'timed out',
 	refused: 'refused',
+	lost: 'lost',
 };
 
 /** Header order: what needs attention first. */
-export const statusOrder: readonly TaskStatus[] = ['running', 'cancelling', 'queued', 'failed', 'timed_out', 'cancelled', 'refused', 'succeeded'];
+export const statusOrder: readonly TaskStatus[] = ['running', 'cancelling', 'queued', 'failed', 'timed_out', 'lost', 'cancelled', 'refused', 'succeeded'];
 
 
 /** Cuts to `width` code points, marking the cut with an ellipsis. */
@@ -166,6 +168,7 @@ export function statusDetail(task: TaskView, now: number): string | null {
 
 		case 'failed':
 		case 'timed_out':
+		case 'lost':
 		case 'cancelled': {
 			return task.errorLine ? oneLine(task.errorLine) : null;
 		}

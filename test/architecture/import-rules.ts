@@ -34,7 +34,10 @@ export const allowedImports: Record<Zone, readonly string[]> = {
 	// The runner host and its socket protocol: serves the state's control and the core's runner.
 	host: ['state', 'core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/input', 'core/plan', 'core/config', 'core/run', 'core/theme'],
 	ui: ['state', 'core root', 'core/text', 'core/output', 'core/theme', 'package-files.ts'],
-	commands: ['ui', 'state', 'host', 'core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/input', 'core/plan', 'core/config', 'core/run', 'core/theme', 'package-files.ts'],
+	// Tasks on worker hosts through NATS: a worker runs attempts with the core's local executor; the
+	// runner host's side is an executor. The core never imports it.
+	distributed: ['core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/plan', 'core/run'],
+	commands: ['ui', 'state', 'host', 'distributed', 'core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/input', 'core/plan', 'core/config', 'core/run', 'core/theme', 'package-files.ts'],
 	// The last-resort kill and terminal-safe messages; everything else goes through a command.
 	cli: ['commands', 'core root', 'core/process', 'core/output', 'package-files.ts'],
 	// bin.ts checks the Node version before it loads the rest.
@@ -48,6 +51,7 @@ export const allowedImports: Record<Zone, readonly string[]> = {
 export const forbiddenPackages: Partial<Record<Zone, readonly string[]>> = {
 	state: ['react', 'ink'],
 	host: ['react', 'ink'],
+	distributed: ['react', 'ink', 'zustand'],
 };
 const uiLibraries = ['react', 'ink', 'zustand'];
 

@@ -18,6 +18,8 @@ const settingsSchema = z.strictObject({
 	theme: z.string().min(1).optional(),
 	keys: z.record(z.string(), z.array(z.string().min(1)).min(1)).optional(),
 	log_limit: z.union([z.number(), z.string()]).optional(),
+	/** Where tasks run: `{nats: URL}` sends them to worker hosts (as `run --nats URL`); absent: here. */
+	executor: z.strictObject({nats: z.string().min(1)}).optional(),
 });
 
 /** Generous: a real agent's log is a few MB; twelve flooding tasks must not fill a disk in a minute. */
@@ -111,6 +113,7 @@ export function loadSettings(file: string): LoadedSettings {
 		keys: value.keys ?? {},
 		logLimitBytes: value.log_limit === undefined ? defaultLogLimitBytes : logLimitSetting(value.log_limit, file, located),
 		concurrencySet: value.concurrency !== undefined,
+		...(value.executor ? {executor: value.executor} : {}),
 	};
 }
 
@@ -151,6 +154,10 @@ function fixFor(issuePath: PropertyKey[]): string | undefined {
 
 		case 'log_limit': {
 			return logLimitFix;
+		}
+
+		case 'executor': {
+			return 'executor: {nats: nats://HOST:4222} runs the tasks on worker hosts through that NATS server; leave it out to run them here';
 		}
 
 		default: {

@@ -99,7 +99,7 @@ export type RetryInput = {
 };
 
 /** Where R sends a task: a route of the active mode by its name, or an explicit model the operator typed (and its provider, if typed). */
-const retryable: ReadonlySet<TaskStatus> = new Set(['queued', 'failed', 'cancelled', 'timed_out']);
+const retryable: ReadonlySet<TaskStatus> = new Set(['queued', 'failed', 'cancelled', 'timed_out', 'lost']);
 
 /**
  * The plan of a task the operator sends to a route of the active mode (R): named as a task names

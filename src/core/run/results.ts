@@ -96,7 +96,7 @@ export function refusedResult(task: PlannedTask, hermesVersion: string | null = 
 
 export function summarize(results: readonly TaskResult[]): string {
 	const succeeded = results.filter(result => result.success).length;
-	const others = (['failed', 'cancelled', 'timed_out', 'refused'] as const)
+	const others = (['failed', 'cancelled', 'timed_out', 'lost', 'refused'] as const)
 		.map(status => [status, results.filter(result => result.status === status).length] as const)
 		.filter(([, count]) => count > 0)
 		.map(([status, count]) => `${count} ${status.replace('_', ' ')}`);
@@ -104,7 +104,7 @@ export function summarize(results: readonly TaskResult[]): string {
 	return others.length > 0 ? `${base} (${others.join(', ')})` : base;
 }
 
-/** 0 all succeeded, 1 anything else, 130 when the operator interrupted the run. */
+/** 0 all succeeded, 1 anything else (failed, timed out, cancelled, refused, or lost with its worker), 130 when the operator interrupted the run. */
 export function exitCodeOf(report: Pick<BatchReport, 'interrupted' | 'results'>): number {
 	if (report.interrupted) {
 		return exitCodes.interrupted;

@@ -243,7 +243,8 @@ export class BatchRunner {
 			},
 			record: record => this.records.record(record),
 			finished: result => {
-				this.finish(id, this.spend.attach(task, result));
+				// A result from a worker host carries the spend read there, from that host's state.db.
+				this.finish(id, result.host === undefined ? this.spend.attach(task, result) : result);
 				this.maybeFailFast(id, result.status);
 			},
 		});

@@ -66,7 +66,8 @@ export function localExecutor(settings: TaskRunSettings): TaskExecutor {
 	};
 }
 
-function newAttemptOutput(settings: TaskRunSettings, onTelemetry: (telemetry: TaskTelemetry) => void): AttemptOutput {
+/** A fresh buffer for one attempt's output, read as the Hermes of `capabilities` prints it (also for attempts run elsewhere). */
+export function newAttemptOutput(settings: Pick<TaskRunSettings, 'capabilities' | 'tailLines' | 'display'>, onTelemetry: (telemetry: TaskTelemetry) => void): AttemptOutput {
 	const outputMode = outputModeOf(settings.capabilities.flags);
 	const decoder = outputMode === 'stream-json' ? new StreamJsonDecoder({onTelemetry}) : undefined;
 	return {output: new TaskOutput({maxLines: settings.tailLines, display: settings.display, decoder, stderrFilter: outputMode === 'text' ? undefined : withoutSessionLine}), decoder};

@@ -70,6 +70,8 @@ const themeSchema = z.strictObject({
 			cancelled: colour,
 			timed_out: colour,
 			refused: colour,
+			/** A task whose worker host went silent mid-attempt (distributed runs). */
+			lost: colour,
 		} satisfies Record<TaskStatus, typeof colour>),
 		/** Pane and overlay borders; `focused` marks the pane the keys act on. */
 		border: z.strictObject({default: colour, focused: colour}),

@@ -1,0 +1,41 @@
+// `run --nats URL`: what the runner host needs before its batch is planned — NATS reached and the
+// live workers found — and the executor that hands the batch's attempts to them.
+import {InputError} from '../core/errors.js';
+import type {RunFolder} from '../core/run-folder/folder.js';
+import type {TaskExecutor} from '../core/run/executor.js';
+import {openNats, type Nats} from '../distributed/connection.js';
+import {natsExecutor} from '../distributed/executor.js';
+import {Fleet, fleetCapabilities, refuseUnfit} from '../distributed/fleet.js';
+import type {PreparedBatch, RemotePlanning} from './prepare.js';
+
+export type Remote = {
+	nats: Nats;
+	fleet: Fleet;
+	planning: RemotePlanning;
+	executorFor(batch: PreparedBatch): (folder: RunFolder) => TaskExecutor;
+	close(): Promise<void>;
+};
+
+/** NATS reached and at least one live worker, or an InputError (exit 2) that says how to get there. */
+export async function openRemote(url: string, log: (line: string) => void): Promise<Remote> {
+	const nats = await openNats(url, 'hermes-delegate run');
+	const fleet = await Fleet.discover(nats, log);
+	const workers = fleet.live();
+	if (workers.length === 0) {
+		fleet.close();
+		await nats.close();
+		throw new InputError(`no live worker on NATS at ${url}, so nothing was started`, {}, `start \`hermes-delegate worker --nats ${url}\` on each host that should run tasks, then run again`);
+	}
+
+	log(`${workers.length} live worker${workers.length === 1 ? '' : 's'}: ${workers.map(worker => `${worker.name} (${worker.slots} slot${worker.slots === 1 ? '' : 's'}, Hermes ${worker.hermes.version ?? '?'})`).join(', ')}`);
+	return {
+		nats,
+		fleet,
+		planning: {capabilities: fleetCapabilities(workers), slots: workers.reduce((sum, worker) => sum + worker.slots, 0), refuseUnfit: plan => refuseUnfit(plan, fleet.live())},
+		executorFor: batch => folder => natsExecutor({nats, fleet, batch: folder.runId, capabilities: batch.capabilities, graceMs: batch.graceMs, timeoutMs: batch.timeoutMs, logLimitBytes: batch.logLimitBytes, display: false, log}),
+		async close() {
+			fleet.close();
+			await nats.close();
+		},
+	};
+}

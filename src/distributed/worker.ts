@@ -1,0 +1,179 @@
+// A worker host: advertises itself in the KV bucket with heartbeats, pulls task offers from the
+// work queue only while it has a free slot, and runs each it can on this host (worker-attempt.ts).
+// Its HERMES_HOME, profiles and keys are its own: nothing of them travels but the profiles' names.
+import {readdirSync} from 'node:fs';
+import path from 'node:path';
+import type {JsMsg} from '@nats-io/jetstream';
+import {createRunFolder, recordProcess, type RunFolder} from '../core/run-folder/folder.js';
+import {localExecutor} from '../core/run/task-run.js';
+import {SpendReader} from '../core/run/spend.js';
+import type {HermesCapabilities} from '../core/types.js';
+import {messageOf} from '../core/errors.js';
+import type {Nats} from './connection.js';
+import {unfitReason} from './fit.js';
+import {advertisementSchema, encodeMessage, messageVersion, offerSchema, parseMessage, type WorkerAdvertisement} from './messages.js';
+import {offerConsumer, offerStream, attemptSubjects} from './subjects.js';
+import {claim, runAttempt} from './worker-attempt.js';
+
+export type WorkerOptions = {
+	name: string;
+	concurrency: number;
+	hermesBin: string;
+	capabilities: HermesCapabilities;
+	hermesHome: string;
+	env: NodeJS.ProcessEnv;
+	heartbeatMs: number;
+	log: (line: string) => void;
+};
+
+/** How long an offer a worker cannot run waits before JetStream offers it again (to anyone). */
+const unfitRetryMs = 500;
+
+export class Worker {
+	private readonly running = new Set<string>();
+	private readonly folders = new Map<string, RunFolder>();
+	private readonly spend: SpendReader;
+	private stopping = false;
+	private slotFreed: (() => void) | undefined;
+	private heartbeat: NodeJS.Timeout | undefined;
+
+	constructor(private readonly nats: Nats, private readonly options: WorkerOptions) {
+		this.spend = new SpendReader(options.env, options.capabilities.flags.source);
+	}
+
+	/** Advertises, then takes work until stop(); resolves once every attempt it took has ended. */
+	async serve(): Promise<void> {
+		await this.advertise();
+		this.heartbeat = setInterval(() => void this.advertise(), this.options.heartbeatMs);
+		const consumer = await this.nats.js.consumers.get(offerStream, offerConsumer);
+		const attempts = new Set<Promise<void>>();
+		while (!this.stopping) {
+			await this.freeSlot();
+			if (this.stopping) break;
+			const message = await consumer.next({expires: 1000}).catch((error: unknown) => {
+				this.options.log(`pulling an offer failed: ${messageOf(error)}`);
+				return null;
+			});
+			if (!message) continue;
+			const taken = this.take(message).finally(() => attempts.delete(taken));
+			attempts.add(taken);
+		}
+
+		await Promise.all(attempts);
+		clearInterval(this.heartbeat);
+		await this.nats.workers.delete(this.options.name).catch(() => undefined);
+	}
+
+	/** No new offers; attempts under way run to their end. */
+	stop(): void {
+		this.stopping = true;
+		this.slotFreed?.();
+	}
+
+	advertisement(): WorkerAdvertisement {
+		const {name, concurrency, capabilities, heartbeatMs} = this.options;
+		return {
+			v: messageVersion,
+			name,
+			hermes: {version: capabilities.version, probed: capabilities.probed, flags: capabilities.flags},
+			profiles: profilesIn(this.options.hermesHome),
+			slots: concurrency,
+			free: concurrency - this.running.size,
+			running: [...this.running],
+			heartbeatMs,
+			at: Date.now(),
+		};
+	}
+
+	private async advertise(): Promise<void> {
+		const advertisement = advertisementSchema.parse(this.advertisement());
+		await this.nats.workers.put(this.options.name, encodeMessage(advertisement)).catch((error: unknown) => this.options.log(`heartbeat failed: ${messageOf(error)}`));
+	}
+
+	private async freeSlot(): Promise<void> {
+		while (this.running.size >= this.options.concurrency && !this.stopping) {
+			await new Promise<void>(resolve => {
+				this.slotFreed = resolve;
+			});
+		}
+	}
+
+	private async take(message: JsMsg): Promise<void> {
+		const parsed = parseMessage(offerSchema, message.data);
+		if (!parsed.ok) {
+			this.options.log(`ignored a malformed offer on ${message.subject}: ${parsed.why}`);
+			message.term('malformed offer');
+			return;
+		}
+
+		const offer = parsed.value;
+		if (message.subject !== `hd.${offer.batch}.offer`) {
+			this.options.log(`ignored an offer for batch ${offer.batch} that came on ${message.subject}`);
+			message.term('offer on a foreign subject');
+			return;
+		}
+
+		const unfit = unfitReason(offer.task, this.advertisement());
+		if (unfit) {
+			this.options.log(`left task ${offer.task.id} of batch ${offer.batch} to other workers: ${unfit}`);
+			message.nak(unfitRetryMs);
+			return;
+		}
+
+		const key = `${offer.batch}/${offer.task.id}/${offer.attempt}`;
+		this.running.add(key);
+		try {
+			const claimed = await claim(this.nats.connection, attemptSubjects(offer.batch, offer.task.id, offer.attempt), this.options.name);
+			if (!claimed.granted) {
+				this.options.log(`dropped task ${offer.task.id} of batch ${offer.batch}: ${claimed.why}`);
+				message.term(claimed.why);
+				return;
+			}
+
+			this.options.log(`running task ${offer.task.id} (attempt ${offer.attempt}) of batch ${offer.batch}`);
+			void this.advertise();
+			const folder = this.folderFor(offer.batch);
+			const executor = localExecutor({
+				hermesBin: this.options.hermesBin,
+				capabilities: this.options.capabilities,
+				folder,
+				graceMs: offer.graceMs,
+				timeoutMs: offer.timeoutMs,
+				env: this.options.env,
+				display: false,
+				logLimitBytes: offer.logLimitBytes,
+			});
+			await runAttempt(message, offer, {connection: this.nats.connection, worker: this.options.name, executor, spend: this.spend, log: this.options.log, record: record => {
+				try {
+					recordProcess(folder, record);
+				} catch (error) {
+					this.options.log(`could not record a process of task ${offer.task.id} in ${folder.processesPath}: ${messageOf(error)}`);
+				}
+			}});
+			this.options.log(`finished task ${offer.task.id} of batch ${offer.batch}`);
+		} finally {
+			this.running.delete(key);
+			void this.advertise();
+			this.slotFreed?.();
+		}
+	}
+
+	/** One run folder on this host per batch it works for: the logs of that batch's attempts. */
+	private folderFor(batch: string): RunFolder {
+		let folder = this.folders.get(batch);
+		if (!folder) {
+			folder = createRunFolder(this.options.hermesHome);
+			this.folders.set(batch, folder);
+		}
+
+		return folder;
+	}
+}
+
+function profilesIn(hermesHome: string): string[] {
+	try {
+		return readdirSync(path.join(hermesHome, 'profiles'), {withFileTypes: true}).filter(entry => entry.isDirectory()).map(entry => entry.name).sort();
+	} catch {
+		return [];
+	}
+}

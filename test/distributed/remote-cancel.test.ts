@@ -1,0 +1,93 @@
+// The runner host's executor in this process against a real nats-server and a real worker
+// process: a cancel reaches the worker, whose process group is gone before it answers; messages
+// on the batch's subjects that are malformed or from a worker that does not hold the task change nothing.
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {afterEach, describe, expect, it} from 'vitest';
+import {BatchRunner} from '../../src/core/run/runner.js';
+import {createRunFolder} from '../../src/core/run-folder/folder.js';
+import type {BatchEvent, PlannedTask} from '../../src/core/types.js';
+import {openNats} from '../../src/distributed/connection.js';
+import {natsExecutor} from '../../src/distributed/executor.js';
+import {Fleet, fleetCapabilities} from '../../src/distributed/fleet.js';
+import {attemptSubjects} from '../../src/distributed/subjects.js';
+import {isProcessRunning} from '../helpers/processes.js';
+import {natsServerPath, natsSkipReason, startNatsServer, startWorker, stopFleet} from '../helpers/nats-fleet.js';
+import {waitFor} from '../helpers/wait-for.js';
+
+if (!natsServerPath) console.log(natsSkipReason);
+afterEach(stopFleet);
+
+function plannedTask(id: string, goal: string): PlannedTask {
+	return {
+		index: 0,
+		id,
+		spec: {goal},
+		decision: {route: null, refused: false, reason: 'the parent\'s own model'},
+		effective: {model: null, provider: null, reasoning_effort: null, service_tier: null, profile: null},
+		launch: {max_turns: null, prompt_file: false, base_url: null},
+		warnings: [],
+	};
+}
+
+function groupExists(pgid: number): boolean {
+	try {
+		process.kill(-pgid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+	}
+}
+
+describe.skipIf(!natsServerPath)('the NATS executor', () => {
+	it('cancels a remote task: the worker ends its process group, then answers; foreign and malformed messages are ignored and logged', async () => {
+		const {url} = await startNatsServer();
+		const worker = await startWorker(url, 'wa');
+		const home = mkdtempSync(path.join(tmpdir(), 'hd-cancel-home-'));
+		const nats = await openNats(url, 'test runner host');
+		const logged: string[] = [];
+		const log = (line: string) => logged.push(line);
+		const fleet = await Fleet.discover(nats, log);
+		try {
+			const capabilities = fleetCapabilities(fleet.live());
+			const folder = createRunFolder(home);
+			const runner = new BatchRunner({mode: 'default', tasks: [plannedTask('t01', 'spin [fake:forever]')], warnings: []}, {
+				hermesBin: 'hermes', capabilities, folder, graceMs: 2000, concurrency: 1, env: {...process.env, HERMES_HOME: home},
+				executor: natsExecutor({nats, fleet, batch: folder.runId, capabilities, graceMs: 2000, logLimitBytes: 0, display: false, log}),
+			});
+			const events: BatchEvent[] = [];
+			runner.subscribe(event => events.push(event));
+			const report = runner.start();
+			await waitFor(() => events.some(event => event.type === 'task.started'), {message: 'the remote task to start'});
+			const started = events.find(event => event.type === 'task.started')!;
+			const pid = started.type === 'task.started' ? started.pid : 0;
+			expect(isProcessRunning(pid)).toBe(true);
+
+			const subjects = attemptSubjects(folder.runId, 't01', 1);
+			const encode = (value: string) => new TextEncoder().encode(value);
+			nats.connection.publish(subjects.events, encode('{"v":1,"kind":"finished"'));
+			nats.connection.publish(subjects.events, encode(JSON.stringify({v: 1, kind: 'started', worker: 'mallory', pid: 1, argv: [], at: 1})));
+			nats.connection.publish(subjects.output, encode(JSON.stringify({v: 1, seq: 0, stream: 'stdout', data: 'not base64 at all!'})));
+			nats.connection.publish(subjects.events.replace('.events', '.bogus'), encode('{}'));
+			await waitFor(() => logged.filter(line => line.startsWith('ignored')).length === 4, {message: 'four ignored messages logged'});
+			expect(logged.join('\n')).toMatch(/ignored a malformed event of task t01: not JSON/);
+			expect(logged.join('\n')).toMatch(/ignored a started event of task t01 from mallory that does not hold it/);
+			expect(logged.join('\n')).toMatch(/ignored malformed output of task t01/);
+			expect(logged.join('\n')).toMatch(/no such subject of an attempt/);
+			expect(runner.status('t01')).toBe('running');
+
+			expect(runner.cancel('t01')).toBe(true);
+			const finished = await report;
+			expect(finished.results[0]).toMatchObject({status: 'cancelled', host: 'wa'});
+			expect(events.some(event => event.type === 'task.cancelling')).toBe(true);
+			expect(groupExists(pid)).toBe(false);
+			await waitFor(() => logged.some(line => line === 'worker wa says task t01\'s processes are gone'), {message: 'the worker\'s answer to the stop'});
+			expect(worker.log.text).toMatch(/finished task t01/);
+		} finally {
+			fleet.close();
+			await nats.close();
+			rmSync(home, {recursive: true, force: true});
+		}
+	}, 60_000);
+});

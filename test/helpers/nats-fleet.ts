@@ -1,0 +1,68 @@
+// A real nats-server with JetStream on a free 127.0.0.1 port and a store of its own, and real
+// worker processes (the built CLI's `worker`), each with its own HERMES_HOME, running the fake agent.
+import {spawn, type ChildProcessByStdio} from 'node:child_process';
+import {existsSync, mkdirSync, mkdtempSync, rmSync} from 'node:fs';
+import {createServer} from 'node:net';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import type {Readable} from 'node:stream';
+import {collect, fakeAgentPath, type Collected} from './processes.js';
+import {cliPath} from './run-cli.js';
+import {waitForLine} from './wait-for.js';
+
+export const natsServerPath = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find(file => existsSync(file));
+/** The one line a suite prints when it cannot run here. */
+export const natsSkipReason = 'nats-server is not installed (apt-get install nats-server; .ci/run does it): the distributed tests are skipped';
+
+type Child = ChildProcessByStdio<null, Readable, Readable>;
+const started: Child[] = [];
+const folders: string[] = [];
+
+export function scratchDir(prefix: string): string {
+	const dir = mkdtempSync(path.join(tmpdir(), prefix));
+	folders.push(dir);
+	return dir;
+}
+
+async function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+		});
+	});
+}
+
+export type NatsServer = {url: string; process: Child};
+
+export async function startNatsServer(): Promise<NatsServer> {
+	const port = await freePort();
+	const store = scratchDir('hd-nats-store-');
+	const child = spawn(natsServerPath!, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', store], {stdio: ['ignore', 'pipe', 'pipe']});
+	started.push(child);
+	await waitForLine(child.stderr, /Server is ready/);
+	return {url: `nats://127.0.0.1:${port}`, process: child};
+}
+
+export type WorkerProcess = {name: string; home: string; process: Child; log: Collected};
+
+export async function startWorker(url: string, name: string, options: {profiles?: string[]; concurrency?: number} = {}): Promise<WorkerProcess> {
+	const home = scratchDir(`hd-worker-${name}-`);
+	for (const profile of options.profiles ?? []) mkdirSync(path.join(home, 'profiles', profile), {recursive: true});
+	const child = spawn(process.execPath, [cliPath, 'worker', '--nats', url, '--name', name, '--hermes-bin', fakeAgentPath, '-j', String(options.concurrency ?? 4), '--heartbeat', '1'], {
+		stdio: ['ignore', 'pipe', 'pipe'],
+		env: {...process.env, HERMES_HOME: home, XDG_CACHE_HOME: path.join(home, '.cache')},
+	});
+	started.push(child);
+	const log = collect(child.stderr);
+	await waitForLine(child.stderr, /serving nats:/);
+	return {name, home, process: child, log};
+}
+
+/** For afterEach: every server and worker this file started, and their folders. */
+export function stopFleet(): void {
+	for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+	for (const dir of folders.splice(0)) rmSync(dir, {recursive: true, force: true});
+}
