@@ -64,7 +64,9 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 
 		const warnings = [...(batch.bin.ok ? [] : [batch.bin.problem]), ...allWarnings(batch.plan)];
 		// The dashboard's batch stays steerable after its last task: R there re-opens it.
-		const created = withCleanup(() => createRunner(batch, {display: dashboard, retryAfterFinish: dashboard, agentNice}), stopSignals);
+		// Display on even for `run --detach`: any client may attach later and must see the panes'
+		// tails in its snapshot (decoding is lazy, so nobody attached costs little).
+		const created = withCleanup(() => createRunner(batch, {display: true, retryAfterFinish: dashboard, agentNice}), stopSignals);
 		prepared = {batch, created, warnings, dashboard};
 	} catch (error) {
 		stopSignals();

@@ -9,6 +9,7 @@ import type {BatchReport} from '../../src/core/types.js';
 import {isProcessRunning} from '../helpers/processes.js';
 import {makeHome, recordedGroups, runCli, spawnCli, tasksJson, type TestHome} from '../helpers/run-cli.js';
 import {waitFor} from '../helpers/wait-for.js';
+import {connectToBatch} from '../../src/host/client.js';
 import {listGroupMembers} from '../../src/core/process/group.js';
 
 const quick = '[fake:duration=0.2]';
@@ -100,6 +101,25 @@ describe('run --detach and wait', () => {
 		const waited = await runCli(test, ['wait', runId, '--timeout', '0.5']);
 		expect(waited.exitCode).toBe(124);
 		expect(waited.stderr).toContain(`hermes-delegate cancel ${runId}`);
+		test.write('go', '');
+		expect((await runCli(test, ['wait', runId])).exitCode).toBe(0);
+	});
+});
+
+describe('attaching to a run --detach batch', () => {
+	it('a client sees the panes\' tails, as it would of a dashboard\'s batch', async () => {
+		const test = home();
+		const runId = await detach(test, tasksJson({goal: 'one', context: `[fake:ready] ${untilFile(test, 'go')}`}));
+		const socket = path.join(runDir(test, runId), 'host.sock');
+		let tail: string[] = [];
+		// Each look is a fresh attach: its snapshot is what any new client would be shown.
+		await waitFor(async () => {
+			const connection = await connectToBatch(socket, {client: 'test'});
+			tail = connection.snapshot.outputs['t01']?.tail ?? [];
+			connection.close();
+			return tail.some(line => line.includes('READY'));
+		}, {message: 'the snapshot to carry the pane\'s READY line'});
+		expect(tail.join('\n')).toContain('READY');
 		test.write('go', '');
 		expect((await runCli(test, ['wait', runId])).exitCode).toBe(0);
 	});
