@@ -7,7 +7,7 @@ import {terminalSafe} from '../core/output/visible-text.js';
 import {allWarnings} from '../core/plan/routing.js';
 import {exitCodeOf} from '../core/run/results.js';
 import type {BatchRunner} from '../core/run/runner.js';
-import {openHostLog, startHost, type RunningHost} from '../host/host-main.js';
+import {firstClientGraceFrom, openHostLog, startHost, type RunningHost} from '../host/host-main.js';
 import {hostSpecSchema, tellLauncher, type HostSpec} from '../host/launch.js';
 import {loadTheme} from '../core/theme/themes.js';
 import {runnerControl} from '../state/control.js';
@@ -95,7 +95,7 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 				log(`config.yaml changed: ${outcome.message}`);
 				listener(outcome);
 			}),
-		}, created.runner, {mode: dashboard ? 'dashboard' : 'headless', log});
+		}, created.runner, {mode: dashboard ? 'dashboard' : 'headless', log, firstClientGraceMs: firstClientGraceFrom(io.env)});
 	} catch (error) {
 		// No socket, or no plan on disk: nobody could ever see or stop the batch. Nothing has started.
 		stopSignals();
