@@ -7,7 +7,7 @@ import {terminalSafe} from '../core/output/visible-text.js';
 import {allWarnings} from '../core/plan/routing.js';
 import {exitCodeOf} from '../core/run/results.js';
 import type {BatchRunner} from '../core/run/runner.js';
-import {openHostLog, startHost, type RunningHost} from '../host/host-main.js';
+import {firstClientGraceFrom, openHostLog, startHost, type RunningHost} from '../host/host-main.js';
 import {hostSpecSchema, tellLauncher, type HostSpec} from '../host/launch.js';
 import {loadTheme} from '../core/theme/themes.js';
 import {runnerControl} from '../state/control.js';
@@ -64,7 +64,9 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 
 		const warnings = [...(batch.bin.ok ? [] : [batch.bin.problem]), ...allWarnings(batch.plan)];
 		// The dashboard's batch stays steerable after its last task: R there re-opens it.
-		const created = withCleanup(() => createRunner(batch, {display: dashboard, retryAfterFinish: dashboard, agentNice}), stopSignals);
+		// Display on even for `run --detach`: any client may attach later and must see the panes'
+		// tails in its snapshot (decoding is lazy, so nobody attached costs little).
+		const created = withCleanup(() => createRunner(batch, {display: true, retryAfterFinish: dashboard, agentNice}), stopSignals);
 		prepared = {batch, created, warnings, dashboard};
 	} catch (error) {
 		stopSignals();
@@ -93,7 +95,7 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 				log(`config.yaml changed: ${outcome.message}`);
 				listener(outcome);
 			}),
-		}, created.runner, {mode: dashboard ? 'dashboard' : 'headless', log});
+		}, created.runner, {mode: dashboard ? 'dashboard' : 'headless', log, firstClientGraceMs: firstClientGraceFrom(io.env)});
 	} catch (error) {
 		// No socket, or no plan on disk: nobody could ever see or stop the batch. Nothing has started.
 		stopSignals();

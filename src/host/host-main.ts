@@ -19,6 +19,15 @@ export type HostMode = 'dashboard' | 'headless';
 
 /** How long a dashboard's batch that has settled waits for its first client. */
 export const firstClientGraceMs = 30_000;
+/** Tests shorten the grace through this (milliseconds) rather than wait 30 s; nobody else needs it. */
+export const firstClientGraceEnv = 'HERMES_DELEGATE_FIRST_CLIENT_GRACE_MS';
+
+/** The grace from the env when it is a whole number of ms, else the default. */
+export function firstClientGraceFrom(env: NodeJS.ProcessEnv): number {
+	const text = env[firstClientGraceEnv];
+	const value = text === undefined || !/^\d+$/.test(text.trim()) ? Number.NaN : Number(text.trim());
+	return Number.isSafeInteger(value) ? value : firstClientGraceMs;
+}
 
 export const socketName = 'host.sock';
 export const hostLogName = 'host.log';
@@ -45,7 +54,7 @@ export type RunningHost = {
 	done: Promise<BatchReport>;
 };
 
-export async function startHost(batch: HostedBatch, runner: BatchRunner, options: {mode: HostMode; log: HostLog}): Promise<RunningHost> {
+export async function startHost(batch: HostedBatch, runner: BatchRunner, options: {mode: HostMode; log: HostLog; firstClientGraceMs?: number}): Promise<RunningHost> {
 	const {log} = options;
 	const socket = path.join(batch.runDir, socketName);
 	const status = new HostStatusFile(batch.runDir, socket, batch.plan.tasks.map(task => ({id: task.id, refused: task.decision.refused})));
@@ -80,7 +89,7 @@ export async function startHost(batch: HostedBatch, runner: BatchRunner, options
 	const graceTimer = setTimeout(() => {
 		graceOver = true;
 		check();
-	}, firstClientGraceMs);
+	}, options.firstClientGraceMs ?? firstClientGraceMs);
 	graceTimer.unref();
 
 	// Ready only once the plan is on disk: a run folder that cannot take it is the operator's to
@@ -122,6 +131,7 @@ export async function startHost(batch: HostedBatch, runner: BatchRunner, options
 		await server.close();
 		status.setClients(0);
 		await status.flushed();
+		if (!everAttached && options.mode === 'dashboard') log('no client came within the first-client grace: nobody is left to show the outcome');
 		log('host ends');
 		return report;
 	})();

@@ -7,8 +7,11 @@ import {describe, expect, it, onTestFinished} from 'vitest';
 import {readRunOwner} from '../../src/core/run-folder/owner.js';
 import type {BatchReport} from '../../src/core/types.js';
 import {isProcessRunning} from '../helpers/processes.js';
-import {makeHome, recordedGroups, runCli, spawnCli, tasksJson, type TestHome} from '../helpers/run-cli.js';
+import {cliPath, makeHome, recordedGroups, runCli, spawnCli, tasksJson, type TestHome} from '../helpers/run-cli.js';
 import {waitFor} from '../helpers/wait-for.js';
+import {connectToBatch} from '../../src/host/client.js';
+import {launchHost} from '../../src/host/launch.js';
+import {fakeAgentPath} from '../helpers/processes.js';
 import {listGroupMembers} from '../../src/core/process/group.js';
 
 const quick = '[fake:duration=0.2]';
@@ -100,6 +103,25 @@ describe('run --detach and wait', () => {
 		const waited = await runCli(test, ['wait', runId, '--timeout', '0.5']);
 		expect(waited.exitCode).toBe(124);
 		expect(waited.stderr).toContain(`hermes-delegate cancel ${runId}`);
+		test.write('go', '');
+		expect((await runCli(test, ['wait', runId])).exitCode).toBe(0);
+	});
+});
+
+describe('attaching to a run --detach batch', () => {
+	it('a client sees the panes\' tails, as it would of a dashboard\'s batch', async () => {
+		const test = home();
+		const runId = await detach(test, tasksJson({goal: 'one', context: `[fake:ready] ${untilFile(test, 'go')}`}));
+		const socket = path.join(runDir(test, runId), 'host.sock');
+		let tail: string[] = [];
+		// Each look is a fresh attach: its snapshot is what any new client would be shown.
+		await waitFor(async () => {
+			const connection = await connectToBatch(socket, {client: 'test'});
+			tail = connection.snapshot.outputs['t01']?.tail ?? [];
+			connection.close();
+			return tail.some(line => line.includes('READY'));
+		}, {message: 'the snapshot to carry the pane\'s READY line'});
+		expect(tail.join('\n')).toContain('READY');
 		test.write('go', '');
 		expect((await runCli(test, ['wait', runId])).exitCode).toBe(0);
 	});
@@ -228,5 +250,27 @@ describe('ls', () => {
 		expect(listed.stdout).toContain(`${runId}  finished`);
 		expect(listed.stdout).toContain('1 succeeded');
 		expect(existsSync(path.join(runDir(test, runId), 'host.json'))).toBe(false);
+	});
+});
+
+describe('the first-client grace of a dashboard\'s host', () => {
+	it('a tui host whose batch settled with no client ever attached ends once the grace is over', async () => {
+		const test = home();
+		const env = {...process.env, HERMES_HOME: test.dir, TMPDIR: test.dir, XDG_CACHE_HOME: path.join(test.dir, '.cache'), NO_COLOR: '1', HERMES_DELEGATE_FIRST_CLIENT_GRACE_MS: '200'};
+		const ready = await launchHost({
+			command: 'tui',
+			taskArg: tasksJson({goal: 'one', context: quick}),
+			options: {hermesBin: fakeAgentPath},
+			stdinIsTTY: false,
+			stdin: null,
+			color: false,
+		}, {env, entry: cliPath});
+		if (ready.type !== 'ready') throw new Error(ready.message);
+		const log = path.join(ready.runDir, 'host.log');
+		await waitFor(() => !isProcessRunning(readRunOwner(ready.runDir)!.pid), {message: 'the host with no client to end after its grace'});
+		const text = readFileSync(log, 'utf8');
+		expect(text).toContain('batch finished');
+		expect(text).toContain('no client came within the first-client grace');
+		expect(text).not.toContain('a client attached');
 	});
 });
