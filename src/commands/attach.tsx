@@ -1,7 +1,9 @@
 // `hermes-delegate attach [RUN]`: the dashboard on a batch a runner host serves, from any
 // terminal, as many at once as wanted. Without RUN: the one live run, or (several live) a choice
 // on a terminal and an error listing them elsewhere.
+import path from 'node:path';
 import {createInterface} from 'node:readline/promises';
+import {demoHomePath} from '../core/input/demo.js';
 import {loadSettings, settingsPath} from '../core/config/settings.js';
 import {InputError} from '../core/errors.js';
 import {terminalSafe} from '../core/output/visible-text.js';
@@ -25,7 +27,8 @@ export async function attachCommand(runArg: string | undefined, options: AttachO
 	const bindings = resolveBindings(settings.keys);
 	const connection = await connectToRun(run, 'attach');
 	const end = await showDashboard(connection, io, {theme, bindings, exitWhenDone: options.exitWhenDone ?? false});
-	return reportDashboardEnd(end, run, io, {demo: false});
+	// A run in the demo's home is a demo: quitting it ends it as `demo` and `tui --demo` do (exit 0).
+	return reportDashboardEnd(end, run, io, {demo: path.resolve(run.hermesHome) === path.resolve(demoHomePath())});
 }
 
 /** delegate.yaml's theme and keys; a broken one is the batch's business (it was checked when it started): defaults then. */
