@@ -232,8 +232,11 @@ export function isFinal(status: TaskStatus): boolean {
 	return finalStatuses.has(status);
 }
 
-/** Why a cascade was started; decides the final status (cancelled vs timed_out). */
-export type StopReason = 'cancel' | 'timeout' | 'fail-fast' | 'shutdown';
+/**
+ * Why a cascade was started; decides the final status (cancelled vs timed_out). `budget`: a
+ * reached budget with budget_action cancel (cancelled); `stuck`: quiet for --stuck-timeout (timed_out).
+ */
+export type StopReason = 'cancel' | 'timeout' | 'fail-fast' | 'shutdown' | 'budget' | 'stuck';
 
 /** The kill cascade's visible progress, so the dashboard can count down. */
 export type CancellingInfo = {
