@@ -12,6 +12,7 @@ import {planBatch} from '../core/plan/routing.js';
 import {batchConcurrency, loadSettings, parseLogLimit, settingsPath} from '../core/config/settings.js';
 import {createRunFolder, type RunFolder} from '../core/run-folder/folder.js';
 import {BatchRunner} from '../core/run/runner.js';
+import {budgetLimits, unpricedWarnings, type BudgetLimit} from '../core/run/budgets.js';
 import {parseTasks} from '../core/input/tasks.js';
 import {decodeUtf8, inputLimits, readBoundedFile} from '../core/text/read-text.js';
 import {safeExcerpt} from '../core/output/visible-text.js';
@@ -35,6 +36,10 @@ export type PreparedBatch = {
 	failFast: boolean;
 	/** Most bytes one task's log keeps; 0 = no limit. */
 	logLimitBytes: number;
+	/** --budget-usd/--budget-tokens and delegate.yaml's per-route budgets. */
+	budgets: BudgetLimit[];
+	/** --stuck-timeout in ms: a task quiet this long is stopped (timed_out). */
+	stuckTimeoutMs: number | undefined;
 	/** The whole environment of the subagents (the demo points them at its own HERMES_HOME). */
 	env: NodeJS.ProcessEnv;
 	/** The binary as asked for (a name to find on PATH, or a path), before it is checked. */
@@ -64,6 +69,9 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 		: (options.sequential ? 1 : parseNumber(options.concurrency, '--concurrency', {integer: true, min: 1}));
 	const graceSeconds = options.grace === undefined ? settings.graceSeconds : parseNumber(options.grace, '--grace', {min: 0});
 	const timeout = options.timeout === undefined ? undefined : parseNumber(options.timeout, '--timeout', {min: 0, exclusiveMin: true});
+	const budgetUsd = options.budgetUsd === undefined ? undefined : parseNumber(options.budgetUsd, '--budget-usd', {min: 0, exclusiveMin: true});
+	const budgetTokens = options.budgetTokens === undefined ? undefined : parseNumber(options.budgetTokens, '--budget-tokens', {integer: true, min: 1});
+	const stuckTimeout = options.stuckTimeout === undefined ? undefined : parseNumber(options.stuckTimeout, '--stuck-timeout', {min: 0, exclusiveMin: true});
 	const logLimit = options.logLimit === undefined ? settings.logLimitBytes : parseLogLimit(options.logLimit);
 	if (typeof logLimit !== 'number') {
 		throw new InputError(`--log-limit: ${logLimit.problem}`, {}, logLimit.fix);
@@ -99,6 +107,12 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 		outsideWarnings.push(openFilesWarning);
 	}
 
+	const budgets = budgetLimits({usd: budgetUsd, tokens: budgetTokens, routeBudgets: settings.routeBudgets, action: settings.budgetAction});
+	// Said before anything starts, and kept by a re-plan like the config's warnings.
+	const unpriced = unpricedWarnings(budgets, plan.tasks);
+	plan.warnings.push(...unpriced);
+	outsideWarnings.push(...unpriced);
+
 	return {
 		hermesHome,
 		settings,
@@ -111,6 +125,8 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 		timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
 		failFast: options.failFast ?? false,
 		logLimitBytes: logLimit,
+		budgets,
+		stuckTimeoutMs: stuckTimeout === undefined ? undefined : Math.round(stuckTimeout * 1000),
 		env,
 		requestedBin,
 		bin,
@@ -158,6 +174,8 @@ export function createRunner(batch: PreparedBatch, options: {display: boolean; r
 		retryAfterFinish: options.retryAfterFinish,
 		agentNice: options.agentNice,
 		logLimitBytes: batch.logLimitBytes,
+		budgets: batch.budgets,
+		concurrencyPerProvider: batch.settings.concurrencyPerProvider,
 		routing: {settings: batch.settings, outsideWarnings: batch.outsideWarnings},
 	});
 	return {runner, folder};

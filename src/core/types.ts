@@ -141,6 +141,14 @@ export type DelegateSettings = {
 	keys: Record<string, string[]>;
 	/** Most bytes one task's log keeps (its first and last half); 0 = no limit. */
 	logLimitBytes: number;
+	/** concurrency_per_provider: provider → most attempts on it at once (issue 25). */
+	concurrencyPerProvider?: Record<string, number> | undefined;
+	/** budgets: route name → its budget in USD and/or tokens. */
+	routeBudgets?: Record<string, {usd?: number | undefined; tokens?: number | undefined}> | undefined;
+	/** budget_action: what a reached budget does to its scope's running tasks (default stop: nothing). */
+	budgetAction?: 'stop' | 'cancel' | undefined;
+	/** stuck_after in ms: quiet this long (no output, no tool activity) is "stuck?" (default 5 min). */
+	stuckAfterMs?: number | undefined;
 };
 
 /** Why a task got the route it got: always recorded, shown in the dashboard and results. */

@@ -127,3 +127,17 @@ export function unpricedWarnings(limits: readonly BudgetLimit[], tasks: readonly
 
 	return warnings;
 }
+
+/** The batch's budgets from the flags and delegate.yaml's per-route ones; budget_action applies to all. */
+export function budgetLimits(input: {usd?: number | undefined; tokens?: number | undefined; routeBudgets?: Record<string, {usd?: number | undefined; tokens?: number | undefined}> | undefined; action?: 'stop' | 'cancel' | undefined}): BudgetLimit[] {
+	const action = input.action ?? 'stop';
+	const limits: BudgetLimit[] = [];
+	if (input.usd !== undefined) limits.push({scope: {kind: 'batch'}, unit: 'usd', limit: input.usd, action});
+	if (input.tokens !== undefined) limits.push({scope: {kind: 'batch'}, unit: 'tokens', limit: input.tokens, action});
+	for (const [route, budget] of Object.entries(input.routeBudgets ?? {})) {
+		if (budget.usd !== undefined) limits.push({scope: {kind: 'route', route}, unit: 'usd', limit: budget.usd, action});
+		if (budget.tokens !== undefined) limits.push({scope: {kind: 'route', route}, unit: 'tokens', limit: budget.tokens, action});
+	}
+
+	return limits;
+}
