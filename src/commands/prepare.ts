@@ -176,6 +176,8 @@ export function createRunner(batch: PreparedBatch, options: {display: boolean; r
 		logLimitBytes: batch.logLimitBytes,
 		budgets: batch.budgets,
 		concurrencyPerProvider: batch.settings.concurrencyPerProvider,
+		stuckAfterMs: batch.settings.stuckAfterMs,
+		stuckTimeoutMs: batch.stuckTimeoutMs,
 		routing: {settings: batch.settings, outsideWarnings: batch.outsideWarnings},
 	});
 	return {runner, folder};

@@ -18,6 +18,8 @@ import {RunRecords} from '../run-folder/records.js';
 import {SpendReader} from './spend.js';
 import {BatchQueue} from './batch-queue.js';
 import {BatchBudgets, inScope, type BudgetLimit} from './budgets.js';
+import {BatchMonitor, type MonitorClock} from './batch-monitor.js';
+import {defaultStuckAfterMs} from './stuck.js';
 import type {TaskOutput} from '../output/task-output.js';
 import type {TaskExecutor} from './executor.js';
 import {localExecutor, type TaskRunSettings} from './task-run.js';
@@ -29,6 +31,12 @@ export type RunnerOptions = TaskRunSettings & {
 	concurrencyPerProvider?: Readonly<Record<string, number>> | undefined;
 	/** --budget-usd/--budget-tokens and delegate.yaml's per-route budgets. */
 	budgets?: readonly BudgetLimit[] | undefined;
+	/** delegate.yaml's stuck_after (default 5 min): quiet this long is task.stuck. */
+	stuckAfterMs?: number | undefined;
+	/** --stuck-timeout: quiet this long is a stop (timed_out). */
+	stuckTimeoutMs?: number | undefined;
+	/** The stuck monitor's clock and timer; tests step their own. */
+	monitorClock?: MonitorClock | undefined;
 	/** How each attempt is run; by default as a local process group, with the settings above. */
 	executor?: TaskExecutor | undefined;
 	failFast?: boolean | undefined;
@@ -52,6 +60,7 @@ export class BatchRunner {
 	/** Where tasks wait for their start: the one place that decides it. */
 	private readonly queue: BatchQueue;
 	private readonly budgets: BatchBudgets;
+	private readonly monitor: BatchMonitor;
 	/** Whether the batch runs or has finished; what start() and whenSettled() wait for. */
 	private readonly rounds: BatchRounds;
 	/** What re-planning and re-routing (batch-reroute.ts) may read and drive. */
@@ -63,7 +72,16 @@ export class BatchRunner {
 	constructor(plan: RoutePlan, private readonly options: RunnerOptions) {
 		const executor = options.executor ?? localExecutor(options);
 		this.executor = executor;
-		this.tasks = new BatchTasks(plan, id => executor.newOutput(telemetry => this.emit({type: 'task.telemetry', id, telemetry, at: Date.now()})));
+		this.tasks = new BatchTasks(plan, id => executor.newOutput(telemetry => {
+			this.emit({type: 'task.telemetry', id, telemetry, at: Date.now()});
+			this.monitor.tools(id, telemetry.tool_calls);
+		}));
+		this.monitor = new BatchMonitor({
+			stuckAfterMs: options.stuckAfterMs ?? defaultStuckAfterMs, stuckTimeoutMs: options.stuckTimeoutMs, clock: options.monitorClock,
+			outputVersion: id => this.tasks.output(id)?.output.version ?? 0,
+			emit: event => this.emit(event),
+			stop: id => this.cancel(id, {reason: 'stuck'}),
+		});
 		this.records = new RunRecords(options.folder);
 		this.spend = new SpendReader(options.env ?? process.env, options.capabilities.flags.source);
 		this.budgets = new BatchBudgets(options.budgets ?? [], {
@@ -276,12 +294,15 @@ export class BatchRunner {
 
 				this.emit(event);
 				// After the event itself: a budget it reaches is news that follows it.
+				if (event.type === 'task.started') this.monitor.started(id, attempt);
 				if (event.type === 'task.spend' && event.attempt === attempt) {
+					this.monitor.tools(id, event.spend.tool_calls);
 					this.budgets.live(id, attempt, route, event.spend);
 				}
 			},
 			record: record => this.records.record(record),
 			finished: result => {
+				this.monitor.ended(id);
 				const withSpend = this.spend.attach(task, result);
 				this.finish(id, withSpend);
 				this.budgets.finished(id, attempt, route, withSpend.spend);

@@ -9,6 +9,7 @@ import {createRunFolder} from '../../../src/core/run-folder/folder.js';
 import {BatchRunner} from '../../../src/core/run/runner.js';
 import type {TaskExecutor} from '../../../src/core/run/executor.js';
 import type {BudgetLimit} from '../../../src/core/run/budgets.js';
+import type {MonitorClock} from '../../../src/core/run/batch-monitor.js';
 import {buildResult, finalStatus} from '../../../src/core/run/results.js';
 import {unknownSpend} from '../../../src/core/hermes/state-db.js';
 import {defaultSettings} from '../../../src/core/config/settings.js';
@@ -75,7 +76,7 @@ function spendingExecutor() {
 	return {executor, started, mostOn};
 }
 
-function harness(tasks: TaskSpec[], options: {concurrency: number; budgets?: BudgetLimit[]; perProvider?: Record<string, number>}) {
+function harness(tasks: TaskSpec[], options: {concurrency: number; budgets?: BudgetLimit[]; perProvider?: Record<string, number>; stuckAfterMs?: number; stuckTimeoutMs?: number; monitorClock?: MonitorClock}) {
 	const spending = spendingExecutor();
 	const folder = createRunFolder(scratch.folder('runner-budgets-'));
 	const runner = new BatchRunner(planBatch({tasks, delegation: twoModelRoutes, settings: defaultSettings}), {
@@ -83,6 +84,7 @@ function harness(tasks: TaskSpec[], options: {concurrency: number; budgets?: Bud
 		env: {HERMES_HOME: scratch.folder('runner-budgets-home-')},
 		routing: {settings: defaultSettings, outsideWarnings: []},
 		executor: spending.executor, budgets: options.budgets, concurrencyPerProvider: options.perProvider,
+		stuckAfterMs: options.stuckAfterMs, stuckTimeoutMs: options.stuckTimeoutMs, monitorClock: options.monitorClock,
 	});
 	const events: BatchEvent[] = [];
 	runner.subscribe(event => events.push(event));
@@ -175,5 +177,55 @@ describe('per-provider concurrency in the runner', () => {
 		await finished;
 		expect(test.mostOn['openrouter']).toBe(1);
 		expect(test.started).toEqual(['t01', 't03', 't02', 't04']);
+	});
+});
+
+/** A clock the test steps: `visit` is what the batch's one timer would call. */
+function steppedClock() {
+	const clock = {time: 1000, timers: 0, visit: () => {}};
+	const monitorClock: MonitorClock = {
+		now: () => clock.time,
+		every(_ms, visit) {
+			clock.timers++;
+			clock.visit = visit;
+			return {stop: () => {
+				clock.timers--;
+			}};
+		},
+	};
+	return {clock, monitorClock};
+}
+
+describe('the stuck monitor in the runner', () => {
+	it('says stuck after stuck_after of quiet, not stuck when output comes again, and stops it timed_out at --stuck-timeout', async () => {
+		const {clock, monitorClock} = steppedClock();
+		const test = harness([{goal: 'hang'}, {goal: 'hang'}], {concurrency: 2, stuckAfterMs: 60_000, stuckTimeoutMs: 120_000, monitorClock});
+		const finished = test.runner.start();
+		await waitFor(() => test.runner.output('t02')!.display.lines().length === 1);
+		expect(clock.timers).toBe(1); // one timer for the batch, not one per task
+		const stuck = () => test.events.flatMap(event => (event.type === 'task.stuck' ? [`${event.id} ${event.stuck} since ${event.quietSince} at ${event.at}`] : []));
+
+		clock.time = 2000;
+		clock.visit(); // sees both tasks' first output
+		clock.time = 61_999;
+		clock.visit();
+		expect(stuck()).toEqual([]);
+		clock.time = 62_000;
+		clock.visit();
+		expect(stuck()).toEqual(['t01 true since 2000 at 62000', 't02 true since 2000 at 62000']);
+
+		test.runner.output('t02')!.pushStdout(Buffer.from('still here\n'));
+		clock.time = 100_000;
+		clock.visit();
+		expect(stuck().slice(2)).toEqual(['t02 false since 100000 at 100000']);
+
+		clock.time = 122_000;
+		clock.visit();
+		await waitFor(() => test.runner.status('t01') === 'timed_out');
+		expect(test.runner.status('t02')).toBe('running');
+		test.runner.cancel('t02');
+		const report = await finished;
+		expect(report.results[0]!.error).toContain('stuck');
+		expect(clock.timers).toBe(0); // the timer stops once nothing runs
 	});
 });
