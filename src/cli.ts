@@ -40,6 +40,9 @@ function batchOptions(command: Command): Command {
 		.option('--timeout <seconds>', 'stop any task running longer than this (a task\'s own "timeout" wins)')
 		.option('--fail-fast', 'after the first failure, cancel the other tasks')
 		.option('--log-limit <size>', 'most bytes one task\'s log keeps, its first and last half, e.g. 512MB (default: delegate.yaml, else 256MiB; 0 = no limit)')
+		.option('--budget-usd <usd>', 'the batch\'s budget in USD (Hermes\'s cost figures): at 80 % a warning, when reached no further task starts (queued ones end refused)')
+		.option('--budget-tokens <n>', 'the batch\'s budget in tokens (input + output): as --budget-usd; delegate.yaml adds per-route budgets and budget_action')
+		.option('--stuck-timeout <seconds>', 'stop a task with neither output nor tool activity for this long: the cascade, status timed_out (default: never)')
 		.option('--strict', 'refuse the whole batch if any task names an unknown route');
 }
 

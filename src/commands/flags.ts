@@ -20,6 +20,9 @@ const batchShape = {
 	strict: flag,
 	demo: flag,
 	logLimit: text,
+	budgetUsd: text,
+	budgetTokens: text,
+	stuckTimeout: text,
 };
 export const batchOptions = z.strictObject(batchShape);
 export const runOptions = z.strictObject({...batchShape, dryRun: flag, jsonl: flag, json: flag, detach: flag, nats: text});

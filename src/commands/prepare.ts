@@ -13,6 +13,7 @@ import {batchConcurrency, loadSettings, parseLogLimit, settingsPath} from '../co
 import {createRunFolder, type RunFolder} from '../core/run-folder/folder.js';
 import {BatchRunner} from '../core/run/runner.js';
 import type {TaskExecutor} from '../core/run/executor.js';
+import {budgetLimits, unpricedWarnings, type BudgetLimit} from '../core/run/budgets.js';
 import {parseTasks} from '../core/input/tasks.js';
 import {decodeUtf8, inputLimits, readBoundedFile} from '../core/text/read-text.js';
 import {safeExcerpt} from '../core/output/visible-text.js';
@@ -36,6 +37,10 @@ export type PreparedBatch = {
 	failFast: boolean;
 	/** Most bytes one task's log keeps; 0 = no limit. */
 	logLimitBytes: number;
+	/** --budget-usd/--budget-tokens and delegate.yaml's per-route budgets. */
+	budgets: BudgetLimit[];
+	/** --stuck-timeout in ms: a task quiet this long is stopped (timed_out). */
+	stuckTimeoutMs: number | undefined;
 	/** The whole environment of the subagents (the demo points them at its own HERMES_HOME). */
 	env: NodeJS.ProcessEnv;
 	/** The binary as asked for (a name to find on PATH, or a path), before it is checked. */
@@ -72,6 +77,9 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 		: (options.sequential ? 1 : parseNumber(options.concurrency, '--concurrency', {integer: true, min: 1}));
 	const graceSeconds = options.grace === undefined ? settings.graceSeconds : parseNumber(options.grace, '--grace', {min: 0});
 	const timeout = options.timeout === undefined ? undefined : parseNumber(options.timeout, '--timeout', {min: 0, exclusiveMin: true});
+	const budgetUsd = options.budgetUsd === undefined ? undefined : parseNumber(options.budgetUsd, '--budget-usd', {min: 0, exclusiveMin: true});
+	const budgetTokens = options.budgetTokens === undefined ? undefined : parseNumber(options.budgetTokens, '--budget-tokens', {integer: true, min: 1});
+	const stuckTimeout = options.stuckTimeout === undefined ? undefined : parseNumber(options.stuckTimeout, '--stuck-timeout', {min: 0, exclusiveMin: true});
 	const logLimit = options.logLimit === undefined ? settings.logLimitBytes : parseLogLimit(options.logLimit);
 	if (typeof logLimit !== 'number') {
 		throw new InputError(`--log-limit: ${logLimit.problem}`, {}, logLimit.fix);
@@ -108,6 +116,12 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 		outsideWarnings.push(openFilesWarning);
 	}
 
+	const budgets = budgetLimits({usd: budgetUsd, tokens: budgetTokens, routeBudgets: settings.routeBudgets, action: settings.budgetAction});
+	// Said before anything starts, and kept by a re-plan like the config's warnings.
+	const unpriced = unpricedWarnings(budgets, plan.tasks);
+	plan.warnings.push(...unpriced);
+	outsideWarnings.push(...unpriced);
+
 	return {
 		hermesHome,
 		settings,
@@ -120,6 +134,8 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 		timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
 		failFast: options.failFast ?? false,
 		logLimitBytes: logLimit,
+		budgets,
+		stuckTimeoutMs: stuckTimeout === undefined ? undefined : Math.round(stuckTimeout * 1000),
 		env,
 		requestedBin,
 		bin,
@@ -167,6 +183,10 @@ export function createRunner(batch: PreparedBatch, options: {display: boolean; r
 		retryAfterFinish: options.retryAfterFinish,
 		agentNice: options.agentNice,
 		logLimitBytes: batch.logLimitBytes,
+		budgets: batch.budgets,
+		concurrencyPerProvider: batch.settings.concurrencyPerProvider,
+		stuckAfterMs: batch.settings.stuckAfterMs,
+		stuckTimeoutMs: batch.stuckTimeoutMs,
 		routing: {settings: batch.settings, outsideWarnings: batch.outsideWarnings},
 		executor: options.executor?.(folder),
 	});

@@ -143,6 +143,14 @@ export type DelegateSettings = {
 	logLimitBytes: number;
 	/** `executor: {nats: URL}`: `run` sends the tasks to worker hosts through that NATS server (as --nats). */
 	executor?: {nats: string} | undefined;
+	/** concurrency_per_provider: provider → most attempts on it at once (issue 25). */
+	concurrencyPerProvider?: Record<string, number> | undefined;
+	/** budgets: route name → its budget in USD and/or tokens. */
+	routeBudgets?: Record<string, {usd?: number | undefined; tokens?: number | undefined}> | undefined;
+	/** budget_action: what a reached budget does to its scope's running tasks (default stop: nothing). */
+	budgetAction?: 'stop' | 'cancel' | undefined;
+	/** stuck_after in ms: quiet this long (no output, no tool activity) is "stuck?" (default 5 min). */
+	stuckAfterMs?: number | undefined;
 };
 
 /** Why a task got the route it got: always recorded, shown in the dashboard and results. */
@@ -240,8 +248,12 @@ export function isFinal(status: TaskStatus): boolean {
 	return finalStatuses.has(status);
 }
 
-/** Why a cascade was started; decides the final status (cancelled vs timed_out). */
-export type StopReason = 'cancel' | 'timeout' | 'fail-fast' | 'shutdown';
+/**
+ * Why a cascade was started; decides the final status (cancelled vs timed_out). `budget`: a
+ * reached budget with budget_action cancel (cancelled); `stuck`: quiet for --stuck-timeout (timed_out).
+ */
+export const stopReasons = ['cancel', 'timeout', 'fail-fast', 'shutdown', 'budget', 'stuck'] as const;
+export type StopReason = (typeof stopReasons)[number];
 
 /** The kill cascade's visible progress, so the dashboard can count down. */
 export type CancellingInfo = {

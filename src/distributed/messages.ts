@@ -4,7 +4,7 @@
 // core as the core's own types (`satisfies z.ZodType<...>`), so a field added to PlannedTask or
 // TaskResult that this file does not know fails the typecheck instead of being dropped silently.
 import {z} from 'zod';
-import {isFinal, reasoningEfforts, routingModes, type HermesCapabilities, type PlannedTask, type ResultRoute, type Spend, type TaskResult, type TaskSpec, type TokenCounts, type ToolCallRecord} from '../core/types.js';
+import {isFinal, reasoningEfforts, routingModes, stopReasons, type HermesCapabilities, type PlannedTask, type ResultRoute, type Spend, type TaskResult, type TaskSpec, type TokenCounts, type ToolCallRecord} from '../core/types.js';
 
 /** Bumped on any change a peer of the previous version would misread. */
 export const messageVersion = 1;
@@ -117,7 +117,7 @@ const resultShape = {
 // An attempt's result from a worker is one attempt: earlier attempts are the runner host's to keep.
 const resultSchema = z.strictObject(resultShape) satisfies z.ZodType<Omit<TaskResult, 'earlier_attempts'>>;
 
-const cancellingSchema = z.strictObject({reason: z.enum(['cancel', 'timeout', 'fail-fast', 'shutdown']), termSentAt: epochMs, killDueAt: epochMs, killSent: z.boolean()});
+const cancellingSchema = z.strictObject({reason: z.enum(stopReasons), termSentAt: epochMs, killDueAt: epochMs, killSent: z.boolean()});
 
 /** What a worker tells about one attempt, on the attempt's events subject, in order. */
 export const attemptEventSchema = z.discriminatedUnion('kind', [
@@ -139,7 +139,7 @@ export const claimReplySchema = z.strictObject({v: z.literal(messageVersion), gr
 export type ClaimReply = z.infer<typeof claimReplySchema>;
 
 /** A stop for one attempt; answered once the attempt's process group is gone. */
-export const cancelRequestSchema = z.strictObject({v: z.literal(messageVersion), reason: z.enum(['cancel', 'timeout', 'fail-fast', 'shutdown']), skipGrace: z.boolean()});
+export const cancelRequestSchema = z.strictObject({v: z.literal(messageVersion), reason: z.enum(stopReasons), skipGrace: z.boolean()});
 export type CancelRequest = z.infer<typeof cancelRequestSchema>;
 export const cancelReplySchema = z.strictObject({v: z.literal(messageVersion), worker: id, gone: z.boolean(), why: text.optional()});
 export type CancelReply = z.infer<typeof cancelReplySchema>;

@@ -105,7 +105,7 @@ function exitText(task: TaskView): string {
 	return task.signal ? task.signal : '';
 }
 
-const stopReasonWords: Readonly<Record<string, string>> = {timeout: 'timeout', 'fail-fast': 'fail-fast', shutdown: 'quitting'};
+const stopReasonWords: Readonly<Record<string, string>> = {timeout: 'timeout', 'fail-fast': 'fail-fast', shutdown: 'quitting', budget: 'budget', stuck: 'stuck'};
 
 /** "● running 1m05s", "✗ failed exit 1 · 12s", "⊖ refused". */
 export function statusBadge(task: TaskView, now: number): string {

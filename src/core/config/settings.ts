@@ -20,6 +20,11 @@ const settingsSchema = z.strictObject({
 	log_limit: z.union([z.number(), z.string()]).optional(),
 	/** Where tasks run: `{nats: URL}` sends them to worker hosts (as `run --nats URL`); absent: here. */
 	executor: z.strictObject({nats: z.string().min(1)}).optional(),
+	concurrency_per_provider: z.record(z.string().min(1), z.number().int().min(1).max(256)).optional(),
+	budgets: z.record(z.string().min(1), z.strictObject({usd: z.number().positive().optional(), tokens: z.number().int().positive().optional()})
+		.refine(budget => budget.usd !== undefined || budget.tokens !== undefined, {message: 'a route\'s budget names usd, tokens or both'})).optional(),
+	budget_action: z.enum(['stop', 'cancel']).optional(),
+	stuck_after: z.number().positive().max(86_400).optional(),
 });
 
 /** Generous: a real agent's log is a few MB; twelve flooding tasks must not fill a disk in a minute. */
@@ -58,6 +63,9 @@ export const defaultSettings: DelegateSettings = {
 	characteristicWords: Object.fromEntries(Object.entries(defaultCharacteristicWords).map(([key, list]) => [key, [...list]])),
 	keys: {},
 	logLimitBytes: defaultLogLimitBytes,
+	concurrencyPerProvider: {},
+	routeBudgets: {},
+	budgetAction: 'stop',
 };
 
 export function settingsPath(hermesHome: string): string {
@@ -114,6 +122,10 @@ export function loadSettings(file: string): LoadedSettings {
 		logLimitBytes: value.log_limit === undefined ? defaultLogLimitBytes : logLimitSetting(value.log_limit, file, located),
 		concurrencySet: value.concurrency !== undefined,
 		...(value.executor ? {executor: value.executor} : {}),
+		concurrencyPerProvider: value.concurrency_per_provider ?? {},
+		routeBudgets: value.budgets ?? {},
+		budgetAction: value.budget_action ?? 'stop',
+		stuckAfterMs: value.stuck_after === undefined ? undefined : Math.round(value.stuck_after * 1000),
 	};
 }
 
@@ -158,6 +170,22 @@ function fixFor(issuePath: PropertyKey[]): string | undefined {
 
 		case 'executor': {
 			return 'executor: {nats: nats://HOST:4222} runs the tasks on worker hosts through that NATS server; leave it out to run them here';
+		}
+
+		case 'concurrency_per_provider': {
+			return 'map each provider to how many of its tasks run at once, e.g. `openrouter: 4` (a whole number from 1 to 256)';
+		}
+
+		case 'budgets': {
+			return 'map each route name to its budget, e.g. `deep: {usd: 2}` or `fast: {tokens: 500000}` (positive numbers; tokens whole)';
+		}
+
+		case 'budget_action': {
+			return '`stop` (no further task of the scope starts) or `cancel` (its running tasks are cancelled too)';
+		}
+
+		case 'stuck_after': {
+			return 'seconds without output or tool activity before a task shows as stuck, e.g. 300 (at most 86400)';
 		}
 
 		default: {

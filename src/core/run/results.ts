@@ -115,7 +115,7 @@ export function exitCodeOf(report: Pick<BatchReport, 'interrupted' | 'results'>)
 
 /** How a stopped process's task ends: a stop we asked for decides, else its exit code. */
 export function finalStatus(stopReason: StopReason | undefined, exitCode: number | null): TaskStatus {
-	if (stopReason === 'timeout') {
+	if (stopReason === 'timeout' || stopReason === 'stuck') {
 		return 'timed_out';
 	}
 
@@ -129,11 +129,11 @@ export function finalStatus(stopReason: StopReason | undefined, exitCode: number
 /** The error text of a task whose stderr said nothing. */
 export function describeExit(status: TaskStatus, exitCode: number | null, signal: string | null, stopReason?: StopReason): string {
 	if (status === 'timed_out') {
-		return 'timed out';
+		return stopReason === 'stuck' ? stoppedBecause.stuck : 'timed out';
 	}
 
 	if (status === 'cancelled') {
-		const why = {cancel: 'by the operator', 'fail-fast': 'by --fail-fast after another task failed', shutdown: 'because hermes-delegate was stopped', timeout: 'by its timeout'};
+		const why = {cancel: 'by the operator', 'fail-fast': 'by --fail-fast after another task failed', shutdown: 'because hermes-delegate was stopped', timeout: 'by its timeout', budget: 'because a budget of its scope was reached (budget_action: cancel)', stuck: 'because it was stuck'};
 		return `cancelled ${why[stopReason ?? 'cancel']}`;
 	}
 
@@ -141,7 +141,7 @@ export function describeExit(status: TaskStatus, exitCode: number | null, signal
 }
 
 /** Why a stop ended a task, as its error text begins. */
-export const stoppedBecause: Readonly<Record<StopReason, string>> = {cancel: 'cancelled by the operator', 'fail-fast': 'cancelled by --fail-fast after another task failed', shutdown: 'cancelled because hermes-delegate was stopped', timeout: 'timed out'};
+export const stoppedBecause: Readonly<Record<StopReason, string>> = {cancel: 'cancelled by the operator', 'fail-fast': 'cancelled by --fail-fast after another task failed', shutdown: 'cancelled because hermes-delegate was stopped', timeout: 'timed out', budget: 'cancelled because a budget of its scope was reached (budget_action: cancel)', stuck: 'timed out: stuck, no output or tool activity for --stuck-timeout'};
 
 export type StopFacts = {
 	reason: StopReason;

@@ -3,10 +3,10 @@
 // its kill cascade and the cleanup of leftover grandchildren); the runner announces everything
 // as BatchEvents; `run` prints them and the dashboard's store is fed by them. Nothing here knows
 // about terminals or React.
-// This file is the batch's lifecycle: the queue, re-planning and re-routing, cancel, shutdown,
+// This file is the batch's lifecycle: the queue (batch-queue.ts, which asks admission.ts whether a
+// task may start: concurrency, per-provider slots, budgets.ts), re-planning and re-routing, cancel, shutdown,
 // fail-fast and the report. How one attempt is run is its executor's (executor.ts; the local one
 // is task-run.ts); when the batch has finished (and how the dashboard's re-opens it) is batch-rounds.ts.
-import pLimit from 'p-limit';
 import {BatchEvents, type BatchListener} from './batch-events.js';
 import {batchReport} from './batch-report.js';
 import {BatchRounds} from './batch-rounds.js';
@@ -16,6 +16,10 @@ import {buildResult, refusedResult} from './results.js';
 import {writePlanOrRemoveFolder, writeResults} from '../run-folder/writes.js';
 import {RunRecords} from '../run-folder/records.js';
 import {SpendReader} from './spend.js';
+import {BatchQueue} from './batch-queue.js';
+import {BatchBudgets, inScope, type BudgetLimit} from './budgets.js';
+import {BatchMonitor, type MonitorClock} from './batch-monitor.js';
+import {defaultStuckAfterMs} from './stuck.js';
 import type {TaskOutput} from '../output/task-output.js';
 import type {TaskExecutor} from './executor.js';
 import {localExecutor, type TaskRunSettings} from './task-run.js';
@@ -23,6 +27,16 @@ import type {BatchEvent, BatchReport, DelegationConfig, RetryTarget, RoutePlan, 
 
 export type RunnerOptions = TaskRunSettings & {
 	concurrency: number;
+	/** delegate.yaml's concurrency_per_provider: provider → most attempts on it at once. */
+	concurrencyPerProvider?: Readonly<Record<string, number>> | undefined;
+	/** --budget-usd/--budget-tokens and delegate.yaml's per-route budgets. */
+	budgets?: readonly BudgetLimit[] | undefined;
+	/** delegate.yaml's stuck_after (default 5 min): quiet this long is task.stuck. */
+	stuckAfterMs?: number | undefined;
+	/** --stuck-timeout: quiet this long is a stop (timed_out). */
+	stuckTimeoutMs?: number | undefined;
+	/** The stuck monitor's clock and timer; tests step their own. */
+	monitorClock?: MonitorClock | undefined;
 	/** How each attempt is run; by default as a local process group, with the settings above. */
 	executor?: TaskExecutor | undefined;
 	failFast?: boolean | undefined;
@@ -43,7 +57,10 @@ export class BatchRunner {
 	private shuttingDown = false;
 	private interrupted = false;
 	private readonly records: RunRecords;
-	private readonly limit: ReturnType<typeof pLimit>;
+	/** Where tasks wait for their start: the one place that decides it. */
+	private readonly queue: BatchQueue;
+	private readonly budgets: BatchBudgets;
+	private readonly monitor: BatchMonitor;
 	/** Whether the batch runs or has finished; what start() and whenSettled() wait for. */
 	private readonly rounds: BatchRounds;
 	/** What re-planning and re-routing (batch-reroute.ts) may read and drive. */
@@ -55,10 +72,34 @@ export class BatchRunner {
 	constructor(plan: RoutePlan, private readonly options: RunnerOptions) {
 		const executor = options.executor ?? localExecutor(options);
 		this.executor = executor;
-		this.tasks = new BatchTasks(plan, id => executor.newOutput(telemetry => this.emit({type: 'task.telemetry', id, telemetry, at: Date.now()})));
+		this.tasks = new BatchTasks(plan, id => executor.newOutput(telemetry => {
+			this.emit({type: 'task.telemetry', id, telemetry, at: Date.now()});
+			this.monitor.tools(id, telemetry.tool_calls);
+		}));
+		this.monitor = new BatchMonitor({
+			stuckAfterMs: options.stuckAfterMs ?? defaultStuckAfterMs, stuckTimeoutMs: options.stuckTimeoutMs, clock: options.monitorClock,
+			outputVersion: id => this.tasks.output(id)?.output.version ?? 0,
+			emit: event => this.emit(event),
+			stop: id => this.cancel(id, {reason: 'stuck'}),
+		});
 		this.records = new RunRecords(options.folder);
 		this.spend = new SpendReader(options.env ?? process.env, options.capabilities.flags.source);
-		this.limit = pLimit(Math.max(1, options.concurrency));
+		this.budgets = new BatchBudgets(options.budgets ?? [], {
+			announce: budget => {
+				this.emit({type: 'batch.budget', budget, at: Date.now()});
+				this.queue.pumpSoon(); // a reached budget refuses the queued tasks of its scope
+			},
+			reached: budget => this.cancelScope(budget),
+		});
+		this.queue = new BatchQueue({concurrency: Math.max(1, options.concurrency), perProvider: options.concurrencyPerProvider ?? {}, refusal: task => this.budgets.refusal(task)}, {
+			waitingTask: id => {
+				const entry = this.tasks.entry(id);
+				return entry?.status === 'queued' ? entry.task : undefined;
+			},
+			start: async id => this.runTask(id),
+			refuse: (id, reason) => this.finishUnstarted(this.tasks.entry(id)!, 'refused', reason),
+			waiting: (id, waitingFor) => this.emit({type: 'task.waiting', id, waitingFor, at: Date.now()}),
+		});
 		this.rounds = new BatchRounds({writeUp: async () => this.writeUp(), announce: report => this.announce(report)});
 		this.reroutable = {
 			tasks: this.tasks,
@@ -139,6 +180,7 @@ export class BatchRunner {
 		const reason = options.reason ?? 'cancel';
 		if (entry.status === 'queued') {
 			this.finishUnstarted(entry, 'cancelled', `cancelled before it started (${reason})`);
+			this.queue.pumpSoon(); // it leaves the queue, and the round stops waiting for it
 			return true;
 		}
 
@@ -178,7 +220,7 @@ export class BatchRunner {
 	}
 
 	private schedule(id: string): void {
-		this.rounds.add(this.limit(async () => this.runTask(id)));
+		this.rounds.add(this.queue.add(id));
 	}
 
 	/** A retry after the finish (retryAfterFinish): the batch runs again, announced before the task is re-queued. */
@@ -191,7 +233,7 @@ export class BatchRunner {
 	private async writeUp(): Promise<BatchReport> {
 		await this.records.written();
 		const {folder, capabilities} = this.options;
-		const problems = [this.records.problem, this.events.problem, ...this.spend.warnings()].filter((problem): problem is string => problem !== undefined);
+		const problems = [this.records.problem, this.events.problem, ...this.spend.warnings(), this.budgets.unknownNote()].filter((problem): problem is string => problem !== undefined);
 		const report = batchReport({plan: this.plan, results: this.tasks.orderedResults(), folder, capabilities, interrupted: this.interrupted, problems});
 		await writeResults(folder, report);
 		return report;
@@ -218,6 +260,15 @@ export class BatchRunner {
 		}
 	}
 
+	/** budget_action cancel: the running attempts of the reached budget's scope get the cascade. */
+	private cancelScope(budget: BudgetLimit): void {
+		for (const [id, entry] of this.tasks.all()) {
+			if (entry.status === 'running' && inScope(budget, entry.task.decision.route?.name ?? null)) {
+				this.cancel(id, {reason: 'budget'});
+			}
+		}
+	}
+
 	private async runTask(id: string): Promise<void> {
 		const entry = this.tasks.entry(id)!;
 		if (entry.status !== 'queued') {
@@ -233,6 +284,8 @@ export class BatchRunner {
 		// Running before the executor is called: whatever it reports from then on lands on a running task.
 		entry.status = 'running';
 		const task = entry.task;
+		const {attempt} = entry;
+		const route = task.decision.route?.name ?? null;
 		const execution = this.executor.run(task, entry.attempt, this.tasks.output(id)!, {
 			emit: event => {
 				if (event.type === 'task.cancelling') {
@@ -240,11 +293,20 @@ export class BatchRunner {
 				}
 
 				this.emit(event);
+				// After the event itself: a budget it reaches is news that follows it.
+				if (event.type === 'task.started') this.monitor.started(id, attempt);
+				if (event.type === 'task.spend' && event.attempt === attempt) {
+					this.monitor.tools(id, event.spend.tool_calls);
+					this.budgets.live(id, attempt, route, event.spend);
+				}
 			},
 			record: record => this.records.record(record),
 			finished: result => {
+				this.monitor.ended(id);
 				// A result from a worker host carries the spend read there, from that host's state.db.
-				this.finish(id, result.host === undefined ? this.spend.attach(task, result) : result);
+				const withSpend = result.host === undefined ? this.spend.attach(task, result) : result;
+				this.finish(id, withSpend);
+				this.budgets.finished(id, attempt, route, withSpend.spend);
 				this.maybeFailFast(id, result.status);
 			},
 		});

@@ -139,7 +139,7 @@ describe('loadSettings', () => {
 		const [problem] = problemsOf('concurrency: 2\nconcurrancy: 4\n');
 		expect(problem!.message).toBe('unknown setting concurrancy');
 		expect(problem!.location).toMatchObject({path: 'concurrancy', line: 2});
-		expect(problem!.fix).toBe('known settings: concurrency, grace, characteristics, characteristic_words, theme, keys, log_limit, executor');
+		expect(problem!.fix).toBe('known settings: concurrency, grace, characteristics, characteristic_words, theme, keys, log_limit, executor, concurrency_per_provider, budgets, budget_action, stuck_after');
 	});
 
 	it('a syntax error is an input error naming the file, the line and the fix', () => {
@@ -174,5 +174,18 @@ describe('delegate.yaml that is not UTF-8', () => {
 		const file = path.join(dir, 'delegate.yaml');
 		writeFileSync(file, Buffer.from('theme: caf\xe9\n', 'latin1'));
 		expect(() => loadSettings(file)).toThrow(/not valid UTF-8/);
+	});
+});
+
+describe('delegate.yaml: budgets, per-provider concurrency, stuck_after (issue 25)', () => {
+	it('reads them', () => {
+		const {settingsPath: file} = writeHermesHome({delegate: 'concurrency_per_provider: {openrouter: 4}\nbudgets:\n  deep: {usd: 2}\n  fast: {tokens: 500000}\nbudget_action: cancel\nstuck_after: 90\n'});
+		expect(loadSettings(file)).toMatchObject({concurrencyPerProvider: {openrouter: 4}, routeBudgets: {deep: {usd: 2}, fast: {tokens: 500_000}}, budgetAction: 'cancel', stuckAfterMs: 90_000});
+	});
+
+	it('a bad one is named with its line and the fix', () => {
+		const problems = problemsOf('concurrency: 2\nbudgets:\n  deep: {dollars: 2}\nbudget_action: pause\n');
+		expect(problems.map(problem => [problem.location.path, problem.location.line])).toEqual([['budgets.deep.dollars', 3], ['budgets.deep', 3], ['budget_action', 4]]);
+		expect(problems[2]!.fix).toContain('`stop` (no further task of the scope starts) or `cancel`');
 	});
 });

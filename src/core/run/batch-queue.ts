@@ -1,0 +1,84 @@
+// The batch's queue (instead of a generic concurrency limit): tasks wait here in the order they
+// were queued, and each time something changes (a task queued, one ended, a budget reached) the
+// queue asks admission.ts about every waiting task, so a task held back by its provider's slots
+// does not hold back the tasks behind it on other providers.
+import {admit, providerOf, type AdmissionState} from './admission.js';
+import type {PlannedTask} from '../types.js';
+
+export type QueueHooks = {
+	/** The task as it is now (a re-plan may change it while it waits); undefined: it no longer waits (cancelled). */
+	waitingTask: (id: string) => PlannedTask | undefined;
+	/** Runs the attempt; resolves when it has ended. */
+	start: (id: string) => Promise<void>;
+	refuse: (id: string, reason: string) => void;
+	/** What a waiting task waits for changed. */
+	waiting: (id: string, waitingFor: string | null) => void;
+};
+
+type Waiting = {id: string; done: () => void; waitingFor: string | null};
+
+export class BatchQueue {
+	private readonly queue: Waiting[] = [];
+	/** Running attempts: task id → the provider it holds a slot of. */
+	private readonly running = new Map<string, string | null>();
+	private pumpDue = false;
+
+	constructor(private readonly limits: Omit<AdmissionState, 'running' | 'runningOn'>, private readonly hooks: QueueHooks) {}
+
+	/** Queues the task; resolves once it has run, or left the queue without running. */
+	add(id: string): Promise<void> {
+		return new Promise(resolve => {
+			this.queue.push({id, done: resolve, waitingFor: null});
+			this.pumpSoon();
+		});
+	}
+
+	/** Something the decision reads changed (a budget was reached, a task was cancelled): ask again. */
+	pumpSoon(): void {
+		if (this.pumpDue) return;
+		this.pumpDue = true;
+		// A turn later, like the limit before it: start() queues every task first, then they start in order.
+		queueMicrotask(() => {
+			this.pumpDue = false;
+			this.pump();
+		});
+	}
+
+	private pump(): void {
+		const state: AdmissionState = {
+			...this.limits,
+			running: this.running.size,
+			runningOn: provider => [...this.running.values()].filter(held => held === provider).length,
+		};
+		for (const waiting of [...this.queue]) {
+			const task = this.hooks.waitingTask(waiting.id);
+			if (task === undefined) {
+				this.leave(waiting);
+				continue;
+			}
+
+			const decision = admit(task, {...state, running: this.running.size});
+			if (decision.kind === 'start') {
+				this.queue.splice(this.queue.indexOf(waiting), 1);
+				this.running.set(waiting.id, providerOf(task));
+				void this.hooks.start(waiting.id).finally(() => {
+					this.running.delete(waiting.id);
+					waiting.done();
+					this.pumpSoon();
+				});
+			} else if (decision.kind === 'refuse') {
+				this.leave(waiting);
+				this.hooks.refuse(waiting.id, decision.reason);
+			} else if (decision.waitingFor !== waiting.waitingFor) {
+				waiting.waitingFor = decision.waitingFor;
+				this.hooks.waiting(waiting.id, decision.waitingFor);
+			}
+		}
+	}
+
+	/** Out of the queue without running: the round need not wait for it. A started one resolves when it ends. */
+	private leave(waiting: Waiting): void {
+		this.queue.splice(this.queue.indexOf(waiting), 1);
+		waiting.done();
+	}
+}
