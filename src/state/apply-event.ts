@@ -5,6 +5,7 @@ import type {BatchEvent, BudgetStanding} from '../core/types.js';
 import {terminalSafe} from '../core/output/visible-text.js';
 import type {BatchControl, BatchState} from './store-types.js';
 import {finishedPatch, replannedPatch, taskViewFromPlan, type TaskView} from './task-view.js';
+import {attemptsOf} from './spend-view.js';
 import {batchWarnings} from './warnings.js';
 
 function withTask(state: BatchState, id: string, patch: Partial<TaskView>): Partial<BatchState> {
@@ -18,7 +19,8 @@ export function eventPatch(state: BatchState, event: BatchEvent, control: BatchC
 			const current = state.tasks[event.id];
 			// A new attempt: a fresh pane on the new route; its output starts again from nothing.
 			// The tokens of the attempts before it were spent all the same: the header keeps counting them.
-			return current ? withTask(state, event.id, {...taskViewFromPlan(event.plan), attempt: event.attempt, earlierTokens: current.earlierTokens + (current.telemetry?.tokens?.total ?? 0)}) : {};
+			// So were their spends: the `$` table and the header's spend keep them, on the route they ran on.
+			return current ? withTask(state, event.id, {...taskViewFromPlan(event.plan), attempt: event.attempt, earlierTokens: current.earlierTokens + (current.telemetry?.tokens?.total ?? 0), earlierAttempts: attemptsOf(current)}) : {};
 		}
 
 		case 'task.started': {
@@ -36,12 +38,17 @@ export function eventPatch(state: BatchState, event: BatchEvent, control: BatchC
 		}
 
 		case 'task.telemetry': {
-			return withTask(state, event.id, {telemetry: event.telemetry});
+			const before = state.tasks[event.id]?.telemetry?.tool_calls ?? 0;
+			return withTask(state, event.id, {telemetry: event.telemetry, ...(event.telemetry.tool_calls > before ? {lastToolAt: event.at} : {})});
 		}
 
 		case 'task.spend': {
 			// A late snapshot of an earlier attempt must not land on the new one's pane.
-			return state.tasks[event.id]?.attempt === event.attempt ? withTask(state, event.id, {spend: event.spend}) : {};
+			const current = state.tasks[event.id];
+			if (current?.attempt !== event.attempt) return {};
+			// tool_calls counts live in the row: its growth is tool activity, as telemetry's is.
+			const grew = (event.spend.tool_calls ?? 0) > (current.spend?.tool_calls ?? 0);
+			return withTask(state, event.id, {spend: event.spend, ...(grew ? {lastToolAt: event.at} : {})});
 		}
 
 		case 'task.waiting': {
@@ -96,7 +103,9 @@ export function outputPatch(state: BatchState, control: BatchControl, tailLines:
 		const view = state.tasks[id];
 		if (view) {
 			changed ??= {...state.tasks};
-			changed[id] = {...view, outputVersion: snapshot.version, tail: snapshot.tail, totalLines: snapshot.totalLines};
+			// The store's clock, not the output's: when the pane saw it move is what "last output" means here.
+			const grew = snapshot.totalLines !== view.totalLines || snapshot.tail.at(-1) !== view.tail.at(-1);
+			changed[id] = {...view, outputVersion: snapshot.version, tail: snapshot.tail, totalLines: snapshot.totalLines, ...(grew ? {lastOutputAt: state.now} : {})};
 		}
 	}
 

@@ -41,7 +41,16 @@ export type TaskView = {
 	attempt: number;
 	/** Tokens the earlier attempts spent (they count in the batch's total). */
 	earlierTokens: number;
+	/** The spend of this task's earlier attempts that started (kept at re-route: they count in the batch's spend). */
+	earlierAttempts: AttemptSpend[];
+	/** When (epoch ms) the store last saw this attempt's output grow; null: no output yet. */
+	lastOutputAt: number | null;
+	/** When (epoch ms) the store last saw this attempt's tool calls grow (spend or telemetry); null: none yet. */
+	lastToolAt: number | null;
 };
+
+/** One attempt's spend and the route (results.json's by_route key) and model it ran on; spend null: not read (yet). */
+export type AttemptSpend = {route: string; model: string | null; spend: Spend | null};
 
 // Every text below comes from a task file or a config: sanitised once, here, as subagent output is.
 export function taskViewFromPlan(task: PlannedTask): TaskView {
@@ -77,6 +86,9 @@ export function taskViewFromPlan(task: PlannedTask): TaskView {
 		outputVersion: -1,
 		attempt: 1,
 		earlierTokens: 0,
+		earlierAttempts: [],
+		lastOutputAt: null,
+		lastToolAt: null,
 	};
 }
 

@@ -8,6 +8,8 @@ import {formatCount, statusLabels, statusOrder, statusSymbols} from '../format.j
 import {formatKey} from '../keys/key-descriptor.js';
 import type {Bindings} from '../keys/keys.js';
 import {headerHeight} from '../layout.js';
+import {batchSpendSummary, stuckCount} from '../../state/spend-view.js';
+import {budgetTexts, headerSpendText} from '../spend-text.js';
 import {useBatch} from '../store-context.js';
 import {statusColor, useTheme} from '../theme/theme.js';
 
@@ -32,12 +34,17 @@ export function Header({width, bindings}: {readonly width: number; readonly bind
 	const counts = useBatch(useShallow(countByStatus));
 	const warnings = useBatch(state => state.warnings);
 	const tokens = useBatch(totalTokens);
+	// Strings and numbers, so the header re-renders when what it says changes.
+	const spend = useBatch(state => headerSpendText(batchSpendSummary(state)));
+	const budgets = useBatch(useShallow(state => budgetTexts(state.budgets).map(budget => `${budget.level}\t${budget.text}`)));
+	const stuck = useBatch(stuckCount);
 	// Most watched first: a narrow terminal cuts the end of the line, so the run id goes last.
 	const facts = [
 		info.finished ? `finished after ${elapsed}` : elapsed,
 		info.mark ? `${modeLabels[info.mode]} ${info.mark}` : modeLabels[info.mode],
 		`concurrency ${info.concurrency}`,
-		tokens > 0 ? `${formatCount(tokens)} tokens` : undefined,
+		// Spend from state.db once any attempt started; Hermes's stream-json tokens before that.
+		spend ?? (tokens > 0 ? `${formatCount(tokens)} tokens` : undefined),
 		info.runId ? `run ${info.runId}` : undefined,
 	].filter(Boolean).join(' · ');
 
@@ -49,6 +56,12 @@ export function Header({width, bindings}: {readonly width: number; readonly bind
 			</Text>
 			<Text wrap='truncate'>
 				<Text color={theme.colors.header.info}>{`${info.total} ${info.total === 1 ? 'task' : 'tasks'}`}</Text>
+				{/* Before the counts: a narrow terminal cuts the end of the line, and a reached budget must show. */}
+				{stuck > 0 && <Text color={theme.colors.text.warning}>{`  ⚠ ${stuck} stuck?`}</Text>}
+				{budgets.map(entry => {
+					const [level, text] = entry.split('\t') as [string, string];
+					return <Text key={text} bold={level === 'reached'} color={level === 'reached' ? theme.colors.text.error : theme.colors.text.warning}>{`  ${text}`}</Text>;
+				})}
 				{statusOrder.filter(status => (counts[status] ?? 0) > 0).map(status => (
 					<Text key={status} color={statusColor(theme, status)}>{`  ${statusSymbols[status]} ${counts[status]} ${statusLabels[status]}`}</Text>
 				))}

@@ -6,6 +6,7 @@ import {routeLine, titleLine, wrapWords} from '../format.js';
 import {useBadge, useStatusDetail} from '../hooks/use-status-text.js';
 import {paneChrome, paneInset, tailLinesFor} from '../layout.js';
 import {displayLine, fitLine, plainLine, themeHasColour} from '../output-line.js';
+import {paneSpendLine} from '../spend-text.js';
 import {useBatch} from '../store-context.js';
 import {statusColor, useTheme} from '../theme/theme.js';
 import type {Theme, ThemeColour} from '../../core/theme/themes.js';
@@ -23,6 +24,10 @@ export const TaskPane = memo(function TaskPane({id, width, height, focused}: Tas
 	const task = useBatch(state => state.tasks[id]);
 	const badge = useBadge(id);
 	const detail = useStatusDetail(id);
+	const spendLine = useBatch(state => {
+		const view = state.tasks[id];
+		return view ? paneSpendLine(view.spend, view.startedAt !== null, width - paneInset) : null;
+	});
 	if (!task) {
 		return null;
 	}
@@ -30,7 +35,8 @@ export const TaskPane = memo(function TaskPane({id, width, height, focused}: Tas
 	const colour = statusColor(theme, task.status);
 	const linesOf = (text: string | null) => (text === null ? 0 : Math.min(maxDetailLines(task.status, height), wrapWords(text, width - paneInset).length));
 	const detailLines = linesOf(detail);
-	const tailCount = tailLinesFor(height, detailLines);
+	// The spend line takes one of the output's lines, so the pane's plan (layout.ts) stays as it is.
+	const tailCount = tailLinesFor(height, detailLines + (spendLine === null ? 0 : 1));
 	// The error line is usually the last stderr line. Shown whole (wrapped) as the detail, it is left
 	// out of the tail rather than shown twice, once cut at the pane's width.
 	const repeated = task.status === 'failed' && detail !== null && detail !== '' && tailCount > 0 && task.tail.slice(-tailCount).some(line => plainLine(line).includes(detail));
@@ -58,6 +64,7 @@ export const TaskPane = memo(function TaskPane({id, width, height, focused}: Tas
 				</Box>
 			</Box>
 			<Text wrap='truncate-end' color={theme.colors.text.muted}>{routeLine(task)}</Text>
+			{spendLine !== null && <Text wrap='truncate-end' color={theme.colors.text.muted}>{spendLine}</Text>}
 			{detail !== null && (
 				<Box height={detailLines} overflow='hidden'>
 					<Text color={detailColour(theme, task.status)}>{detail}</Text>

@@ -1,0 +1,43 @@
+// The store's spend, pure: every started attempt counts (earlier ones kept at re-route), unknown
+// is counted as unknown and left out of the sums; tool activity and output moves are timed.
+import {cleanup} from 'ink-testing-library';
+import {afterEach, describe, expect, test} from 'vitest';
+import type {Spend} from '../../src/core/types.js';
+import {spendTable} from '../../src/state/spend-view.js';
+import {plannedTasks, render, startTask, t0} from '../helpers/render.js';
+
+const known: Spend = {input_tokens: 100, output_tokens: 20, cache_read_tokens: 5, cache_write_tokens: null, reasoning_tokens: null, api_calls: 2, tool_calls: 1, cost_usd: 0.5, cost_status: 'estimated', model: 'm-a', billing_provider: null};
+const unknown: Spend = {...known, input_tokens: null, output_tokens: null, cache_read_tokens: null, api_calls: null, cost_usd: null, tool_calls: 4};
+
+afterEach(cleanup);
+
+describe('spendTable', () => {
+	test('sums known numbers only, counts unknown and unpriced attempts, per route and per model', () => {
+		const {store} = render({tasks: plannedTasks(3)});
+		startTask(store, 't01', t0);
+		startTask(store, 't02', t0);
+		startTask(store, 't03', t0);
+		store.getState().applyEvent({type: 'task.spend', id: 't01', attempt: 1, spend: known, at: t0 + 1});
+		store.getState().applyEvent({type: 'task.spend', id: 't02', attempt: 1, spend: unknown, at: t0 + 1});
+		store.getState().applyEvent({type: 'task.spend', id: 't03', attempt: 1, spend: {...known, cost_usd: null, model: 'm-b'}, at: t0 + 1});
+		const table = spendTable(store.getState());
+		expect(table.total).toMatchObject({attempts: 3, unknown_attempts: 1, unpriced_attempts: 1, input_tokens: 200, output_tokens: 40, tool_calls: 6, api_calls: 4, cost_usd: 0.5, cache_write_tokens: null});
+		expect(table.by_model['m-b']).toMatchObject({attempts: 1, unpriced_attempts: 1, cost_usd: null});
+		expect(Object.values(table.by_route).reduce((sum, route) => sum + route.attempts, 0)).toBe(3);
+	});
+
+	test('a queued task spent nothing and is not an attempt', () => {
+		const {store} = render({tasks: plannedTasks(2)});
+		expect(spendTable(store.getState()).total.attempts).toBe(0);
+	});
+
+	test('tool activity is timed when tool_calls grow, not when a snapshot repeats them', () => {
+		const {store} = render({tasks: plannedTasks(1)});
+		startTask(store, 't01', t0);
+		store.getState().applyEvent({type: 'task.spend', id: 't01', attempt: 1, spend: known, at: t0 + 10});
+		store.getState().applyEvent({type: 'task.spend', id: 't01', attempt: 1, spend: known, at: t0 + 20});
+		expect(store.getState().tasks['t01']!.lastToolAt).toBe(t0 + 10);
+		store.getState().applyEvent({type: 'task.spend', id: 't01', attempt: 1, spend: {...known, tool_calls: 2}, at: t0 + 30});
+		expect(store.getState().tasks['t01']!.lastToolAt).toBe(t0 + 30);
+	});
+});

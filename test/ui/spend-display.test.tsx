@@ -1,0 +1,105 @@
+// Spend on the panes and in the header (issue 25): unknown is shown as unknown, never as 0; a
+// budget at 80 % warns, a reached one is marked; stuck tasks are counted.
+import {cleanup} from 'ink-testing-library';
+import {afterEach, describe, expect, test, vi} from 'vitest';
+import type {BudgetStanding, Spend} from '../../src/core/types.js';
+import {paneSpendLine} from '../../src/ui/spend-text.js';
+import {finishTask, plannedTasks, render, startTask, t0} from '../helpers/render.js';
+
+afterEach(cleanup);
+
+const unknown: Spend = {input_tokens: null, output_tokens: null, cache_read_tokens: null, cache_write_tokens: null, reasoning_tokens: null, api_calls: null, tool_calls: 2, cost_usd: null, cost_status: null, model: 'm1', billing_provider: null};
+const known: Spend = {...unknown, input_tokens: 1500, output_tokens: 300, api_calls: 1, tool_calls: 3, cost_usd: 0.0123, cost_status: 'estimated'};
+
+function budget(level: BudgetStanding['level'], spent: number): BudgetStanding {
+	return {scope: {kind: 'batch'}, unit: 'usd', limit: 10, spent, level, action: 'stop'};
+}
+
+describe('spend on the panes', () => {
+	test('a running task whose row has no tokens yet shows ?, not 0; known spend shows its numbers', async () => {
+		const {frame, store} = render({tasks: plannedTasks(2), columns: 160});
+		startTask(store, 't01', t0);
+		startTask(store, 't02', t0);
+		await vi.waitFor(() => {
+			expect(frame()).toContain('spend not read yet');
+		});
+		store.getState().applyEvent({type: 'task.spend', id: 't01', attempt: 1, spend: unknown, at: t0 + 1000});
+		store.getState().applyEvent({type: 'task.spend', id: 't02', attempt: 1, spend: known, at: t0 + 1000});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('? in · ? out tokens · $? · 2 tool calls');
+			expect(frame()).toContain('1.5k in · 300 out tokens · ~$0.012 · 3 tool calls');
+		});
+		expect(frame()).not.toMatch(/\b0 in\b/);
+	});
+
+	test('known tokens without a price say unpriced', async () => {
+		const {frame, store} = render({tasks: plannedTasks(1), columns: 120});
+		startTask(store, 't01', t0);
+		store.getState().applyEvent({type: 'task.spend', id: 't01', attempt: 1, spend: {...known, cost_usd: null, cost_status: 'unknown'}, at: t0 + 1000});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('unpriced');
+		});
+	});
+
+	test('a narrow pane keeps a shorter spend line, still with the unknown marked', async () => {
+		const {frame, store} = render({tasks: plannedTasks(1), columns: 60});
+		startTask(store, 't01', t0);
+		store.getState().applyEvent({type: 'task.spend', id: 't01', attempt: 1, spend: unknown, at: t0 + 1000});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('? in · ? out tokens · $? · 2 tool calls');
+		});
+		expect(frame()).not.toContain('not yet known');
+		for (const line of frame().split('\n')) expect([...line].length).toBeLessThanOrEqual(60);
+		// Narrower still, the shortest form keeps the ? marks.
+		expect(paneSpendLine(unknown, true, 20)).toBe('?/? $? 2t');
+		expect(paneSpendLine(known, true, 32)).toBe('1.5k/300 tok · ~$0.012 · 3 tools');
+		expect(paneSpendLine(null, false, 80)).toBeNull();
+	});
+});
+
+describe('spend in the header', () => {
+	test('the batch spend is a lower bound (≥) while an attempt is unknown, exact when all are known', async () => {
+		const {frame, store} = render({tasks: plannedTasks(2), columns: 160});
+		startTask(store, 't01', t0);
+		startTask(store, 't02', t0);
+		store.getState().applyEvent({type: 'task.spend', id: 't01', attempt: 1, spend: known, at: t0 + 1000});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('spend ≥$0.012 · ≥1.8k tokens');
+		});
+		finishTask(store, 't02', 'cancelled', {startedAt: t0, finishedAt: t0 + 2000});
+		store.getState().applyEvent({type: 'task.spend', id: 't02', attempt: 1, spend: known, at: t0 + 1500});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('spend $0.025 · 3.6k tokens');
+		});
+	});
+
+	test('a budget at 80 % warns; a reached one is marked, before the status counts', async () => {
+		const {frame, store} = render({tasks: plannedTasks(1), columns: 100});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('1 task');
+		});
+		expect(frame()).not.toContain('budget');
+		store.getState().applyEvent({type: 'batch.budget', budget: budget('warning', 8.1), at: t0});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('⚠ budget 81 %: batch $8.10 of $10.00');
+		});
+		store.getState().applyEvent({type: 'batch.budget', budget: budget('reached', 10.2), at: t0});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('⛔ BUDGET REACHED: batch $10.20 of $10.00 — no new task starts');
+		});
+		expect(frame()).not.toContain('budget 81');
+	});
+
+	test('stuck tasks are counted in the header', async () => {
+		const {frame, store} = render({tasks: plannedTasks(2), columns: 120});
+		startTask(store, 't01', t0);
+		store.getState().applyEvent({type: 'task.stuck', id: 't01', attempt: 1, stuck: true, quietSince: t0, at: t0 + 60_000});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('⚠ 1 stuck?');
+		});
+		store.getState().applyEvent({type: 'task.stuck', id: 't01', attempt: 1, stuck: false, quietSince: t0, at: t0 + 61_000});
+		await vi.waitFor(() => {
+			expect(frame()).not.toContain('stuck?');
+		});
+	});
+});
