@@ -119,7 +119,7 @@ export function notLive(run: RunEntry, command: string): InputError {
 	return new InputError(`cannot ${command} run ${run.runId}: ${why}`, {}, fix);
 }
 
-const statusOrder = ['running', 'cancelling', 'queued', 'succeeded', 'failed', 'timed_out', 'cancelled', 'refused', 'started', 'ended', 'unfinished'];
+const statusOrder = ['running', 'cancelling', 'queued', 'succeeded', 'failed', 'timed_out', 'lost', 'cancelled', 'refused', 'started', 'ended', 'unfinished'];
 
 /** `2 running, 1 queued, 3 succeeded`: the tasks by status, in one order for every run. */
 export function describeTasks(tasks: Readonly<Record<string, number>>): string {
