@@ -103,9 +103,7 @@ export function outputPatch(state: BatchState, control: BatchControl, tailLines:
 		const view = state.tasks[id];
 		if (view) {
 			changed ??= {...state.tasks};
-			// The store's clock, not the output's: when the pane saw it move is what "last output" means here.
-			const grew = snapshot.totalLines !== view.totalLines || snapshot.tail.at(-1) !== view.tail.at(-1);
-			changed[id] = {...view, outputVersion: snapshot.version, tail: snapshot.tail, totalLines: snapshot.totalLines, ...(grew ? {lastOutputAt: state.now} : {})};
+			changed[id] = {...view, outputVersion: snapshot.version, tail: snapshot.tail, totalLines: snapshot.totalLines};
 		}
 	}
 

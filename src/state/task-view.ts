@@ -43,8 +43,6 @@ export type TaskView = {
 	earlierTokens: number;
 	/** The spend of this task's earlier attempts that started (kept at re-route: they count in the batch's spend). */
 	earlierAttempts: AttemptSpend[];
-	/** When (epoch ms) the store last saw this attempt's output grow; null: no output yet. */
-	lastOutputAt: number | null;
 	/** When (epoch ms) the store last saw this attempt's tool calls grow (spend or telemetry); null: none yet. */
 	lastToolAt: number | null;
 };
@@ -87,7 +85,6 @@ export function taskViewFromPlan(task: PlannedTask): TaskView {
 		attempt: 1,
 		earlierTokens: 0,
 		earlierAttempts: [],
-		lastOutputAt: null,
 		lastToolAt: null,
 	};
 }
