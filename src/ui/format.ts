@@ -173,6 +173,16 @@ export function statusDetail(task: TaskView, now: number): string | null {
 			return task.errorLine ? oneLine(task.errorLine) : null;
 		}
 
+		case 'queued': {
+			// What holds it back beyond its turn (its provider's slots); the runner says it in a sentence.
+			return task.waitingFor === null ? null : oneLine(task.waitingFor);
+		}
+
+		case 'running': {
+			// The runner's verdict (task.stuck), with how long it has been quiet, so slow and stuck read apart.
+			return task.stuckSince === null ? null : `stuck? no output or tool activity for ${formatElapsed(now - task.stuckSince)}`;
+		}
+
 		default: {
 			return null;
 		}

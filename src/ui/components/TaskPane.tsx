@@ -86,8 +86,13 @@ function maxDetailLines(status: TaskStatus, height: number): number {
 }
 
 function detailColour(theme: Theme, status: TaskStatus): ThemeColour {
-	if (status === 'cancelling') {
+	// A countdown and a stuck mark want attention; a waiting queued task is only information.
+	if (status === 'cancelling' || status === 'running') {
 		return theme.colors.text.warning;
+	}
+
+	if (status === 'queued') {
+		return theme.colors.text.muted;
 	}
 
 	return status === 'refused' ? theme.colors.text.muted : theme.colors.text.error;
