@@ -91,7 +91,14 @@ export async function startDashboard(tool, paths, goalList, options = {}) {
 				await sleep(10);
 			}
 
-			rmSync(state, {recursive: true, force: true});
+			// The dashboard's runner host is its own process and may still write into the run folder
+			// after the dashboard ends (seen in the cancel workload, not yet understood: see the closing
+			// note of session 30). A folder left behind is said, not a failed figure.
+			try {
+				rmSync(state, {recursive: true, force: true, maxRetries: 5, retryDelay: 50});
+			} catch (error) {
+				process.stderr.write(`bench: left ${state} behind: ${error.message}\n`);
+			}
 		},
 	};
 	open.add(session);
@@ -181,7 +188,7 @@ function commName(pid) {
 export function stopEverything() {
 	for (const session of open) {
 		killGroups([session.pid, ...agentPids(session.state)]);
-		rmSync(session.state, {recursive: true, force: true});
+		rmSync(session.state, {recursive: true, force: true, maxRetries: 20, retryDelay: 50});
 	}
 
 	open.clear();
