@@ -4,7 +4,8 @@ import {InputError} from '../core/errors.js';
 import type {RunFolder} from '../core/run-folder/folder.js';
 import type {TaskExecutor} from '../core/run/executor.js';
 import {openNats, type Nats} from '../distributed/connection.js';
-import {natsExecutor} from '../distributed/executor.js';
+import {shownUrl} from '../distributed/auth.js';
+import {natsExecutor, type NatsExecutor} from '../distributed/executor.js';
 import {Fleet, fleetCapabilities, refuseUnfit} from '../distributed/fleet.js';
 import type {PreparedBatch, RemotePlanning} from './prepare.js';
 
@@ -12,7 +13,8 @@ export type Remote = {
 	nats: Nats;
 	fleet: Fleet;
 	planning: RemotePlanning;
-	executorFor(batch: PreparedBatch): (folder: RunFolder) => TaskExecutor;
+	/** display: the dashboard's runner host keeps the panes' lines; `run` does not. */
+	executorFor(batch: PreparedBatch, display?: boolean): (folder: RunFolder) => TaskExecutor;
 	close(): Promise<void>;
 };
 
@@ -24,16 +26,22 @@ export async function openRemote(url: string, log: (line: string) => void): Prom
 	if (workers.length === 0) {
 		fleet.close();
 		await nats.close();
-		throw new InputError(`no live worker on NATS at ${url}, so nothing was started`, {}, `start \`hermes-delegate worker --nats ${url}\` on each host that should run tasks, then run again`);
+		throw new InputError(`no live worker on NATS at ${shownUrl(url)}, so nothing was started`, {}, `start \`hermes-delegate worker --nats ${shownUrl(url)}\` on each host that should run tasks, then run again`);
 	}
 
 	log(`${workers.length} live worker${workers.length === 1 ? '' : 's'}: ${workers.map(worker => `${worker.name} (${worker.slots} slot${worker.slots === 1 ? '' : 's'}, Hermes ${worker.hermes.version ?? '?'})`).join(', ')}`);
+	const executors: NatsExecutor[] = [];
 	return {
 		nats,
 		fleet,
 		planning: {capabilities: fleetCapabilities(workers), slots: workers.reduce((sum, worker) => sum + worker.slots, 0), refuseUnfit: plan => refuseUnfit(plan, fleet.live())},
-		executorFor: batch => folder => natsExecutor({nats, fleet, batch: folder.runId, capabilities: batch.capabilities, graceMs: batch.graceMs, timeoutMs: batch.timeoutMs, logLimitBytes: batch.logLimitBytes, display: false, log}),
+		executorFor: (batch, display = false) => folder => {
+			const executor = natsExecutor({nats, fleet, batch: folder.runId, capabilities: batch.capabilities, graceMs: batch.graceMs, timeoutMs: batch.timeoutMs, logLimitBytes: batch.logLimitBytes, display, log});
+			executors.push(executor);
+			return executor;
+		},
 		async close() {
+			await Promise.all(executors.map(async executor => executor.close()));
 			fleet.close();
 			await nats.close();
 		},

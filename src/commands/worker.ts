@@ -7,6 +7,7 @@ import {requestedHermesBin, resolveHermesBin} from '../core/hermes/launcher.js';
 import {defaultCachePath, probeHermes} from '../core/hermes/probe.js';
 import {InputError} from '../core/errors.js';
 import {openNats} from '../distributed/connection.js';
+import {shownUrl} from '../distributed/auth.js';
 import {isSubjectToken} from '../distributed/subjects.js';
 import {Worker} from '../distributed/worker.js';
 import {parseNumber, type WorkerOptions} from './flags.js';
@@ -35,7 +36,7 @@ export async function workerCommand(options: WorkerOptions, io: CommandIO): Prom
 	};
 	process.once('SIGINT', stop);
 	process.once('SIGTERM', stop);
-	log(`serving ${options.nats} with ${concurrency} slot${concurrency === 1 ? '' : 's'} (Hermes ${capabilities.version ?? 'of unknown version'})`);
+	log(`serving ${shownUrl(options.nats)} with ${concurrency} slot${concurrency === 1 ? '' : 's'} (Hermes ${capabilities.version ?? 'of unknown version'})`);
 	try {
 		await worker.serve();
 	} finally {

@@ -26,11 +26,23 @@ export type WorkerOptions = {
 	log: (line: string) => void;
 };
 
-/** How long an offer a worker cannot run waits before JetStream offers it again (to anyone). */
-const unfitRetryMs = 500;
+/**
+ * How long an offer no worker has taken waits before JetStream offers it again (to anyone): 0.5 s
+ * after the first worker that cannot run it, doubling with each such worker up to 5 s. A fitting
+ * worker that comes back takes it within that; the runner host ends it after its own bounded
+ * wait (and deletes the offer). Each worker says once per offer why it left it.
+ */
+function unfitDelayMs(deliveries: number): number {
+	return Math.min(5000, 500 * 2 ** Math.max(0, deliveries - 1));
+}
+
+/** Redeliveries of an offer while its claim cannot be answered (NATS away, runner host reconnecting). */
+const claimRetryMs = 1000;
 
 export class Worker {
 	private readonly running = new Set<string>();
+	/** Offers this worker cannot run and has said so for (once each). */
+	private readonly leftAlone = new Set<string>();
 	private readonly folders = new Map<string, RunFolder>();
 	private readonly spend: SpendReader;
 	private stopping = false;
@@ -47,11 +59,17 @@ export class Worker {
 		this.heartbeat = setInterval(() => void this.advertise(), this.options.heartbeatMs);
 		const consumer = await this.nats.js.consumers.get(offerStream, offerConsumer);
 		const attempts = new Set<Promise<void>>();
+		let pullFailures = 0;
 		while (!this.stopping) {
 			await this.freeSlot();
 			if (this.stopping) break;
-			const message = await consumer.next({expires: 1000}).catch((error: unknown) => {
-				this.options.log(`pulling an offer failed: ${messageOf(error)}`);
+			const message = await consumer.next({expires: 1000}).then(next => {
+				pullFailures = 0;
+				return next;
+			}, async (error: unknown) => {
+				// NATS away: said once, then tried again, less often the longer it lasts.
+				if (pullFailures++ === 0) this.options.log(`pulling an offer failed (${messageOf(error)}): trying again until NATS answers`);
+				await new Promise(resolve => setTimeout(resolve, Math.min(5000, 250 * 2 ** pullFailures)));
 				return null;
 			});
 			if (!message) continue;
@@ -113,17 +131,25 @@ export class Worker {
 			return;
 		}
 
+		const key = `${offer.batch}/${offer.task.id}/${offer.attempt}`;
 		const unfit = unfitReason(offer.task, this.advertisement());
 		if (unfit) {
-			this.options.log(`left task ${offer.task.id} of batch ${offer.batch} to other workers: ${unfit}`);
-			message.nak(unfitRetryMs);
+			if (!this.leftAlone.has(key)) this.options.log(`left task ${offer.task.id} of batch ${offer.batch} to other workers: ${unfit}`);
+			this.leftAlone.add(key);
+			if (this.leftAlone.size > 10_000) this.leftAlone.delete(this.leftAlone.values().next().value!);
+			message.nak(unfitDelayMs(message.info.deliveryCount));
 			return;
 		}
 
-		const key = `${offer.batch}/${offer.task.id}/${offer.attempt}`;
 		this.running.add(key);
 		try {
-			const claimed = await claim(this.nats.connection, attemptSubjects(offer.batch, offer.task.id, offer.attempt), this.options.name);
+			const claimed = await claim(this.nats, offer.batch, attemptSubjects(offer.batch, offer.task.id, offer.attempt), this.options.name);
+			if (!claimed.granted && claimed.again) {
+				this.options.log(`could not claim task ${offer.task.id} of batch ${offer.batch} yet: ${claimed.why}`);
+				message.nak(claimRetryMs);
+				return;
+			}
+
 			if (!claimed.granted) {
 				this.options.log(`dropped task ${offer.task.id} of batch ${offer.batch}: ${claimed.why}`);
 				message.term(claimed.why);
@@ -143,7 +169,7 @@ export class Worker {
 				display: false,
 				logLimitBytes: offer.logLimitBytes,
 			});
-			await runAttempt(message, offer, {connection: this.nats.connection, worker: this.options.name, executor, spend: this.spend, log: this.options.log, record: record => {
+			await runAttempt(message, offer, {nats: this.nats, worker: this.options.name, executor, spend: this.spend, log: this.options.log, record: record => {
 				try {
 					recordProcess(folder, record);
 				} catch (error) {

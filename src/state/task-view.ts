@@ -45,6 +45,8 @@ export type TaskView = {
 	earlierAttempts: AttemptSpend[];
 	/** When (epoch ms) the store last saw this attempt's tool calls grow (spend or telemetry); null: none yet. */
 	lastToolAt: number | null;
+	/** The worker host this attempt runs or ran on (tasks on worker hosts); null: here, or not started. */
+	host: string | null;
 };
 
 /** One attempt's spend and the route (results.json's by_route key) and model it ran on; spend null: not read (yet). */
@@ -86,6 +88,7 @@ export function taskViewFromPlan(task: PlannedTask): TaskView {
 		earlierTokens: 0,
 		earlierAttempts: [],
 		lastToolAt: null,
+		host: null,
 	};
 }
 
@@ -122,6 +125,7 @@ export function finishedPatch(result: TaskResult, errorLine: string | undefined,
 		waitingFor: null,
 		stuckSince: null,
 		sessionId: safeOrNull(result.session_id),
+		...(result.host === undefined ? {} : {host: terminalSafe(result.host)}),
 		...(hasTelemetry(result) ? {telemetry: telemetryOf(result)} : {}),
 		...(result.spend === undefined ? {} : {spend: result.spend}),
 	};

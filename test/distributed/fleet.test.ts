@@ -1,6 +1,6 @@
 // Tasks on worker hosts through a real nats-server: three worker processes, each with its own
 // HERMES_HOME, running the fake agent; the runner host is the built CLI's `run --nats`.
-import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {mkdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {execa} from 'execa';
 import {afterEach, describe, expect, it} from 'vitest';
@@ -8,7 +8,7 @@ import {connect} from '@nats-io/transport-node';
 import {jetstream} from '@nats-io/jetstream';
 import {cliPath} from '../helpers/run-cli.js';
 import {fakeAgentPath, isProcessRunning} from '../helpers/processes.js';
-import {natsServerPath, natsSkipReason, scratchDir, startNatsServer, startWorker, stopFleet} from '../helpers/nats-fleet.js';
+import {natsServerPath, natsSkipReason, scratchDir, startedRecords, startNatsServer, startWorker, stopFleet} from '../helpers/nats-fleet.js';
 import {waitFor} from '../helpers/wait-for.js';
 import type {BatchReport} from '../../src/core/types.js';
 
@@ -33,16 +33,6 @@ function ranBy(log: string, batch: string): string[] {
 }
 
 afterEach(stopFleet);
-
-/** The task groups a worker's host recorded as started (processes.jsonl of its run folders). */
-function startedRecords(home: string): Array<{task: string; pid: number}> {
-	const runs = path.join(home, 'delegate', 'runs');
-	if (!existsSync(runs)) return [];
-	return readdirSync(runs).filter(run => !run.startsWith('.')).flatMap(run => {
-		const file = path.join(runs, run, 'processes.jsonl');
-		return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map(line => JSON.parse(line) as {event: string; task: string; pid: number}) : [];
-	}).filter(record => record.event === 'started');
-}
 
 describe.skipIf(!natsServerPath)('run --nats with three workers', () => {
 	it('runs 60 tasks across them, each once and on a worker that can run it; a task none can run is refused and never published', async () => {

@@ -24,6 +24,11 @@ export type TaskExecutor = {
 	 * cannot start is a result (finished, with a status and an error).
 	 */
 	run(task: PlannedTask, attempt: number, output: AttemptOutput, hooks: ExecutionHooks): TaskExecution;
+	/**
+	 * News of the batch as a whole that only the executor has (the worker hosts of a remote one:
+	 * batch.fleet), told through `emit` from the batch's start on. The local executor has none.
+	 */
+	announce?(emit: (event: BatchEvent) => void): void;
 };
 
 /** One attempt under way. */

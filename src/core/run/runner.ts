@@ -147,6 +147,7 @@ export class BatchRunner {
 		this.rounds.begin();
 		await writePlanOrRemoveFolder(folder, this.plan);
 		this.events.open({type: 'batch.planned', runId: folder.runId, runDir: folder.dir, plan: this.plan, at: Date.now()});
+		this.executor.announce?.(event => this.emit(event));
 
 		for (const task of this.plan.tasks) {
 			if (task.decision.refused) {

@@ -1,0 +1,104 @@
+// The runner host's end of a batch's reports: the batch's own JetStream stream, made before its
+// first offer and deleted when the runner host is done with the batch, read through a durable
+// consumer with explicit acks. When NATS comes back (a restarted server, a healed network) the
+// consumer goes on from where the server has it, so what workers reported meanwhile arrives; a
+// report that arrives twice or late is put in its place by its attempt (InOrder, below).
+import {AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, type ConsumerMessages} from '@nats-io/jetstream';
+import {messageOf} from '../core/errors.js';
+import type {Nats} from './connection.js';
+import {parseMessage, reportSchema, type AttemptReport} from './messages.js';
+import {batchStream, reportOf} from './subjects.js';
+
+const consumerName = 'runner-host';
+const dayNs = 24 * 3600 * 1e9;
+
+export type ReportListener = {worker: () => string | undefined; onReport: (report: AttemptReport) => void};
+
+export class ReportStream {
+	private readonly listeners = new Map<string, ReportListener>();
+	private messages: ConsumerMessages | undefined;
+	private closed = false;
+	/** The stream sequence of the newest report taken: where the batch stands, for host.log. */
+	lastSeq = 0;
+
+	private constructor(private readonly nats: Nats, private readonly batch: string, private readonly log: (line: string) => void) {}
+
+	static async open(nats: Nats, batch: string, log: (line: string) => void): Promise<ReportStream> {
+		const {name, subjects} = batchStream(batch);
+		// File storage: it outlives a restart of the server. A week at most, for a runner host that died without deleting it.
+		await nats.manager.streams.add({name, subjects: [subjects], retention: RetentionPolicy.Limits, storage: StorageType.File, discard: DiscardPolicy.Old, max_age: 7 * dayNs, duplicate_window: 120 * 1e9});
+		await nats.manager.consumers.add(name, {durable_name: consumerName, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, ack_wait: 30 * 1e9, max_ack_pending: 20_000});
+		const stream = new ReportStream(nats, batch, log);
+		await stream.follow();
+		return stream;
+	}
+
+	/** Reports of one attempt go to `listener` from now on; the listener sorts them (InOrder). */
+	listen(taskId: string, attempt: number, listener: ReportListener): void {
+		this.listeners.set(`${taskId}.${attempt}`, listener);
+	}
+
+	async close(): Promise<void> {
+		this.closed = true;
+		this.messages?.stop();
+		await this.nats.manager.streams.delete(batchStream(this.batch).name).catch((error: unknown) => {
+			this.log(`could not delete the batch's stream ${batchStream(this.batch).name} (${messageOf(error)}); NATS drops it after a week`);
+		});
+	}
+
+	private async follow(): Promise<void> {
+		const consumer = await this.nats.js.consumers.get(batchStream(this.batch).name, consumerName);
+		const messages = await consumer.consume({max_messages: 512});
+		this.messages = messages;
+		void (async () => {
+			for await (const message of messages) {
+				this.lastSeq = Math.max(this.lastSeq, message.seq);
+				this.take(message.subject, message.data);
+				message.ack();
+			}
+
+			if (!this.closed) this.log('the batch\'s reports stopped arriving (its consumer ended); results still to come will be missing');
+		})();
+	}
+
+	private take(subject: string, data: Uint8Array): void {
+		const where = reportOf(this.batch, subject);
+		if (!where) {
+			this.log(`ignored a message on ${subject}: no such subject of an attempt`);
+			return;
+		}
+
+		const parsed = parseMessage(reportSchema, data);
+		if (!parsed.ok) {
+			this.log(`ignored a malformed report of task ${where.taskId}: ${parsed.why}`);
+			return;
+		}
+
+		const report = parsed.value;
+		const listener = this.listeners.get(`${where.taskId}.${where.attempt}`);
+		const holder = listener?.worker();
+		if (!listener || holder !== report.worker) {
+			this.log(`ignored a ${report.kind} report of task ${where.taskId} from ${report.worker}, which does not hold it`);
+			return;
+		}
+
+		listener.onReport(report);
+	}
+}
+
+/** An attempt's reports in their seq order: duplicates dropped, early ones held until the gap before them is filled. */
+export class InOrder {
+	private next = 0;
+	private readonly held = new Map<number, AttemptReport>();
+
+	constructor(private readonly apply: (report: AttemptReport) => void) {}
+
+	push(report: AttemptReport): void {
+		if (report.seq < this.next || this.held.has(report.seq)) return;
+		this.held.set(report.seq, report);
+		for (let ready = this.held.get(this.next); ready; ready = this.held.get(this.next)) {
+			this.held.delete(this.next++);
+			this.apply(ready);
+		}
+	}
+}
