@@ -47,6 +47,15 @@ function batchOptions(command: Command): Command {
 }
 
 /** `tui` and `demo`: the dashboard's own flags on top of the batch's. */
+/** How NATS is reached, for every command that uses it; `--nats` itself is the command's own. */
+function natsAuthOptions(command: Command): Command {
+	return command
+		.option('--nats-creds <file>', 'a NATS credentials file (.creds: JWT and NKey seed) to connect with; a user and password go in the URL (nats://USER:PASS@HOST:4222)')
+		.option('--nats-tls-ca <file>', 'connect with TLS, trusting the server certificate this CA (PEM) signed')
+		.option('--nats-tls-cert <file>', 'with --nats-tls-key: a client certificate (PEM), for a server that asks for one')
+		.option('--nats-tls-key <file>', 'the client certificate\'s key (PEM)');
+}
+
 function dashboardOptions(command: Command): Command {
 	return batchOptions(command)
 		.option('--theme <name|path>', 'dashboard theme: dark, light, no-color, or a JSON file (NO_COLOR forces no-color)')
@@ -80,7 +89,7 @@ export function buildProgram(): Command {
 		.configureOutput({writeErr: text => process.stderr.write(terminalSafe(text))})
 		.exitOverride();
 
-	batchOptions(program.command('run').description('run a batch headless and print JSON results'))
+	natsAuthOptions(batchOptions(program.command('run').description('run a batch headless and print JSON results')))
 		.option('--dry-run', 'print the routing plan and start nothing: a table on a terminal (id, name, route, model, reason, warnings), JSON with the argv when piped or with --json')
 		.option('--json', 'with --dry-run: the plan as JSON even on a terminal')
 		.option('--jsonl', 'stream one JSON event per line as things happen')
@@ -95,7 +104,8 @@ export function buildProgram(): Command {
 				: await runCommand(tasks, flags, io);
 		});
 
-	dashboardOptions(program.command('tui').description('run a batch in the live dashboard'))
+	natsAuthOptions(dashboardOptions(program.command('tui').description('run a batch in the live dashboard')))
+		.option('--nats <url>', 'run the tasks on worker hosts (`hermes-delegate worker --nats URL`) through this NATS server with JetStream')
 		.addHelpText('after', '\nIn the dashboard, press ? for the keys. Exit codes as for `run` (see `run --help`).')
 		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
 			process.exitCode = await (await loadTui())(tasks, optionsOf(tuiOptions, options, 'tui'), io);
@@ -206,7 +216,7 @@ export function buildProgram(): Command {
 			process.exitCode = await (await import('./commands/cancel.js')).cancelCommand(run, tasks, optionsOf(cancelOptions, options, 'cancel'), io);
 		});
 
-	program.command('worker')
+	natsAuthOptions(program.command('worker'))
 		.description('take tasks of batches started elsewhere with `run --nats URL` and run them on this host')
 		.requiredOption('--nats <url>', 'the NATS server with JetStream, e.g. nats://10.0.0.5:4222')
 		.option('-j, --concurrency <n>', 'tasks this host runs at once (default 4)')

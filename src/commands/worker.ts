@@ -27,7 +27,7 @@ export async function workerCommand(options: WorkerOptions, io: CommandIO): Prom
 		throw new InputError(`cannot use ${requestedHermesBin(options.hermesBin, io.env)}: ${capabilities.problem ?? 'it could not be probed'}`, {}, 'pass --hermes-bin with a working hermes');
 	}
 
-	const nats = await openNats(options.nats, `hermes-delegate worker ${name}`);
+	const nats = await openNats(options.nats, `hermes-delegate worker ${name}`, {credsFile: options.natsCreds, tlsCa: options.natsTlsCa, tlsCert: options.natsTlsCert, tlsKey: options.natsTlsKey});
 	const log = (line: string) => io.stderr.write(`hermes-delegate worker ${name}: ${line}\n`);
 	const worker = new Worker(nats, {name, concurrency, hermesBin, capabilities, hermesHome: resolveHermesHome(io.env), env: io.env, heartbeatMs, log});
 	const stop = () => {

@@ -141,8 +141,12 @@ export type DelegateSettings = {
 	keys: Record<string, string[]>;
 	/** Most bytes one task's log keeps (its first and last half); 0 = no limit. */
 	logLimitBytes: number;
-	/** `executor: {nats: URL}`: `run` sends the tasks to worker hosts through that NATS server (as --nats). */
-	executor?: {nats: string} | undefined;
+	/**
+	 * `executor: {nats: URL}`: `run` and `tui` send the tasks to worker hosts through that NATS server
+	 * (as --nats), with its credentials or TLS files (as --nats-creds, --nats-tls-*), and end a task
+	 * no live worker can run after worker_wait seconds.
+	 */
+	executor?: {nats: string; creds?: string | undefined; tls_ca?: string | undefined; tls_cert?: string | undefined; tls_key?: string | undefined; worker_wait?: number | undefined} | undefined;
 	/** concurrency_per_provider: provider → most attempts on it at once (issue 25). */
 	concurrencyPerProvider?: Record<string, number> | undefined;
 	/** budgets: route name → its budget in USD and/or tokens. */

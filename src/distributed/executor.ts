@@ -30,6 +30,8 @@ export type NatsExecutorOptions = {
 	logLimitBytes: number;
 	tailLines?: number | undefined;
 	display?: boolean | undefined;
+	/** How long an attempt no live worker can run waits for one before it ends (failed, with why). */
+	workerWaitMs?: number | undefined;
 	log: (line: string) => void;
 };
 

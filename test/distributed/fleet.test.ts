@@ -127,9 +127,10 @@ describe.skipIf(!natsServerPath)('run --nats with three workers', () => {
 		const fromSettings = await execa(process.execPath, [cliPath, 'run', JSON.stringify([{goal: 'x'}])], {env: {...process.env, HERMES_HOME: configured}, reject: false});
 		expect(fromSettings.exitCode).toBe(2);
 		expect(fromSettings.stderr).toMatch(/no live worker on NATS at nats:\/\/127\.0\.0\.1:\d+/);
+		// The runner host of `run --detach` and `tui` reads it too, and refuses the same way before anything starts.
 		const detached = await execa(process.execPath, [cliPath, 'run', '--detach', JSON.stringify([{goal: 'x'}])], {env: {...process.env, HERMES_HOME: configured}, reject: false});
 		expect(detached.exitCode).toBe(2);
-		expect(detached.stderr).toMatch(/--detach does not run tasks on worker hosts yet/);
+		expect(detached.stderr).toMatch(/no live worker on NATS at nats:\/\/127\.0\.0\.1:\d+/);
 		const unreachable = await runBatch('nats://127.0.0.1:1', [{goal: 'x'}]);
 		expect(unreachable.exitCode).toBe(2);
 		expect(unreachable.stderr).toMatch(/cannot reach NATS at nats:\/\/127\.0\.0\.1:1.*\n {2}fix: start a server with JetStream/);
