@@ -11,11 +11,10 @@ import {openNats, type Nats} from '../distributed/connection.js';
 import {shownUrl, type NatsAuth} from '../distributed/auth.js';
 import {natsExecutor, type NatsExecutor} from '../distributed/executor.js';
 import {Fleet, fleetCapabilities, refuseUnfit} from '../distributed/fleet.js';
+import {defaultWorkerWaitMs} from '../distributed/fit.js';
 import type {NatsOptions} from './flags.js';
 import type {PreparedBatch, RemotePlanning} from './prepare.js';
 
-/** How long a task no live worker can run waits for one (a worker restarting, say) before it ends. */
-export const defaultWorkerWaitMs = 120_000;
 
 export type NatsTarget = {url: string; auth: NatsAuth; workerWaitMs: number};
 

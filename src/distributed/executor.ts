@@ -8,7 +8,6 @@
 // again until it does or the attempt has ended.
 import type {Msg, Subscription} from '@nats-io/transport-node';
 import {buildResult, finalStatus} from '../core/run/results.js';
-import {newAttemptOutput} from '../core/run/task-run.js';
 import type {AttemptOutput, ExecutionHooks, TaskExecutor} from '../core/run/executor.js';
 import type {HermesCapabilities, PlannedTask, StopReason, TaskResult} from '../core/types.js';
 import {messageOf} from '../core/errors.js';
@@ -16,6 +15,8 @@ import type {Nats} from './connection.js';
 import type {Fleet} from './fleet.js';
 import {cancelReplySchema, claimRequestSchema, encodeMessage, messageVersion, offerOf, parseMessage, type AttemptReport, type ClaimReply} from './messages.js';
 import {InOrder, ReportStream} from './report-stream.js';
+import {readAs, remoteOutput} from './remote-output.js';
+import {defaultWorkerWaitMs} from './fit.js';
 import {attemptSubjects, offerStream, offerSubject} from './subjects.js';
 
 export type NatsExecutorOptions = {
@@ -47,7 +48,7 @@ export function natsExecutor(options: NatsExecutorOptions): NatsExecutor {
 	let stopAnnouncing = () => undefined as unknown;
 	let stopTimer = () => undefined as unknown;
 	return {
-		newOutput: onTelemetry => newAttemptOutput(options, onTelemetry),
+		newOutput: onTelemetry => remoteOutput(options, onTelemetry),
 		run(task, attempt, output, hooks) {
 			const remote = new RemoteAttempt(task, attempt, output, hooks, options);
 			const done = Promise.resolve().then(async () => remote.start(reports));
@@ -85,6 +86,10 @@ class RemoteAttempt {
 	private startedAt: number | undefined;
 	private ended = false;
 	private claims: Subscription | undefined;
+	private stopWatchingFit: (() => void) | undefined;
+	/** What the pane was last told it waits for (task.waiting); null: a live worker can run it. */
+	private waitingFor: string | null = null;
+	private giveUp: NodeJS.Timeout | undefined;
 	/** The offer's place in the work queue, once JetStream has it: withdrawn if the attempt ends before a worker took it. */
 	private offerSeq: number | undefined;
 	private stopLost: (() => void) | undefined;
@@ -122,8 +127,37 @@ class RemoteAttempt {
 		this.stopLost = this.options.fleet.onLost((name, why) => {
 			if (name === this.worker) this.end(this.lostResult(name, why));
 		});
+		this.stopWatchingFit = this.options.fleet.onChange(() => this.checkFit());
+		this.checkFit();
 		await this.offer();
 		await this.finishedOnce;
+	}
+
+	/**
+	 * Until a worker claims it: whether some live worker can run it. None can (the only fitting
+	 * worker left, say): the pane says what it waits for, and after workerWaitMs without one it ends
+	 * failed, with each worker's reason — a worker that comes back in time takes it as usual.
+	 */
+	private checkFit(): void {
+		if (this.ended || this.worker) return;
+		const {live, reasons} = this.options.fleet.fitting(this.task);
+		const waitMs = this.options.workerWaitMs ?? defaultWorkerWaitMs;
+		const waitingFor = live.length > 0 ? null : `a worker that can run it (${reasons.join('; ')}); gives up ${Math.round(waitMs / 1000)} s after the last one left`;
+		if (waitingFor !== this.waitingFor) {
+			this.waitingFor = waitingFor;
+			this.hooks.emit({type: 'task.waiting', id: this.task.id, waitingFor: waitingFor && `waiting for ${waitingFor}`, at: Date.now()});
+		}
+
+		if (live.length > 0) {
+			clearTimeout(this.giveUp);
+			this.giveUp = undefined;
+		} else {
+			this.giveUp ??= setTimeout(() => {
+				this.giveUp = undefined;
+				const now = this.options.fleet.fitting(this.task);
+				if (now.live.length === 0) this.end(this.unstartedResult('failed', `not started: no live worker could run it for ${Math.round(waitMs / 1000)} s (${now.reasons.join('; ')}); R runs it again once one can (executor.worker_wait in delegate.yaml sets the wait)`));
+			}, waitMs);
+		}
 	}
 
 	/** The offer, published until JetStream has it (its message id makes a repeat harmless) or the attempt has ended. */
@@ -186,6 +220,9 @@ class RemoteAttempt {
 
 		// The same worker asking again (its first reply was lost with the connection) gets the same answer.
 		this.worker = parsed.value.worker;
+		this.stopWaiting();
+		const advertisement = this.options.fleet.live().find(worker => worker.name === this.worker);
+		if (advertisement) readAs(this.attemptOutput, advertisement.hermes.flags);
 		reply({v: messageVersion, granted: true});
 	}
 
@@ -224,6 +261,12 @@ class RemoteAttempt {
 		}
 	}
 
+	private stopWaiting(): void {
+		this.stopWatchingFit?.();
+		this.stopWatchingFit = undefined;
+		clearTimeout(this.giveUp);
+	}
+
 	/** Nobody will take it now: out of the work queue, so that no worker is offered it again. */
 	private withdrawOffer(): void {
 		const seq = this.offerSeq;
@@ -244,6 +287,7 @@ class RemoteAttempt {
 	private end(result: TaskResult): void {
 		if (this.ended) return;
 		this.ended = true;
+		this.stopWaiting();
 		this.claims?.unsubscribe();
 		if (!this.worker) this.withdrawOffer();
 		this.stopLost?.();

@@ -3,7 +3,7 @@
 // so clocks on other hosts do not matter), and who just went silent (then its attempts are lost).
 import {KvWatchInclude, type KvWatchEntry} from '@nats-io/kv';
 import type {QueuedIterator} from '@nats-io/transport-node';
-import type {FleetStanding, HermesCapabilities, RoutePlan} from '../core/types.js';
+import type {FleetStanding, HermesCapabilities, PlannedTask, RoutePlan} from '../core/types.js';
 import {messageOf} from '../core/errors.js';
 import {shownUrl} from './auth.js';
 import type {Nats} from './connection.js';
@@ -18,7 +18,7 @@ type Seen = {advertisement: WorkerAdvertisement; seenAt: number};
 export class Fleet {
 	private readonly seen = new Map<string, Seen>();
 	/** Workers lost during this runner host's life, until they heartbeat again. */
-	private readonly lost = new Map<string, {why: string; at: number}>();
+	private readonly lost = new Map<string, {why: string; at: number; advertisement: WorkerAdvertisement}>();
 	private readonly lostListeners = new Set<(name: string, why: string) => void>();
 	private readonly changeListeners = new Set<() => void>();
 	private readonly check: NodeJS.Timeout;
@@ -68,6 +68,24 @@ export class Fleet {
 			workers: [...this.seen.values()].map(({advertisement: {name, slots, free}}) => ({name, slots, free})).sort((a, b) => a.name.localeCompare(b.name)),
 			lost: [...this.lost].map(([name, {why, at}]) => ({name, why, at})).sort((a, b) => a.name.localeCompare(b.name)),
 		};
+	}
+
+	/** Which live workers can run `task`; when none: each live one's reason, and the lost ones that could. */
+	fitting(task: PlannedTask): {live: string[]; reasons: string[]} {
+		const live: string[] = [];
+		const reasons: string[] = [];
+		for (const {advertisement} of this.seen.values()) {
+			const why = unfitReason(task, advertisement);
+			if (why === undefined) live.push(advertisement.name);
+			else reasons.push(`${advertisement.name}: ${why}`);
+		}
+
+		for (const [name, {why, advertisement}] of this.lost) {
+			if (unfitReason(task, advertisement) === undefined) reasons.unshift(`${name}, which could, was lost: ${why}`);
+		}
+
+		if (this.seen.size === 0) reasons.push('no worker is live');
+		return {live, reasons};
 	}
 
 	onLost(listener: (name: string, why: string) => void): () => void {
@@ -156,8 +174,10 @@ export class Fleet {
 	}
 
 	private lose(name: string, why: string): void {
-		if (!this.seen.delete(name)) return;
-		this.lost.set(name, {why, at: Date.now()});
+		const seen = this.seen.get(name);
+		if (!seen) return;
+		this.seen.delete(name);
+		this.lost.set(name, {why, at: Date.now(), advertisement: seen.advertisement});
 		this.log(`worker ${name} is lost: ${why}`);
 		for (const listener of this.lostListeners) listener(name, why);
 		this.changed();

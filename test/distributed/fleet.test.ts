@@ -1,13 +1,14 @@
 // Tasks on worker hosts through a real nats-server: three worker processes, each with its own
 // HERMES_HOME, running the fake agent; the runner host is the built CLI's `run --nats`.
-import {mkdirSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {execa} from 'execa';
 import {afterEach, describe, expect, it} from 'vitest';
 import {connect} from '@nats-io/transport-node';
 import {jetstream} from '@nats-io/jetstream';
 import {cliPath} from '../helpers/run-cli.js';
-import {fakeAgentPath, isProcessRunning} from '../helpers/processes.js';
+import {fakeAgentPath} from '../helpers/processes.js';
+import {listGroupMembers} from '../../src/core/process/group.js';
 import {natsServerPath, natsSkipReason, scratchDir, startedRecords, startNatsServer, startWorker, stopFleet} from '../helpers/nats-fleet.js';
 import {waitFor} from '../helpers/wait-for.js';
 import type {BatchReport} from '../../src/core/types.js';
@@ -33,6 +34,15 @@ function ranBy(log: string, batch: string): string[] {
 }
 
 afterEach(stopFleet);
+
+/** Every task log in a worker's run folders. */
+function taskLogs(home: string): string {
+	const runs = path.join(home, 'delegate', 'runs');
+	return readdirSync(runs).flatMap(run => {
+		const logs = path.join(runs, run, 'logs');
+		return existsSync(logs) ? readdirSync(logs).map(log => readFileSync(path.join(logs, log), 'utf8')) : [];
+	}).join('\n');
+}
 
 describe.skipIf(!natsServerPath)('run --nats with three workers', () => {
 	it('runs 60 tasks across them, each once and on a worker that can run it; a task none can run is refused and never published', async () => {
@@ -69,12 +79,15 @@ describe.skipIf(!natsServerPath)('run --nats with three workers', () => {
 		const {url} = await startNatsServer();
 		const workers = await Promise.all([startWorker(url, 'wa', {concurrency: 1}), startWorker(url, 'wb', {concurrency: 1})]);
 		const release = path.join(scratchDir('hd-release-'), 'go');
-		const run = runBatch(url, [{goal: `one [fake:until-file=${release}]`}, {goal: `two [fake:until-file=${release}]`}]);
+		// A grandchild in each task's group outlives its agent: what a killed worker leaves running.
+		const run = runBatch(url, [{goal: `one [fake:until-file=${release}] [fake:grandchild]`}, {goal: `two [fake:until-file=${release}] [fake:grandchild]`}]);
 		let stderr = '';
 		run.stderr.on('data', (chunk: Buffer) => {
 			stderr += chunk.toString();
 		});
-		await waitFor(() => workers.every(worker => startedRecords(worker.home).length === 1), {message: 'both workers running a task'});
+		// Each agent and its grandchild running, and its worker's log says so (gc proves a process is the
+		// task's by its start time before the run's last write: one started after it is left alone).
+		await waitFor(() => workers.every(worker => startedRecords(worker.home).length === 1 && taskLogs(worker.home).includes('grandchild pid')), {message: 'both workers running a task with its grandchild'});
 		const victim = workers[0]!;
 		const victimTask = /running task (t0\d)/.exec(victim.log.text)![1]!;
 		victim.process.kill('SIGKILL');
@@ -83,9 +96,11 @@ describe.skipIf(!natsServerPath)('run --nats with three workers', () => {
 		// The killed worker's host recorded the task's group, so `gc` there leaves nothing of it running.
 		const startedRecord = startedRecords(victim.home).find(record => record.task === victimTask);
 		expect(startedRecord).toBeDefined();
+		// The premise: something of the task still runs with its worker gone, so gc has work to do.
+		expect(listGroupMembers(startedRecord!.pgid)).not.toEqual([]);
 		const gc = await execa(process.execPath, [cliPath, 'gc'], {env: {...process.env, HERMES_HOME: victim.home}, reject: false});
 		expect(gc.exitCode, gc.stderr).toBe(0);
-		expect(isProcessRunning(startedRecord!.pid)).toBe(false);
+		expect(listGroupMembers(startedRecord!.pgid)).toEqual([]);
 		writeFileSync(release, '');
 		const finished = await run;
 		const report = JSON.parse(finished.stdout) as BatchReport;

@@ -70,12 +70,23 @@ export async function restartNatsServer(server: NatsServer): Promise<NatsServer>
 
 export type WorkerProcess = {name: string; home: string; process: Child; log: Collected};
 
-export async function startWorker(url: string, name: string, options: {profiles?: string[]; concurrency?: number} = {}): Promise<WorkerProcess> {
-	const home = scratchDir(`hd-worker-${name}-`);
+export type WorkerSettings = {
+	profiles?: string[];
+	concurrency?: number;
+	/** Its environment on top of this process's (FAKE_HERMES_VERSION=0.19.0 for an older Hermes). */
+	env?: Record<string, string>;
+	/** An earlier worker's home: the same worker started again (same run folders). */
+	home?: string;
+	/** More flags (--nats-creds FILE …). */
+	args?: string[];
+};
+
+export async function startWorker(url: string, name: string, options: WorkerSettings = {}): Promise<WorkerProcess> {
+	const home = options.home ?? scratchDir(`hd-worker-${name}-`);
 	for (const profile of options.profiles ?? []) mkdirSync(path.join(home, 'profiles', profile), {recursive: true});
-	const child = spawn(process.execPath, [cliPath, 'worker', '--nats', url, '--name', name, '--hermes-bin', fakeAgentPath, '-j', String(options.concurrency ?? 4), '--heartbeat', '1'], {
+	const child = spawn(process.execPath, [cliPath, 'worker', '--nats', url, '--name', name, '--hermes-bin', fakeAgentPath, '-j', String(options.concurrency ?? 4), '--heartbeat', '1', ...(options.args ?? [])], {
 		stdio: ['ignore', 'pipe', 'pipe'],
-		env: {...process.env, HERMES_HOME: home, XDG_CACHE_HOME: path.join(home, '.cache')},
+		env: {...process.env, HERMES_HOME: home, XDG_CACHE_HOME: path.join(home, '.cache'), ...options.env},
 	});
 	started.push(child);
 	const log = collect(child.stderr);
@@ -84,12 +95,12 @@ export async function startWorker(url: string, name: string, options: {profiles?
 }
 
 /** The task groups a worker's host recorded as started (processes.jsonl of its run folders): one per attempt it ran. */
-export function startedRecords(home: string): Array<{task: string; pid: number}> {
+export function startedRecords(home: string): Array<{task: string; pid: number; pgid: number}> {
 	const runs = path.join(home, 'delegate', 'runs');
 	if (!existsSync(runs)) return [];
 	return readdirSync(runs).filter(run => !run.startsWith('.')).flatMap(run => {
 		const file = path.join(runs, run, 'processes.jsonl');
-		return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map(line => JSON.parse(line) as {event: string; task: string; pid: number}) : [];
+		return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map(line => JSON.parse(line) as {event: string; task: string; pid: number; pgid: number}) : [];
 	}).filter(record => record.event === 'started');
 }
 
