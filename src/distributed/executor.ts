@@ -89,6 +89,8 @@ class RemoteAttempt {
 	private stopWatchingFit: (() => void) | undefined;
 	/** What the pane was last told it waits for (task.waiting); null: a live worker can run it. */
 	private waitingFor: string | null = null;
+	/** Why its worker was declared lost, while the attempt stands as `lost`: a result that still comes replaces that. */
+	private lost: string | undefined;
 	private giveUp: NodeJS.Timeout | undefined;
 	/** The offer's place in the work queue, once JetStream has it: withdrawn if the attempt ends before a worker took it. */
 	private offerSeq: number | undefined;
@@ -115,7 +117,7 @@ class RemoteAttempt {
 	async start(reports: Promise<ReportStream>): Promise<void> {
 		const {nats} = this.options;
 		try {
-			(await reports).listen(this.task.id, this.attempt, {worker: () => this.worker, onReport: report => this.inOrder.push(report)});
+			(await reports).listen(this.task.id, this.attempt, {worker: () => this.worker, onReport: report => this.take(report)});
 		} catch (error) {
 			this.end(this.unstartedResult('failed', `could not make the batch's stream on NATS: ${messageOf(error)}`));
 			return;
@@ -125,7 +127,9 @@ class RemoteAttempt {
 			if (!error) this.answerClaim(message);
 		}});
 		this.stopLost = this.options.fleet.onLost((name, why) => {
-			if (name === this.worker) this.end(this.lostResult(name, why));
+			if (name !== this.worker || this.ended) return;
+			this.end(this.lostResult(name, why));
+			this.lost = why;
 		});
 		this.stopWatchingFit = this.options.fleet.onChange(() => this.checkFit());
 		this.checkFit();
@@ -224,6 +228,28 @@ class RemoteAttempt {
 		const advertisement = this.options.fleet.live().find(worker => worker.name === this.worker);
 		if (advertisement) readAs(this.attemptOutput, advertisement.hermes.flags);
 		reply({v: messageVersion, granted: true});
+	}
+
+	/**
+	 * A result from a worker that came back (kept on its disk, sent again after a restart:
+	 * recovered), or one for an attempt already declared lost, counts whatever came before it: the
+	 * reports before it may be lost with the worker. Everything else goes in its order.
+	 */
+	private take(report: AttemptReport): void {
+		if (report.kind !== 'finished' || (!report.recovered && !this.lost)) {
+			this.inOrder.push(report);
+			return;
+		}
+
+		const note = `reported by worker ${report.worker} when it came back${this.lost ? `, after it had been declared lost (${this.lost})` : ''}: the live output here may be incomplete (the log on ${report.worker} has all of it)`;
+		const result = {...report.result, warnings: [...(report.result.warnings ?? []), note]};
+		if (!this.ended) {
+			this.end(result);
+		} else if (this.lost) {
+			this.lost = undefined;
+			this.options.log(`task ${this.task.id} ended while its worker ${report.worker} was away: its result replaces "lost"`);
+			this.hooks.lateResult?.(result);
+		}
 	}
 
 	private apply(report: AttemptReport): void {

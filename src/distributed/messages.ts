@@ -137,9 +137,11 @@ export const reportSchema = z.discriminatedUnion('kind', [
 	 * The last report: the result, once the process group is gone. droppedOutputBytes: live output
 	 * the worker did not send because too much was waiting (NATS unreachable); its log has all of it.
 	 */
-	z.strictObject({v, seq: count, worker: id, kind: z.literal('finished'), result: resultSchema, droppedOutputBytes: count, at: epochMs}),
+	/** recovered: sent again by the worker started anew, from what it kept on its disk (outcomes.ts): reports before it may never come. */
+	z.strictObject({v, seq: count, worker: id, kind: z.literal('finished'), result: resultSchema, droppedOutputBytes: count, at: epochMs, recovered: z.literal(true).optional()}),
 ]);
 export type AttemptReport = z.infer<typeof reportSchema>;
+export type FinishedReport = Extract<AttemptReport, {kind: 'finished'}>;
 /** A report as the attempt hands it over: the publisher (report-publisher.ts) adds the version, its seq and the worker. */
 type Body<R> = R extends unknown ? Omit<R, 'v' | 'seq' | 'worker'> : never;
 export type ReportBody = Body<AttemptReport>;

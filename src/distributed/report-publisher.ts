@@ -10,14 +10,15 @@
 //   a long outage reaches. The task's log on this host keeps every byte either way.
 import type {JetStreamClient} from '@nats-io/jetstream';
 import {messageOf} from '../core/errors.js';
-import {encodeMessage, messageVersion, type ReportBody} from './messages.js';
+import {encodeMessage, messageVersion, type AttemptReport, type ReportBody} from './messages.js';
 
 /** Raw bytes per output report: 256 KiB is 342 KiB in base64, under NATS's default max_payload of 1 MiB. */
 export const maxReportBytes = 256 * 1024;
 /** Output waiting for NATS beyond this is dropped rather than held in memory. */
 export const maxWaitingOutputBytes = 8 * 1024 * 1024;
 
-type Waiting = {report: ReportBody} | {stream: 'stdout' | 'stderr'; chunks: Buffer[]; bytes: number};
+/** Numbered as they are handed over: a report's seq is known at once (outcomes.ts keeps it with the result). */
+type Waiting = {report: AttemptReport} | {seq: number; stream: 'stdout' | 'stderr'; chunks: Buffer[]; bytes: number};
 
 export type ReportTarget = {
 	js: JetStreamClient;
@@ -41,7 +42,16 @@ export class ReportPublisher {
 
 	constructor(private readonly target: ReportTarget) {}
 
-	report(report: ReportBody): void {
+	/** Queues the report; returns it as it will be published (numbered). */
+	report(body: ReportBody): AttemptReport {
+		const report = {...body, v: messageVersion, seq: this.nextSeq++, worker: this.target.worker} as AttemptReport;
+		this.waiting.push({report});
+		this.kick();
+		return report;
+	}
+
+	/** A report numbered before (kept by an earlier run of this worker): sent as it is, under its own seq. */
+	resend(report: AttemptReport): void {
 		this.waiting.push({report});
 		this.kick();
 	}
@@ -59,7 +69,7 @@ export class ReportPublisher {
 			last.chunks.push(chunk);
 			last.bytes += chunk.length;
 		} else {
-			this.waiting.push({stream, chunks: [chunk], bytes: chunk.length});
+			this.waiting.push({seq: this.nextSeq++, stream, chunks: [chunk], bytes: chunk.length});
 		}
 
 		this.kick();
@@ -84,17 +94,13 @@ export class ReportPublisher {
 
 	private async sendAll(): Promise<void> {
 		for (let next = this.waiting.shift(); next && !this.abandoned; next = this.waiting.shift()) {
-			const seq = this.nextSeq++;
-			const {worker} = this.target;
-			let body: object;
 			if ('report' in next) {
-				body = {...next.report, seq, worker, v: messageVersion};
+				await this.publish(next.report.seq, encodeMessage(next.report));
 			} else {
 				this.waitingOutputBytes -= next.bytes;
-				body = {v: messageVersion, seq, worker, kind: 'output', stream: next.stream, data: Buffer.concat(next.chunks).toString('base64')};
+				const {seq, stream, chunks} = next;
+				await this.publish(seq, encodeMessage({v: messageVersion, seq, worker: this.target.worker, kind: 'output', stream, data: Buffer.concat(chunks).toString('base64')}));
 			}
-
-			await this.publish(seq, encodeMessage(body));
 		}
 
 		if (this.abandoned) this.waiting.length = 0;

@@ -12,7 +12,7 @@ import type {BatchEvent} from '../core/types.js';
 import {messageOf} from '../core/errors.js';
 import {offerAckWaitMs} from './connection.js';
 import {attemptSubjects, batchStream, type AttemptSubjects} from './subjects.js';
-import {cancelRequestSchema, claimReplySchema, encodeMessage, messageVersion, parseMessage, type CancelReply, type TaskOffer, type ReportBody} from './messages.js';
+import {cancelRequestSchema, claimReplySchema, encodeMessage, messageVersion, parseMessage, type AttemptReport, type CancelReply, type TaskOffer, type ReportBody} from './messages.js';
 import type {Nats} from './connection.js';
 import {ReportPublisher} from './report-publisher.js';
 
@@ -24,6 +24,8 @@ export type AttemptContext = {
 	spend: SpendReader;
 	/** A line for processes.jsonl of this host's run folder for the batch. */
 	record: (record: ProcessRecord) => void;
+	/** The attempt's final report, kept on this host's disk until the batch's stream has it; returns how to forget it. */
+	keep: (report: AttemptReport) => () => void;
 	log: (line: string) => void;
 };
 
@@ -75,6 +77,7 @@ export async function runAttempt(message: JsMsg, offer: TaskOffer, context: Atte
 	// Without a sign of life within ack_wait, JetStream would offer the task to another worker.
 	const working = setInterval(() => message.working(), offerAckWaitMs / 3);
 	let finished = false;
+	let forget = () => undefined as unknown;
 	const execution = executor.run(task, attempt, attemptOutput, {
 		emit: event => {
 			const forwarded = forwardedEvent(event);
@@ -85,7 +88,7 @@ export async function runAttempt(message: JsMsg, offer: TaskOffer, context: Atte
 		finished: result => {
 			finished = true;
 			const withSpend = context.spend.attach(task, result);
-			reports.report({kind: 'finished', result: {...withSpend, host: worker}, droppedOutputBytes: reports.droppedOutputBytes, at: Date.now()});
+			forget = context.keep(reports.report({kind: 'finished', result: {...withSpend, host: worker}, droppedOutputBytes: reports.droppedOutputBytes, at: Date.now()}));
 		},
 	});
 
@@ -108,6 +111,7 @@ export async function runAttempt(message: JsMsg, offer: TaskOffer, context: Atte
 	if (abandoned) context.log(`task ${task.id} of batch ${offer.batch} ended, but ${abandoned}`);
 	clearInterval(working);
 	message.ack();
+	forget(); // in the stream (or its batch is gone): nothing for a restart to report
 	// A stop that arrives a moment later still gets its answer from the subscription until the drain.
 	stops.unsubscribe();
 }

@@ -1,7 +1,7 @@
 // A worker host: advertises itself in the KV bucket with heartbeats, pulls task offers from the
 // work queue only while it has a free slot, and runs each it can on this host (worker-attempt.ts).
 // Its HERMES_HOME, profiles and keys are its own: nothing of them travels but the profiles' names.
-import {readdirSync} from 'node:fs';
+import {readdirSync, rmSync} from 'node:fs';
 import path from 'node:path';
 import type {JsMsg} from '@nats-io/jetstream';
 import {createRunFolder, recordProcess, type RunFolder} from '../core/run-folder/folder.js';
@@ -12,7 +12,9 @@ import {messageOf} from '../core/errors.js';
 import type {Nats} from './connection.js';
 import {unfitReason} from './fit.js';
 import {advertisementSchema, encodeMessage, messageVersion, offerSchema, parseMessage, type WorkerAdvertisement} from './messages.js';
-import {offerConsumer, offerStream, attemptSubjects} from './subjects.js';
+import {offerConsumer, offerStream, attemptSubjects, batchStream} from './subjects.js';
+import {keepOutcome, markWorkerFolder, pendingOutcomes} from './outcomes.js';
+import {ReportPublisher} from './report-publisher.js';
 import {claim, runAttempt} from './worker-attempt.js';
 
 export type WorkerOptions = {
@@ -56,6 +58,7 @@ export class Worker {
 	/** Advertises, then takes work until stop(); resolves once every attempt it took has ended. */
 	async serve(): Promise<void> {
 		await this.advertise();
+		void this.reportKeptOutcomes();
 		this.heartbeat = setInterval(() => void this.advertise(), this.options.heartbeatMs);
 		const consumer = await this.nats.js.consumers.get(offerStream, offerConsumer);
 		const attempts = new Set<Promise<void>>();
@@ -169,7 +172,7 @@ export class Worker {
 				display: false,
 				logLimitBytes: offer.logLimitBytes,
 			});
-			await runAttempt(message, offer, {nats: this.nats, worker: this.options.name, executor, spend: this.spend, log: this.options.log, record: record => {
+			await runAttempt(message, offer, {nats: this.nats, worker: this.options.name, executor, spend: this.spend, log: this.options.log, keep: report => keepOutcome(folder, offer.task.id, offer.attempt, report, this.options.log), record: record => {
 				try {
 					recordProcess(folder, record);
 				} catch (error) {
@@ -184,11 +187,36 @@ export class Worker {
 		}
 	}
 
+	/**
+	 * Results an earlier run of this worker (same name, same home) kept and never got into their
+	 * batch's stream: published now, marked recovered; dropped for a batch that has ended.
+	 */
+	private async reportKeptOutcomes(): Promise<void> {
+		for (const outcome of pendingOutcomes(this.options.hermesHome, this.options.name, this.options.log)) {
+			const {batch, taskId, attempt, report, file} = outcome;
+			const publisher = new ReportPublisher({
+				js: this.nats.js,
+				subject: attemptSubjects(batch, taskId, attempt).report,
+				idPrefix: `${batch}.${taskId}.${attempt}.recovered`,
+				worker: this.options.name,
+				isGone: async () => this.nats.isStreamGone(batchStream(batch).name),
+				log: this.options.log,
+			});
+			publisher.resend({...report, recovered: true});
+			const gone = await publisher.settled();
+			this.options.log(gone
+				? `dropped the kept result of task ${taskId} of batch ${batch}: ${gone}`
+				: `reported task ${taskId} (attempt ${attempt}) of batch ${batch}, which ended while this worker was away`);
+			rmSync(file, {force: true});
+		}
+	}
+
 	/** One run folder on this host per batch it works for: the logs of that batch's attempts. */
 	private folderFor(batch: string): RunFolder {
 		let folder = this.folders.get(batch);
 		if (!folder) {
 			folder = createRunFolder(this.options.hermesHome);
+			markWorkerFolder(folder, this.options.name, batch);
 			this.folders.set(batch, folder);
 		}
 

@@ -2,7 +2,7 @@
 // worker processes (the built CLI's `worker`), each with its own HERMES_HOME, running the fake agent.
 import {spawn, type ChildProcessByStdio} from 'node:child_process';
 import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs';
-import {createServer} from 'node:net';
+import {connect as connectTcp, createServer, type Socket} from 'node:net';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import type {Readable} from 'node:stream';
@@ -66,6 +66,36 @@ export async function stopNatsServer(server: NatsServer): Promise<void> {
 export async function restartNatsServer(server: NatsServer): Promise<NatsServer> {
 	await stopNatsServer(server);
 	return {...server, process: await spawnServer(server)};
+}
+
+/**
+ * A TCP relay to the server: a worker connected through it loses NATS when cut() is called (as on
+ * a network cut), while the server and everyone connected directly go on. Nothing passes after.
+ */
+export async function startRelay(server: NatsServer): Promise<{url: string; cut(): void}> {
+	const sockets = new Set<Socket>();
+	const relay = createServer(socket => {
+		const upstream = connectTcp(server.port, '127.0.0.1');
+		for (const end of [socket, upstream]) {
+			sockets.add(end);
+			end.on('error', () => undefined);
+			end.on('close', () => {
+				socket.destroy();
+				upstream.destroy();
+			});
+		}
+
+		socket.pipe(upstream).pipe(socket);
+	});
+	const port = await freePort();
+	await new Promise<void>(resolve => relay.listen(port, '127.0.0.1', resolve));
+	return {
+		url: `nats://127.0.0.1:${port}`,
+		cut() {
+			relay.close();
+			for (const socket of sockets) socket.destroy();
+		},
+	};
 }
 
 export type WorkerProcess = {name: string; home: string; process: Child; log: Collected};

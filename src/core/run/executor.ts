@@ -59,6 +59,11 @@ export type ExecutionHooks = {
 	record: (record: ProcessRecord) => void;
 	/** Called exactly once, with the attempt's result, whether or not it ever started. */
 	finished: (result: TaskResult) => void;
+	/**
+	 * After finished said `lost` (its worker host went silent): the attempt's real result, which its
+	 * worker reported when it came back. The runner takes it while the task is still that lost attempt.
+	 */
+	lateResult?: (result: TaskResult) => void;
 };
 
 /** A task's output buffer and, under stream-json, the decoder that feeds it: one per attempt. */
