@@ -15,8 +15,16 @@ export function shownUrl(url: string): string {
 	return url.replace(/^([a-z]+:\/\/)[^@/]*@/i, '$1');
 }
 
-export function connectOptionsFor(auth: NatsAuth): Partial<ConnectionOptions> {
-	const options: Partial<ConnectionOptions> = {};
+/** How to connect to `url`: the server without its user info, which becomes the user and password (or a token). */
+export function connectOptionsFor(url: string, auth: NatsAuth): Partial<ConnectionOptions> {
+	const options: Partial<ConnectionOptions> = {servers: shownUrl(url)};
+	const userInfo = /^[a-z]+:\/\/([^@/]*)@/i.exec(url)?.[1];
+	if (userInfo !== undefined) {
+		const [user = '', pass] = userInfo.split(':', 2).map(part => decodeURIComponent(part));
+		if (pass === undefined) options.token = user;
+		else Object.assign(options, {user, pass});
+	}
+
 	if (auth.credsFile !== undefined) {
 		const creds = readAuthFile(auth.credsFile, '--nats-creds', 'a NATS credentials file (.creds, as `nsc generate creds` writes it)');
 		options.authenticator = credsAuthenticator(creds);

@@ -31,9 +31,10 @@ export type Nats = {
 /** Connects to `url` and readies the stream, consumer and bucket; unreachable or without JetStream: an InputError (exit 2). */
 export async function openNats(url: string, who: string, auth: NatsAuth = {}): Promise<Nats> {
 	let connection: NatsConnection;
+	const options = connectOptionsFor(url, auth); // bad files: their own InputError, before any connecting
 	try {
 		// A lost server is noticed within ~15 s even without a closed socket (a cut network); retried every 0.5 s.
-		connection = await connect({servers: url, name: who, timeout: 5000, maxReconnectAttempts: -1, reconnectTimeWait: 500, pingInterval: 5000, maxPingOut: 3, ...connectOptionsFor(auth)});
+		connection = await connect({name: who, timeout: 5000, maxReconnectAttempts: -1, reconnectTimeWait: 500, pingInterval: 5000, maxPingOut: 3, ...options});
 	} catch (error) {
 		throw new InputError(`cannot reach NATS at ${shownUrl(url)}: ${messageOf(error)}`, {}, `start a server with JetStream (\`nats-server -js\`) there, or pass the right --nats URL (e.g. nats://127.0.0.1:4222)${auth.credsFile || auth.tlsCa ? ', and check --nats-creds/--nats-tls-ca' : ''}`);
 	}
