@@ -9,6 +9,7 @@ import {shownUrl} from './auth.js';
 import type {Nats} from './connection.js';
 import {unfitReason} from './fit.js';
 import {advertisementSchema, parseMessage, type WorkerAdvertisement} from './messages.js';
+import {workerPingSubject} from './subjects.js';
 
 /** Heartbeats a worker may miss before it is lost. */
 const missedHeartbeats = 3;
@@ -48,12 +49,27 @@ export class Fleet {
 		}
 
 		const fleet = new Fleet(nats, log);
+		// Who answers now is alive now; one that does not (busy, or of an older version) is waited for by its heartbeat.
+		await fleet.ping(listed.length);
 		const deadline = Date.now() + 2 * Math.max(0, ...listed.map(worker => worker.heartbeatMs)) + 500;
 		while (Date.now() < deadline && listed.some(worker => !fleet.seen.has(worker.name))) {
 			await new Promise(resolve => setTimeout(resolve, 50));
 		}
 
 		return fleet;
+	}
+
+	private async ping(expected: number): Promise<void> {
+		if (expected === 0) return;
+		try {
+			const answers = await this.nats.connection.requestMany(workerPingSubject, undefined, {strategy: 'count', maxWait: 500, maxMessages: expected});
+			for await (const answer of answers) {
+				const parsed = parseMessage(advertisementSchema, answer.data);
+				if (parsed.ok && !this.seen.has(parsed.value.name)) this.seen.set(parsed.value.name, {advertisement: parsed.value, seenAt: Date.now()});
+			}
+		} catch {
+			// Nobody answered at all: the heartbeats decide.
+		}
 	}
 
 	live(): WorkerAdvertisement[] {

@@ -18,6 +18,9 @@ export function isSubjectToken(value: string): boolean {
 
 export const offerSubjects = 'hd.*.offer';
 
+/** Every live worker answers a request here with its advertisement: a runner host finds the fleet at once. */
+export const workerPingSubject = 'hd.workers.ping';
+
 export function offerSubject(batchId: string): string {
 	return `hd.${checked(batchId)}.offer`;
 }

@@ -12,7 +12,7 @@ import {messageOf} from '../core/errors.js';
 import type {Nats} from './connection.js';
 import {unfitReason} from './fit.js';
 import {advertisementSchema, encodeMessage, messageVersion, offerSchema, parseMessage, type WorkerAdvertisement} from './messages.js';
-import {offerConsumer, offerStream, attemptSubjects, batchStream} from './subjects.js';
+import {offerConsumer, offerStream, attemptSubjects, batchStream, workerPingSubject} from './subjects.js';
 import {keepOutcome, markWorkerFolder, pendingOutcomes} from './outcomes.js';
 import {ReportPublisher} from './report-publisher.js';
 import {claim, runAttempt} from './worker-attempt.js';
@@ -58,6 +58,9 @@ export class Worker {
 	/** Advertises, then takes work until stop(); resolves once every attempt it took has ended. */
 	async serve(): Promise<void> {
 		await this.advertise();
+		const pings = this.nats.connection.subscribe(workerPingSubject, {callback: (error, request) => {
+			if (!error) request.respond(encodeMessage(advertisementSchema.parse(this.advertisement())));
+		}});
 		void this.reportKeptOutcomes();
 		this.heartbeat = setInterval(() => void this.advertise(), this.options.heartbeatMs);
 		const consumer = await this.nats.js.consumers.get(offerStream, offerConsumer);
@@ -80,6 +83,7 @@ export class Worker {
 			attempts.add(taken);
 		}
 
+		pings.unsubscribe();
 		await Promise.all(attempts);
 		clearInterval(this.heartbeat);
 		await this.nats.workers.delete(this.options.name).catch(() => undefined);
