@@ -12,7 +12,7 @@
 //     timestamp-agent.mjs), run on a worker; the latency is taken where a chunk enters the runner
 //     host's output buffer (what the dashboard reads). p50/p95/max.
 // The machine is shared: the load average is printed at the start and the end; say it with the figures.
-// Run: `npm run build && node bench/nats-fleet.mjs`. BENCH_TASKS (200), BENCH_WORKERS (4), BENCH_SLOTS
+// Run: `npm run bench:nats` (builds first if needed). BENCH_TASKS (200), BENCH_WORKERS (4), BENCH_SLOTS
 // per worker (8), BENCH_DURATION seconds per task (0.5), BENCH_SERIAL (20), BENCH_STAMPED (4) tasks.
 import {execFileSync, spawn} from 'node:child_process';
 import {existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';

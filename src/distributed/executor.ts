@@ -17,6 +17,7 @@ import {cancelReplySchema, claimRequestSchema, encodeMessage, messageVersion, of
 import {InOrder, ReportStream} from './report-stream.js';
 import {readAs, remoteOutput} from './remote-output.js';
 import {defaultWorkerWaitMs} from './fit.js';
+import {FitWait} from './fit-wait.js';
 import {attemptSubjects, offerStream, offerSubject} from './subjects.js';
 
 export type NatsExecutorOptions = {
@@ -86,12 +87,10 @@ class RemoteAttempt {
 	private startedAt: number | undefined;
 	private ended = false;
 	private claims: Subscription | undefined;
-	private stopWatchingFit: (() => void) | undefined;
-	/** What the pane was last told it waits for (task.waiting); null: a live worker can run it. */
-	private waitingFor: string | null = null;
+	/** Until a worker claims it: whether some live worker can run it (fit-wait.ts). */
+	private fitWait: FitWait | undefined;
 	/** Why its worker was declared lost, while the attempt stands as `lost`: a result that still comes replaces that. */
 	private lost: string | undefined;
-	private giveUp: NodeJS.Timeout | undefined;
 	/** The offer's place in the work queue, once JetStream has it: withdrawn if the attempt ends before a worker took it. */
 	private offerSeq: number | undefined;
 	private stopLost: (() => void) | undefined;
@@ -131,37 +130,12 @@ class RemoteAttempt {
 			this.end(this.lostResult(name, why));
 			this.lost = why;
 		});
-		this.stopWatchingFit = this.options.fleet.onChange(() => this.checkFit());
-		this.checkFit();
+		this.fitWait = new FitWait(this.task, this.options.fleet, this.options.workerWaitMs ?? defaultWorkerWaitMs, {
+			waiting: waitingFor => this.hooks.emit({type: 'task.waiting', id: this.task.id, waitingFor, at: Date.now()}),
+			giveUp: why => this.end(this.unstartedResult('failed', why)),
+		});
 		await this.offer();
 		await this.finishedOnce;
-	}
-
-	/**
-	 * Until a worker claims it: whether some live worker can run it. None can (the only fitting
-	 * worker left, say): the pane says what it waits for, and after workerWaitMs without one it ends
-	 * failed, with each worker's reason — a worker that comes back in time takes it as usual.
-	 */
-	private checkFit(): void {
-		if (this.ended || this.worker) return;
-		const {live, reasons} = this.options.fleet.fitting(this.task);
-		const waitMs = this.options.workerWaitMs ?? defaultWorkerWaitMs;
-		const waitingFor = live.length > 0 ? null : `a worker that can run it (${reasons.join('; ')}); gives up ${Math.round(waitMs / 1000)} s after the last one left`;
-		if (waitingFor !== this.waitingFor) {
-			this.waitingFor = waitingFor;
-			this.hooks.emit({type: 'task.waiting', id: this.task.id, waitingFor: waitingFor && `waiting for ${waitingFor}`, at: Date.now()});
-		}
-
-		if (live.length > 0) {
-			clearTimeout(this.giveUp);
-			this.giveUp = undefined;
-		} else {
-			this.giveUp ??= setTimeout(() => {
-				this.giveUp = undefined;
-				const now = this.options.fleet.fitting(this.task);
-				if (now.live.length === 0) this.end(this.unstartedResult('failed', `not started: no live worker could run it for ${Math.round(waitMs / 1000)} s (${now.reasons.join('; ')}); R runs it again once one can (executor.worker_wait in delegate.yaml sets the wait)`));
-			}, waitMs);
-		}
 	}
 
 	/** The offer, published until JetStream has it (its message id makes a repeat harmless) or the attempt has ended. */
@@ -224,7 +198,7 @@ class RemoteAttempt {
 
 		// The same worker asking again (its first reply was lost with the connection) gets the same answer.
 		this.worker = parsed.value.worker;
-		this.stopWaiting();
+		this.fitWait?.stop();
 		const advertisement = this.options.fleet.live().find(worker => worker.name === this.worker);
 		if (advertisement) readAs(this.attemptOutput, advertisement.hermes.flags);
 		reply({v: messageVersion, granted: true});
@@ -287,12 +261,6 @@ class RemoteAttempt {
 		}
 	}
 
-	private stopWaiting(): void {
-		this.stopWatchingFit?.();
-		this.stopWatchingFit = undefined;
-		clearTimeout(this.giveUp);
-	}
-
 	/** Nobody will take it now: out of the work queue, so that no worker is offered it again. */
 	private withdrawOffer(): void {
 		const seq = this.offerSeq;
@@ -313,7 +281,7 @@ class RemoteAttempt {
 	private end(result: TaskResult): void {
 		if (this.ended) return;
 		this.ended = true;
-		this.stopWaiting();
+		this.fitWait?.stop();
 		this.claims?.unsubscribe();
 		if (!this.worker) this.withdrawOffer();
 		this.stopLost?.();
