@@ -63,6 +63,7 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 
 		if (interruptedEarly) {
 			stopSignals();
+			await remote?.close();
 			tellLauncher({type: 'refused', message: '', exitCode: exitCodes.interrupted});
 			return exitCodes.interrupted;
 		}

@@ -2,8 +2,9 @@
 // first offer and deleted when the runner host is done with the batch, read through a durable
 // consumer with explicit acks. When NATS comes back (a restarted server, a healed network) the
 // consumer goes on from where the server has it, so what workers reported meanwhile arrives; a
-// report that arrives twice or late is put in its place by its attempt (InOrder, below).
-import {AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, type ConsumerMessages} from '@nats-io/jetstream';
+// consumer the server no longer has is made again from just after the last report taken. A report
+// that arrives twice or late is put in its place by its attempt (InOrder, below).
+import {AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, type ConsumerConfig, type ConsumerMessages} from '@nats-io/jetstream';
 import {messageOf} from '../core/errors.js';
 import type {Nats} from './connection.js';
 import {parseMessage, reportSchema, type AttemptReport} from './messages.js';
@@ -11,6 +12,12 @@ import {batchStream, reportOf} from './subjects.js';
 
 const consumerName = 'runner-host';
 const dayNs = 24 * 3600 * 1e9;
+
+/** The runner host's consumer, from the start of the stream, or from just after the last report it took. */
+function consumerConfig(lastSeq: number): Partial<ConsumerConfig> {
+	const from = lastSeq === 0 ? {deliver_policy: DeliverPolicy.All} : {deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: lastSeq + 1};
+	return {durable_name: consumerName, ack_policy: AckPolicy.Explicit, ack_wait: 30 * 1e9, max_ack_pending: 20_000, ...from};
+}
 
 export type ReportListener = {worker: () => string | undefined; onReport: (report: AttemptReport) => void};
 
@@ -27,7 +34,7 @@ export class ReportStream {
 		const {name, subjects} = batchStream(batch);
 		// File storage: it outlives a restart of the server. A week at most, for a runner host that died without deleting it.
 		await nats.manager.streams.add({name, subjects: [subjects], retention: RetentionPolicy.Limits, storage: StorageType.File, discard: DiscardPolicy.Old, max_age: 7 * dayNs, duplicate_window: 120 * 1e9});
-		await nats.manager.consumers.add(name, {durable_name: consumerName, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, ack_wait: 30 * 1e9, max_ack_pending: 20_000});
+		await nats.manager.consumers.add(name, consumerConfig(0));
 		const stream = new ReportStream(nats, batch, log);
 		await stream.follow();
 		return stream;
@@ -50,6 +57,7 @@ export class ReportStream {
 		const consumer = await this.nats.js.consumers.get(batchStream(this.batch).name, consumerName);
 		const messages = await consumer.consume({max_messages: 512});
 		this.messages = messages;
+		void this.recreateWhenGone(messages);
 		void (async () => {
 			for await (const message of messages) {
 				this.lastSeq = Math.max(this.lastSeq, message.seq);
@@ -59,6 +67,23 @@ export class ReportStream {
 
 			if (!this.closed) this.log('the batch\'s reports stopped arriving (its consumer ended); results still to come will be missing');
 		})();
+	}
+
+	/**
+	 * The consumer gone from the server (deleted, or a server that lost its state): made again from
+	 * just after the last report taken, which the running consume() then reads from.
+	 */
+	private async recreateWhenGone(messages: ConsumerMessages): Promise<void> {
+		for await (const status of messages.status()) {
+			if (this.closed || (status.type !== 'consumer_not_found' && status.type !== 'consumer_deleted')) continue;
+			const {name} = batchStream(this.batch);
+			try {
+				await this.nats.manager.consumers.add(name, consumerConfig(this.lastSeq));
+				this.log(`the batch's consumer was gone (${status.type}): made again from report ${this.lastSeq + 1} of ${name}`);
+			} catch (error) {
+				this.log(`the batch's consumer is gone (${status.type}) and could not be made again yet: ${messageOf(error)}`);
+			}
+		}
 	}
 
 	private take(subject: string, data: Uint8Array): void {

@@ -1,7 +1,7 @@
 // The runner host's executor in this process against a real nats-server and a real worker
 // process: a cancel reaches the worker, whose process group is gone before it answers; messages
 // on the batch's subjects that are malformed or from a worker that does not hold the task change nothing.
-import {mkdtempSync, rmSync} from 'node:fs';
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
@@ -11,7 +11,7 @@ import type {BatchEvent, PlannedTask} from '../../src/core/types.js';
 import {openNats} from '../../src/distributed/connection.js';
 import {natsExecutor, type NatsExecutor} from '../../src/distributed/executor.js';
 import {Fleet, fleetCapabilities} from '../../src/distributed/fleet.js';
-import {attemptSubjects} from '../../src/distributed/subjects.js';
+import {attemptSubjects, batchStream} from '../../src/distributed/subjects.js';
 import {messageVersion} from '../../src/distributed/messages.js';
 import {isProcessRunning} from '../helpers/processes.js';
 import {natsServerPath, natsSkipReason, startNatsServer, startWorker, stopFleet} from '../helpers/nats-fleet.js';
@@ -90,6 +90,39 @@ describe.skipIf(!natsServerPath)('the NATS executor', () => {
 			expect(groupExists(pid)).toBe(false);
 			await waitFor(() => logged.some(line => line === 'worker wa says task t01\'s processes are gone'), {message: 'the worker\'s answer to the stop'});
 			expect(worker.log.text).toMatch(/finished task t01/);
+		} finally {
+			await executor?.close();
+			fleet.close();
+			await nats.close();
+			rmSync(home, {recursive: true, force: true});
+		}
+	}, 60_000);
+
+	it('a batch whose consumer the server lost makes it again from just after the last report taken: the result still arrives', async () => {
+		const {url} = await startNatsServer();
+		await startWorker(url, 'wa');
+		const home = mkdtempSync(path.join(tmpdir(), 'hd-consumer-home-'));
+		const release = path.join(home, 'go');
+		const nats = await openNats(url, 'test runner host');
+		const logged: string[] = [];
+		const log = (line: string) => logged.push(line);
+		const fleet = await Fleet.discover(nats, log);
+		let executor: NatsExecutor | undefined;
+		try {
+			const capabilities = fleetCapabilities(fleet.live());
+			const folder = createRunFolder(home);
+			executor = natsExecutor({nats, fleet, batch: folder.runId, capabilities, graceMs: 2000, logLimitBytes: 0, display: false, log});
+			const runner = new BatchRunner({mode: 'default', tasks: [plannedTask('t01', `wait [fake:until-file=${release}] [fake:answer=still here]`)], warnings: []}, {
+				hermesBin: 'hermes', capabilities, folder, graceMs: 2000, concurrency: 1, env: {...process.env, HERMES_HOME: home}, executor,
+			});
+			const events: BatchEvent[] = [];
+			runner.subscribe(event => events.push(event));
+			const report = runner.start();
+			await waitFor(() => events.some(event => event.type === 'task.started'), {message: 'the remote task to start'});
+			await nats.manager.consumers.delete(batchStream(folder.runId).name, 'runner-host');
+			await waitFor(() => logged.some(line => line.includes('the batch\'s consumer was gone')), {message: 'the consumer made again', timeoutMs: 30_000});
+			writeFileSync(release, '');
+			expect((await report).results[0]).toMatchObject({status: 'succeeded', answer: 'still here', host: 'wa'});
 		} finally {
 			await executor?.close();
 			fleet.close();

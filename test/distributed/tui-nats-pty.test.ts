@@ -1,13 +1,14 @@
 // The dashboard of a batch on worker hosts, in a real terminal (tmux): `tui --nats` across two
 // worker processes, each with its own HERMES_HOME and the fake agent. The header's workers line and
 // each pane's host come from the runner host; a remote task cancelled from the keyboard ends on its
-// worker, whose process group is gone once the pane says cancelled.
+// worker, whose process group is gone once the pane says cancelled; a restart of nats-server shows
+// in the header while it lasts, and the batch goes on by itself.
 import {writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {listGroupMembers} from '../../src/core/process/group.js';
 import {cliPath, makeHome, tasksJson} from '../helpers/run-cli.js';
-import {natsServerPath, natsSkipReason, scratchDir, startedRecords, startNatsServer, startWorker, stopFleet} from '../helpers/nats-fleet.js';
+import {natsServerPath, natsSkipReason, restartNatsServer, scratchDir, startedRecords, startNatsServer, startWorker, stopFleet, stopNatsServer} from '../helpers/nats-fleet.js';
 import {startTmux} from '../helpers/tmux.js';
 
 if (!natsServerPath) console.log(natsSkipReason);
@@ -22,7 +23,8 @@ const all = (...patterns: RegExp[]) => (screen: string) => patterns.every(patter
 
 describe.skipIf(!natsServerPath)('tui --nats in a real terminal', () => {
 	it('shows the workers and each pane\'s host, and cancels a remote task: its group on the worker is gone', async () => {
-		const {url} = await startNatsServer();
+		let server = await startNatsServer();
+		const {url} = server;
 		const workers = await Promise.all([startWorker(url, 'wa', {concurrency: 1}), startWorker(url, 'wb', {concurrency: 1})]);
 		const home = makeHome();
 		cleanups.push(() => home.remove());
@@ -61,6 +63,12 @@ describe.skipIf(!natsServerPath)('tui --nats in a real terminal', () => {
 		// Its worker answers a stop only once the group is gone, and the pane says cancelled after that.
 		expect(listGroupMembers(pid)).toEqual([]);
 		expect(cancelled).toMatch(new RegExp(`on ${worker} · `));
+
+		// NATS goes away and comes back: the header says so meanwhile, and the batch goes on by itself.
+		await stopNatsServer(server);
+		await screen.waitForScreen(/⚠ NATS lost \S+ ago \(nats:\/\/127\.0\.0\.1:\d+\): reconnecting by itself/, {timeoutMs: 20_000, message: 'the header to say NATS is lost'});
+		server = await restartNatsServer(server);
+		await screen.waitForScreen(screenNow => !screenNow.includes('NATS lost') && /workers: wa \d\/1 free · wb \d\/1 free/.test(screenNow), {timeoutMs: 20_000, message: 'the header to drop the warning once NATS is back'});
 
 		writeFileSync(go, '');
 		await screen.waitForScreen(/t01 alpha-notes +✓ succeeded/, {timeoutMs: 20_000, message: 'the other task to succeed'});
