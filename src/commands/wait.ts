@@ -89,7 +89,8 @@ async function followLive(socket: string, onEvent: ((event: BatchEvent) => void)
 			void connection.closed.then(() => resolve(report));
 		});
 	} finally {
-		connection.close();
+		// Once the host has let us go: a host that ends because we left has written its last by then.
+		await connection.leave('done');
 	}
 }
 

@@ -37,6 +37,12 @@ export type ServeOptions = {
 	maxQueueBytes?: number;
 	/** Output pushes per second to each client (default 12, the dashboard's publish rate). */
 	publishHz?: number;
+	/**
+	 * Asked when a client has said it leaves (detach), after the client count listeners ran: true
+	 * holds it until releaseLeaving(true) (the host ends now, and the client hears of it once the
+	 * host has written its last); false, or absent, lets it go at once.
+	 */
+	holdLeaving?(): boolean;
 };
 
 export type BatchServer = {
@@ -46,7 +52,10 @@ export type BatchServer = {
 	onClients(listener: (count: number) => void): () => void;
 	/** The most bytes any client's socket has held waiting to be read (the slow-reader bound's witness). */
 	peakQueuedBytes(): number;
+	/** Stops serving: no new connection; every client is told why and closed, but those leaving (detach) wait for releaseLeaving. */
 	close(): Promise<void>;
+	/** Lets go every client that sent `detach` and was held (holdLeaving): the host has written its last and ends. */
+	releaseLeaving(): void;
 };
 
 const noSteering = 'this batch cannot be steered: it was started without its config';
@@ -106,6 +115,9 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 
 	const countListeners = new Set<(count: number) => void>();
 	const attachedCount = () => [...clients].filter(client => client.attached).length;
+	let lastCount = 0;
+	/** Every connection from its accept to its close, those still being checked included. */
+	const connections = new Map<AttachedClient, Promise<void>>();
 	const host: ClientHost = {
 		runId: batch.runId,
 		maxQueueBytes: options.maxQueueBytes ?? 8 * 1024 * 1024,
@@ -128,12 +140,17 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 		answer,
 		changed(client, what) {
 			if (what === 'closed') {
-				clients.delete(client);
-				peakOfGone = Math.max(peakOfGone, client.peakQueuedBytes);
+				connections.delete(client);
+				if (clients.delete(client)) peakOfGone = Math.max(peakOfGone, client.peakQueuedBytes);
 			}
 
 			const count = attachedCount();
-			for (const listener of countListeners) listener(count);
+			if (count !== lastCount) {
+				lastCount = count;
+				for (const listener of countListeners) listener(count);
+			}
+
+			if (what === 'left' && !(options.holdLeaving?.() ?? false)) client.release(false);
 		},
 	};
 
@@ -143,9 +160,12 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 		throw new Error(`not serving the batch at ${socketPath}: ${refusal}`);
 	}
 
-	let connections = 0;
+	let accepted = 0;
 	const server = net.createServer({pauseOnConnect: true}, socket => {
-		const client = new AttachedClient(socket, ++connections, host);
+		const client = new AttachedClient(socket, ++accepted, host);
+		connections.set(client, new Promise(resolve => {
+			socket.once('close', () => resolve());
+		}));
 		void checkPeer(socket).then(peer => {
 			if (client.closed) {
 				return; // it left while it was being checked
@@ -157,7 +177,7 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 			}
 
 			if (!peer.ok) {
-				log(`client #${connections}: refused: ${peer.reason}`);
+				log(`client #${accepted}: refused: ${peer.reason}`);
 				client.close('refused: only the user who started this batch may attach to it', true);
 				return;
 			}
@@ -201,14 +221,20 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 		async close() {
 			closing ??= (async () => {
 				stop();
-				const closed = new Promise<void>(resolve => {
-					server.close(() => resolve());
-				});
-				for (const client of clients) client.close('the runner host is closing');
-				await closed;
+				server.close();
+				// Every connection but those that said they leave: they hear the host's last word (releaseLeaving).
+				const closed = [...connections].filter(([client]) => !client.leaving).map(([, gone]) => gone);
+				for (const client of clients) {
+					if (!client.leaving) client.close('the runner host is closing');
+				}
+
+				await Promise.all(closed);
 				await unlink(socketPath).catch(() => undefined);
 			})();
 			return closing;
+		},
+		releaseLeaving() {
+			for (const client of clients) client.release(true);
 		},
 	};
 }

@@ -76,7 +76,10 @@ describe('the dashboard as a client of the runner host', () => {
 		await waitFor(() => clients(dir) === 0, {message: 'the host to see its client go'});
 		expect(isProcessRunning(readRunOwner(dir)!.pid)).toBe(true);
 		await completeResults(test, runId);
-		expect(readFileSync(path.join(dir, 'host.log'), 'utf8')).toMatch(/client left/);
+		const log = readFileSync(path.join(dir, 'host.log'), 'utf8');
+		expect(log).toMatch(/client left/);
+		// SIGHUP reached the dashboard before its terminal's writes failed: it said why it left.
+		expect(log).toMatch(/client #1 \(tui\): detached: its terminal went away/);
 	});
 
 	it('d detaches: exit 0, the way back printed, the batch runs on to complete results', async () => {
@@ -90,6 +93,7 @@ describe('the dashboard as a client of the runner host', () => {
 		expect(exit.screen).toContain(`detached: run ${runId} runs on; come back with: hermes-delegate attach ${runId}`);
 		await waitFor(() => clients(dir) === 0, {message: 'the host to see its client go'});
 		await completeResults(test, runId);
+		expect(readFileSync(path.join(dir, 'host.log'), 'utf8')).toMatch(/client #1 \(tui\): detached \(the operator pressed d\)/);
 	});
 
 	it('q asks: detach, cancel all or stay; d at the question detaches', async () => {
@@ -118,6 +122,7 @@ describe('the dashboard as a client of the runner host', () => {
 		await screen.waitForExit();
 		await waitFor(() => clients(dir) === 0, {message: 'the host to see its client vanish'});
 		await completeResults(test, runId);
+		expect(readFileSync(path.join(dir, 'host.log'), 'utf8')).toMatch(/client #1 \(tui\): went away without detaching/);
 	});
 
 	it('attach without a run asks which when several are live', async () => {

@@ -10,7 +10,7 @@ import {BatchRunner} from '../../src/core/run/runner.js';
 import {defaultSettings} from '../../src/core/config/settings.js';
 import type {BatchEvent, DelegationConfig, TaskSpec} from '../../src/core/types.js';
 import {runnerControl} from '../../src/state/control.js';
-import {serveBatch, type BatchServer, type ServeOptions} from '../../src/host/server.js';
+import {serveBatch, type BatchServer, type HostedBatch, type ServeOptions} from '../../src/host/server.js';
 import {fakeAgentPath, fakeCapabilities, fakeVersionEnv} from './processes.js';
 import type {Scratch} from './scratch.js';
 import {steeringConfig} from './steering-config.js';
@@ -35,8 +35,10 @@ export type HostedFakeBatch = {
 	configPath: string | null;
 };
 
-/** `steered`: the batch runs on a real config.yaml (steeringConfig, with two profiles) that clients may steer. */
-export async function hostFakeBatch(scratch: Scratch, goals: readonly string[], options: ServeOptions & {concurrency?: number; steered?: boolean} = {}): Promise<HostedFakeBatch> {
+type FakeBatchOptions = {concurrency?: number; steered?: boolean};
+
+/** The batch a host would serve, not served yet: for startHost (host-main), which serves it itself. */
+export function fakeBatchToHost(scratch: Scratch, goals: readonly string[], options: FakeBatchOptions = {}): Omit<HostedFakeBatch, 'server' | 'logs'> & {hosted: HostedBatch} {
 	const home = scratch.folder('host-test-');
 	const tasks: TaskSpec[] = goals.map(goal => ({goal}));
 	const configPath = options.steered ? path.join(home, 'config.yaml') : null;
@@ -57,14 +59,21 @@ export async function hostFakeBatch(scratch: Scratch, goals: readonly string[], 
 	});
 	const steering = loaded && new BatchSteering(loaded, {runDir: folder.dir, applyRouting: routing => runner.applyRouting(routing)});
 	const control = runnerControl(runner, steering);
-	const logs: string[] = [];
 	const socketPath = path.join(folder.dir, 'host.sock');
-	const server = await serveBatch({runner, control, plan, runId: folder.runId, runDir: folder.dir, concurrency, graceMs: 300, canSteer: steering !== undefined, canReroute: steering !== undefined, ...(steering ? {watchConfig: (listener: Parameters<BatchSteering['watch']>[0]) => steering.watch(listener, 50)} : {})}, socketPath, {
+	const hosted: HostedBatch = {runner, control, plan, runId: folder.runId, runDir: folder.dir, concurrency, graceMs: 300, canSteer: steering !== undefined, canReroute: steering !== undefined, ...(steering ? {watchConfig: (listener: Parameters<BatchSteering['watch']>[0]) => steering.watch(listener, 50)} : {})};
+	return {runner, socketPath, runDir: folder.dir, events, control, configPath, hosted};
+}
+
+/** `steered`: the batch runs on a real config.yaml (steeringConfig, with two profiles) that clients may steer. */
+export async function hostFakeBatch(scratch: Scratch, goals: readonly string[], options: ServeOptions & FakeBatchOptions = {}): Promise<HostedFakeBatch> {
+	const {hosted, ...batch} = fakeBatchToHost(scratch, goals, options);
+	const logs: string[] = [];
+	const server = await serveBatch(hosted, batch.socketPath, {
 		...options,
 		log(line) {
 			logs.push(line);
 			options.log?.(line);
 		},
 	});
-	return {runner, server, socketPath, runDir: folder.dir, events, logs, control, configPath};
+	return {...batch, server, logs};
 }
