@@ -114,10 +114,8 @@ describe('the dashboard in a real terminal', () => {
 
 		go(test);
 		await screen.waitForScreen(all(/t01 alpha-notes +✓ succeeded/, /t02 beta-notes +✓ succeeded/), {timeoutMs: 30_000, message: 'the other two tasks to succeed'});
-		// Finished, q still asks (as while tasks run): q then y leaves.
+		// Finished: nothing is left to stop, so q quits at once (no question).
 		screen.sendKeys('q');
-		await screen.waitForScreen(/Quit\? Nothing is running any more\. y\/n/, {message: 'the quit question'});
-		screen.sendKeys('y');
 		const exit = await screen.waitForExit();
 
 		expect(exit.code).toBe(1);
@@ -215,10 +213,8 @@ describe('the dashboard in a real terminal', () => {
 		// SGR colour is the one thing subagent output may keep.
 		expect(colourCodes(await screen.settled({escapes: true}))).toEqual(expect.arrayContaining(['\u001B[31m', '\u001B[38;5;208m']));
 
-		// Finished, q still asks (as while tasks run): q then y leaves.
+		// Finished: nothing is left to stop, so q quits at once (no question).
 		screen.sendKeys('q');
-		await screen.waitForScreen(/Quit\? Nothing is running any more\. y\/n/, {message: 'the quit question'});
-		screen.sendKeys('y');
 		expect((await screen.waitForExit()).code).toBe(0);
 	});
 
@@ -256,10 +252,8 @@ describe('the dashboard in a real terminal', () => {
 		expect((await screen.settled()).split('\n')[0]).toMatch(header);
 		expect(colourCodes(await screen.settled({escapes: true}))).toEqual([]);
 
-		// Finished, q still asks (as while tasks run): q then y leaves.
+		// Finished: nothing is left to stop, so q quits at once (no question).
 		screen.sendKeys('q');
-		await screen.waitForScreen(/Quit\? Nothing is running any more\. y\/n/, {message: 'the quit question'});
-		screen.sendKeys('y');
 		expect((await screen.waitForExit()).code).toBe(1);
 	});
 
