@@ -6,6 +6,7 @@
 import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
+import {demoHomePath} from '../../src/core/input/demo.js';
 import {listGroupMembers, signalGroup} from '../../src/core/process/group.js';
 import type {ProcessRecord} from '../../src/core/run-folder/folder.js';
 import {readRunOwner} from '../../src/core/run-folder/owner.js';
@@ -184,7 +185,7 @@ describe('the dashboard in a real terminal', () => {
 		const report = readResults(exit.screen);
 		expect(report.interrupted).toBe(true);
 		// One fixed demo home, whose runs are kept (the newest ten): the printed path stays valid.
-		expect(path.dirname(report.run_dir)).toBe(path.join(tmp, 'hermes-delegate-demo', 'delegate', 'runs'));
+		expect(path.dirname(report.run_dir)).toBe(path.join(demoHomePath({}, tmp), 'delegate', 'runs'));
 		// Back on the main screen with a visible cursor: the terminal is as the operator left it.
 		expect(screen.display('#{alternate_on} #{cursor_flag}')).toBe('0 1');
 		expect(leftovers(report.run_dir)).toEqual({});
@@ -299,6 +300,6 @@ describe('closing the terminal', () => {
 });
 
 function demoRuns(tmp: string): string[] {
-	const runs = path.join(tmp, 'hermes-delegate-demo', 'delegate', 'runs');
+	const runs = path.join(demoHomePath({}, tmp), 'delegate', 'runs');
 	return existsSync(runs) ? readdirSync(runs).map(run => path.join(runs, run)) : [];
 }

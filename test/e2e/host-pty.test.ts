@@ -23,7 +23,8 @@ function home(): TestHome {
 }
 
 function terminal(test: TestHome, argv: string[]): TmuxSession {
-	const screen = startTmux(argv, {env: {HERMES_HOME: test.dir}});
+	// The test's own demo home too: a demo another test (or the operator) runs meanwhile is not ours to see.
+	const screen = startTmux(argv, {env: {HERMES_HOME: test.dir, HERMES_DELEGATE_DEMO_HOME: path.join(test.dir, 'demo-home')}});
 	cleanups.push(() => screen.kill());
 	return screen;
 }
@@ -132,8 +133,10 @@ describe('the dashboard as a client of the runner host', () => {
 		const second = (await runCli(test, ['run', '--detach', tasksJson({name: 'newer-batch', goal: 'Finish when told', context: until})])).stdout.trim();
 		const screen = terminal(test, [process.execPath, cliPath, 'attach']);
 		const question = await screen.waitForScreen(/attach to which\?/, {message: 'the choice between the live runs'});
-		// Newest first: the second run started is choice 1.
+		// Newest first: the second run started is choice 1. Only this test's runs: a demo running
+		// elsewhere on the machine meanwhile is in another demo home.
 		expect(question.indexOf(second)).toBeLessThan(question.indexOf(first));
+		expect(question.match(/^ {2}\d\) /gm)).toHaveLength(2);
 		screen.sendKeys('2', 'Enter');
 		await screen.waitForScreen(/t01 older-batch +● running/, {message: 'the dashboard of the run chosen'});
 		screen.kill();
@@ -152,7 +155,6 @@ describe('the dashboard as a client of the runner host', () => {
 		const runId = started.stdout.trim();
 		await waitFor(() => recordedGroups(path.join(test.runsDir, runId)).length === 2, {message: 'both agents started'});
 
-		// By id: a demo run elsewhere on the machine (its home is shared) would make a bare attach ask which.
 		const screen = terminal(test, [process.execPath, cliPath, 'attach', runId]);
 		await screen.waitForScreen(/t01 stuck +● running/, {message: 'the attached dashboard'});
 		const cancelled = await runCli(test, ['cancel', runId, 'stuck']);
