@@ -1,13 +1,15 @@
 // Quitting a dashboard ends its runner host before the dashboard's own exit: once the operator's
 // shell is back, results.json is written, the host has written its last line and is gone, and
-// nothing more changes in the run folder (a script may remove it next). In a real terminal (tmux).
-import {readFileSync} from 'node:fs';
+// nothing more changes in the run folder (a script may remove it next). Quitting a demo through
+// `attach` ends as quitting the demo does (exit 0). In a real terminal (tmux).
+import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {readRunOwner} from '../../src/core/run-folder/owner.js';
 import type {BatchReport} from '../../src/core/types.js';
 import {fakeAgentPath, isProcessRunning} from '../helpers/processes.js';
-import {cliPath, makeHome, tasksJson, type TestHome} from '../helpers/run-cli.js';
+import {signalGroup} from '../../src/core/process/group.js';
+import {cliPath, makeHome, recordedGroups, tasksJson, type TestHome} from '../helpers/run-cli.js';
 import {startTmux, type TmuxSession} from '../helpers/tmux.js';
 import {waitFor} from '../helpers/wait-for.js';
 import {readHostStatus} from '../../src/host/host-status.js';
@@ -23,10 +25,14 @@ function home(): TestHome {
 	return created;
 }
 
-function dashboard(test: TestHome, tasks: string): TmuxSession {
-	const screen = startTmux([process.execPath, cliPath, 'tui', tasks, '--hermes-bin', fakeAgentPath], {env: {HERMES_HOME: test.dir}});
+function terminal(test: TestHome, args: string[]): TmuxSession {
+	const screen = startTmux([process.execPath, cliPath, ...args], {env: {HERMES_HOME: test.dir, HERMES_DELEGATE_DEMO_HOME: path.join(test.dir, 'demo-home')}});
 	cleanups.push(() => screen.kill());
 	return screen;
+}
+
+function dashboard(test: TestHome, tasks: string): TmuxSession {
+	return terminal(test, ['tui', tasks, '--hermes-bin', fakeAgentPath]);
 }
 
 function onlyRunDir(test: TestHome): string {
@@ -93,5 +99,37 @@ describe('quitting the dashboard ends its runner host first', () => {
 		expect(isProcessRunning(hostPid)).toBe(false);
 		expect(hostLog(dir).at(-1)).toBe('host ends');
 		expect(exit.screen).toContain('1/1 tasks succeeded');
+	});
+
+	it('attach to a demo, then q → y: the cascade, and exit 0 as the demo itself exits', async () => {
+		const test = home();
+		const demoRuns = path.join(test.dir, 'demo-home', 'delegate', 'runs');
+		cleanups.push(() => {
+			for (const run of existsSync(demoRuns) ? readdirSync(demoRuns) : []) {
+				for (const pgid of recordedGroups(path.join(demoRuns, run))) signalGroup(pgid, 'SIGKILL');
+			}
+		});
+		const demo = terminal(test, ['demo']);
+		await demo.waitForScreen(/t06 runaway-crawler +● running/, {timeoutMs: 30_000, message: 'the demo\'s runaway running'});
+		demo.sendKeys('d');
+		expect((await demo.waitForExit()).code).toBe(0);
+		const [runId] = readdirSync(demoRuns);
+		const dir = path.join(demoRuns, runId!);
+		const hostPid = readRunOwner(dir)!.pid;
+
+		// No run named: the demo's run is the one live run of this home and the demo's.
+		const attached = terminal(test, ['attach']);
+		await attached.waitForScreen(/t06 runaway-crawler +● running/, {message: 'the demo in the attached dashboard'});
+		attached.sendKeys('q');
+		await attached.waitForScreen(/Quit\? Stops \d running tasks?/, {message: 'the quit question (t06 runs until cancelled)'});
+		attached.sendKeys('y');
+		const exit = await attached.waitForExit({timeoutMs: 30_000});
+		expect(exit.code).toBe(0);
+		expect(exit.screen).toMatch(new RegExp(`results: .*${runId}.*results\\.json`));
+		const report = JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')) as BatchReport;
+		expect(report.interrupted).toBe(true);
+		// The host is not this dashboard's child: it has let the client go after its last line and ends next.
+		expect(hostLog(dir).at(-1)).toBe('host ends');
+		await waitFor(() => !isProcessRunning(hostPid), {message: 'the demo\'s runner host to end'});
 	});
 });
