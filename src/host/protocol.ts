@@ -133,7 +133,8 @@ function issueText(error: z.ZodError): string {
 /** An event as the host forwards it: `seq` counts every event the runner announced, from 1, with no gaps. */
 export type SequencedEvent = {seq: number; event: BatchEvent};
 
-export type BatchSnapshot = {
+/** What a batch is and how it runs, as the host serves it: every snapshot carries it. */
+export type BatchIdentity = {
 	plan: RoutePlan;
 	runId: string;
 	runDir: string;
@@ -141,6 +142,14 @@ export type BatchSnapshot = {
 	graceMs: number;
 	canSteer: boolean;
 	canReroute: boolean;
+};
+
+/** Only the identity of something that holds more (the host's batch also holds its runner). */
+export function batchIdentity({plan, runId, runDir, concurrency, graceMs, canSteer, canReroute}: BatchIdentity): BatchIdentity {
+	return {plan, runId, runDir, concurrency, graceMs, canSteer, canReroute};
+}
+
+export type BatchSnapshot = BatchIdentity & {
 	/** The compacted history: every event but the older task.telemetry and task.spend of each task, in seq order. */
 	events: SequencedEvent[];
 	/** Every task's pane as the host last had it (tailLines lines each). */

@@ -8,25 +8,17 @@ import net from 'node:net';
 import {unlink} from 'node:fs/promises';
 import type {SteerOutcome} from '../core/types.js';
 import type {BatchRunner} from '../core/run/runner.js';
-import type {RoutePlan} from '../core/types.js';
 import type {BatchControl} from '../state/store-types.js';
 import {AttachedClient, type ClientHost} from './attached-client.js';
 import {EventHistory} from './history.js';
 import {checkPeer} from './peer.js';
-import type {HostMessage, Request, ReplyValue} from './protocol.js';
+import {batchIdentity, type BatchIdentity, type HostMessage, type Request, type ReplyValue} from './protocol.js';
 import {clearStaleSocket, listenPrivately, unsafeFolder} from './socket-file.js';
 
-export type HostedBatch = {
+export type HostedBatch = BatchIdentity & {
 	runner: BatchRunner;
 	/** runnerControl(runner, steering) */
 	control: BatchControl;
-	plan: RoutePlan;
-	runId: string;
-	runDir: string;
-	concurrency: number;
-	graceMs: number;
-	canSteer: boolean;
-	canReroute: boolean;
 	/** config.yaml changed on disk (steering.watch): forwarded to every client as a `config` message. */
 	watchConfig?(listener: (outcome: SteerOutcome) => void): () => void;
 };
@@ -123,13 +115,7 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 		maxQueueBytes: options.maxQueueBytes ?? 8 * 1024 * 1024,
 		log,
 		snapshot: tailLines => ({
-			plan: batch.plan,
-			runId: batch.runId,
-			runDir: batch.runDir,
-			concurrency: batch.concurrency,
-			graceMs: batch.graceMs,
-			canSteer: batch.canSteer,
-			canReroute: batch.canReroute,
+			...batchIdentity(batch),
 			events: history.events(),
 			outputs: control.outputChanges({}, tailLines),
 			routing: control.routing?.() ?? null,

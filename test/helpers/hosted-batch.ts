@@ -1,5 +1,7 @@
 // A batch of fake-agent tasks served by a runner host in this process: the runner, its control,
-// the server on <runDir>/host.sock, and the events the runner announced (for comparisons).
+// the server on <runDir>/host.sock, and the events the runner announced (for comparisons); and
+// hostTestsAfterEach, the setup every test file of the host shares (batches and clients ended
+// after each test).
 import {mkdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {loadHermesConfig} from '../../src/core/config/config.js';
@@ -12,7 +14,12 @@ import type {BatchEvent, DelegationConfig, TaskSpec} from '../../src/core/types.
 import {runnerControl} from '../../src/state/control.js';
 import {serveBatch, type BatchServer, type HostedBatch, type ServeOptions} from '../../src/host/server.js';
 import {fakeAgentPath, fakeCapabilities, fakeVersionEnv} from './processes.js';
-import type {Scratch} from './scratch.js';
+import {afterEach} from 'vitest';
+import {storeFromSnapshot} from '../../src/host/attach-store.js';
+import {connectToBatch, type BatchConnection} from '../../src/host/client.js';
+import {feedStore} from '../../src/state/feed.js';
+import type {BatchStore} from '../../src/state/store-types.js';
+import {scratchAfterEach, type Scratch} from './scratch.js';
 import {steeringConfig} from './steering-config.js';
 
 const delegation: DelegationConfig = {
@@ -76,4 +83,52 @@ export async function hostFakeBatch(scratch: Scratch, goals: readonly string[], 
 		},
 	});
 	return {...batch, server, logs};
+}
+
+export type HostTests = {
+	scratch: Scratch;
+	/** Runs after the test (last registered first), after the batches and clients below are ended. */
+	onCleanup(cleanup: () => void | Promise<void>): void;
+	/** hostFakeBatch, with its server closed and its runner shut down (SIGKILL) after the test. */
+	host(goals: readonly string[], options?: ServeOptions & FakeBatchOptions): Promise<HostedFakeBatch>;
+	/** A client of `batch`, closed after the test, with every event it got (the snapshot's first). */
+	connect(batch: {socketPath: string}, client?: string): Promise<{connection: BatchConnection; events: BatchEvent[]}>;
+	/** A dashboard's store over a connection (storeFromSnapshot, fed live), ended after the test. */
+	attachStore(batch: {socketPath: string}, client?: string): Promise<{connection: BatchConnection; store: BatchStore}>;
+};
+
+/** Call at the top level of a test file of the host: what every such file set up for itself. */
+export function hostTestsAfterEach(): HostTests {
+	const scratch = scratchAfterEach();
+	const cleanups: Array<() => void | Promise<void>> = [];
+	afterEach(async () => {
+		for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+	});
+	return {
+		scratch,
+		onCleanup: cleanup => cleanups.push(cleanup),
+		async host(goals, options) {
+			const batch = await hostFakeBatch(scratch, goals, options);
+			cleanups.push(async () => batch.server.close());
+			cleanups.push(() => batch.runner.shutdown({skipGrace: true}));
+			return batch;
+		},
+		async connect(batch, client = 'test') {
+			const connection = await connectToBatch(batch.socketPath, {client});
+			cleanups.push(() => connection.close());
+			const events: BatchEvent[] = connection.snapshot.events.map(entry => entry.event);
+			connection.source.subscribe(event => events.push(event));
+			return {connection, events};
+		},
+		async attachStore(batch, client = 'test') {
+			const connection = await connectToBatch(batch.socketPath, {client});
+			const store = storeFromSnapshot(connection);
+			const stop = feedStore(store, connection.source);
+			cleanups.push(() => {
+				stop();
+				connection.close();
+			});
+			return {connection, store};
+		},
+	};
 }

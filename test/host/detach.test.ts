@@ -3,35 +3,23 @@
 // A host from before the message never gets it: the client looks for it in the host's hello.
 import net from 'node:net';
 import path from 'node:path';
-import {afterEach, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {connectToBatch} from '../../src/host/client.js';
 import {startHost} from '../../src/host/host-main.js';
 import {encodeLine, protocolVersion} from '../../src/host/protocol.js';
-import {fakeBatchToHost, hostFakeBatch, type HostedFakeBatch} from '../helpers/hosted-batch.js';
+import {fakeBatchToHost, hostTestsAfterEach} from '../helpers/hosted-batch.js';
 import {rawClient} from '../helpers/raw-socket.js';
-import {scratchAfterEach} from '../helpers/scratch.js';
 import {waitFor} from '../helpers/wait-for.js';
 
-const scratch = scratchAfterEach();
-const cleanups: Array<() => void | Promise<void>> = [];
-afterEach(async () => {
-	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function hosted(goals: string[]): Promise<HostedFakeBatch> {
-	const batch = await hostFakeBatch(scratch, goals);
-	cleanups.push(async () => batch.server.close());
-	cleanups.push(() => batch.runner.shutdown({skipGrace: true}));
-	return batch;
-}
+const {scratch, host, onCleanup} = hostTestsAfterEach();
 
 const runaway = '[fake:forever] [fake:ready]';
 
 describe('the detach message', () => {
 	it('the host lists it in its hello', async () => {
-		const batch = await hosted([runaway]);
+		const batch = await host([runaway]);
 		const client = await rawClient(batch.socketPath);
-		cleanups.push(() => {
+		onCleanup(() => {
 			client.socket.destroy();
 		});
 		const hello = await client.until('hello');
@@ -39,7 +27,7 @@ describe('the detach message', () => {
 	});
 
 	it('host.log tells a client that detached from one that vanished; the batch runs on', async () => {
-		const batch = await hosted([runaway]);
+		const batch = await host([runaway]);
 		void batch.runner.start();
 		const leaving = await connectToBatch(batch.socketPath, {client: 'tui'});
 		const vanishing = await connectToBatch(batch.socketPath, {client: 'attach'});
@@ -57,7 +45,7 @@ describe('the detach message', () => {
 	});
 
 	it('each reason has its own words in the log', async () => {
-		const batch = await hosted([runaway]);
+		const batch = await host([runaway]);
 		for (const reason of ['terminal-gone', 'quit', 'done'] as const) {
 			const connection = await connectToBatch(batch.socketPath, {client: reason});
 			await connection.leave(reason);
@@ -71,7 +59,7 @@ describe('the detach message', () => {
 	});
 
 	it('a detach with an unknown reason is a malformed message: that client is closed', async () => {
-		const batch = await hosted([runaway]);
+		const batch = await host([runaway]);
 		const client = await rawClient(batch.socketPath);
 		client.send(encodeLine({type: 'hello', protocol: protocolVersion}));
 		await client.until('snapshot');
@@ -100,7 +88,7 @@ describe('the detach message', () => {
 		await new Promise<void>(resolve => {
 			server.listen(socketPath, resolve);
 		});
-		cleanups.push(() => {
+		onCleanup(() => {
 			server.close();
 		});
 
@@ -114,7 +102,7 @@ describe('the detach message', () => {
 describe('a client that leaves a host that ends with it', () => {
 	it('is let go after the host\'s last line; one that leaves while tasks run is let go at once', async () => {
 		const batch = fakeBatchToHost(scratch, ['[fake:until-file=GO]']);
-		cleanups.push(() => batch.runner.shutdown({skipGrace: true}));
+		onCleanup(() => batch.runner.shutdown({skipGrace: true}));
 		const log: string[] = [];
 		const host = await startHost(batch.hosted, batch.runner, {mode: 'headless', log: line => log.push(line)});
 		const early = await connectToBatch(host.socket, {client: 'cancel'});

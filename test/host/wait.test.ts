@@ -3,20 +3,15 @@
 // results.json at once, even while the host's process has not exited yet.
 import path from 'node:path';
 import {PassThrough} from 'node:stream';
-import {afterEach, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {waitCommand} from '../../src/commands/wait.js';
 import type {BatchReport} from '../../src/core/types.js';
 import {connectToBatch} from '../../src/host/client.js';
 import {startHost} from '../../src/host/host-main.js';
 import {describeRun} from '../../src/host/live-runs.js';
-import {fakeBatchToHost} from '../helpers/hosted-batch.js';
-import {scratchAfterEach} from '../helpers/scratch.js';
+import {fakeBatchToHost, hostTestsAfterEach} from '../helpers/hosted-batch.js';
 
-const scratch = scratchAfterEach();
-const cleanups: Array<() => void | Promise<void>> = [];
-afterEach(async () => {
-	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const {scratch, onCleanup} = hostTestsAfterEach();
 
 function output(): {stream: NodeJS.WriteStream; text(): string} {
 	const stream = new PassThrough();
@@ -37,10 +32,10 @@ async function waitFor(runId: string, hermesHome: string): Promise<{code: number
 /** A dashboard's batch of one quick task, finished, its host still up for the attached client. */
 async function finishedWithClient() {
 	const batch = fakeBatchToHost(scratch, ['[fake:duration=0.1]']);
-	cleanups.push(() => batch.runner.shutdown({skipGrace: true}));
+	onCleanup(() => batch.runner.shutdown({skipGrace: true}));
 	const host = await startHost(batch.hosted, batch.runner, {mode: 'dashboard', log: () => undefined});
 	const client = await connectToBatch(host.socket, {client: 'tui'});
-	cleanups.push(() => client.close());
+	onCleanup(() => client.close());
 	await new Promise<void>(resolve => {
 		client.source.subscribe(event => {
 			if (event.type === 'batch.finished') resolve();
