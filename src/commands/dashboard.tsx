@@ -1,8 +1,9 @@
 // The dashboard as a client of a runner host (`tui`, `demo` and `attach` all end up here): the
 // store is rebuilt from the host's snapshot and fed by its events; every intent goes back over
 // the socket. The batch lives in the host, so what ends this process decides nothing about it:
-// - q → y (the cascade prompt while tasks run; q alone once nothing runs) and Ctrl-C/SIGINT/SIGTERM stop the batch through the host, and
-//   the results are printed as before, once the host has written them;
+// - q → y (the cascade prompt while tasks run; q alone once nothing runs) and Ctrl-C/SIGINT/SIGTERM
+//   stop the batch through the host, and the results are printed as before, once the host has
+//   written them; a quit then waits for the host's last write (leaveHost);
 // - SIGHUP, the terminal gone (EIO on write), or detach() leave it running (detach): exit 0;
 // - the host gone before the batch finished (killed with SIGKILL) ends the dashboard with a
 //   message that names `ls` and `gc`.

@@ -31,8 +31,8 @@ export type ServeOptions = {
 	publishHz?: number;
 	/**
 	 * Asked when a client has said it leaves (detach), after the client count listeners ran: true
-	 * holds it until releaseLeaving(true) (the host ends now, and the client hears of it once the
-	 * host has written its last); false, or absent, lets it go at once.
+	 * holds it until releaseLeaving() (the host ends now, and the client hears of it once the host
+	 * has written its last); false, or absent, lets it go at once.
 	 */
 	holdLeaving?(): boolean;
 };
