@@ -63,7 +63,7 @@ export type RemotePlanning = {capabilities: HermesCapabilities; slots: number; r
  * can do, and no local binary is needed.
  */
 export async function prepareBatch(taskArg: string | undefined, options: BatchOptions, context: PrepareContext, remote?: RemotePlanning): Promise<PreparedBatch> {
-	const demo = options.demo ? createDemoHome() : undefined;
+	const demo = options.demo ? createDemoHome(context.env) : undefined;
 	const hermesHome = demo?.hermesHome ?? resolveHermesHome(context.env);
 	const settings = loadSettings(settingsPath(hermesHome));
 	const tasks = demo && taskArg === undefined

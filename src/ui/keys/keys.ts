@@ -79,7 +79,7 @@ const table: readonly Entry[] = [
 	{command: 'routing.mode', keys: ['m'], label: 'mode', description: 'Switch the routing mode (model_map → profile_routes → built-in), saved into Hermes\'s config.yaml (asks first, saying how many queued tasks re-plan); tasks not started yet are re-planned', contexts: ['grid']},
 	{command: 'routes.open', keys: ['r'], label: 'routes', description: 'Open the routes editor for the active mode: edit a route\'s description, model, provider or reasoning effort, or the default, saved into config.yaml', contexts: ['grid']},
 	{command: 'help.toggle', keys: ['?'], label: 'help', description: 'Show or hide this help', contexts: ['grid', 'zoom', 'help'], pinned: true},
-	{command: 'app.quit', keys: ['q', 'ctrl+c'], label: 'quit', description: 'Quit (asks first, also once the batch has finished, so that the y of q y never reaches the shell); again at the question: yes; again while quitting: kill all now', contexts: everywhere, pinned: true},
+	{command: 'app.quit', keys: ['q', 'ctrl+c'], label: 'quit', description: 'Quit; while tasks run or wait it asks first (y stops them all, n stays); with nothing left running it quits at once; again at the question: yes; again while quitting: kill all now', contexts: everywhere, pinned: true},
 	{command: 'app.detach', keys: ['d'], label: 'detach', description: 'Leave the dashboard and let the batch run on in its runner host (also at the quit question); come back with hermes-delegate attach RUN', contexts: ['grid', 'zoom', 'confirm']},
 ];
 
