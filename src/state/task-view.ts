@@ -1,6 +1,7 @@
 // What a pane shows about one task. Plain data, derived from the plan and then the events.
 import type {CancellingInfo, PlannedTask, Spend, TaskResult, TaskStatus, TaskTelemetry} from '../core/types.js';
 import {terminalSafe} from '../core/output/visible-text.js';
+import type {AttemptSpend} from '../core/run/spend-sum.js';
 
 export type TaskView = {
 	id: string;
@@ -46,9 +47,6 @@ export type TaskView = {
 	/** When (epoch ms) the store last saw this attempt's tool calls grow (spend or telemetry); null: none yet. */
 	lastToolAt: number | null;
 };
-
-/** One attempt's spend and the route (results.json's by_route key) and model it ran on; spend null: not read (yet). */
-export type AttemptSpend = {route: string; model: string | null; spend: Spend | null};
 
 // Every text below comes from a task file or a config: sanitised once, here, as subagent output is.
 export function taskViewFromPlan(task: PlannedTask): TaskView {

@@ -2,7 +2,7 @@
 // whose control is a fake that records what the UI asked for and serves canned output.
 import {render as inkRender} from 'ink-testing-library';
 import {loadTheme, type Theme} from '../../src/core/theme/themes.js';
-import type {BatchReport, PlannedTask, RouteDecision, TaskResult, TaskSpec, TaskStatus} from '../../src/core/types.js';
+import type {BatchReport, PlannedTask, RouteDecision, Spend, TaskResult, TaskSpec, TaskStatus} from '../../src/core/types.js';
 import {createBatchStore} from '../../src/state/store.js';
 import {nextMatch} from '../../src/state/control.js';
 import type {BatchControl, BatchStore, OutputRange, OutputSearch, OutputSnapshot} from '../../src/state/store-types.js';
@@ -144,7 +144,7 @@ export function startTask(store: BatchStore, id: string, at: number): void {
 	store.getState().applyEvent({type: 'task.started', id, pid: 1000, argv: ['hermes', 'chat'], at});
 }
 
-export function finishTask(store: BatchStore, id: string, status: TaskStatus, options: {startedAt: number; finishedAt: number; exitCode?: number | null; signal?: string | null; error?: string; sessionId?: string}): void {
+export function finishTask(store: BatchStore, id: string, status: TaskStatus, options: {startedAt: number; finishedAt: number; exitCode?: number | null; signal?: string | null; error?: string; sessionId?: string; spend?: Spend | null}): TaskResult {
 	const task = store.getState().tasks[id]!;
 	const result: TaskResult = {
 		id,
@@ -167,9 +167,11 @@ export function finishTask(store: BatchStore, id: string, status: TaskStatus, op
 		model_used: null,
 		tool_calls: [],
 		...(options.error === undefined ? {} : {error: options.error}),
+		...(options.spend === undefined ? {} : {spend: options.spend}),
 		log: null,
 	};
 	store.getState().applyEvent({type: 'task.finished', id, result, at: options.finishedAt});
+	return result;
 }
 
 export function finishBatch(store: BatchStore, at: number): void {

@@ -3,8 +3,9 @@
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test} from 'vitest';
 import type {Spend} from '../../src/core/types.js';
-import {spendTable} from '../../src/state/spend-view.js';
-import {plannedTasks, render, startTask, t0} from '../helpers/render.js';
+import {spendTotals} from '../../src/core/run/spend.js';
+import {batchSpendSummary, spendTable} from '../../src/state/spend-view.js';
+import {finishTask, plannedTask, plannedTasks, render, startTask, t0} from '../helpers/render.js';
 
 const known: Spend = {input_tokens: 100, output_tokens: 20, cache_read_tokens: 5, cache_write_tokens: null, reasoning_tokens: null, api_calls: 2, tool_calls: 1, cost_usd: 0.5, cost_status: 'estimated', model: 'm-a', billing_provider: null};
 const unknown: Spend = {...known, input_tokens: null, output_tokens: null, cache_read_tokens: null, api_calls: null, cost_usd: null, tool_calls: 4};
@@ -24,6 +25,27 @@ describe('spendTable', () => {
 		expect(table.total).toMatchObject({attempts: 3, unknown_attempts: 1, unpriced_attempts: 1, input_tokens: 200, output_tokens: 40, tool_calls: 6, api_calls: 4, cost_usd: 0.5, cache_write_tokens: null});
 		expect(table.by_model['m-b']).toMatchObject({attempts: 1, unpriced_attempts: 1, cost_usd: null});
 		expect(Object.values(table.by_route).reduce((sum, route) => sum + route.attempts, 0)).toBe(3);
+	});
+
+	test('a re-routed task\'s earlier attempt counts on its own route, as results.json counts it (one sum for both)', () => {
+		const {store} = render({tasks: plannedTasks(2)});
+		startTask(store, 't01', t0);
+		const first = finishTask(store, 't01', 'failed', {startedAt: t0, finishedAt: t0 + 1000, exitCode: 1, spend: known});
+		const deep = plannedTask(0, {decision: {route: {kind: 'model', name: 'deep', description: 'Careful', model: 'm-deep', provider: 'anthropic'}}, effective: {model: 'm-deep', provider: 'anthropic'}});
+		store.getState().applyEvent({type: 'task.requeued', id: 't01', attempt: 2, plan: deep, at: t0 + 2000});
+		startTask(store, 't01', t0 + 2100);
+		const second = finishTask(store, 't01', 'succeeded', {startedAt: t0 + 2100, finishedAt: t0 + 3000, exitCode: 0, spend: {...known, model: 'm-deep', cost_usd: 1}});
+		startTask(store, 't02', t0);
+		store.getState().applyEvent({type: 'task.spend', id: 't02', attempt: 1, spend: unknown, at: t0 + 10});
+
+		const table = spendTable(store.getState());
+		expect(table.total).toMatchObject({attempts: 3, input_tokens: 200, cost_usd: 1.5, unknown_attempts: 1});
+		expect(table.by_route['fast']).toMatchObject({attempts: 2, cost_usd: 0.5});
+		expect(table.by_route['deep']).toMatchObject({attempts: 1, cost_usd: 1});
+		expect(batchSpendSummary(store.getState())).toMatchObject({costUsd: 1.5, tokens: 240, attempts: 3});
+		// What the report of the same attempts says (t02's running attempt as its result would be: unknown).
+		const t02 = {...first, id: 't02', route: {...first.route, name: 'fast'}, spend: unknown};
+		expect(table).toEqual(spendTotals([{...second, earlier_attempts: [first]}, t02]));
 	});
 
 	test('a queued task spent nothing and is not an attempt', () => {
