@@ -69,7 +69,7 @@ export type BatchState = {
 	report: BatchReport | null;
 	focusedId: string | null;
 	layout: LayoutPreference;
-	/** What covers the grid: the zoom, the help, the routes editor or picker, a question (state/overlay.ts). */
+	/** What covers the grid: the zoom, the help, the spend table, the routes editor or picker, a question (state/overlay.ts). */
 	overlay: Overlay | null;
 	/** A save was stopped by a change made to config.yaml on disk: marked until the operator re-reads it. */
 	configConflict: boolean;
@@ -94,6 +94,8 @@ export type BatchActions = {
 	moveFocus(direction: 'up' | 'down' | 'left' | 'right' | 'next' | 'prev', columns: number): void;
 	toggleLayout(effective: 'grid' | 'list'): void;
 	toggleHelp(): void;
+	/** `$`: the spend table per route and per model (state/spend-view.ts), over the grid or the zoom. */
+	toggleSpend(): void;
 	/** `visibleLines`: scrollback lines the zoom view shows, so that it is never scrolled past full. */
 	openZoom(visibleLines: number): void;
 	closeOverlay(): void;

@@ -35,8 +35,11 @@ export type HostedFakeBatch = {
 	configPath: string | null;
 };
 
-/** `steered`: the batch runs on a real config.yaml (steeringConfig, with two profiles) that clients may steer. */
-export async function hostFakeBatch(scratch: Scratch, goals: readonly string[], options: ServeOptions & {concurrency?: number; steered?: boolean} = {}): Promise<HostedFakeBatch> {
+/**
+ * `steered`: the batch runs on a real config.yaml (steeringConfig, with two profiles) that clients may steer.
+ * `spend`: the fakes run under HERMES_HOME = the batch's home, so they record their sessions in its state.db and the batch reads real spend.
+ */
+export async function hostFakeBatch(scratch: Scratch, goals: readonly string[], options: ServeOptions & {concurrency?: number; steered?: boolean; spend?: boolean} = {}): Promise<HostedFakeBatch> {
 	const home = scratch.folder('host-test-');
 	const tasks: TaskSpec[] = goals.map(goal => ({goal}));
 	const configPath = options.steered ? path.join(home, 'config.yaml') : null;
@@ -49,7 +52,7 @@ export async function hostFakeBatch(scratch: Scratch, goals: readonly string[], 
 	const plan = planBatch({tasks, delegation: loaded?.delegation ?? delegation, settings: defaultSettings});
 	const folder = createRunFolder(home);
 	const concurrency = options.concurrency ?? 4;
-	const runner = new BatchRunner(plan, {hermesBin: fakeAgentPath, capabilities: fakeCapabilities(), folder, concurrency, graceMs: 300, env: fakeVersionEnv(), ...(loaded ? {routing: {settings: defaultSettings, outsideWarnings: []}} : {})});
+	const runner = new BatchRunner(plan, {hermesBin: fakeAgentPath, capabilities: fakeCapabilities(), folder, concurrency, graceMs: 300, env: {...fakeVersionEnv(), ...(options.spend ? {HERMES_HOME: home} : {})}, ...(loaded ? {routing: {settings: defaultSettings, outsideWarnings: []}} : {})});
 	const events: BatchEvent[] = [];
 	runner.subscribe(event => {
 		events.push(event);
