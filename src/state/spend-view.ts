@@ -4,11 +4,12 @@
 // and `hermes-delegate spend` read the same numbers the report does.
 import type {SpendTotals} from '../core/types.js';
 import {sumSpend, type AttemptSpend} from '../core/run/spend-sum.js';
+import {routeKeyOf} from '../core/run/results.js';
 import type {TaskView} from './task-view.js';
 
-/** The route a view's attempt runs on, named as results.json's by_route names it (core routeKey). */
+/** The route a view's attempt runs on, named as results.json's by_route names it. */
 export function viewRouteKey(view: Pick<TaskView, 'routeName' | 'routeKind' | 'model'>): string {
-	return view.routeName ?? (view.routeKind === 'explicit' ? `(explicit ${view.model ?? ''})` : '(parent)');
+	return routeKeyOf({name: view.routeName, kind: view.routeKind, model: view.model});
 }
 
 /** Every attempt of the task that started: the earlier ones (kept at re-route), then the current one. */

@@ -36,15 +36,17 @@ export class SpendReader {
 	 */
 	attach(task: PlannedTask, result: TaskResult): TaskResult {
 		if (result.started_at === null) return {...result, spend: null};
-		const spend = this.read(attemptStateDb(task, this.env), task, result);
+		const spend = this.attempt(task, {startedAt: result.started_at, sessionId: result.session_id});
 		const mismatch = tokenMismatch(result.tokens, spend);
 		return {...result, spend, ...(mismatch ? {warnings: [...(result.warnings ?? []), mismatch]} : {})};
 	}
 
-	private read(dbPath: string, task: PlannedTask, result: TaskResult): Spend {
-		let sessionId = result.session_id;
+	/** One attempt's spend as its row stands now: the session named, else the row found by prompt and start (ISO time). */
+	attempt(task: PlannedTask, {startedAt, sessionId: named}: {startedAt: string; sessionId: string | null}): Spend {
+		const dbPath = attemptStateDb(task, this.env);
+		let sessionId = named;
 		if (sessionId === null) {
-			const found = findSession(dbPath, {startedAfter: Date.parse(result.started_at!), prompt: promptOf(task.spec), source: this.sourceTool ? 'tool' : undefined});
+			const found = findSession(dbPath, {startedAfter: Date.parse(startedAt), prompt: promptOf(task.spec), source: this.sourceTool ? 'tool' : undefined});
 			if (found.kind === 'problem') return this.unknown(found.problem.kind, found.problem.message);
 			if (found.kind !== 'found') return unknownSpend;
 			sessionId = found.sessionId;
