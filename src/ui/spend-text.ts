@@ -2,7 +2,7 @@
 // (yet)" — Hermes writes a turn's tokens to state.db when the turn ends — and a known count with
 // no price says "unpriced". Pure text: panes, the header and the `$` table use it.
 import type {BudgetStanding, Spend, SpendSum} from '../core/types.js';
-import type {BatchSpendSummary} from '../state/spend-view.js';
+import type {BatchSpendSummary, BurnRate} from '../state/spend-view.js';
 import {formatCount} from './format.js';
 
 /** "$0.0123", "$1.50": small sums keep their digits (a test task costs fractions of a cent). */
@@ -48,6 +48,18 @@ export function headerSpendText(summary: BatchSpendSummary): string | null {
 	const cost = summary.costUsd === null ? '$?' : `${summary.costPartial ? '≥' : ''}${formatUsd(summary.costUsd)}`;
 	const tokens = summary.tokens === null ? '? tokens' : `${summary.tokensPartial ? '≥' : ''}${formatCount(summary.tokens)} tokens`;
 	return `spend ${cost} · ${tokens}`;
+}
+
+/**
+ * The header's burn rate: `burn $0.012/min`, in tokens where no cost is known (`burn 1.2k tok/min`),
+ * `≥` when an attempt in the window is unknown, `burn ?/min` when nothing in it is known yet; null
+ * when no attempt ran in the window.
+ */
+export function burnText(rate: BurnRate | null): string | null {
+	if (rate === null) return null;
+	if (rate.usdPerMinute !== null) return `burn ${rate.usdPartial ? '≥' : ''}${formatUsd(rate.usdPerMinute)}/min`;
+	if (rate.tokensPerMinute !== null) return `burn ${rate.tokensPartial ? '≥' : ''}${formatCount(Math.round(rate.tokensPerMinute))} tok/min`;
+	return 'burn ?/min';
 }
 
 /** A sum's cost cell: `$0.42`, `≥$0.42` when some attempts are unknown or unpriced, `?` when none is priced. */

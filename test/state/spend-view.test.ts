@@ -4,7 +4,8 @@ import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test} from 'vitest';
 import type {Spend} from '../../src/core/types.js';
 import {spendTotals} from '../../src/core/run/spend.js';
-import {batchSpendSummary, spendTable} from '../../src/state/spend-view.js';
+import {batchSpendSummary, burnRate, spendTable} from '../../src/state/spend-view.js';
+import {burnText} from '../../src/ui/spend-text.js';
 import {finishTask, plannedTask, plannedTasks, render, startTask, t0} from '../helpers/render.js';
 
 const known: Spend = {input_tokens: 100, output_tokens: 20, cache_read_tokens: 5, cache_write_tokens: null, reasoning_tokens: null, api_calls: 2, tool_calls: 1, cost_usd: 0.5, cost_status: 'estimated', model: 'm-a', billing_provider: null};
@@ -61,5 +62,57 @@ describe('spendTable', () => {
 		expect(store.getState().tasks['t01']!.lastToolAt).toBe(t0 + 10);
 		store.getState().applyEvent({type: 'task.spend', id: 't01', attempt: 1, spend: {...known, tool_calls: 2}, at: t0 + 30});
 		expect(store.getState().tasks['t01']!.lastToolAt).toBe(t0 + 30);
+	});
+});
+
+describe('burnRate', () => {
+	const minute = 60_000;
+	const priced = (usd: number, tokens: number): Spend => ({...known, input_tokens: tokens, output_tokens: 0, cost_usd: usd});
+
+	test('a running attempt\'s spend as read, spread over the time it covers, per minute of the (young) batch', () => {
+		const {store} = render({tasks: plannedTasks(1)});
+		startTask(store, 't01', t0);
+		store.getState().applyEvent({type: 'task.spend', id: 't01', attempt: 1, spend: priced(0.6, 600), at: t0 + minute});
+		expect(burnRate(store.getState(), t0 + minute)).toEqual({usdPerMinute: 0.6, tokensPerMinute: 600, usdPartial: false, tokensPartial: false});
+		expect(burnText(burnRate(store.getState(), t0 + minute))).toBe('burn $0.600/min');
+	});
+
+	test('only the share inside the window counts; an attempt that ended before it is gone', () => {
+		const {store} = render({tasks: plannedTasks(2)});
+		startTask(store, 't01', t0);
+		finishTask(store, 't01', 'succeeded', {startedAt: t0, finishedAt: t0 + minute, exitCode: 0, spend: priced(100, 1000)});
+		startTask(store, 't02', t0);
+		store.getState().applyEvent({type: 'task.spend', id: 't02', attempt: 1, spend: priced(10, 10_000), at: t0 + (10 * minute)});
+		// Window: the last 5 of t02's 10 minutes, half of its spend; t01 ended 9 minutes ago.
+		expect(burnRate(store.getState(), t0 + (10 * minute))).toMatchObject({usdPerMinute: 1, tokensPerMinute: 1000});
+	});
+
+	test('unknown is unknown: ? when nothing in the window is known, ≥ when part is, tokens where no cost is known', () => {
+		const {store} = render({tasks: plannedTasks(3)});
+		startTask(store, 't01', t0);
+		expect(burnText(burnRate(store.getState(), t0 + minute))).toBe('burn ?/min');
+		store.getState().applyEvent({type: 'task.spend', id: 't01', attempt: 1, spend: unknown, at: t0 + minute});
+		expect(burnText(burnRate(store.getState(), t0 + minute))).toBe('burn ?/min');
+		startTask(store, 't02', t0);
+		store.getState().applyEvent({type: 'task.spend', id: 't02', attempt: 1, spend: {...priced(0, 1200), cost_usd: null}, at: t0 + minute});
+		expect(burnText(burnRate(store.getState(), t0 + minute))).toBe('burn ≥1.2k tok/min');
+		startTask(store, 't03', t0);
+		store.getState().applyEvent({type: 'task.spend', id: 't03', attempt: 1, spend: priced(0.3, 300), at: t0 + minute});
+		expect(burnText(burnRate(store.getState(), t0 + minute))).toBe('burn ≥$0.300/min');
+	});
+
+	test('a re-routed task\'s earlier attempt counts while it is in the window', () => {
+		const {store} = render({tasks: plannedTasks(1)});
+		startTask(store, 't01', t0);
+		finishTask(store, 't01', 'failed', {startedAt: t0, finishedAt: t0 + minute, exitCode: 1, spend: priced(0.5, 500)});
+		store.getState().applyEvent({type: 'task.requeued', id: 't01', attempt: 2, plan: plannedTask(0), at: t0 + minute});
+		startTask(store, 't01', t0 + minute);
+		store.getState().applyEvent({type: 'task.spend', id: 't01', attempt: 2, spend: priced(0.5, 500), at: t0 + (2 * minute)});
+		expect(burnRate(store.getState(), t0 + (2 * minute))).toMatchObject({usdPerMinute: 0.5, tokensPerMinute: 500});
+	});
+
+	test('no attempt ran in the window: nothing to say', () => {
+		const {store} = render({tasks: plannedTasks(1)});
+		expect(burnRate(store.getState(), t0 + minute)).toBeNull();
 	});
 });
