@@ -141,7 +141,7 @@ export type HostMessage =
 	/** The last line before the host closes this client: why. */
 	| {type: 'bye'; reason: string};
 
-const outputSnapshotSchema = z.object({version: z.number(), totalLines: z.number(), tail: z.array(z.string()), errorLine: z.string().nullable()});
+const outputSnapshotSchema = z.object({version: z.number(), totalLines: z.number(), tail: z.array(z.string()), errorLine: z.string().nullable(), lastOutputAt: z.number().nullable()});
 const eventEnvelope = z.looseObject({type: z.string()});
 
 /** What a client checks of the host's lines: the envelope and the parts it reads itself. */

@@ -103,7 +103,7 @@ export function outputPatch(state: BatchState, control: BatchControl, tailLines:
 		const view = state.tasks[id];
 		if (view) {
 			changed ??= {...state.tasks};
-			changed[id] = {...view, outputVersion: snapshot.version, tail: snapshot.tail, totalLines: snapshot.totalLines};
+			changed[id] = {...view, outputVersion: snapshot.version, tail: snapshot.tail, totalLines: snapshot.totalLines, lastOutputAt: snapshot.lastOutputAt};
 		}
 	}
 

@@ -10,8 +10,11 @@ import type {TaskView} from './task-view.js';
 /** A reply to a message: at once in-process, later across a socket. */
 export type Reply<T> = T | Promise<T>;
 
-/** A task's pane as last published: plain data, never a live buffer. */
-export type OutputSnapshot = {version: number; totalLines: number; tail: string[]; errorLine: string | null};
+/**
+ * A task's pane as last published: plain data, never a live buffer. lastOutputAt: when the task last
+ * printed (epoch ms, the runner's clock, so every client of a host shows the same), null: not yet.
+ */
+export type OutputSnapshot = {version: number; totalLines: number; tail: string[]; errorLine: string | null; lastOutputAt: number | null};
 
 /** A range of a task's kept output; `first` is the absolute line number (0 = the task's first line ever) of lines[0]. */
 export type OutputRange = {id: string; version: number; totalLines: number; first: number; lines: string[]};

@@ -48,6 +48,8 @@ export type TaskView = {
 	earlierAttempts: TimedAttemptSpend[];
 	/** When (epoch ms) the store last saw this attempt's tool calls grow (spend or telemetry); null: none yet. */
 	lastToolAt: number | null;
+	/** When (epoch ms, the runner's clock: from the output snapshot, never this store's) the task last printed; null: not yet. */
+	lastOutputAt: number | null;
 };
 
 /** An attempt's spend with when it ran (epoch ms): `until` is its end, or for a running one when its spend was read (null: not yet). */
@@ -90,6 +92,7 @@ export function taskViewFromPlan(task: PlannedTask): TaskView {
 		earlierTokens: 0,
 		earlierAttempts: [],
 		lastToolAt: null,
+		lastOutputAt: null,
 	};
 }
 

@@ -42,7 +42,7 @@ export type ControlCall =
 /** Records every intent the UI sends; output is whatever the test wrote, bounded like the core's. */
 export class FakeControl implements BatchControl {
 	readonly calls: ControlCall[] = [];
-	private readonly outputs = new Map<string, {version: number; lines: string[]; total: number; errorLine?: string | undefined}>();
+	private readonly outputs = new Map<string, {version: number; lines: string[]; total: number; errorLine?: string | undefined; at?: number | undefined}>();
 
 	constructor(private readonly maxLines = 2000) {}
 
@@ -59,7 +59,7 @@ export class FakeControl implements BatchControl {
 		const changes: Record<string, OutputSnapshot> = {};
 		for (const [id, output] of this.outputs) {
 			if (output.version !== versions[id]) {
-				changes[id] = {version: output.version, totalLines: output.total, tail: tailLines > 0 ? output.lines.slice(-tailLines) : [], errorLine: output.errorLine ?? null};
+				changes[id] = {version: output.version, totalLines: output.total, tail: tailLines > 0 ? output.lines.slice(-tailLines) : [], errorLine: output.errorLine ?? null, lastOutputAt: output.at ?? null};
 			}
 		}
 
@@ -81,10 +81,10 @@ export class FakeControl implements BatchControl {
 		return {line: range ? nextMatch(range, request) : null};
 	}
 
-	/** Appends lines to a task's output, as the runner would. */
-	write(id: string, lines: readonly string[], errorLine?: string): void {
+	/** Appends lines to a task's output, as the runner would; `at`: when (the runner's clock) it printed them. */
+	write(id: string, lines: readonly string[], errorLine?: string, at?: number): void {
 		const current = this.outputs.get(id) ?? {version: 0, lines: [], total: 0};
-		this.outputs.set(id, {version: current.version + 1, lines: [...current.lines, ...lines].slice(-this.maxLines), total: current.total + lines.length, errorLine: errorLine ?? current.errorLine});
+		this.outputs.set(id, {version: current.version + 1, lines: [...current.lines, ...lines].slice(-this.maxLines), total: current.total + lines.length, errorLine: errorLine ?? current.errorLine, at: at ?? current.at});
 	}
 }
 
