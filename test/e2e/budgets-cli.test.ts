@@ -136,3 +136,36 @@ describe('run --stuck-timeout', () => {
 		expect(run.report()!.results.map(result => result.status)).toEqual(['timed_out', 'succeeded']);
 	});
 });
+
+describe('budgets that cannot do what they say, warned of before anything starts', () => {
+	it('a route budget naming no route of config.yaml, and a USD budget over a route Hermes cannot price', async () => {
+		const test = makeHome(`delegation:
+  backend: model_map
+  backends:
+    model_map:
+      options:
+        - name: fast
+          description: "Cheap and quick: lookups."
+          provider: openrouter
+          model: google/gemini-3-flash-preview
+        - name: local
+          description: "On this machine: private notes."
+          provider: custom
+          model: local-model
+      default: fast
+`);
+		onTestFinished(() => test.remove());
+		const settings = test.write('delegate.yaml', 'budgets:\n  fsat: {tokens: 1000}\n  local: {usd: 1}\n');
+		const run = await runCli(test, ['run', tasksJson({goal: 'Summarise my notes', option: 'local'}, {goal: 'Look it up', option: 'fast'}), '--budget-usd', '5', '--dry-run', '--json']);
+		expect(run.exitCode, run.stderr).toBe(0);
+		const {warnings} = JSON.parse(run.stdout) as {warnings: string[]};
+		expect(warnings).toContain(`${settings}: budgets.fsat: ${path.join(test.dir, 'config.yaml')} has no route "fsat" (its routes: fast, local), so this budget caps nothing; fix the route name, or remove the entry`);
+		// Both USD budgets that reach the custom route say so; the token one is not concerned.
+		expect(warnings.filter(warning => warning.includes('Hermes cannot price route "local"'))).toEqual([
+			expect.stringMatching(/^the batch's USD budget of \$5 \(--budget-usd\): Hermes cannot price route "local" .* a token budget can cap them$/),
+			expect.stringMatching(/^route "local"'s USD budget of \$1 \(delegate.yaml budgets\): Hermes cannot price route "local"/),
+		]);
+		expect(warnings.some(warning => warning.includes('"fast"') && warning.includes('cannot price'))).toBe(false);
+		expect(test.agentRuns()).toEqual([]);
+	});
+});
