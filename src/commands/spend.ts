@@ -15,7 +15,7 @@ import type {BatchReport, RoutePlan, SpendTotals} from '../core/types.js';
 import {InputError} from '../core/errors.js';
 import {storeFromSnapshot} from '../host/attach-store.js';
 import {connectToBatch} from '../host/client.js';
-import {describeRun} from '../host/live-runs.js';
+import {chooseRun, describeRun, runHomes} from '../host/live-runs.js';
 import {wrapWords} from '../ui/format.js';
 import {spendTableLines} from '../ui/spend-table.js';
 import type {SpendOptions} from './flags.js';
@@ -27,9 +27,9 @@ export type SpendSource = 'runner host' | 'results.json' | 'state.db';
 export type RunSpend = {runId: string; from: SpendSource; spend: SpendTotals; warnings: string[]};
 
 export async function spendCommand(runArg: string | undefined, options: SpendOptions, io: Pick<CommandIO, 'stdout' | 'stderr' | 'env'>): Promise<number> {
-	const hermesHome = resolveHermesHome(io.env);
-	const run = findRun(hermesHome, runArg);
-	const read = await runSpend(run.runId, hermesHome, io.env);
+	// The newest run of this HERMES_HOME, as `logs` picks it; a run named may also be the demo's, as for `wait`.
+	const run = runArg === undefined ? {...findRun(resolveHermesHome(io.env), undefined), hermesHome: resolveHermesHome(io.env)} : chooseRun(runHomes(io.env), runArg, {needLive: false, command: 'read the spend of'});
+	const read = await runSpend(run.runId, run.hermesHome, io.env);
 	const stdout = guardOutput(io.stdout);
 	if (options.json) {
 		stdout.write(`${jsonText({run_id: read.runId, from: read.from, spend: read.spend, warnings: read.warnings}, 2)}\n`);
