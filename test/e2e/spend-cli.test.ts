@@ -101,7 +101,11 @@ describe('hermes-delegate spend', () => {
 
 		const screen = startTmux([process.execPath, cliPath, 'attach', runId], {columns: 120, rows: 40, env: {HERMES_HOME: test.dir, TMPDIR: test.dir}});
 		onTestFinished(() => screen.kill());
-		await screen.waitForScreen(/t02 Wait for the word +● running/, {message: 'the attached dashboard'});
+		const grid = await screen.waitForScreen(/t02 Wait for the word +● running/, {message: 'the attached dashboard'});
+		// The panes' and the header's spend, from the host's events: t01's row, t02 not known yet (?, never 0).
+		expect(grid).toMatch(/300 in · 100 out tokens · ~?\$0\.\d+ · \d+ tool calls/);
+		expect(grid).toMatch(/\? in · \? out tokens/);
+		expect(grid).toMatch(/spend ≥\$0\.\d+ · ≥400 tokens/);
 		screen.sendKeys('$');
 		const table = await screen.waitForScreen(/Esc or \$ closes[\s\S]*by route[\s\S]*batch/, {message: 'the $ table'});
 		expect(table).toMatch(/fast +2 +≥300 +≥100 /);
