@@ -17,7 +17,7 @@ function countCell(value: number | null, sum: SpendSum): string {
 }
 
 /** `$0.42`; `≥$0.42` when some attempts are unknown or unpriced; `unpriced` when counts are known but none has a price; `?` when nothing is known. */
-export function costCell(sum: SpendSum): string {
+function costCell(sum: SpendSum): string {
 	if (sum.attempts === 0) return '–';
 	if (sum.cost_usd === null) return sum.unpriced_attempts > 0 ? 'unpriced' : '?';
 	return `${sum.unknown_attempts + sum.unpriced_attempts > 0 ? '≥' : ''}${formatUsd(sum.cost_usd)}`;

@@ -1,7 +1,7 @@
 // Spend as the dashboard writes it. Unknown is never written as 0: `?` stands for "not known
 // (yet)" — Hermes writes a turn's tokens to state.db when the turn ends — and a known count with
-// no price says "unpriced". Pure text: panes, the header and the `$` table use it.
-import type {BudgetStanding, Spend, SpendSum} from '../core/types.js';
+// no price says "unpriced". Pure text for the panes and the header (the `$` table's cells are in spend-table.ts).
+import type {BudgetStanding, Spend} from '../core/types.js';
 import type {BatchSpendSummary, BurnRate} from '../state/spend-view.js';
 import {formatCount} from './format.js';
 
@@ -60,18 +60,6 @@ export function burnText(rate: BurnRate | null): string | null {
 	if (rate.usdPerMinute !== null) return `burn ${rate.usdPartial ? '≥' : ''}${formatUsd(rate.usdPerMinute)}/min`;
 	if (rate.tokensPerMinute !== null) return `burn ${rate.tokensPartial ? '≥' : ''}${formatCount(Math.round(rate.tokensPerMinute))} tok/min`;
 	return 'burn ?/min';
-}
-
-/** A sum's cost cell: `$0.42`, `≥$0.42` when some attempts are unknown or unpriced, `?` when none is priced. */
-export function sumCostText(sum: SpendSum): string {
-	if (sum.cost_usd === null) return sum.attempts === 0 ? '–' : '?';
-	return `${sum.unknown_attempts + sum.unpriced_attempts > 0 ? '≥' : ''}${formatUsd(sum.cost_usd)}`;
-}
-
-/** A sum's count cell: `?` when no attempt's number is known, `≥N` when some are not. */
-export function sumCountText(value: number | null, sum: SpendSum): string {
-	if (value === null) return sum.attempts === 0 ? '–' : '?';
-	return `${sum.unknown_attempts > 0 ? '≥' : ''}${formatCount(value)}`;
 }
 
 function budgetAmount(budget: BudgetStanding, value: number): string {
