@@ -57,6 +57,24 @@ describe('the pane\'s activity line', () => {
 		expect(activityLine(view, t0 + 65_000, 8)).toBe('1m04s/–');
 	});
 
+	test('a stuck pane says its quiet once, in the stuck mark, not again in the activity line', async () => {
+		const {frame, store, control} = render({tasks: plannedTasks(1), columns: 160});
+		startTask(store, 't01', t0);
+		control.write('t01', ['a line'], undefined, t0 + 1000);
+		store.getState().syncOutput();
+		store.getState().tick(t0 + 100_000);
+		await vi.waitFor(() => {
+			expect(frame()).toContain('last output 1m39s ago');
+		});
+		store.getState().applyEvent({type: 'task.stuck', id: 't01', attempt: 1, stuck: true, quietSince: t0 + 1000, at: t0 + 301_000});
+		store.getState().tick(t0 + 301_000);
+		await vi.waitFor(() => {
+			expect(frame()).toContain('stuck? no output or tool activity for 5m00s');
+		});
+		expect(frame()).not.toContain('last output');
+		expect(frame()).toContain('a line');
+	});
+
 	test('a time from before this attempt started is an earlier attempt\'s: not this one\'s output', () => {
 		expect(activityLine({status: 'running', startedAt: t0 + 10_000, lastOutputAt: t0 + 5000, lastToolAt: t0 + 12_000}, t0 + 20_000, 100)).toBe('no output yet · last tool call 8s ago');
 		expect(activityLine({status: 'queued', startedAt: null, lastOutputAt: null, lastToolAt: null}, t0, 100)).toBeNull();
