@@ -126,7 +126,7 @@ describe('run --stuck-timeout', () => {
 		const run = jsonlRun(test, [tasksJson(
 			{goal: 'Hang on a provider call', context: quietUntil(go)},
 			{goal: 'Think aloud for a while', context: `${quietUntil(go)} [fake:chatter=0.2]`},
-		), '--stuck-timeout', '1.5']);
+		), '--stuck-timeout', '3']);
 		await waitFor(() => run.finished('t01') !== undefined, {message: 't01 to be stopped as stuck', timeoutMs: 30_000});
 		expect(run.finished('t01')).toMatchObject({status: 'timed_out', error: expect.stringMatching(/stuck/)});
 		expect(run.finished('t02')).toBeUndefined();
