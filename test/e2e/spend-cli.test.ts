@@ -104,7 +104,7 @@ describe('hermes-delegate spend', () => {
 		const grid = await screen.waitForScreen(/t02 Wait for the word +● running/, {message: 'the attached dashboard'});
 		// The panes' and the header's spend, from the host's events: t01's row, t02 not known yet (?, never 0).
 		expect(grid).toMatch(/300 in · 100 out tokens · ~?\$0\.\d+ · \d+ tool calls/);
-		expect(grid).toMatch(/\? in · \? out tokens/);
+		expect(grid).toMatch(/\? in · \? out tokens|spend not read yet \(\? = unknown\)/); // as far as the follower has got
 		expect(grid).toMatch(/spend ≥\$0\.\d+ · ≥400 tokens/);
 		screen.sendKeys('$');
 		const table = await screen.waitForScreen(/Esc or \$ closes[\s\S]*by route[\s\S]*batch/, {message: 'the $ table'});
