@@ -31,8 +31,9 @@ async function dashboard(batch: HostedFakeBatch): Promise<BatchStore> {
 
 describe('spend in an attached dashboard', () => {
 	it('sums every attempt as the report does, a re-routed one included, for a client there from the start and one attached at the end', async () => {
+		const never = `${scratch.folder('attached-spend-')}/never`;
 		const batch = await hostFakeBatch(scratch, [
-			'[fake:until-file=never] [fake:ready] [fake:tokens=700,70] keeps the batch open',
+			`[fake:until-file=${never}] [fake:ready] [fake:tokens=700,70] keeps the batch open`,
 			'[fake:fail] [fake:tokens=300,30] fails first',
 			'[fake:tokens=100,10] [fake:cost=0.25] succeeds',
 		], {steered: true, spend: true});
