@@ -177,7 +177,7 @@ export type HostMessage =
 	/** The last line before the host closes this client: why; `hostEnds` after a detach when the host ends with it. */
 	| {type: 'bye'; reason: string; hostEnds?: boolean};
 
-const outputSnapshotSchema = z.object({version: z.number(), totalLines: z.number(), tail: z.array(z.string()), errorLine: z.string().nullable()});
+const outputSnapshotSchema = z.object({version: z.number(), totalLines: z.number(), tail: z.array(z.string()), errorLine: z.string().nullable(), lastOutputAt: z.number().nullable()});
 const eventEnvelope = z.looseObject({type: z.string()});
 
 /** What a client checks of the host's lines: the envelope and the parts it reads itself. */

@@ -42,7 +42,11 @@ export type HostedFakeBatch = {
 	configPath: string | null;
 };
 
-type FakeBatchOptions = {concurrency?: number; steered?: boolean};
+/**
+ * `steered`: the batch runs on a real config.yaml (steeringConfig, with two profiles) that clients may steer.
+ * `spend`: the fakes run under HERMES_HOME = the batch's home, so they record their sessions in its state.db and the batch reads real spend.
+ */
+type FakeBatchOptions = {concurrency?: number; steered?: boolean; spend?: boolean};
 
 /** The batch a host would serve, not served yet: for startHost (host-main), which serves it itself. */
 export function fakeBatchToHost(scratch: Scratch, goals: readonly string[], options: FakeBatchOptions = {}): Omit<HostedFakeBatch, 'server' | 'logs'> & {hosted: HostedBatch} {
@@ -58,7 +62,7 @@ export function fakeBatchToHost(scratch: Scratch, goals: readonly string[], opti
 	const plan = planBatch({tasks, delegation: loaded?.delegation ?? delegation, settings: defaultSettings});
 	const folder = createRunFolder(home);
 	const concurrency = options.concurrency ?? 4;
-	const runner = new BatchRunner(plan, {hermesBin: fakeAgentPath, capabilities: fakeCapabilities(), folder, concurrency, graceMs: 300, env: fakeVersionEnv(), ...(loaded ? {routing: {settings: defaultSettings, outsideWarnings: []}} : {})});
+	const runner = new BatchRunner(plan, {hermesBin: fakeAgentPath, capabilities: fakeCapabilities(), folder, concurrency, graceMs: 300, env: {...fakeVersionEnv(), ...(options.spend ? {HERMES_HOME: home} : {})}, ...(loaded ? {routing: {settings: defaultSettings, outsideWarnings: []}} : {})});
 	const events: BatchEvent[] = [];
 	runner.subscribe(event => {
 		events.push(event);
@@ -71,7 +75,7 @@ export function fakeBatchToHost(scratch: Scratch, goals: readonly string[], opti
 	return {runner, socketPath, runDir: folder.dir, events, control, configPath, hosted};
 }
 
-/** `steered`: the batch runs on a real config.yaml (steeringConfig, with two profiles) that clients may steer. */
+/** fakeBatchToHost, served on its socket. */
 export async function hostFakeBatch(scratch: Scratch, goals: readonly string[], options: ServeOptions & FakeBatchOptions = {}): Promise<HostedFakeBatch> {
 	const {hosted, ...batch} = fakeBatchToHost(scratch, goals, options);
 	const logs: string[] = [];
