@@ -6,6 +6,7 @@ import {existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import {describe, expect, it, onTestFinished} from 'vitest';
+import {demoHomePath} from '../../src/core/input/demo.js';
 import {listGroupMembers, signalGroup} from '../../src/core/process/group.js';
 import type {BatchReport} from '../../src/core/types.js';
 import {collect, fakeAgentPath, isProcessRunning} from '../helpers/processes.js';
@@ -285,7 +286,7 @@ describe('run --demo', () => {
 	function demoHome() {
 		const test = home();
 		const tmp = path.join(test.dir, 'tmp');
-		const runs = path.join(tmp, 'hermes-delegate-demo', 'delegate', 'runs');
+		const runs = path.join(demoHomePath({}, tmp), 'delegate', 'runs');
 		mkdirSync(runs, {recursive: true});
 		onTestFinished(() => {
 			for (const run of readdirSync(runs)) {
@@ -296,7 +297,7 @@ describe('run --demo', () => {
 		return {test, tmp, runs, demo};
 	}
 
-	it('uses one fixed home in the temp folder and keeps only its newest 10 runs', async () => {
+	it('uses one fixed home per user in the temp folder and keeps only its newest 10 runs', async () => {
 		const {tmp, runs, demo} = demoHome();
 		const old = Array.from({length: 12}, (_, index) => `20200101-0000${String(index).padStart(2, '0')}-abcdef`);
 		for (const run of old) {
@@ -320,7 +321,7 @@ describe('run --demo', () => {
 		expect(folders.sort()).toEqual([...old.slice(3), report.run_id].sort());
 		expect(readFileSync(path.join(runs, '20000101-000000-abcdef', 'precious'), 'utf8')).toBe('keep');
 		expect(readFileSync(path.join(runs, 'notes.txt'), 'utf8')).toBe('mine');
-		expect(readdirSync(tmp).sort()).toEqual(['hermes-delegate-demo', 'not-the-demos']);
+		expect(readdirSync(tmp).sort()).toEqual([path.basename(demoHomePath({}, tmp)), 'not-the-demos']);
 	});
 
 	it('two demos started at once both run, in the same home', async () => {
