@@ -50,6 +50,7 @@ export class Worker {
 	private stopping = false;
 	private slotFreed: (() => void) | undefined;
 	private heartbeat: NodeJS.Timeout | undefined;
+	private heartbeatFailing = false;
 
 	constructor(private readonly nats: Nats, private readonly options: WorkerOptions) {
 		this.spend = new SpendReader(options.env, options.capabilities.flags.source);
@@ -110,9 +111,17 @@ export class Worker {
 		};
 	}
 
+	/** Said once when heartbeats start failing (NATS away), and once when they go through again. */
 	private async advertise(): Promise<void> {
 		const advertisement = advertisementSchema.parse(this.advertisement());
-		await this.nats.workers.put(this.options.name, encodeMessage(advertisement)).catch((error: unknown) => this.options.log(`heartbeat failed: ${messageOf(error)}`));
+		try {
+			await this.nats.workers.put(this.options.name, encodeMessage(advertisement));
+			if (this.heartbeatFailing) this.options.log('heartbeats go through again');
+			this.heartbeatFailing = false;
+		} catch (error) {
+			if (!this.heartbeatFailing) this.options.log(`heartbeat failed (${messageOf(error)}): trying again every beat`);
+			this.heartbeatFailing = true;
+		}
 	}
 
 	private async freeSlot(): Promise<void> {
