@@ -113,6 +113,20 @@ describe.skipIf(!natsServerPath)('run --nats with three workers', () => {
 		expect(finished.exitCode).toBe(1);
 	}, 60_000);
 
+	it('run --detach --nats: the runner host holds the batch on the workers; wait prints its results with their hosts', async () => {
+		const {url} = await startNatsServer();
+		await startWorker(url, 'wa');
+		const home = runnerHome();
+		const env = {...process.env, HERMES_HOME: home};
+		const detached = await execa(process.execPath, [cliPath, 'run', '--detach', '--nats', url, JSON.stringify([{goal: 'one [fake:duration=0.2] [fake:answer=first]'}, {goal: 'two [fake:duration=0.2] [fake:answer=second]'}])], {env, reject: false});
+		expect(detached.exitCode, detached.stderr).toBe(0);
+		const runId = detached.stdout.trim();
+		const waited = await execa(process.execPath, [cliPath, 'wait', runId], {env, reject: false});
+		expect(waited.exitCode, waited.stderr).toBe(0);
+		const report = JSON.parse(waited.stdout) as BatchReport;
+		expect(report.results.map(result => [result.status, result.answer, result.host])).toEqual([['succeeded', 'first', 'wa'], ['succeeded', 'second', 'wa']]);
+	}, 60_000);
+
 	it('two batches at once on one server stay apart; malformed offers are ignored and logged', async () => {
 		const {url} = await startNatsServer();
 		const workers = await Promise.all([startWorker(url, 'wa'), startWorker(url, 'wb')]);
