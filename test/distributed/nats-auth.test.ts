@@ -1,5 +1,6 @@
 // NATS's own ways of proving who connects, on both ends: a server that asks for a user and password
-// (in the URL), and one that speaks only TLS (--nats-tls-ca). Configs and certificates are written
+// (in the URL), one in operator mode that takes a credentials file (--nats-creds), and one that
+// speaks only TLS (--nats-tls-ca). Configs and certificates are written
 // by the test; the password never shows in what hermes-delegate prints.
 import {execFileSync} from 'node:child_process';
 import {writeFileSync} from 'node:fs';
@@ -10,6 +11,7 @@ import {cliPath} from '../helpers/run-cli.js';
 import {fakeAgentPath} from '../helpers/processes.js';
 import {natsServerPath, natsSkipReason, scratchDir, startNatsServer, startWorker, stopFleet} from '../helpers/nats-fleet.js';
 import type {BatchReport} from '../../src/core/types.js';
+import {operatorMode} from '../helpers/nats-creds.js';
 
 if (!natsServerPath) console.log(natsSkipReason);
 afterEach(stopFleet);
@@ -70,6 +72,24 @@ describe.skipIf(!natsServerPath)('NATS auth', () => {
 		expect(run.exitCode, run.stderr).toBe(0);
 		expect((JSON.parse(run.stdout) as BatchReport).results[0]).toMatchObject({status: 'succeeded', host: 'wa'});
 		expect((await runBatch(server.url)).exitCode).toBe(2);
+	}, 60_000);
+
+	it('a server in operator mode: --nats-creds on both ends (a user of an account with JetStream); without it nothing connects (exit 2)', async () => {
+		const {config, creds} = operatorMode(scratchDir('hd-operator-'));
+		const server = await startNatsServer({extraArgs: ['-c', config]});
+		const refused = await lonelyWorker(server.url);
+		expect(refused.exitCode).toBe(2);
+		expect(refused.stderr).toMatch(/cannot reach NATS at nats:\/\/127\.0\.0\.1:\d+: .*[Aa]uthorization/);
+		await startWorker(server.url, 'wa', {args: ['--nats-creds', creds]});
+		const run = await runBatch(server.url, ['--nats-creds', creds]);
+		expect(run.exitCode, run.stderr).toBe(0);
+		expect((JSON.parse(run.stdout) as BatchReport).results[0]).toMatchObject({status: 'succeeded', answer: 'hi', host: 'wa'});
+		expect((await runBatch(server.url)).exitCode).toBe(2);
+		// delegate.yaml's executor carries the file as --nats-creds does.
+		const home = scratchDir('hd-runner-');
+		writeFileSync(path.join(home, 'delegate.yaml'), `executor:\n  nats: ${server.url}\n  creds: ${creds}\n`);
+		const configured = await execa(process.execPath, [cliPath, 'run', JSON.stringify([{goal: 'hello [fake:duration=0.1] [fake:answer=hi]'}])], {env: {...process.env, HERMES_HOME: home}, reject: false});
+		expect(configured.exitCode, configured.stderr).toBe(0);
 	}, 60_000);
 
 	it('a credentials file that cannot be read, or a client certificate without its key, is bad input naming the flag (exit 2)', async () => {
