@@ -18,7 +18,10 @@ export class FitWait {
 	private readonly stopWatching: () => void;
 
 	constructor(private readonly task: PlannedTask, private readonly fleet: Fleet, private readonly waitMs: number, private readonly hooks: FitWaitHooks) {
-		this.stopWatching = fleet.onChange(() => this.check());
+		// Only who is live matters here, not their free slots (which change with every start and end).
+		this.stopWatching = fleet.onChange(who => {
+			if (who) this.check();
+		});
 		this.check();
 	}
 

@@ -21,7 +21,7 @@ export class Fleet {
 	/** Workers lost during this runner host's life, until they heartbeat again. */
 	private readonly lost = new Map<string, {why: string; at: number; advertisement: WorkerAdvertisement}>();
 	private readonly lostListeners = new Set<(name: string, why: string) => void>();
-	private readonly changeListeners = new Set<() => void>();
+	private readonly changeListeners = new Set<(who: boolean) => void>();
 	private readonly check: NodeJS.Timeout;
 	private readonly stopHearing: () => void;
 	private watcher: QueuedIterator<KvWatchEntry> | undefined;
@@ -109,8 +109,11 @@ export class Fleet {
 		return () => this.lostListeners.delete(listener);
 	}
 
-	/** Hears every change of standing() (a worker's free slots, a loss, a return, the connection). */
-	onChange(listener: () => void): () => void {
+	/**
+	 * Hears every change of standing() (a worker's free slots, a loss, a return, the connection);
+	 * `who` is true when the set of live workers changed (a worker new, back or lost).
+	 */
+	onChange(listener: (who: boolean) => void): () => void {
 		this.changeListeners.add(listener);
 		return () => this.changeListeners.delete(listener);
 	}
@@ -150,9 +153,10 @@ export class Fleet {
 
 		const before = this.seen.get(entry.key)?.advertisement;
 		this.seen.set(entry.key, {advertisement: parsed.value, seenAt: Date.now()});
-		if (this.lost.delete(entry.key)) this.log(`worker ${entry.key} is back`);
+		const back = this.lost.delete(entry.key);
+		if (back) this.log(`worker ${entry.key} is back`);
 		else if (before?.free === parsed.value.free && before.slots === parsed.value.slots) return;
-		this.changed();
+		this.changed(back || before === undefined);
 	}
 
 	private connection(up: boolean): void {
@@ -167,7 +171,7 @@ export class Fleet {
 			this.log(`lost the connection to NATS at ${shownUrl(this.nats.url)}: reconnecting by itself; no worker is judged lost meanwhile`);
 		}
 
-		this.changed();
+		this.changed(false);
 	}
 
 	private expire(): void {
@@ -196,11 +200,11 @@ export class Fleet {
 		this.lost.set(name, {why, at: Date.now(), advertisement: seen.advertisement});
 		this.log(`worker ${name} is lost: ${why}`);
 		for (const listener of this.lostListeners) listener(name, why);
-		this.changed();
+		this.changed(true);
 	}
 
-	private changed(): void {
-		for (const listener of this.changeListeners) listener();
+	private changed(who: boolean): void {
+		for (const listener of this.changeListeners) listener(who);
 	}
 }
 
