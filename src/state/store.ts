@@ -57,6 +57,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			tasks,
 			warnings: batchWarnings(options.plan),
 			budgets: {},
+			fleet: null,
 			report: null,
 			focusedId: order[0] ?? null,
 			layout: 'auto',
