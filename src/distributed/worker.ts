@@ -33,10 +33,22 @@ export type WorkerOptions = {
  * after the first worker that cannot run it, doubling with each such worker up to 5 s. A fitting
  * worker that comes back takes it within that; the runner host ends it after its own bounded
  * wait (and deletes the offer). Each worker says once per offer why it left it.
+ * Jittered, as the pulls' expiry is: the server gives a redelivered offer to the oldest waiting
+ * pull, and with whole seconds on both sides the worker that left it re-pulled in step with the
+ * redelivery and got it back every time, so a busy fitting worker never saw it again (a coder
+ * task of 61 waited forever about one batch in two).
  */
 function unfitDelayMs(deliveries: number): number {
-	return Math.min(5000, 500 * 2 ** Math.max(0, deliveries - 1));
+	return jittered(Math.min(5000, 500 * 2 ** Math.max(0, deliveries - 1)));
 }
+
+/** `ms` ± 25 %, so that no two workers' pulls and redeliveries keep in step. */
+function jittered(ms: number): number {
+	return Math.round(ms * (0.75 + Math.random() / 2));
+}
+
+/** How long one pull waits for an offer before it is made again: 1 to 1.5 s (the client's floor is 1 s). */
+const pullExpiresMs = () => 1000 + Math.round(Math.random() * 500);
 
 /** Redeliveries of an offer while its claim cannot be answered (NATS away, runner host reconnecting). */
 const claimRetryMs = 1000;
@@ -70,7 +82,7 @@ export class Worker {
 		while (!this.stopping) {
 			await this.freeSlot();
 			if (this.stopping) break;
-			const message = await consumer.next({expires: 1000}).then(next => {
+			const message = await consumer.next({expires: pullExpiresMs()}).then(next => {
 				pullFailures = 0;
 				return next;
 			}, async (error: unknown) => {
