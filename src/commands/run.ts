@@ -7,7 +7,7 @@ import type {BatchRunner} from '../core/run/runner.js';
 import {createRunner, prepareBatch, withCleanup, type PreparedBatch} from './prepare.js';
 import type {RunOptions} from './flags.js';
 import {guardOutput, type CommandIO, type Output} from './io.js';
-import {openRemote, type Remote} from './remote.js';
+import type {Remote} from './remote.js';
 import {loadSettings, settingsPath} from '../core/config/settings.js';
 import {resolveHermesHome} from '../core/hermes/home.js';
 import {dryRunTable} from './dry-run-table.js';
@@ -21,6 +21,9 @@ export async function runCommand(taskArg: string | undefined, options: RunOption
 	// --nats wins; else delegate.yaml's `executor: {nats: URL}` (the demo always runs here).
 	const natsUrl = options.nats ?? (options.demo ? undefined : loadSettings(settingsPath(resolveHermesHome(io.env))).executor?.nats);
 	if (natsUrl === undefined) return runBatch(taskArg, options, io, undefined);
+	// The NATS client is loaded only for a batch that goes to worker hosts: it is ~0.4 MB of code
+	// whose start-up every plain `run` paid for (bench/RESULTS.md, session 32).
+	const {openRemote} = await import('./remote.js');
 	const stderr = guardOutput(io.stderr, undefined, terminalSafe);
 	const remote = await openRemote(natsUrl, line => stderr.write(`hermes-delegate: nats: ${line}\n`));
 	try {
