@@ -68,6 +68,9 @@ describe('following a running attempt\'s session', () => {
 		await waitFor(() => shown(runner).some(line => line.startsWith('⚙ web_search {"query":"look it up')), {message: 'the first call on the pane while it runs'});
 		// Nothing was printed yet: the line came from the session's messages.
 		expect(runner.output('t01')!.result().text).toBe('');
+		// The fake's steps go on until the release: wait for the second call so there are two to
+		// record (releasing during the first step would end the run after one).
+		await waitFor(() => shown(runner).some(line => line.startsWith('⚙ web_extract')), {message: 'the second call on the pane while it runs'});
 		writeFileSync(release, '');
 		const report = await done;
 		const [result] = report.results as [TaskResult];
