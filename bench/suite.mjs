@@ -242,11 +242,11 @@ await workload('headless-flood', async () => {
 });
 
 await workload('memory', async () => {
-	const {few, many, settleMs} = size.memory;
+	const {few, many, settleMs, samples} = size.memory;
 	const perTask = {};
 	const loads = [];
 	for (const tool of dashboardTools) {
-		const results = await alternate([`${tool}:${few}`, `${tool}:${many}`], key => idleMemory(tool, dashboardPaths, Number(key.split(':')[1]), settleMs));
+		const results = await alternate([`${tool}:${few}`, `${tool}:${many}`], key => idleMemory(tool, dashboardPaths, Number(key.split(':')[1]), settleMs, samples));
 		const middle = key => {
 			const value = median(results[key].map(result => result.rss));
 			return results[key].find(result => result.rss === value);

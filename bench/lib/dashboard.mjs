@@ -26,6 +26,8 @@ function tmux(...args) {
 
 const quote = word => `'${String(word).replaceAll("'", "'\\''")}'`;
 const open = new Set();
+/** The tmux control-mode clients running, ended with everything else when the suite stops midway. */
+const controlClients = new Set();
 let sessions = 0;
 
 /** A state folder for one batch: the agents' pid/ and done/ records, HERMES_HOME, caches. */
@@ -174,6 +176,8 @@ export function commandInPane(argv, env, cwd) {
  */
 export function controlClient(name) {
 	const child = spawn('tmux', ['-u', '-L', socket, '-f', '/dev/null', '-C', 'attach-session', '-t', name], {env: tmuxEnv, stdio: ['pipe', 'pipe', 'ignore']});
+	controlClients.add(child);
+	child.once('exit', () => controlClients.delete(child));
 	// The attach itself answers first, with a %begin/%end block like every command.
 	const waiting = [{resolve() {}, reject() {}}];
 	// A block ends at the %end/%error line with its %begin's time, number and flags: a line of the
@@ -207,13 +211,27 @@ export function controlClient(name) {
 			// Anything else is a notification (%session-changed, %layout-change…): not asked for.
 		}
 	});
+	// Each command is answered in order; one left unanswered (a block tmux sent unasked would put
+	// every later answer one off) would leave its caller waiting for ever (seen once: the suite
+	// hung in the keys workload under mprocs, at load 10). Past this, the client counts as gone
+	// and every waiting command fails: the workload is reported failed, the suite goes on.
+	const answerWithinMs = 15_000;
 	const command = text => new Promise((resolve, reject) => {
 		if (gone) {
 			reject(gone);
 			return;
 		}
 
-		waiting.push({resolve, reject});
+		const timer = setTimeout(() => {
+			fail(new Error(`tmux control client for ${name}: no answer to \`${text.split(' ')[0]}\` within ${answerWithinMs / 1000} s`));
+			child.kill();
+		}, answerWithinMs);
+		const settle = then => value => {
+			clearTimeout(timer);
+			then(value);
+		};
+
+		waiting.push({resolve: settle(resolve), reject: settle(reject)});
 		child.stdin.write(`${text}\n`);
 	});
 	// One command per line: a key with a line break (or any control character) would be two.
@@ -250,6 +268,7 @@ export function stopEverything() {
 	}
 
 	open.clear();
+	for (const child of controlClients) child.kill();
 	try {
 		tmux('kill-server');
 	} catch {

@@ -12,8 +12,8 @@ export function sizes({tiny, scale, soakSeconds, idleSeconds}) {
 	if (tiny) {
 		return {
 			flood: {tasks: 2, lines: 2000}, trickle: {tasks: 4, seconds: 1}, soak: {tasks: 2, seconds: 2, every: 1, from: 1},
-			keys: {tasks: 4, presses: 5, settleMs: 300, timeoutMs: 1000, cancels: 2}, cancelGrace: 0.5, quick: {tasks: 20}, headlessFlood: {tasks: 2, lines: 2000}, memory: {few: 2, many: 6, settleMs: 500},
-			attach: {tasks: 10, lines: 10, connects: 2, frames: 1}, idleHost: {tasks: 4, seconds: 2},
+			keys: {tasks: 4, presses: 5, settleMs: 300, timeoutMs: 1000, cancels: 2}, cancelGrace: 0.5, quick: {tasks: 20}, headlessFlood: {tasks: 2, lines: 2000}, memory: {few: 2, many: 6, settleMs: 200, samples: 2},
+			attach: {tasks: 10, lines: 10, connects: 2, frames: 1}, idleHost: {tasks: 4, seconds: 1},
 		};
 	}
 
@@ -244,14 +244,14 @@ export async function cancel(paths, kind, grace) {
  * Workload 8: the RSS of the tool's processes (added up; hermes-delegate: dashboard and runner
  * host) with `count` idle agents, once they all run and it has settled: {rss, parts} in MiB.
  */
-export async function idleMemory(tool, paths, count, settleMs) {
+export async function idleMemory(tool, paths, count, settleMs, sampleCount = 5) {
 	const session = await startDashboard(tool, paths, goals('idle', count));
 	try {
 		const pids = await session.processes();
 		await waitFor(`${count} idle agents`, () => countFiles(path.join(session.state, 'pid')) >= count, 60_000);
 		await sleep(settleMs);
 		const samples = [];
-		for (let i = 0; i < 5; i++) {
+		for (let i = 0; i < sampleCount; i++) {
 			samples.push(statusMiBOf(pids, 'VmRSS'));
 			await sleep(200);
 		}
