@@ -54,8 +54,8 @@ async function startDetached(paths, goalList, env) {
 }
 
 /**
- * One client's connect → its snapshot received whole and parsed, in ms, with the snapshot's size
- * and what it holds. The client says hello as soon as it is connected (as client.ts does); the
+ * One client's connect → its snapshot received whole and parsed, in ms (and → the host's hello,
+ * which comes once the peer check has passed), with the snapshot's size and what it holds. The client says hello as soon as it is connected (as client.ts does); the
  * host answers with its hello once its peer check (`ss`, /proc) has passed, then the snapshot.
  */
 async function timeSnapshot(socket, tailLines) {
@@ -65,6 +65,7 @@ async function timeSnapshot(socket, tailLines) {
 		let pending = '';
 		let lines = 0;
 		let bytes = 0;
+		let helloMs;
 		const fail = error => {
 			connection.destroy();
 			reject(error);
@@ -82,6 +83,7 @@ async function timeSnapshot(socket, tailLines) {
 				from = at + 1;
 				lines++;
 				const message = JSON.parse(line);
+				if (message.type === 'hello') helloMs ??= performance.now() - started;
 				if (message.type === 'bye') {
 					fail(new Error(`the host said bye: ${message.reason}`));
 					return;
@@ -90,7 +92,7 @@ async function timeSnapshot(socket, tailLines) {
 				if (message.type === 'snapshot') {
 					const ms = performance.now() - started;
 					connection.destroy();
-					resolve({ms, bytes, tasks: message.plan.tasks.length, events: message.events.length, lines: Object.values(message.outputs).reduce((sum, output) => sum + output.tail.length, 0)});
+					resolve({ms, helloMs, bytes, tasks: message.plan.tasks.length, events: message.events.length, lines: Object.values(message.outputs).reduce((sum, output) => sum + output.tail.length, 0)});
 					return;
 				}
 
@@ -138,7 +140,15 @@ export async function attachSnapshot(paths, {tasks, lines, connects, frames}) {
 			await sleep(300);
 		}
 
-		return {snapshots, firstFrames, hostRss: statusMiBOf([batch.hostPid], 'VmRSS').sum};
+		// What of the first frame is only starting Node and loading the CLI: a bare --version, timed the same way.
+		const bareStarts = [];
+		for (let i = 0; i < Math.max(1, frames); i++) {
+			const started = performance.now();
+			spawnSync(process.execPath, [paths.cli, '--version'], {stdio: 'ignore'});
+			bareStarts.push(performance.now() - started);
+		}
+
+		return {snapshots, firstFrames, bareStarts, hostRss: statusMiBOf([batch.hostPid], 'VmRSS').sum};
 	} finally {
 		await batch.stop();
 	}
