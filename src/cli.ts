@@ -8,7 +8,7 @@ import {configCommand} from './commands/config.js';
 import {addRouteCommand, removeRouteCommand, routeCommand, setModeCommand} from './commands/config-edit.js';
 import {doctorCommand} from './commands/doctor.js';
 import {gcCommand, warnAboutOrphans} from './commands/gc.js';
-import {addRouteOptions, attachOptions, cancelOptions, configOptions, doctorOptions, gcOptions, logsOptions, lsOptions, optionsOf, removeRouteOptions, routeEditOptions, runOptions, tuiOptions, waitOptions, workerOptions} from './commands/flags.js';
+import {addRouteOptions, attachOptions, cancelOptions, configOptions, doctorOptions, gcOptions, logsOptions, lsOptions, optionsOf, spendOptions, removeRouteOptions, routeEditOptions, runOptions, tuiOptions, waitOptions, workerOptions} from './commands/flags.js';
 import {flushed, readAll, type CommandIO} from './commands/io.js';
 import {runCommand} from './commands/run.js';
 import {exitCodes, InputError} from './core/errors.js';
@@ -184,6 +184,15 @@ export function buildProgram(): Command {
 		.addHelpText('after', '\nEach run: its id, state, start, tasks by status, clients attached. Exit codes: 0 listed')
 		.action(async (options: Record<string, unknown>) => {
 			process.exitCode = (await import('./commands/ls.js')).lsCommand(optionsOf(lsOptions, options, 'ls'), io);
+		});
+
+	program.command('spend')
+		.description('a run\'s spend from Hermes\'s state.db, per route, per model and for the batch: the dashboard\'s $ table')
+		.argument('[run]', 'a run id (default: the newest run of this HERMES_HOME)')
+		.option('--json', 'as JSON: {run_id, from, spend: {total, by_route, by_model}, warnings}; unknown numbers are null, never 0')
+		.addHelpText('after', '\nA live run is read through its runner host; a finished one from results.json; a run no host serves from the rows in state.db. ? is unknown, ≥ a lower bound (some attempts unknown), unpriced: counts Hermes has no price for. Exit codes: 0 printed · 2 no such run')
+		.action(async (run: string | undefined, options: Record<string, unknown>) => {
+			process.exitCode = await (await import('./commands/spend.js')).spendCommand(run, optionsOf(spendOptions, options, 'spend'), io);
 		});
 
 	program.command('wait')

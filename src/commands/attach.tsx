@@ -28,7 +28,7 @@ export async function attachCommand(runArg: string | undefined, options: AttachO
 	const connection = await connectToRun(run, 'attach');
 	const end = await showDashboard(connection, io, {theme, bindings, exitWhenDone: options.exitWhenDone ?? false});
 	// A run in the demo's home is a demo: quitting it ends it as `demo` and `tui --demo` do (exit 0).
-	return reportDashboardEnd(end, run, io, {demo: path.resolve(run.hermesHome) === path.resolve(demoHomePath())});
+	return reportDashboardEnd(end, run, io, {demo: path.resolve(run.hermesHome) === path.resolve(demoHomePath(io.env))});
 }
 
 /** delegate.yaml's theme and keys; a broken one is the batch's business (it was checked when it started): defaults then. */

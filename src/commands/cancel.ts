@@ -47,7 +47,7 @@ export async function cancelCommand(runArg: string, taskArgs: readonly string[],
 		await reportEnds(stopping, ended, say);
 		return code;
 	} finally {
-		connection.close();
+		await connection.leave('done');
 	}
 }
 

@@ -1,8 +1,9 @@
 // The dashboard as a client of a runner host (`tui`, `demo` and `attach` all end up here): the
 // store is rebuilt from the host's snapshot and fed by its events; every intent goes back over
 // the socket. The batch lives in the host, so what ends this process decides nothing about it:
-// - q → y (today's cascade prompt) and Ctrl-C/SIGINT/SIGTERM stop the batch through the host, and
-//   the results are printed as before, once the host has written them;
+// - q → y (the cascade prompt while tasks run; q alone once nothing runs) and Ctrl-C/SIGINT/SIGTERM
+//   stop the batch through the host, and the results are printed as before, once the host has
+//   written them; a quit then waits for the host's last write (leaveHost);
 // - SIGHUP, the terminal gone (EIO on write), or detach() leave it running (detach): exit 0;
 // - the host gone before the batch finished (killed with SIGKILL) ends the dashboard with a
 //   message that names `ls` and `gc`.
@@ -31,7 +32,15 @@ export type DashboardEnd =
 
 export type DashboardIO = Pick<CommandIO, 'stdout' | 'stderr'> & {stdin: NodeJS.ReadStream};
 
-export async function showDashboard(connection: BatchConnection, io: DashboardIO, options: {theme: Theme; bindings: Bindings; exitWhenDone: boolean}): Promise<DashboardEnd> {
+export type DashboardOptions = {
+	theme: Theme;
+	bindings: Bindings;
+	exitWhenDone: boolean;
+	/** The runner host's exit, when this process started it (tui, demo): a quit waits for it too. */
+	hostExited?: Promise<unknown>;
+};
+
+export async function showDashboard(connection: BatchConnection, io: DashboardIO, options: DashboardOptions): Promise<DashboardEnd> {
 	const store = storeFromSnapshot(connection);
 	// d (and the quit question's third answer) can leave the batch running: it is the host's.
 	store.setState({canDetach: true});
@@ -82,8 +91,9 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 		// The host's last word was the report (SIGTERM: cascade, results, then it closes): that is an end like any other.
 		settle(report ? {kind: 'finished', report, stoppedFromOutside: true} : {kind: 'lost', reason});
 	});
+	let end: DashboardEnd | undefined;
 	try {
-		return await ended;
+		end = await ended;
 	} finally {
 		process.off('SIGINT', stop);
 		process.off('SIGTERM', stop);
@@ -95,7 +105,45 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 		await app.waitUntilExit().catch(() => undefined);
 		if (!terminalGone) leaveAlternateScreen();
 		if (keyboard !== io.stdin) keyboard.destroy();
+		if (end === undefined) connection.close();
+	}
+
+	await leaveHost(connection, end, io, options.hostExited);
+	return end;
+}
+
+/** Past this, a dashboard still waiting for its host says so (the host is slow, or stuck). */
+const leaveNoticeMs = 1000;
+/** Past this, it stops waiting: the host normally lets a client go within milliseconds. */
+const leaveTimeoutMs = 10_000;
+
+/**
+ * The dashboard's goodbye: a `detach` message that says why it leaves, then (the host ending
+ * because it left) the host's last word, so that after a quit nothing more is written to the run
+ * folder once this process has exited; the host's exit too when this process started it.
+ */
+async function leaveHost(connection: BatchConnection, end: DashboardEnd, io: Pick<DashboardIO, 'stderr'>, hostExited: Promise<unknown> | undefined): Promise<void> {
+	if (end.kind === 'lost') {
 		connection.close();
+		return;
+	}
+
+	const reason = end.kind === 'finished' ? 'quit' : end.terminalGone ? 'terminal-gone' : 'detach';
+	const canSay = end.kind === 'finished' || !end.terminalGone;
+	const notice = setTimeout(() => {
+		if (canSay) io.stderr.write(`hermes-delegate: waiting for the runner host of run ${connection.snapshot.runId} to write its last and end…\n`);
+	}, leaveNoticeMs);
+	try {
+		const left = await connection.leave(reason, {timeoutMs: leaveTimeoutMs});
+		// Nothing else may hold the event loop here (the host's child handle is unref'd): the timer does.
+		let timer: NodeJS.Timeout | undefined;
+		if (left.hostEnds && hostExited) await Promise.race([hostExited, new Promise(resolve => {
+			timer = setTimeout(resolve, leaveTimeoutMs);
+		})]);
+		clearTimeout(timer);
+		if (left.timedOut && canSay) io.stderr.write(`hermes-delegate: the runner host of run ${connection.snapshot.runId} did not answer within ${leaveTimeoutMs / 1000} s: \`hermes-delegate ls\` shows whether it still runs; its host.log is in ${terminalSafe(connection.snapshot.runDir)}\n`);
+	} finally {
+		clearTimeout(notice);
 	}
 }
 

@@ -46,6 +46,7 @@ export const removeRouteOptions = z.strictObject({...configShape, in: text});
 // The commands that reach a batch through its runner host.
 export const attachOptions = z.strictObject({theme: text, exitWhenDone: flag});
 export const lsOptions = z.strictObject({json: flag});
+export const spendOptions = z.strictObject({json: flag});
 export const waitOptions = z.strictObject({timeout: text, jsonl: flag});
 export const cancelOptions = z.strictObject({kill: flag});
 export const workerOptions = z.strictObject({nats: z.string(), concurrency: text, name: text, hermesBin: text, heartbeat: text});
@@ -59,6 +60,7 @@ export type GcOptions = z.infer<typeof gcOptions>;
 export type ConfigOptions = z.infer<typeof configOptions>;
 export type AttachOptions = z.infer<typeof attachOptions>;
 export type LsOptions = z.infer<typeof lsOptions>;
+export type SpendOptions = z.infer<typeof spendOptions>;
 export type WaitOptions = z.infer<typeof waitOptions>;
 export type CancelOptions = z.infer<typeof cancelOptions>;
 export type WorkerOptions = z.infer<typeof workerOptions>;

@@ -18,7 +18,7 @@ type GcIO = Pick<CommandIO, 'stdout' | 'stderr' | 'env'>;
 
 /** The user's home and the demo's: a demo killed with SIGKILL leaves its runaway behind too. */
 function homesToSearch(env: NodeJS.ProcessEnv): string[] {
-	return [resolveHermesHome(env), demoHomePath()];
+	return [resolveHermesHome(env), demoHomePath(env)];
 }
 
 export async function gcCommand(options: GcOptions, io: GcIO): Promise<number> {

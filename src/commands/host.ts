@@ -105,9 +105,8 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 
 	tellLauncher({type: 'ready', runId: folder.runId, runDir: folder.dir, socket: host.socket, hermesHome: batch.hermesHome, warnings, theme: batch.settings.theme ?? null, keys: batch.settings.keys});
 	try {
-		const report = await host.done;
-		log(`${report.summary}; ${report.results_error ?? `results in ${report.results_file}`}`);
-		return exitCodeOf(report);
+		// host.done has written the host's last line: nothing more goes into the run folder.
+		return exitCodeOf(await host.done);
 	} catch (error) {
 		log(`internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
 		return exitCodes.internalError;

@@ -13,7 +13,7 @@ import {batchConcurrency, loadSettings, parseLogLimit, settingsPath} from '../co
 import {createRunFolder, type RunFolder} from '../core/run-folder/folder.js';
 import {BatchRunner} from '../core/run/runner.js';
 import type {TaskExecutor} from '../core/run/executor.js';
-import {budgetLimits, unpricedWarnings, type BudgetLimit} from '../core/run/budgets.js';
+import {budgetLimits, unknownRouteBudgetWarnings, unpricedWarnings, type BudgetLimit} from '../core/run/budgets.js';
 import {parseTasks} from '../core/input/tasks.js';
 import {decodeUtf8, inputLimits, readBoundedFile} from '../core/text/read-text.js';
 import {safeExcerpt} from '../core/output/visible-text.js';
@@ -63,7 +63,7 @@ export type RemotePlanning = {capabilities: HermesCapabilities; slots: number; r
  * can do, and no local binary is needed.
  */
 export async function prepareBatch(taskArg: string | undefined, options: BatchOptions, context: PrepareContext, remote?: RemotePlanning): Promise<PreparedBatch> {
-	const demo = options.demo ? createDemoHome() : undefined;
+	const demo = options.demo ? createDemoHome(context.env) : undefined;
 	const hermesHome = demo?.hermesHome ?? resolveHermesHome(context.env);
 	const settings = loadSettings(settingsPath(hermesHome));
 	const tasks = demo && taskArg === undefined
@@ -118,7 +118,7 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 
 	const budgets = budgetLimits({usd: budgetUsd, tokens: budgetTokens, routeBudgets: settings.routeBudgets, action: settings.budgetAction});
 	// Said before anything starts, and kept by a re-plan like the config's warnings.
-	const unpriced = unpricedWarnings(budgets, plan.tasks);
+	const unpriced = [...unknownRouteBudgetWarnings(budgets, config.delegation, settingsPath(hermesHome)), ...unpricedWarnings(budgets, plan.tasks)];
 	plan.warnings.push(...unpriced);
 	outsideWarnings.push(...unpriced);
 

@@ -6,7 +6,8 @@ import {launchHost, type HostCommand, type HostReady} from '../host/launch.js';
 import type {BatchOptions} from './flags.js';
 import type {CommandIO} from './io.js';
 
-export type Started = {ready: HostReady} | {exitCode: number};
+/** `hostExited`: the host process has ended (this process started it, and reaps it). */
+export type Started = {ready: HostReady; hostExited: Promise<string>} | {exitCode: number};
 
 export async function startUnderHost(command: HostCommand, taskArg: string | undefined, options: BatchOptions & Record<string, unknown>, io: CommandIO): Promise<Started> {
 	const demoTasks = (command === 'demo' || options.demo === true) && taskArg === undefined;
@@ -19,5 +20,6 @@ export async function startUnderHost(command: HostCommand, taskArg: string | und
 		return {exitCode: status.exitCode};
 	}
 
-	return {ready: status};
+	const {exited, ...ready} = status;
+	return {ready, hostExited: exited};
 }

@@ -23,6 +23,6 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 	const theme = loadTheme(options.theme ?? ready.theme ?? undefined, {noColor: !io.color});
 	const bindings = resolveBindings(ready.keys);
 	const connection = await connectToRun({runId: ready.runId, socket: ready.socket}, options.demo ? 'demo' : 'tui');
-	const end = await showDashboard(connection, io, {theme, bindings, exitWhenDone: options.exitWhenDone ?? false});
+	const end = await showDashboard(connection, io, {theme, bindings, exitWhenDone: options.exitWhenDone ?? false, hostExited: started.hostExited});
 	return reportDashboardEnd(end, ready, io, {demo: options.demo ?? false});
 }

@@ -40,22 +40,22 @@ export async function waitCommand(runArg: string, options: WaitOptions, io: Pick
 type Outcome = {report: BatchReport; fromDisk: boolean} | {report: undefined; why: string};
 
 async function finalReport(run: RunEntry, onEvent: ((event: BatchEvent) => void) | undefined): Promise<Outcome> {
-	if (run.state === 'live' && run.socket) {
-		const followed = await followLive(run.socket, onEvent);
-		if (followed) return {report: followed, fromDisk: false};
-		// The host closed before we saw the end (it ended between our look and our connect): its folder says.
-		return onDisk(describeRun(run.runId, run.hermesHome));
-	}
+	for (let now = run; ; now = describeRun(run.runId, run.hermesHome)) {
+		if (now.state === 'live' && now.socket) {
+			const followed = await followLive(now.socket, onEvent);
+			if (followed) return {report: followed, fromDisk: false};
+			// The host closed before we saw the end (it ended between our look and our connect): its folder says.
+			return onDisk(describeRun(run.runId, run.hermesHome));
+		}
 
-	if (run.state === 'running') {
-		// `run` without a host: nothing to connect to; its results.json appears when it ends.
-		await until(() => {
-			const now = describeRun(run.runId, run.hermesHome);
-			return now.state !== 'running' && now.state !== 'live';
+		// Its owner still runs without a socket: `run` without a host, or a host between closing its
+		// socket and its exit, or one that has not written host.json yet. results.json there is final
+		// (nothing serves the run to re-open it); else look again until it ends or a host serves it.
+		if (now.state !== 'running' || now.batchFinished) return onDisk(now);
+		await new Promise(resolve => {
+			setTimeout(resolve, 500);
 		});
 	}
-
-	return onDisk(describeRun(run.runId, run.hermesHome));
 }
 
 /** The report of the batch once it has settled; undefined when the host went away first. */
@@ -89,7 +89,8 @@ async function followLive(socket: string, onEvent: ((event: BatchEvent) => void)
 			void connection.closed.then(() => resolve(report));
 		});
 	} finally {
-		connection.close();
+		// Once the host has let us go: a host that ends because we left has written its last by then.
+		await connection.leave('done');
 	}
 }
 
@@ -120,14 +121,5 @@ async function withTimeout<T>(work: Promise<T>, timeoutMs: number | undefined): 
 		})]);
 	} finally {
 		clearTimeout(timer);
-	}
-}
-
-/** Checks twice a second: a run without a host has nothing that could tell us sooner. */
-async function until(done: () => boolean): Promise<void> {
-	while (!done()) {
-		await new Promise(resolve => {
-			setTimeout(resolve, 500);
-		});
 	}
 }

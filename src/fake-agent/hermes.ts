@@ -20,7 +20,7 @@ import {readScript, ScriptError} from './script.js';
 import {scriptedRun} from './scripted-run.js';
 import {startSession, toolCall, type Session} from './session.js';
 import {recordHome} from './state-db.js';
-import {hostileLines, printBulk, readStdin, startGrandchild} from './test-devices.js';
+import {hostileLines, printBulk, readStdin, startChatter, startGrandchild} from './test-devices.js';
 import {selectFakeVersion} from './versions.js';
 
 const directivesHelp = `fake hermes: pose as another release with FAKE_HERMES_VERSION=0.19.0|0.20.0|0.20.6 (default 0.20.6);
@@ -29,7 +29,7 @@ steer it with directives in the query, e.g. [fake:duration=1] [fake:steps=N] [fa
   [fake:exit=N] [fake:tool-error] or [fake:tool-error=N]  [fake:model-used=NAME] [fake:tokens=IN,OUT] [fake:cost=USD]
   [fake:forever] [fake:until-file=PATH] (steps until PATH exists, then answers)
   [fake:term-delay=SECONDS] [fake:term-exit] [fake:ignore-term] [fake:grandchild] [fake:ready]
-  [fake:lines=N] [fake:bytes=N] [fake:line-bytes=B] [fake:escapes] [fake:echo-args] [fake:stdin]`;
+  [fake:lines=N] [fake:bytes=N] [fake:line-bytes=B] [fake:escapes] [fake:echo-args] [fake:stdin] [fake:chatter=S]`;
 
 async function readQuery(command: ChatCommand): Promise<string | {error: string}> {
 	if (command.queryFile === undefined) return command.query!;
@@ -123,6 +123,7 @@ async function main(argv: readonly string[]): Promise<number> {
 	const bulk = directives.has('lines') || directives.has('bytes');
 	const exitOverride = directives.has('exit') ? Math.floor(directives.number('exit', 0)) : undefined;
 
+	if (directives.has('chatter')) startChatter(directives);
 	if (directives.has('echo-args')) await write(`ARGV ${JSON.stringify(argv)}\n`);
 	// The bulk test devices want exactly their bytes on stdout; stream-json still frames them.
 	if (!bulk || outputMode(session) === 'stream-json') await reporter.start();

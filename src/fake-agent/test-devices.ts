@@ -67,3 +67,15 @@ export async function printBulk(directives: Directives): Promise<void> {
 
 	await write(chunk);
 }
+
+/**
+ * `[fake:chatter=S]`: a stderr line every S seconds for as long as the run lasts: a task that keeps
+ * printing while it neither answers nor calls a tool (the stuck monitor must not take it for stuck).
+ */
+export function startChatter(directives: Directives): void {
+	const seconds = directives.number('chatter', 0.5);
+	let count = 0;
+	setInterval(() => {
+		process.stderr.write(`chatter ${++count}\n`);
+	}, Math.max(20, seconds * 1000)).unref();
+}

@@ -4,7 +4,7 @@
 // is queued for it, its requests wait unread, and when it has drained it gets a fresh snapshot.
 import type {Socket} from 'node:net';
 import {LineReader} from './framing.js';
-import {encodeLine, maxClientLineBytes, parseClientLine, protocolVersion, type BatchSnapshot, type HostMessage, type Request, type ReplyValue, type SequencedEvent} from './protocol.js';
+import {encodeLine, hostFeatures, maxClientLineBytes, parseClientLine, protocolVersion, type BatchSnapshot, type HostMessage, type LeaveReason, type Request, type ReplyValue, type SequencedEvent} from './protocol.js';
 import type {OutputSnapshot} from '../state/store-types.js';
 
 export type ClientHost = {
@@ -14,11 +14,24 @@ export type ClientHost = {
 	snapshot(tailLines: number): BatchSnapshot;
 	outputChanges(versions: Readonly<Record<string, number>>, tailLines: number): Record<string, OutputSnapshot>;
 	answer(request: Request): Promise<ReplyValue>;
-	/** The client finished its hello (attached) or went away (closed). */
-	changed(client: AttachedClient, what: 'attached' | 'closed'): void;
+	/**
+	 * The client finished its hello (attached), said it leaves (left: it no longer counts, and waits
+	 * for release()), or its connection ended (closed: once per client, whatever its phase).
+	 */
+	changed(client: AttachedClient, what: 'attached' | 'left' | 'closed'): void;
 };
 
-type Phase = 'greeting' | 'live' | 'behind' | 'closed';
+// leaving: it sent `detach`; it gets nothing more and waits for release(), which the host gives at
+// once, or (when the host ends with this client gone) after the host's last write to the run folder.
+type Phase = 'greeting' | 'live' | 'behind' | 'leaving' | 'closed';
+
+/** What host.log says of a client that left with a `detach` message. */
+const leaveWords: Record<LeaveReason, string> = {
+	detach: 'detached (the operator pressed d)',
+	'terminal-gone': 'detached: its terminal went away',
+	quit: 'quit (the operator left the dashboard)',
+	done: 'left: it has what it came for',
+};
 
 const helloTimeoutMs = 10_000;
 /** The dashboard's panes show ~40 lines; a client may ask for other counts in its hello. */
@@ -45,7 +58,11 @@ export class AttachedClient {
 		});
 		socket.on('data', chunk => this.reader.push(chunk));
 		socket.on('error', error => this.close(`socket error: ${error.message}`, false));
-		socket.on('close', () => this.close('it went away', false));
+		socket.on('close', () => {
+			// Closed without a `detach` first: killed, crashed, or a client older than that message.
+			if (this.attached) this.host.log(`${this.name}: went away without detaching (killed or crashed, or a hermes-delegate from before the detach message)`);
+			this.close('it went away', false);
+		});
 		socket.on('drain', () => this.caughtUp());
 	}
 
@@ -57,6 +74,11 @@ export class AttachedClient {
 		return this.phase === 'live' || this.phase === 'behind';
 	}
 
+	/** It said it leaves and waits for release(). */
+	get leaving(): boolean {
+		return this.phase === 'leaving';
+	}
+
 	/** The most bytes this client's socket has held waiting to be read by it. */
 	get peakQueuedBytes(): number {
 		return this.peakQueued;
@@ -64,7 +86,7 @@ export class AttachedClient {
 
 	/** Sends the host's hello (after the peer check passed) and starts reading. */
 	greet(): void {
-		this.write({type: 'hello', protocol: protocolVersion, runId: this.host.runId});
+		this.write({type: 'hello', protocol: protocolVersion, runId: this.host.runId, features: [...hostFeatures]});
 		this.socket.resume();
 		// A connection that never says hello would hold a socket for nothing.
 		setTimeout(() => {
@@ -113,13 +135,28 @@ export class AttachedClient {
 		}
 	}
 
+	/**
+	 * Lets a leaving client go: its bye, then the end of the connection. `hostEnds`: the host has
+	 * written its last and ends (the client may rely on the run folder no longer changing).
+	 */
+	release(hostEnds: boolean): void {
+		if (this.phase !== 'leaving') {
+			return;
+		}
+
+		this.phase = 'closed';
+		this.write({type: 'bye', reason: hostEnds ? 'detached; the runner host has ended' : 'detached; the batch goes on', hostEnds});
+		this.socket.end();
+		setTimeout(() => this.socket.destroy(), 2000).unref();
+		this.host.changed(this, 'closed');
+	}
+
 	/** Says why in a last line, then ends the connection; logs it unless the client simply left. */
 	close(reason: string, tell = true): void {
 		if (this.phase === 'closed') {
 			return;
 		}
 
-		const wasAttached = this.attached;
 		this.phase = 'closed';
 		this.reader.stop();
 		if (tell) {
@@ -132,9 +169,15 @@ export class AttachedClient {
 			this.socket.destroy();
 		}
 
-		if (wasAttached) {
-			this.host.changed(this, 'closed');
-		}
+		this.host.changed(this, 'closed');
+	}
+
+	private leave(reason: LeaveReason): void {
+		this.phase = 'leaving';
+		this.reader.stop();
+		this.waitingReplies = [];
+		this.host.log(`${this.name}: ${leaveWords[reason]}`);
+		this.host.changed(this, 'left');
 	}
 
 	private onLine(text: string): void {
@@ -161,6 +204,11 @@ export class AttachedClient {
 
 			case 'request': {
 				void this.reply(parsed.request);
+				return;
+			}
+
+			case 'detach': {
+				this.leave(parsed.reason);
 			}
 		}
 	}

@@ -10,7 +10,7 @@ import type {BatchEvent} from '../core/types.js';
 import type {FeedSource} from '../state/feed.js';
 import type {BatchControl, OutputRange, OutputSnapshot} from '../state/store-types.js';
 import {LineReader} from './framing.js';
-import {encodeLine, hostMessageSchema, maxHostLineBytes, protocolVersion, type BatchSnapshot, type HostMessage, type Request} from './protocol.js';
+import {encodeLine, hostMessageSchema, maxHostLineBytes, protocolVersion, type BatchSnapshot, type HostMessage, type LeaveReason, type Request} from './protocol.js';
 
 export type ConnectOptions = {
 	/** Who is attaching, for the host's log ("dashboard", "wait", "cancel"). */
@@ -30,6 +30,13 @@ export type BatchConnection = {
 	/** The host went away, refused us, or we closed. */
 	closed: Promise<{reason: string}>;
 	close(): void;
+	/**
+	 * Leaves for good, saying why (host.log tells it from a client that vanished), and resolves once
+	 * the host has let us go: when the host ends because we left, only after its last write to the
+	 * run folder (`hostEnds`). A host from before the detach message is simply closed on (hostEnds
+	 * unknown: false). Past `timeoutMs` (default 10 s) it closes and resolves with `timedOut`.
+	 */
+	leave(reason: LeaveReason, options?: {timeoutMs?: number}): Promise<{hostEnds: boolean; timedOut: boolean}>;
 };
 
 type Pending = {resolve(value: unknown): void; reject(error: Error): void; timer: NodeJS.Timeout};
@@ -63,6 +70,8 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 	const eventListeners = new Set<(event: BatchEvent) => void>();
 	const configListeners = new Set<(outcome: SteerOutcome) => void>();
 	let closedWith: {reason: string} | undefined;
+	let hostFeatures: readonly string[] = [];
+	let hostEnds = false;
 	let resolveClosed!: (value: {reason: string}) => void;
 	const closed = new Promise<{reason: string}>(resolve => {
 		resolveClosed = resolve;
@@ -122,6 +131,7 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 			if (message.type !== 'hello') return finish('the runner host did not begin with hello');
 			if (message.protocol !== protocolVersion) return finish(`the runner host speaks protocol ${message.protocol}, this hermes-delegate speaks ${protocolVersion}: attach with the hermes-delegate that started the batch`);
 			greeted = true;
+			hostFeatures = message.features ?? [];
 			return;
 		}
 
@@ -163,6 +173,7 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 			}
 
 			case 'bye': {
+				hostEnds = message.hostEnds ?? false;
 				finish(`the runner host closed the connection: ${message.reason}`);
 				return;
 			}
@@ -250,5 +261,21 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 		},
 		closed,
 		close: () => finish('closed by this client'),
+		async leave(reason, {timeoutMs = 10_000} = {}) {
+			if (closedWith) return {hostEnds, timedOut: false};
+			if (!hostFeatures.includes('detach')) {
+				finish('closed by this client');
+				return {hostEnds: false, timedOut: false};
+			}
+
+			socket.write(encodeLine({type: 'detach', reason}));
+			let timer: NodeJS.Timeout | undefined;
+			const timedOut = await Promise.race([closed.then(() => false), new Promise<boolean>(resolve => {
+				timer = setTimeout(() => resolve(true), timeoutMs);
+			})]);
+			clearTimeout(timer);
+			if (timedOut) finish(`the runner host did not let us go within ${Math.round(timeoutMs / 1000)} s`);
+			return {hostEnds, timedOut};
+		},
 	};
 }

@@ -5,6 +5,8 @@
 // - never while a task is queued or running: nobody watching is no reason to stop (a detached batch);
 // - once the batch has settled (no round running) and no client is attached: a dashboard's client
 //   that quits, or the last `wait`, lets it go; a batch nobody watches ends with its last task;
+//   a client that leaves with `detach` is let go only after the host's last write (releaseLeaving),
+//   so a dashboard that quits, or a `wait`, returns once the run folder no longer changes;
 // - a dashboard's batch that settles before its first client came (every task refused, say) waits
 //   up to firstClientGraceMs for it, so the dashboard that launched it still shows the outcome;
 // - on SIGTERM (stop()): the cascade, results written, and then it ends whoever is attached.
@@ -75,7 +77,9 @@ export async function startHost(batch: HostedBatch, runner: BatchRunner, options
 		}
 	});
 
-	const server: BatchServer = await serveBatch(batch, socket, {log});
+	// Set once the host has decided to end: a client leaving (detach) then waits for its last word.
+	let ending = false;
+	const server: BatchServer = await serveBatch(batch, socket, {log, holdLeaving: () => ending});
 	let lastCount = 0;
 	const stopCounting = server.onClients(count => {
 		everAttached ||= count > 0;
@@ -118,7 +122,10 @@ export async function startHost(batch: HostedBatch, runner: BatchRunner, options
 		await new Promise<void>(resolve => {
 			check = () => {
 				const waitingForFirst = !everAttached && !graceOver;
-				if (settled && (stopping || (server.clients() === 0 && !waitingForFirst))) resolve();
+				if (settled && (stopping || (server.clients() === 0 && !waitingForFirst))) {
+					ending = true;
+					resolve();
+				}
 			};
 
 			check();
@@ -132,7 +139,11 @@ export async function startHost(batch: HostedBatch, runner: BatchRunner, options
 		status.setClients(0);
 		await status.flushed();
 		if (!everAttached && options.mode === 'dashboard') log('no client came within the first-client grace: nobody is left to show the outcome');
+		log(`${report.summary}; ${report.results_error ?? `results in ${report.results_file}`}`);
 		log('host ends');
+		// The last thing: a client that left with `detach` learns the host has ended only once
+		// nothing more will be written to the run folder (a script may remove it next).
+		server.releaseLeaving();
 		return report;
 	})();
 

@@ -77,7 +77,7 @@ export const statusFd = 3;
  * Spawns the runner host for `spec` and resolves with its one status line. The host is detached
  * (setsid: its own session and process group), so the terminal's SIGHUP and Ctrl-C never reach it.
  */
-export async function launchHost(spec: HostSpec, options: {env: NodeJS.ProcessEnv; entry?: string}): Promise<HostReady | HostRefused> {
+export async function launchHost(spec: HostSpec, options: {env: NodeJS.ProcessEnv; entry?: string}): Promise<(HostReady & {exited: Promise<string>}) | HostRefused> {
 	const entry = options.entry ?? process.argv[1];
 	if (entry === undefined) throw new Error('cannot tell which script to start the runner host from (process.argv[1] is unset)');
 	const child = spawn(process.execPath, [...process.execArgv, entry, hostCommandName], {
@@ -85,7 +85,7 @@ export async function launchHost(spec: HostSpec, options: {env: NodeJS.ProcessEn
 		stdio: ['pipe', 'ignore', 'ignore', 'pipe'],
 		env: options.env,
 	});
-	const status = child.stdio[statusFd] as Readable;
+	const statusPipe = child.stdio[statusFd] as Readable;
 	const exited = new Promise<string>(resolve => {
 		child.once('exit', (code, signal) => resolve(signal ? `killed by ${signal}` : `exit code ${code ?? '?'}`));
 		child.once('error', error => resolve(error.message));
@@ -102,13 +102,15 @@ export async function launchHost(spec: HostSpec, options: {env: NodeJS.ProcessEn
 	const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 	for (const signal of signals) process.on(signal, forward);
 	try {
-		const line = await Promise.race([firstLine(status), exited.then(why => {
+		const line = await Promise.race([firstLine(statusPipe), exited.then(why => {
 			throw new Error(`the runner host ended before it was ready (${why})`);
 		})]);
-		return statusSchema.parse(JSON.parse(line));
+		const status = statusSchema.parse(JSON.parse(line));
+		// `exited`: a dashboard that quits waits for it (this process is the host's parent: waiting reaps it).
+		return status.type === 'ready' ? {...status, exited} : status;
 	} finally {
 		for (const signal of signals) process.off(signal, forward);
-		status.destroy();
+		statusPipe.destroy();
 		child.unref();
 	}
 }

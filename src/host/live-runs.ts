@@ -34,7 +34,7 @@ export type RunEntry = {
 
 /** This HERMES_HOME and the demo's (a demo runs under a host of its own too), as `gc` searches them. */
 export function runHomes(env: NodeJS.ProcessEnv): string[] {
-	return [resolveHermesHome(env), demoHomePath()];
+	return [resolveHermesHome(env), demoHomePath(env)];
 }
 
 export function attachCommandFor(runId: string): string {

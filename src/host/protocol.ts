@@ -11,6 +11,26 @@ import type {OutputRange, OutputSnapshot} from '../state/store-types.js';
 /** Bumped on any change a peer of the previous version would misread. */
 export const protocolVersion = 1;
 
+/**
+ * What this host understands beyond protocol 1 as first released, listed in its hello. A client
+ * sends a message of a feature only to a host that lists it: a host from before the feature
+ * would take the message for a malformed one and close the client.
+ */
+export const hostFeatures = ['detach'] as const;
+export type HostFeature = (typeof hostFeatures)[number];
+
+/**
+ * Why a client leaves, in its `detach` message (the host's log says it): d or the quit question's
+ * d (`detach`), its terminal went away (`terminal-gone`), the operator quit a settled batch
+ * (`quit`), a script has what it came for (`done`). A client that closes without one vanished.
+ */
+export const leaveReasons = ['detach', 'terminal-gone', 'quit', 'done'] as const;
+export type LeaveReason = (typeof leaveReasons)[number];
+
+/** A client's last message (feature `detach`): the host lets it go after its own last word if it ends now. */
+export const detachSchema = z.strictObject({type: z.literal('detach'), reason: z.enum(leaveReasons)});
+export type DetachMessage = z.infer<typeof detachSchema>;
+
 /** A client's line (a request) is small: a longer one is not ours. */
 export const maxClientLineBytes = 256 * 1024;
 /** A host's line can be a whole snapshot (every task's result and tail). */
@@ -70,6 +90,7 @@ export type ParsedClientLine =
 	| {kind: 'hello'; hello: ClientHello}
 	| {kind: 'other-version'; protocol: number}
 	| {kind: 'request'; request: Request}
+	| {kind: 'detach'; reason: LeaveReason}
 	| {kind: 'invalid'; reason: string};
 
 /** One line from a client, before (expectHello) or after its hello. */
@@ -95,6 +116,11 @@ export function parseClientLine(line: string, expectHello: boolean): ParsedClien
 		return hello.success ? {kind: 'hello', hello: hello.data} : {kind: 'invalid', reason: `hello: ${issueText(hello.error)}`};
 	}
 
+	if (typeof data === 'object' && data !== null && 'type' in data && data.type === 'detach') {
+		const detach = detachSchema.safeParse(data);
+		return detach.success ? {kind: 'detach', reason: detach.data.reason} : {kind: 'invalid', reason: `detach: ${issueText(detach.error)}`};
+	}
+
 	const request = requestSchema.safeParse(data);
 	return request.success ? {kind: 'request', request: request.data} : {kind: 'invalid', reason: issueText(request.error)};
 }
@@ -107,7 +133,8 @@ function issueText(error: z.ZodError): string {
 /** An event as the host forwards it: `seq` counts every event the runner announced, from 1, with no gaps. */
 export type SequencedEvent = {seq: number; event: BatchEvent};
 
-export type BatchSnapshot = {
+/** What a batch is and how it runs, as the host serves it: every snapshot carries it. */
+export type BatchIdentity = {
 	plan: RoutePlan;
 	runId: string;
 	runDir: string;
@@ -115,6 +142,14 @@ export type BatchSnapshot = {
 	graceMs: number;
 	canSteer: boolean;
 	canReroute: boolean;
+};
+
+/** Only the identity of something that holds more (the host's batch also holds its runner). */
+export function batchIdentity({plan, runId, runDir, concurrency, graceMs, canSteer, canReroute}: BatchIdentity): BatchIdentity {
+	return {plan, runId, runDir, concurrency, graceMs, canSteer, canReroute};
+}
+
+export type BatchSnapshot = BatchIdentity & {
 	/** The compacted history: every event but the older task.telemetry and task.spend of each task, in seq order. */
 	events: SequencedEvent[];
 	/** Every task's pane as the host last had it (tailLines lines each). */
@@ -129,7 +164,8 @@ export type ReplyValue = boolean | null | OutputRange | {line: number | null} | 
 
 /** Messages host → client. */
 export type HostMessage =
-	| {type: 'hello'; protocol: number; runId: string}
+	/** `features`: what the host understands beyond protocol 1 as first released (absent: nothing). */
+	| {type: 'hello'; protocol: number; runId: string; features?: string[]}
 	| ({type: 'snapshot'} & BatchSnapshot)
 	| {type: 'event'; seq: number; event: BatchEvent}
 	| {type: 'output'; changes: Record<string, OutputSnapshot>}
@@ -138,25 +174,25 @@ export type HostMessage =
 	| {type: 'config'; outcome: SteerOutcome}
 	| {type: 'reply'; rid: number; ok: true; value: ReplyValue}
 	| {type: 'reply'; rid: number; ok: false; error: string}
-	/** The last line before the host closes this client: why. */
-	| {type: 'bye'; reason: string};
+	/** The last line before the host closes this client: why; `hostEnds` after a detach when the host ends with it. */
+	| {type: 'bye'; reason: string; hostEnds?: boolean};
 
-const outputSnapshotSchema = z.object({version: z.number(), totalLines: z.number(), tail: z.array(z.string()), errorLine: z.string().nullable()});
+const outputSnapshotSchema = z.object({version: z.number(), totalLines: z.number(), tail: z.array(z.string()), errorLine: z.string().nullable(), lastOutputAt: z.number().nullable()});
 const eventEnvelope = z.looseObject({type: z.string()});
 
 /** What a client checks of the host's lines: the envelope and the parts it reads itself. */
 export const hostMessageSchema = z.discriminatedUnion('type', [
-	z.object({type: z.literal('hello'), protocol: z.number(), runId: z.string()}),
+	z.object({type: z.literal('hello'), protocol: z.number(), runId: z.string(), features: z.array(z.string()).optional()}),
 	z.looseObject({type: z.literal('snapshot'), runId: z.string(), runDir: z.string(), seq: z.number().int(), events: z.array(z.object({seq: z.number().int(), event: eventEnvelope})), outputs: z.record(z.string(), outputSnapshotSchema), plan: z.looseObject({tasks: z.array(z.unknown())})}),
 	z.object({type: z.literal('event'), seq: z.number().int(), event: eventEnvelope}),
 	z.object({type: z.literal('output'), changes: z.record(z.string(), outputSnapshotSchema)}),
 	z.object({type: z.literal('routing'), routing: z.looseObject({mode: z.string()}).nullable(), profiles: z.array(z.string()).nullable()}),
 	z.object({type: z.literal('config'), outcome: z.looseObject({ok: z.boolean(), message: z.string()})}),
 	z.object({type: z.literal('reply'), rid, ok: z.boolean(), value: z.unknown().optional(), error: z.string().optional()}),
-	z.object({type: z.literal('bye'), reason: z.string()}),
+	z.object({type: z.literal('bye'), reason: z.string(), hostEnds: z.boolean().optional()}),
 ]);
 
 /** A message as one line of the stream. */
-export function encodeLine(message: HostMessage | ClientHello | Request): string {
+export function encodeLine(message: HostMessage | ClientHello | Request | DetachMessage): string {
 	return `${JSON.stringify(message)}\n`;
 }

@@ -8,25 +8,17 @@ import net from 'node:net';
 import {unlink} from 'node:fs/promises';
 import type {SteerOutcome} from '../core/types.js';
 import type {BatchRunner} from '../core/run/runner.js';
-import type {RoutePlan} from '../core/types.js';
 import type {BatchControl} from '../state/store-types.js';
 import {AttachedClient, type ClientHost} from './attached-client.js';
 import {EventHistory} from './history.js';
 import {checkPeer} from './peer.js';
-import type {HostMessage, Request, ReplyValue} from './protocol.js';
+import {batchIdentity, type BatchIdentity, type HostMessage, type Request, type ReplyValue} from './protocol.js';
 import {clearStaleSocket, listenPrivately, unsafeFolder} from './socket-file.js';
 
-export type HostedBatch = {
+export type HostedBatch = BatchIdentity & {
 	runner: BatchRunner;
 	/** runnerControl(runner, steering) */
 	control: BatchControl;
-	plan: RoutePlan;
-	runId: string;
-	runDir: string;
-	concurrency: number;
-	graceMs: number;
-	canSteer: boolean;
-	canReroute: boolean;
 	/** config.yaml changed on disk (steering.watch): forwarded to every client as a `config` message. */
 	watchConfig?(listener: (outcome: SteerOutcome) => void): () => void;
 };
@@ -37,6 +29,12 @@ export type ServeOptions = {
 	maxQueueBytes?: number;
 	/** Output pushes per second to each client (default 12, the dashboard's publish rate). */
 	publishHz?: number;
+	/**
+	 * Asked when a client has said it leaves (detach), after the client count listeners ran: true
+	 * holds it until releaseLeaving() (the host ends now, and the client hears of it once the host
+	 * has written its last); false, or absent, lets it go at once.
+	 */
+	holdLeaving?(): boolean;
 };
 
 export type BatchServer = {
@@ -46,7 +44,10 @@ export type BatchServer = {
 	onClients(listener: (count: number) => void): () => void;
 	/** The most bytes any client's socket has held waiting to be read (the slow-reader bound's witness). */
 	peakQueuedBytes(): number;
+	/** Stops serving: no new connection; every client is told why and closed, but those leaving (detach) wait for releaseLeaving. */
 	close(): Promise<void>;
+	/** Lets go every client that sent `detach` and was held (holdLeaving): the host has written its last and ends. */
+	releaseLeaving(): void;
 };
 
 const noSteering = 'this batch cannot be steered: it was started without its config';
@@ -106,18 +107,15 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 
 	const countListeners = new Set<(count: number) => void>();
 	const attachedCount = () => [...clients].filter(client => client.attached).length;
+	let lastCount = 0;
+	/** Every connection from its accept to its close, those still being checked included. */
+	const connections = new Map<AttachedClient, Promise<void>>();
 	const host: ClientHost = {
 		runId: batch.runId,
 		maxQueueBytes: options.maxQueueBytes ?? 8 * 1024 * 1024,
 		log,
 		snapshot: tailLines => ({
-			plan: batch.plan,
-			runId: batch.runId,
-			runDir: batch.runDir,
-			concurrency: batch.concurrency,
-			graceMs: batch.graceMs,
-			canSteer: batch.canSteer,
-			canReroute: batch.canReroute,
+			...batchIdentity(batch),
 			events: history.events(),
 			outputs: control.outputChanges({}, tailLines),
 			routing: control.routing?.() ?? null,
@@ -128,12 +126,17 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 		answer,
 		changed(client, what) {
 			if (what === 'closed') {
-				clients.delete(client);
-				peakOfGone = Math.max(peakOfGone, client.peakQueuedBytes);
+				connections.delete(client);
+				if (clients.delete(client)) peakOfGone = Math.max(peakOfGone, client.peakQueuedBytes);
 			}
 
 			const count = attachedCount();
-			for (const listener of countListeners) listener(count);
+			if (count !== lastCount) {
+				lastCount = count;
+				for (const listener of countListeners) listener(count);
+			}
+
+			if (what === 'left' && !(options.holdLeaving?.() ?? false)) client.release(false);
 		},
 	};
 
@@ -143,9 +146,12 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 		throw new Error(`not serving the batch at ${socketPath}: ${refusal}`);
 	}
 
-	let connections = 0;
+	let accepted = 0;
 	const server = net.createServer({pauseOnConnect: true}, socket => {
-		const client = new AttachedClient(socket, ++connections, host);
+		const client = new AttachedClient(socket, ++accepted, host);
+		connections.set(client, new Promise(resolve => {
+			socket.once('close', () => resolve());
+		}));
 		void checkPeer(socket).then(peer => {
 			if (client.closed) {
 				return; // it left while it was being checked
@@ -157,7 +163,7 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 			}
 
 			if (!peer.ok) {
-				log(`client #${connections}: refused: ${peer.reason}`);
+				log(`client #${accepted}: refused: ${peer.reason}`);
 				client.close('refused: only the user who started this batch may attach to it', true);
 				return;
 			}
@@ -201,14 +207,20 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 		async close() {
 			closing ??= (async () => {
 				stop();
-				const closed = new Promise<void>(resolve => {
-					server.close(() => resolve());
-				});
-				for (const client of clients) client.close('the runner host is closing');
-				await closed;
+				server.close();
+				// Every connection but those that said they leave: they hear the host's last word (releaseLeaving).
+				const closed = [...connections].filter(([client]) => !client.leaving).map(([, gone]) => gone);
+				for (const client of clients) {
+					if (!client.leaving) client.close('the runner host is closing');
+				}
+
+				await Promise.all(closed);
 				await unlink(socketPath).catch(() => undefined);
 			})();
 			return closing;
+		},
+		releaseLeaving() {
+			for (const client of clients) client.release(true);
 		},
 	};
 }

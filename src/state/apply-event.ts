@@ -48,7 +48,7 @@ export function eventPatch(state: BatchState, event: BatchEvent, control: BatchC
 			if (current?.attempt !== event.attempt) return {};
 			// tool_calls counts live in the row: its growth is tool activity, as telemetry's is.
 			const grew = (event.spend.tool_calls ?? 0) > (current.spend?.tool_calls ?? 0);
-			return withTask(state, event.id, {spend: event.spend, ...(grew ? {lastToolAt: event.at} : {})});
+			return withTask(state, event.id, {spend: event.spend, spendAt: event.at, ...(grew ? {lastToolAt: event.at} : {})});
 		}
 
 		case 'task.waiting': {
@@ -103,7 +103,7 @@ export function outputPatch(state: BatchState, control: BatchControl, tailLines:
 		const view = state.tasks[id];
 		if (view) {
 			changed ??= {...state.tasks};
-			changed[id] = {...view, outputVersion: snapshot.version, tail: snapshot.tail, totalLines: snapshot.totalLines};
+			changed[id] = {...view, outputVersion: snapshot.version, tail: snapshot.tail, totalLines: snapshot.totalLines, lastOutputAt: snapshot.lastOutputAt};
 		}
 	}
 

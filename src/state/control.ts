@@ -60,7 +60,7 @@ export function outputControl(ids: () => readonly string[], outputOf: (id: strin
 
 function snapshotOf(output: TaskOutput, tailLines: number): OutputSnapshot {
 	const {display} = output;
-	return {version: output.version, totalLines: display.totalLines, tail: display.lines(tailLines), errorLine: output.errorLine() ?? null};
+	return {version: output.version, totalLines: display.totalLines, tail: display.lines(tailLines), errorLine: output.errorLine() ?? null, lastOutputAt: output.lastOutputAt};
 }
 
 function rangeOf(id: string, output: TaskOutput, last: number | undefined): OutputRange {

@@ -1,6 +1,6 @@
 // The operator's stop intents, decided as pure functions of the state: which question to ask,
 // or why there is nothing to ask. The store applies the answer and calls the core.
-import {isFinal} from '../core/types.js';
+import {isActive, isFinal} from '../core/types.js';
 import {bodyLayer, zoomOf} from './overlay.js';
 import type {BatchState} from './store-types.js';
 
@@ -28,13 +28,20 @@ export function cancelRequest(state: BatchState, kill: boolean): Partial<BatchSt
 }
 
 /**
- * q: ask first, whether tasks still run or the batch has finished. Quitting a finished batch at
- * once made "q then y" (the habit from a running batch) leave the y to the shell, typed into
- * whatever ran next; asking in both states makes q y the one way out, and q alone never leaves.
+ * q: with nothing left to stop (no task running, being cancelled or queued), it quits at once (the
+ * dashboard leaves once the batch's report is in). Otherwise it asks: y cancels all, n stays, d
+ * detaches (with a runner host), since quitting then would stop work or drop the queue.
  */
 export function quitRequest(state: BatchState): Partial<BatchState> | undefined {
 	if (state.quitting) {
 		return undefined;
+	}
+
+	if (!state.order.some(id => {
+		const status = state.tasks[id]?.status;
+		return status !== undefined && isActive(status);
+	})) {
+		return {exitRequested: true, notice: null};
 	}
 
 	// Asked over whatever is open (a question asked before it gives way to this one).

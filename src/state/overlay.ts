@@ -1,6 +1,6 @@
-// What covers the dashboard's grid, as one value: the zoomed task, the help, the routes editor,
+// What covers the dashboard's grid, as one value: the zoomed task, the help, the spend table, the routes editor,
 // the route picker, and a question over any of them. Each layer says what may lie under it, so
-// only what the keys can reach can be represented (the help over a zoomed task returns to it; a
+// only what the keys can reach can be represented (the help or the spend table over a zoomed task returns to it; a
 // confirm bar sits below whatever body it asks about, which stays on screen). The key context
 // (ui/keys/actions.ts), what Esc closes (the store), what the body shows (App.tsx) and which text
 // field has the keyboard are all read from it here.
@@ -23,18 +23,20 @@ export type ConfirmAction = ConfirmQuestion['action'];
 export type ZoomLayer = {kind: 'zoom'; zoom: ZoomState; searching: TextField | null};
 /** The key help, over the grid or over the zoomed task it returns to. */
 export type HelpLayer = {kind: 'help'; under: ZoomLayer | null};
+/** The spend table (`$`), over the grid or over the zoomed task it returns to. */
+export type SpendLayer = {kind: 'spend'; under: ZoomLayer | null};
 /** The routes editor (`r`, from the grid). */
 export type RoutesLayer = {kind: 'routes'; editor: RoutesEditorState};
 /** The route picker (`R`), over the grid or over the zoomed task it was opened on. */
 export type PickerLayer = {kind: 'pick'; picker: RoutePickerState; under: ZoomLayer | null};
 /** What fills the body. */
-export type BodyLayer = ZoomLayer | HelpLayer | RoutesLayer | PickerLayer;
+export type BodyLayer = ZoomLayer | HelpLayer | SpendLayer | RoutesLayer | PickerLayer;
 /** A question, in a bar below the body it was asked over. */
 export type ConfirmLayer = {kind: 'confirm'; question: ConfirmQuestion; under: BodyLayer | null};
 export type Overlay = BodyLayer | ConfirmLayer;
 
 /** Where the keyboard is when an overlay is open (the grid's is the rest). */
-export type OverlayContext = 'confirm' | 'help' | 'route-edit' | 'route-pick' | 'routes' | 'search' | 'zoom';
+export type OverlayContext = 'confirm' | 'help' | 'spend' | 'route-edit' | 'route-pick' | 'routes' | 'search' | 'zoom';
 
 export function overlayContext(overlay: Overlay | null): OverlayContext | null {
 	switch (overlay?.kind) {
@@ -42,7 +44,7 @@ export function overlayContext(overlay: Overlay | null): OverlayContext | null {
 			return null;
 		}
 
-		case 'confirm': case 'help': {
+		case 'confirm': case 'help': case 'spend': {
 			return overlay.kind;
 		}
 
@@ -69,7 +71,7 @@ export function bodyLayer(overlay: Overlay | null): BodyLayer | null {
 /** The zoomed task's layer, wherever it is: on top, or under the help, the picker or a question. */
 export function zoomLayer(overlay: Overlay | null): ZoomLayer | null {
 	const body = bodyLayer(overlay);
-	return body?.kind === 'zoom' ? body : body?.kind === 'help' || body?.kind === 'pick' ? body.under : null;
+	return body?.kind === 'zoom' ? body : body?.kind === 'help' || body?.kind === 'spend' || body?.kind === 'pick' ? body.under : null;
 }
 
 export function zoomOf(overlay: Overlay | null): ZoomState | null {
@@ -84,7 +86,7 @@ export function withZoom(overlay: Overlay | null, zoom: ZoomState): Overlay | nu
 	}
 
 	const replaced: ZoomLayer = {...layer, zoom};
-	const inBody = (body: BodyLayer | null): BodyLayer | null => (body?.kind === 'zoom' ? replaced : body?.kind === 'help' || body?.kind === 'pick' ? {...body, under: replaced} : body);
+	const inBody = (body: BodyLayer | null): BodyLayer | null => (body?.kind === 'zoom' ? replaced : body?.kind === 'help' || body?.kind === 'spend' || body?.kind === 'pick' ? {...body, under: replaced} : body);
 	return overlay.kind === 'confirm' ? {...overlay, under: inBody(overlay.under)} : inBody(overlay);
 }
 
@@ -133,7 +135,7 @@ export function closedTop(overlay: Overlay | null): Overlay | null {
 			return null;
 		}
 
-		case 'confirm': case 'help': {
+		case 'confirm': case 'help': case 'spend': {
 			return overlay.under;
 		}
 

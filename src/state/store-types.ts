@@ -10,8 +10,11 @@ import type {TaskView} from './task-view.js';
 /** A reply to a message: at once in-process, later across a socket. */
 export type Reply<T> = T | Promise<T>;
 
-/** A task's pane as last published: plain data, never a live buffer. */
-export type OutputSnapshot = {version: number; totalLines: number; tail: string[]; errorLine: string | null};
+/**
+ * A task's pane as last published: plain data, never a live buffer. lastOutputAt: when the task last
+ * printed (epoch ms, the runner's clock, so every client of a host shows the same), null: not yet.
+ */
+export type OutputSnapshot = {version: number; totalLines: number; tail: string[]; errorLine: string | null; lastOutputAt: number | null};
 
 /** A range of a task's kept output; `first` is the absolute line number (0 = the task's first line ever) of lines[0]. */
 export type OutputRange = {id: string; version: number; totalLines: number; first: number; lines: string[]};
@@ -69,7 +72,7 @@ export type BatchState = {
 	report: BatchReport | null;
 	focusedId: string | null;
 	layout: LayoutPreference;
-	/** What covers the grid: the zoom, the help, the routes editor or picker, a question (state/overlay.ts). */
+	/** What covers the grid: the zoom, the help, the spend table, the routes editor or picker, a question (state/overlay.ts). */
 	overlay: Overlay | null;
 	/** A save was stopped by a change made to config.yaml on disk: marked until the operator re-reads it. */
 	configConflict: boolean;
@@ -94,6 +97,8 @@ export type BatchActions = {
 	moveFocus(direction: 'up' | 'down' | 'left' | 'right' | 'next' | 'prev', columns: number): void;
 	toggleLayout(effective: 'grid' | 'list'): void;
 	toggleHelp(): void;
+	/** `$`: the spend table per route and per model (state/spend-view.ts), over the grid or the zoom. */
+	toggleSpend(): void;
 	/** `visibleLines`: scrollback lines the zoom view shows, so that it is never scrolled past full. */
 	openZoom(visibleLines: number): void;
 	closeOverlay(): void;

@@ -128,6 +128,16 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 				}
 			},
 
+			toggleSpend() {
+				// As the help: over the grid or the zoom, and back to what was under it.
+				const {overlay} = get();
+				if (overlay?.kind === 'spend') {
+					set({overlay: overlay.under});
+				} else if (overlay === null || overlay.kind === 'zoom') {
+					set({overlay: {kind: 'spend', under: overlay}});
+				}
+			},
+
 			closeOverlay() {
 				const {overlay} = get();
 				const after = closedTop(overlay);

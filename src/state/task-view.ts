@@ -1,6 +1,7 @@
 // What a pane shows about one task. Plain data, derived from the plan and then the events.
 import type {CancellingInfo, PlannedTask, Spend, TaskResult, TaskStatus, TaskTelemetry} from '../core/types.js';
 import {terminalSafe} from '../core/output/visible-text.js';
+import type {AttemptSpend} from '../core/run/spend-sum.js';
 
 export type TaskView = {
 	id: string;
@@ -28,6 +29,8 @@ export type TaskView = {
 	telemetry: TaskTelemetry | null;
 	/** This attempt's spend as its session row last stood (task.spend while it runs, then the result's); null until read. */
 	spend: Spend | null;
+	/** When (epoch ms, the runner's clock) the newest task.spend of this attempt was read; null: none yet. The burn rate spreads a running attempt's spend up to here. */
+	spendAt: number | null;
 	/** What a queued task waits for (task.waiting); null: only its turn. */
 	waitingFor: string | null;
 	/** Since when (epoch ms) a running task showed neither output nor tool activity, once the runner called it stuck (task.stuck); null otherwise. */
@@ -42,13 +45,15 @@ export type TaskView = {
 	/** Tokens the earlier attempts spent (they count in the batch's total). */
 	earlierTokens: number;
 	/** The spend of this task's earlier attempts that started (kept at re-route: they count in the batch's spend). */
-	earlierAttempts: AttemptSpend[];
+	earlierAttempts: TimedAttemptSpend[];
 	/** When (epoch ms) the store last saw this attempt's tool calls grow (spend or telemetry); null: none yet. */
 	lastToolAt: number | null;
+	/** When (epoch ms, the runner's clock: from the output snapshot, never this store's) the task last printed; null: not yet. */
+	lastOutputAt: number | null;
 };
 
-/** One attempt's spend and the route (results.json's by_route key) and model it ran on; spend null: not read (yet). */
-export type AttemptSpend = {route: string; model: string | null; spend: Spend | null};
+/** An attempt's spend with when it ran (epoch ms): `until` is its end, or for a running one when its spend was read (null: not yet). */
+export type TimedAttemptSpend = AttemptSpend & {startedAt: number; until: number | null};
 
 // Every text below comes from a task file or a config: sanitised once, here, as subagent output is.
 export function taskViewFromPlan(task: PlannedTask): TaskView {
@@ -76,6 +81,7 @@ export function taskViewFromPlan(task: PlannedTask): TaskView {
 		cancelling: null,
 		telemetry: null,
 		spend: null,
+		spendAt: null,
 		waitingFor: null,
 		stuckSince: null,
 		sessionId: null,
@@ -86,6 +92,7 @@ export function taskViewFromPlan(task: PlannedTask): TaskView {
 		earlierTokens: 0,
 		earlierAttempts: [],
 		lastToolAt: null,
+		lastOutputAt: null,
 	};
 }
 

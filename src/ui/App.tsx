@@ -1,5 +1,5 @@
-// The dashboard: header, the task area (grid, list or one zoomed task), footer, and the help
-// and confirm overlays. It only composes: state lives in the store, sizes come from layout.ts,
+// The dashboard: header, the task area (grid, list or one zoomed task), footer, and the help,
+// spend and confirm overlays. It only composes: state lives in the store, sizes come from layout.ts,
 // keys go through use-keys.ts.
 import {Box, Text} from 'ink';
 import {useShallow} from 'zustand/shallow';
@@ -13,6 +13,7 @@ import {Header} from './components/Header.js';
 import {HelpOverlay} from './components/HelpOverlay.js';
 import {ListLayout} from './components/ListLayout.js';
 import {RoutesEditor} from './components/RoutesEditor.js';
+import {SpendOverlay} from './components/SpendOverlay.js';
 import {ZoomView} from './components/ZoomView.js';
 import {useKeys} from './keys/use-keys.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
@@ -91,6 +92,10 @@ function Body({frame, bindings, body, empty}: BodyProps) {
 	const theme = useTheme();
 	if (body === 'help') {
 		return <HelpOverlay width={frame.columns} height={frame.bodyHeight} bindings={bindings}/>;
+	}
+
+	if (body === 'spend') {
+		return <SpendOverlay width={frame.columns} height={frame.bodyHeight} bindings={bindings}/>;
 	}
 
 	if (body === 'routes' || body === 'pick') {

@@ -1,8 +1,8 @@
 // Spend as the dashboard writes it. Unknown is never written as 0: `?` stands for "not known
 // (yet)" — Hermes writes a turn's tokens to state.db when the turn ends — and a known count with
-// no price says "unpriced". Pure text: panes, the header and the `$` table use it.
-import type {BudgetStanding, Spend, SpendSum} from '../core/types.js';
-import type {BatchSpendSummary} from '../state/spend-view.js';
+// no price says "unpriced". Pure text for the panes and the header (the `$` table's cells are in spend-table.ts).
+import type {BudgetStanding, Spend} from '../core/types.js';
+import type {BatchSpendSummary, BurnRate} from '../state/spend-view.js';
 import {formatCount} from './format.js';
 
 /** "$0.0123", "$1.50": small sums keep their digits (a test task costs fractions of a cent). */
@@ -50,16 +50,16 @@ export function headerSpendText(summary: BatchSpendSummary): string | null {
 	return `spend ${cost} · ${tokens}`;
 }
 
-/** A sum's cost cell: `$0.42`, `≥$0.42` when some attempts are unknown or unpriced, `?` when none is priced. */
-export function sumCostText(sum: SpendSum): string {
-	if (sum.cost_usd === null) return sum.attempts === 0 ? '–' : '?';
-	return `${sum.unknown_attempts + sum.unpriced_attempts > 0 ? '≥' : ''}${formatUsd(sum.cost_usd)}`;
-}
-
-/** A sum's count cell: `?` when no attempt's number is known, `≥N` when some are not. */
-export function sumCountText(value: number | null, sum: SpendSum): string {
-	if (value === null) return sum.attempts === 0 ? '–' : '?';
-	return `${sum.unknown_attempts > 0 ? '≥' : ''}${formatCount(value)}`;
+/**
+ * The header's burn rate: `burn $0.012/min`, in tokens where no cost is known (`burn 1.2k tok/min`),
+ * `≥` when an attempt in the window is unknown, `burn ?/min` when nothing in it is known yet; null
+ * when no attempt ran in the window.
+ */
+export function burnText(rate: BurnRate | null): string | null {
+	if (rate === null) return null;
+	if (rate.usdPerMinute !== null) return `burn ${rate.usdPartial ? '≥' : ''}${formatUsd(rate.usdPerMinute)}/min`;
+	if (rate.tokensPerMinute !== null) return `burn ${rate.tokensPartial ? '≥' : ''}${formatCount(Math.round(rate.tokensPerMinute))} tok/min`;
+	return 'burn ?/min';
 }
 
 function budgetAmount(budget: BudgetStanding, value: number): string {

@@ -6,6 +6,7 @@
 import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
+import {demoHomePath} from '../../src/core/input/demo.js';
 import {listGroupMembers, signalGroup} from '../../src/core/process/group.js';
 import type {ProcessRecord} from '../../src/core/run-folder/folder.js';
 import {readRunOwner} from '../../src/core/run-folder/owner.js';
@@ -114,10 +115,8 @@ describe('the dashboard in a real terminal', () => {
 
 		go(test);
 		await screen.waitForScreen(all(/t01 alpha-notes +✓ succeeded/, /t02 beta-notes +✓ succeeded/), {timeoutMs: 30_000, message: 'the other two tasks to succeed'});
-		// Finished, q still asks (as while tasks run): q then y leaves.
+		// Finished: nothing is left to stop, so q quits at once (no question).
 		screen.sendKeys('q');
-		await screen.waitForScreen(/Quit\? Nothing is running any more\. y\/n/, {message: 'the quit question'});
-		screen.sendKeys('y');
 		const exit = await screen.waitForExit();
 
 		expect(exit.code).toBe(1);
@@ -186,7 +185,7 @@ describe('the dashboard in a real terminal', () => {
 		const report = readResults(exit.screen);
 		expect(report.interrupted).toBe(true);
 		// One fixed demo home, whose runs are kept (the newest ten): the printed path stays valid.
-		expect(path.dirname(report.run_dir)).toBe(path.join(tmp, 'hermes-delegate-demo', 'delegate', 'runs'));
+		expect(path.dirname(report.run_dir)).toBe(path.join(demoHomePath({}, tmp), 'delegate', 'runs'));
 		// Back on the main screen with a visible cursor: the terminal is as the operator left it.
 		expect(screen.display('#{alternate_on} #{cursor_flag}')).toBe('0 1');
 		expect(leftovers(report.run_dir)).toEqual({});
@@ -215,10 +214,8 @@ describe('the dashboard in a real terminal', () => {
 		// SGR colour is the one thing subagent output may keep.
 		expect(colourCodes(await screen.settled({escapes: true}))).toEqual(expect.arrayContaining(['\u001B[31m', '\u001B[38;5;208m']));
 
-		// Finished, q still asks (as while tasks run): q then y leaves.
+		// Finished: nothing is left to stop, so q quits at once (no question).
 		screen.sendKeys('q');
-		await screen.waitForScreen(/Quit\? Nothing is running any more\. y\/n/, {message: 'the quit question'});
-		screen.sendKeys('y');
 		expect((await screen.waitForExit()).code).toBe(0);
 	});
 
@@ -256,10 +253,8 @@ describe('the dashboard in a real terminal', () => {
 		expect((await screen.settled()).split('\n')[0]).toMatch(header);
 		expect(colourCodes(await screen.settled({escapes: true}))).toEqual([]);
 
-		// Finished, q still asks (as while tasks run): q then y leaves.
+		// Finished: nothing is left to stop, so q quits at once (no question).
 		screen.sendKeys('q');
-		await screen.waitForScreen(/Quit\? Nothing is running any more\. y\/n/, {message: 'the quit question'});
-		screen.sendKeys('y');
 		expect((await screen.waitForExit()).code).toBe(1);
 	});
 
@@ -305,6 +300,6 @@ describe('closing the terminal', () => {
 });
 
 function demoRuns(tmp: string): string[] {
-	const runs = path.join(tmp, 'hermes-delegate-demo', 'delegate', 'runs');
+	const runs = path.join(demoHomePath({}, tmp), 'delegate', 'runs');
 	return existsSync(runs) ? readdirSync(runs).map(run => path.join(runs, run)) : [];
 }

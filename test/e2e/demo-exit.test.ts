@@ -4,6 +4,7 @@
 import {existsSync, mkdirSync, readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
+import {demoHomePath} from '../../src/core/input/demo.js';
 import {signalGroup} from '../../src/core/process/group.js';
 import type {BatchReport} from '../../src/core/types.js';
 import {cliPath, makeHome, recordedGroups} from '../helpers/run-cli.js';
@@ -22,7 +23,7 @@ describe('the demo', () => {
 		// The demo keeps its HERMES_HOME in the temp dir: point that into the test's home.
 		const tmp = path.join(test.dir, 'tmp');
 		mkdirSync(tmp);
-		const runs = path.join(tmp, 'hermes-delegate-demo', 'delegate', 'runs');
+		const runs = path.join(demoHomePath({}, tmp), 'delegate', 'runs');
 		cleanups.push(() => {
 			for (const run of existsSync(runs) ? readdirSync(runs) : []) {
 				for (const pgid of recordedGroups(path.join(runs, run))) signalGroup(pgid, 'SIGKILL');

@@ -18,7 +18,7 @@ describe('demo pruning', () => {
 			rmSync(tmp, {recursive: true, force: true});
 		});
 		const env = {TMPDIR: tmp};
-		const runs = runsDir(demoHomePath(tmp));
+		const runs = runsDir(demoHomePath({}, tmp));
 		const first = startCli(home, ['run', '--demo', tasksJson({goal: 'Wait for the operator', context: '[fake:forever]'})], {env});
 		await waitFor(() => existsSync(runs) && readdirSync(runs).some(run => recordedGroups(path.join(runs, run)).length > 0), {message: 'the first demo\'s agent'});
 		const [running] = readdirSync(runs);

@@ -23,7 +23,8 @@ function home(): TestHome {
 }
 
 function terminal(test: TestHome, argv: string[]): TmuxSession {
-	const screen = startTmux(argv, {env: {HERMES_HOME: test.dir}});
+	// The test's own demo home too: a demo another test (or the operator) runs meanwhile is not ours to see.
+	const screen = startTmux(argv, {env: {HERMES_HOME: test.dir, HERMES_DELEGATE_DEMO_HOME: path.join(test.dir, 'demo-home')}});
 	cleanups.push(() => screen.kill());
 	return screen;
 }
@@ -76,7 +77,10 @@ describe('the dashboard as a client of the runner host', () => {
 		await waitFor(() => clients(dir) === 0, {message: 'the host to see its client go'});
 		expect(isProcessRunning(readRunOwner(dir)!.pid)).toBe(true);
 		await completeResults(test, runId);
-		expect(readFileSync(path.join(dir, 'host.log'), 'utf8')).toMatch(/client left/);
+		const log = readFileSync(path.join(dir, 'host.log'), 'utf8');
+		expect(log).toMatch(/client left/);
+		// SIGHUP reached the dashboard before its terminal's writes failed: it said why it left.
+		expect(log).toMatch(/client #1 \(tui\): detached: its terminal went away/);
 	});
 
 	it('d detaches: exit 0, the way back printed, the batch runs on to complete results', async () => {
@@ -90,6 +94,7 @@ describe('the dashboard as a client of the runner host', () => {
 		expect(exit.screen).toContain(`detached: run ${runId} runs on; come back with: hermes-delegate attach ${runId}`);
 		await waitFor(() => clients(dir) === 0, {message: 'the host to see its client go'});
 		await completeResults(test, runId);
+		expect(readFileSync(path.join(dir, 'host.log'), 'utf8')).toMatch(/client #1 \(tui\): detached \(the operator pressed d\)/);
 	});
 
 	it('q asks: detach, cancel all or stay; d at the question detaches', async () => {
@@ -118,6 +123,7 @@ describe('the dashboard as a client of the runner host', () => {
 		await screen.waitForExit();
 		await waitFor(() => clients(dir) === 0, {message: 'the host to see its client vanish'});
 		await completeResults(test, runId);
+		expect(readFileSync(path.join(dir, 'host.log'), 'utf8')).toMatch(/client #1 \(tui\): went away without detaching/);
 	});
 
 	it('attach without a run asks which when several are live', async () => {
@@ -127,8 +133,10 @@ describe('the dashboard as a client of the runner host', () => {
 		const second = (await runCli(test, ['run', '--detach', tasksJson({name: 'newer-batch', goal: 'Finish when told', context: until})])).stdout.trim();
 		const screen = terminal(test, [process.execPath, cliPath, 'attach']);
 		const question = await screen.waitForScreen(/attach to which\?/, {message: 'the choice between the live runs'});
-		// Newest first: the second run started is choice 1.
+		// Newest first: the second run started is choice 1. Only this test's runs: a demo running
+		// elsewhere on the machine meanwhile is in another demo home.
 		expect(question.indexOf(second)).toBeLessThan(question.indexOf(first));
+		expect(question.match(/^ {2}\d\) /gm)).toHaveLength(2);
 		screen.sendKeys('2', 'Enter');
 		await screen.waitForScreen(/t01 older-batch +● running/, {message: 'the dashboard of the run chosen'});
 		screen.kill();
@@ -147,7 +155,6 @@ describe('the dashboard as a client of the runner host', () => {
 		const runId = started.stdout.trim();
 		await waitFor(() => recordedGroups(path.join(test.runsDir, runId)).length === 2, {message: 'both agents started'});
 
-		// By id: a demo run elsewhere on the machine (its home is shared) would make a bare attach ask which.
 		const screen = terminal(test, [process.execPath, cliPath, 'attach', runId]);
 		await screen.waitForScreen(/t01 stuck +● running/, {message: 'the attached dashboard'});
 		const cancelled = await runCli(test, ['cancel', runId, 'stuck']);

@@ -2,7 +2,7 @@
 // whose control is a fake that records what the UI asked for and serves canned output.
 import {render as inkRender} from 'ink-testing-library';
 import {loadTheme, type Theme} from '../../src/core/theme/themes.js';
-import type {BatchReport, PlannedTask, RouteDecision, TaskResult, TaskSpec, TaskStatus} from '../../src/core/types.js';
+import type {BatchReport, PlannedTask, RouteDecision, Spend, TaskResult, TaskSpec, TaskStatus} from '../../src/core/types.js';
 import {createBatchStore} from '../../src/state/store.js';
 import {nextMatch} from '../../src/state/control.js';
 import type {BatchControl, BatchStore, OutputRange, OutputSearch, OutputSnapshot} from '../../src/state/store-types.js';
@@ -42,7 +42,7 @@ export type ControlCall =
 /** Records every intent the UI sends; output is whatever the test wrote, bounded like the core's. */
 export class FakeControl implements BatchControl {
 	readonly calls: ControlCall[] = [];
-	private readonly outputs = new Map<string, {version: number; lines: string[]; total: number; errorLine?: string | undefined}>();
+	private readonly outputs = new Map<string, {version: number; lines: string[]; total: number; errorLine?: string | undefined; at?: number | undefined}>();
 
 	constructor(private readonly maxLines = 2000) {}
 
@@ -59,7 +59,7 @@ export class FakeControl implements BatchControl {
 		const changes: Record<string, OutputSnapshot> = {};
 		for (const [id, output] of this.outputs) {
 			if (output.version !== versions[id]) {
-				changes[id] = {version: output.version, totalLines: output.total, tail: tailLines > 0 ? output.lines.slice(-tailLines) : [], errorLine: output.errorLine ?? null};
+				changes[id] = {version: output.version, totalLines: output.total, tail: tailLines > 0 ? output.lines.slice(-tailLines) : [], errorLine: output.errorLine ?? null, lastOutputAt: output.at ?? null};
 			}
 		}
 
@@ -81,10 +81,10 @@ export class FakeControl implements BatchControl {
 		return {line: range ? nextMatch(range, request) : null};
 	}
 
-	/** Appends lines to a task's output, as the runner would. */
-	write(id: string, lines: readonly string[], errorLine?: string): void {
+	/** Appends lines to a task's output, as the runner would; `at`: when (the runner's clock) it printed them. */
+	write(id: string, lines: readonly string[], errorLine?: string, at?: number): void {
 		const current = this.outputs.get(id) ?? {version: 0, lines: [], total: 0};
-		this.outputs.set(id, {version: current.version + 1, lines: [...current.lines, ...lines].slice(-this.maxLines), total: current.total + lines.length, errorLine: errorLine ?? current.errorLine});
+		this.outputs.set(id, {version: current.version + 1, lines: [...current.lines, ...lines].slice(-this.maxLines), total: current.total + lines.length, errorLine: errorLine ?? current.errorLine, at: at ?? current.at});
 	}
 }
 
@@ -144,7 +144,7 @@ export function startTask(store: BatchStore, id: string, at: number): void {
 	store.getState().applyEvent({type: 'task.started', id, pid: 1000, argv: ['hermes', 'chat'], at});
 }
 
-export function finishTask(store: BatchStore, id: string, status: TaskStatus, options: {startedAt: number; finishedAt: number; exitCode?: number | null; signal?: string | null; error?: string; sessionId?: string}): void {
+export function finishTask(store: BatchStore, id: string, status: TaskStatus, options: {startedAt: number; finishedAt: number; exitCode?: number | null; signal?: string | null; error?: string; sessionId?: string; spend?: Spend | null}): TaskResult {
 	const task = store.getState().tasks[id]!;
 	const result: TaskResult = {
 		id,
@@ -167,9 +167,11 @@ export function finishTask(store: BatchStore, id: string, status: TaskStatus, op
 		model_used: null,
 		tool_calls: [],
 		...(options.error === undefined ? {} : {error: options.error}),
+		...(options.spend === undefined ? {} : {spend: options.spend}),
 		log: null,
 	};
 	store.getState().applyEvent({type: 'task.finished', id, result, at: options.finishedAt});
+	return result;
 }
 
 export function finishBatch(store: BatchStore, at: number): void {

@@ -121,10 +121,12 @@ export type CliResult = {exitCode: number | undefined; stdout: string; stderr: s
 
 function cliEnv(home: TestHome, env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 	// The probe cache goes into the home too: each test asks its own binary, as a fresh machine would.
-	// TMPDIR too: every command checks the demo home ($TMPDIR/hermes-delegate-demo) for orphans,
+	// TMPDIR too: every command checks the demo home ($TMPDIR/hermes-delegate-demo-<uid>) for orphans,
 	// and a real one left by a killed demo must not put a warning into these tests' stderr.
 	const base: NodeJS.ProcessEnv = {...process.env, HERMES_HOME: home.dir, TMPDIR: home.dir, XDG_CACHE_HOME: path.join(home.dir, '.cache'), FAKE_HERMES_ARGV_FILE: home.argvFile, NO_COLOR: '1'};
 	delete base['HERMES_BIN'];
+	// Each test's demo home is its TMPDIR's: one set for the whole machine would be shared again.
+	delete base['HERMES_DELEGATE_DEMO_HOME'];
 	delete base['HERMES_ORCHESTRATOR_MODE'];
 	return {...base, ...env};
 }

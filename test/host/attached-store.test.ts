@@ -2,37 +2,21 @@
 // shows the task's scrollback and follows it, a cancel confirmed in one dashboard stops the task
 // in every dashboard, and the same cancel in another dashboard says there is nothing to cancel.
 import {readFileSync} from 'node:fs';
-import {afterEach, describe, expect, it} from 'vitest';
-import {connectToBatch} from '../../src/host/client.js';
-import {storeFromSnapshot} from '../../src/host/attach-store.js';
-import {feedStore} from '../../src/state/feed.js';
+import {describe, expect, it} from 'vitest';
 import {zoomOf} from '../../src/state/overlay.js';
 import type {BatchStore} from '../../src/state/store-types.js';
-import {hostFakeBatch, type HostedFakeBatch} from '../helpers/hosted-batch.js';
-import {scratchAfterEach} from '../helpers/scratch.js';
+import {hostTestsAfterEach} from '../helpers/hosted-batch.js';
 import {waitFor} from '../helpers/wait-for.js';
 
-const scratch = scratchAfterEach();
-const cleanups: Array<() => void | Promise<void>> = [];
-afterEach(async () => {
-	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const {host, attachStore} = hostTestsAfterEach();
 
-async function dashboard(batch: HostedFakeBatch): Promise<BatchStore> {
-	const connection = await connectToBatch(batch.socketPath, {client: 'dashboard'});
-	const store = storeFromSnapshot(connection);
-	const stop = feedStore(store, connection.source);
-	cleanups.push(() => {
-		stop();
-		connection.close();
-	});
-	return store;
+async function dashboard(batch: {socketPath: string}): Promise<BatchStore> {
+	return (await attachStore(batch, 'dashboard')).store;
 }
 
 describe('a dashboard attached over the socket', () => {
 	it('zooms into a task: the scrollback arrives and follows the output to its end', async () => {
-		const batch = await hostFakeBatch(scratch, ['[fake:lines=100000] flood']);
-		cleanups.push(async () => batch.server.close());
+		const batch = await host(['[fake:lines=100000] flood']);
 		const store = await dashboard(batch);
 		const finished = batch.runner.start();
 		await waitFor(() => (store.getState().tasks['t01']?.totalLines ?? 0) > 0, {message: "output in t01's pane"});
@@ -45,9 +29,7 @@ describe('a dashboard attached over the socket', () => {
 	});
 
 	it('a cancel confirmed in one dashboard stops the task in both; the same cancel in the other finds nothing to cancel', async () => {
-		const batch = await hostFakeBatch(scratch, ['[fake:forever] [fake:ready] runaway', '[fake:forever] [fake:ready] other']);
-		cleanups.push(async () => batch.server.close());
-		cleanups.push(() => batch.runner.shutdown({skipGrace: true}));
+		const batch = await host(['[fake:forever] [fake:ready] runaway', '[fake:forever] [fake:ready] other']);
 		const first = await dashboard(batch);
 		const second = await dashboard(batch);
 		void batch.runner.start();
@@ -66,9 +48,7 @@ describe('a dashboard attached over the socket', () => {
 	});
 
 	it('steers: a mode switch confirmed in one dashboard is saved, and both dashboards show the new mode', async () => {
-		const batch = await hostFakeBatch(scratch, ['[fake:forever] [fake:ready] keeps the slot', 'summaries of the logs'], {steered: true, concurrency: 1});
-		cleanups.push(async () => batch.server.close());
-		cleanups.push(() => batch.runner.shutdown({skipGrace: true}));
+		const batch = await host(['[fake:forever] [fake:ready] keeps the slot', 'summaries of the logs'], {steered: true, concurrency: 1});
 		const first = await dashboard(batch);
 		const second = await dashboard(batch);
 		expect(first.getState().canSteer).toBe(true);
@@ -84,9 +64,7 @@ describe('a dashboard attached over the socket', () => {
 	});
 
 	it('edits a route in the routes editor over the socket: saved, and the editor shows the file as it now is', async () => {
-		const batch = await hostFakeBatch(scratch, ['[fake:forever] [fake:ready] keeps the slot'], {steered: true, concurrency: 1});
-		cleanups.push(async () => batch.server.close());
-		cleanups.push(() => batch.runner.shutdown({skipGrace: true}));
+		const batch = await host(['[fake:forever] [fake:ready] keeps the slot'], {steered: true, concurrency: 1});
 		const store = await dashboard(batch);
 		store.getState().openRoutes();
 		store.getState().moveRoute(1);

@@ -1,38 +1,16 @@
 // Control over the socket: a request from any client applies once, and every client sees its
 // effect through the events; output is read and searched by messages, never through the runner.
-import {afterEach, describe, expect, it} from 'vitest';
-import {connectToBatch, type BatchConnection} from '../../src/host/client.js';
-import type {BatchEvent} from '../../src/core/types.js';
-import {hostFakeBatch, type HostedFakeBatch} from '../helpers/hosted-batch.js';
-import {scratchAfterEach} from '../helpers/scratch.js';
+import {describe, expect, it} from 'vitest';
+import {hostTestsAfterEach} from '../helpers/hosted-batch.js';
 import {waitFor} from '../helpers/wait-for.js';
 
-const scratch = scratchAfterEach();
-const cleanups: Array<() => void | Promise<void>> = [];
-afterEach(async () => {
-	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function hosted(goals: string[]): Promise<HostedFakeBatch> {
-	const batch = await hostFakeBatch(scratch, goals);
-	cleanups.push(async () => batch.server.close());
-	cleanups.push(() => batch.runner.shutdown({skipGrace: true}));
-	return batch;
-}
-
-async function connect(batch: HostedFakeBatch): Promise<{connection: BatchConnection; events: BatchEvent[]}> {
-	const connection = await connectToBatch(batch.socketPath, {client: 'test'});
-	cleanups.push(() => connection.close());
-	const events: BatchEvent[] = connection.snapshot.events.map(entry => entry.event);
-	connection.source.subscribe(event => events.push(event));
-	return {connection, events};
-}
+const {host, connect} = hostTestsAfterEach();
 
 const runaway = '[fake:forever] [fake:ready]';
 
 describe('control from two clients', () => {
 	it('a cancel from one client is seen by the other; a second cancel of the task is no second cancel', async () => {
-		const batch = await hosted([runaway, runaway]);
+		const batch = await host([runaway, runaway]);
 		const first = await connect(batch);
 		const second = await connect(batch);
 		void batch.runner.start();
@@ -52,7 +30,7 @@ describe('control from two clients', () => {
 	});
 
 	it('shutdown from a client cascades every task, and both clients see the batch finish', async () => {
-		const batch = await hosted([runaway, runaway, '[fake:duration=30]']);
+		const batch = await host([runaway, runaway, '[fake:duration=30]']);
 		const first = await connect(batch);
 		const second = await connect(batch);
 		const report = batch.runner.start();
@@ -63,7 +41,7 @@ describe('control from two clients', () => {
 	});
 
 	it('a batch started without its config refuses steering with the reason', async () => {
-		const batch = await hosted(['[fake:duration=0.1]']);
+		const batch = await host(['[fake:duration=0.1]']);
 		const {connection} = await connect(batch);
 		expect(connection.control.steer).toBeUndefined();
 		expect(connection.snapshot.canSteer).toBe(false);
@@ -72,7 +50,7 @@ describe('control from two clients', () => {
 
 describe('output over the socket', () => {
 	it('reads the last lines of a task and searches them, by absolute line numbers', async () => {
-		const batch = await hosted(['[fake:lines=300] lines']);
+		const batch = await host(['[fake:lines=300] lines']);
 		const {connection, events} = await connect(batch);
 		await batch.runner.start();
 		await waitFor(() => events.some(event => event.type === 'batch.finished'), {message: 'batch.finished'});

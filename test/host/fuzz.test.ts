@@ -5,30 +5,23 @@ import net from 'node:net';
 import path from 'node:path';
 import {chmodSync} from 'node:fs';
 import fc from 'fast-check';
-import {afterEach, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {connectToBatch, type BatchConnection} from '../../src/host/client.js';
 import {maxClientLineBytes, protocolVersion, requestSchema} from '../../src/host/protocol.js';
 import type {BatchEvent} from '../../src/core/types.js';
-import {hostFakeBatch, type HostedFakeBatch} from '../helpers/hosted-batch.js';
+import {hostTestsAfterEach, type HostedFakeBatch} from '../helpers/hosted-batch.js';
 import {rawClient} from '../helpers/raw-socket.js';
-import {scratchAfterEach} from '../helpers/scratch.js';
 import {waitFor} from '../helpers/wait-for.js';
 
-const scratch = scratchAfterEach();
-const cleanups: Array<() => void | Promise<void>> = [];
-afterEach(async () => {
-	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const {scratch, host, connect, onCleanup} = hostTestsAfterEach();
 
 const hello = `${JSON.stringify({type: 'hello', protocol: protocolVersion, client: 'fuzz'})}\n`;
 
 async function hostedWithWitness(goals: string[]): Promise<{batch: HostedFakeBatch; witness: BatchConnection; seen: BatchEvent[]}> {
-	const batch = await hostFakeBatch(scratch, goals);
-	cleanups.push(async () => batch.server.close());
-	cleanups.push(() => batch.runner.shutdown({skipGrace: true}));
-	const witness = await connectToBatch(batch.socketPath, {client: 'witness'});
-	cleanups.push(() => witness.close());
-	const seen: BatchEvent[] = [];
+	const batch = await host(goals);
+	const {connection: witness, events} = await connect(batch, 'witness');
+	// What came live after the snapshot: the tests compare the events the batch announced since.
+	const seen = events.splice(0);
 	witness.source.subscribe(event => seen.push(event));
 	return {batch, witness, seen};
 }
@@ -135,7 +128,7 @@ describe('versions', () => {
 			socket.write(`${JSON.stringify({type: 'hello', protocol: protocolVersion + 1, runId: 'r'})}\n`);
 		});
 		await new Promise<void>(resolve => other.listen(socketPath, resolve));
-		cleanups.push(() => new Promise<void>(resolve => {
+		onCleanup(() => new Promise<void>(resolve => {
 			other.close(() => resolve());
 			for (const socket of accepted) socket.destroy();
 		}));

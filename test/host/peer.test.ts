@@ -4,18 +4,13 @@
 import {execFile} from 'node:child_process';
 import {chmodSync} from 'node:fs';
 import path from 'node:path';
-import {afterEach, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {peerPids} from '../../src/host/peer.js';
 import {protocolVersion} from '../../src/host/protocol.js';
-import {hostFakeBatch} from '../helpers/hosted-batch.js';
+import {hostTestsAfterEach} from '../helpers/hosted-batch.js';
 import {rawClient} from '../helpers/raw-socket.js';
-import {scratchAfterEach} from '../helpers/scratch.js';
 
-const scratch = scratchAfterEach();
-const cleanups: Array<() => void | Promise<void>> = [];
-afterEach(async () => {
-	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const {scratch, host} = hostTestsAfterEach();
 
 const nobody = 65_534;
 const isRoot = process.getuid?.() === 0;
@@ -40,8 +35,7 @@ async function asNobody(socketPath: string): Promise<{error?: string; received?:
 
 describe('another user', () => {
 	it.skipIf(!isRoot)('cannot reach the socket: its folder is 0700 (needs root to become nobody)', async () => {
-		const batch = await hostFakeBatch(scratch, ['[fake:duration=0.1]']);
-		cleanups.push(async () => batch.server.close());
+		const batch = await host(['[fake:duration=0.1]']);
 		// Every folder above the run folder open, as a home usually is: the run folder alone keeps nobody out.
 		for (let folder = path.dirname(batch.runDir); folder.startsWith(path.dirname(path.dirname(path.dirname(batch.runDir)))); folder = path.dirname(folder)) chmodSync(folder, 0o755);
 		expect(await asNobody(batch.socketPath)).toEqual({error: 'EACCES'});
@@ -49,8 +43,7 @@ describe('another user', () => {
 	});
 
 	it.skipIf(!isRoot)('is refused by its uid even when the socket was made reachable (needs root to become nobody)', async () => {
-		const batch = await hostFakeBatch(scratch, ['[fake:duration=0.1]']);
-		cleanups.push(async () => batch.server.close());
+		const batch = await host(['[fake:duration=0.1]']);
 		for (let folder = batch.runDir; folder.startsWith(path.dirname(path.dirname(path.dirname(batch.runDir)))); folder = path.dirname(folder)) chmodSync(folder, 0o755);
 		chmodSync(batch.socketPath, 0o666);
 		const {received} = await asNobody(batch.socketPath);
@@ -71,14 +64,12 @@ describe('the serving folder', () => {
 		const folder = scratch.folder('open-run-');
 		chmodSync(folder, 0o755);
 		const {serveBatch} = await import('../../src/host/server.js');
-		const batch = await hostFakeBatch(scratch, ['[fake:duration=0.1]']);
-		cleanups.push(async () => batch.server.close());
+		const batch = await host(['[fake:duration=0.1]']);
 		await expect(serveBatch({runner: batch.runner, control: batch.control, plan: batch.runner.plan, runId: 'r', runDir: folder, concurrency: 1, graceMs: 0, canSteer: false, canReroute: false}, path.join(folder, 'host.sock'))).rejects.toThrow(/is open to others \(mode 755\); a run folder is 0700/);
 	});
 
 	it('refuses to serve where a live host already serves', async () => {
-		const batch = await hostFakeBatch(scratch, ['[fake:duration=0.1]']);
-		cleanups.push(async () => batch.server.close());
+		const batch = await host(['[fake:duration=0.1]']);
 		const {serveBatch} = await import('../../src/host/server.js');
 		await expect(serveBatch({runner: batch.runner, control: batch.control, plan: batch.runner.plan, runId: 'r', runDir: batch.runDir, concurrency: 1, graceMs: 0, canSteer: false, canReroute: false}, batch.socketPath)).rejects.toThrow(/a runner host already serves/);
 	});

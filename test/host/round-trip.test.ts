@@ -1,37 +1,13 @@
 // A client attached over the socket stands where the in-process store stands: the same tasks with
 // the same statuses and results, whether it attached before the first task or in the middle.
-import {afterEach, describe, expect, it} from 'vitest';
-import {connectToBatch, type BatchConnection} from '../../src/host/client.js';
-import {storeFromSnapshot} from '../../src/host/attach-store.js';
+import {describe, expect, it} from 'vitest';
 import {feedStore} from '../../src/state/feed.js';
 import {createBatchStore} from '../../src/state/store.js';
 import type {BatchStore} from '../../src/state/store-types.js';
-import {hostFakeBatch, type HostedFakeBatch} from '../helpers/hosted-batch.js';
-import {scratchAfterEach} from '../helpers/scratch.js';
+import {hostTestsAfterEach, type HostedFakeBatch} from '../helpers/hosted-batch.js';
 import {waitFor} from '../helpers/wait-for.js';
 
-const scratch = scratchAfterEach();
-const cleanups: Array<() => void | Promise<void>> = [];
-afterEach(async () => {
-	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function hosted(goals: string[]): Promise<HostedFakeBatch> {
-	const batch = await hostFakeBatch(scratch, goals);
-	cleanups.push(async () => batch.server.close());
-	return batch;
-}
-
-async function attached(batch: HostedFakeBatch): Promise<{connection: BatchConnection; store: BatchStore}> {
-	const connection = await connectToBatch(batch.socketPath, {client: 'test'});
-	const store = storeFromSnapshot(connection);
-	const stop = feedStore(store, connection.source);
-	cleanups.push(() => {
-		stop();
-		connection.close();
-	});
-	return {connection, store};
-}
+const {host, attachStore, onCleanup} = hostTestsAfterEach();
 
 /** What must agree between two stores of one batch: every task's view (status, result, tail, telemetry…) and the report. */
 function batchView(store: BatchStore) {
@@ -42,7 +18,7 @@ function batchView(store: BatchStore) {
 function inProcessStore(batch: HostedFakeBatch): BatchStore {
 	const store = createBatchStore({control: batch.control, plan: batch.runner.plan, runId: batch.runner.runId, runDir: batch.runDir, concurrency: 4, graceMs: 300});
 	const stop = feedStore(store, batch.runner);
-	cleanups.push(stop);
+	onCleanup(stop);
 	return store;
 }
 
@@ -50,9 +26,9 @@ const goals = ['[fake:duration=0.3] [fake:lines=30] one', '[fake:duration=0.5] [
 
 describe('a client over the socket', () => {
 	it('sees the state an in-process store sees for the same batch', async () => {
-		const batch = await hosted(goals);
+		const batch = await host(goals);
 		const local = inProcessStore(batch);
-		const {store} = await attached(batch);
+		const {store} = await attachStore(batch);
 		const report = await batch.runner.start();
 		await waitFor(() => store.getState().report !== null, {message: "the client's batch.finished"});
 		local.getState().syncOutput();
@@ -64,11 +40,11 @@ describe('a client over the socket', () => {
 	});
 
 	it('attaching mid-run, it rebuilds the same state from the snapshot and goes on live', async () => {
-		const batch = await hosted(goals);
+		const batch = await host(goals);
 		const local = inProcessStore(batch);
 		const finished = batch.runner.start();
 		await waitFor(() => batch.events.some(event => event.type === 'task.finished'), {message: 'a first task to finish'});
-		const {connection, store} = await attached(batch);
+		const {connection, store} = await attachStore(batch);
 		expect(connection.snapshot.seq).toBeGreaterThan(0);
 		expect(connection.snapshot.events.map(entry => entry.seq)).toEqual([...connection.snapshot.events.map(entry => entry.seq)].sort((a, b) => a - b));
 		await finished;

@@ -1,17 +1,12 @@
 // A client that stops reading costs the host a bounded amount of memory, whatever the batch
 // prints meanwhile; once it reads again it gets a fresh snapshot and goes on live from there.
-import {afterEach, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {protocolVersion} from '../../src/host/protocol.js';
-import {hostFakeBatch} from '../helpers/hosted-batch.js';
+import {hostTestsAfterEach} from '../helpers/hosted-batch.js';
 import {rawClient} from '../helpers/raw-socket.js';
-import {scratchAfterEach} from '../helpers/scratch.js';
 import {waitFor} from '../helpers/wait-for.js';
 
-const scratch = scratchAfterEach();
-const cleanups: Array<() => void | Promise<void>> = [];
-afterEach(async () => {
-	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const {host} = hostTestsAfterEach();
 
 const maxQueueBytes = 256 * 1024;
 
@@ -19,9 +14,7 @@ describe('a client that reads too slowly', () => {
 	it('is queued no more than the bound while the batch floods, then gets a fresh snapshot and the live events', {timeout: 60_000}, async () => {
 		// Three tasks print ~6 MB each; every publish of a 2000-line tail is ~128 KB a task.
 		const flood = '[fake:lines=100000] flood';
-		const batch = await hostFakeBatch(scratch, [flood, flood, flood], {maxQueueBytes, publishHz: 50});
-		cleanups.push(async () => batch.server.close());
-		cleanups.push(() => batch.runner.shutdown({skipGrace: true}));
+		const batch = await host([flood, flood, flood], {maxQueueBytes, publishHz: 50});
 		const slow = await rawClient(batch.socketPath);
 		slow.send(`${JSON.stringify({type: 'hello', protocol: protocolVersion, client: 'slow', tailLines: 2000})}\n`);
 		await slow.until('snapshot');

@@ -2,31 +2,23 @@
 // the queue once, and every client's routing follows (pushed before the reply); an edit made to
 // config.yaml on disk reaches every client as a config message.
 import {readFileSync, writeFileSync} from 'node:fs';
-import {afterEach, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {connectToBatch, type BatchConnection} from '../../src/host/client.js';
 import type {BatchEvent} from '../../src/core/types.js';
 import type {SteerOutcome} from '../../src/core/types.js';
-import {hostFakeBatch, type HostedFakeBatch} from '../helpers/hosted-batch.js';
-import {scratchAfterEach} from '../helpers/scratch.js';
+import {hostTestsAfterEach, type HostedFakeBatch} from '../helpers/hosted-batch.js';
 import {waitFor} from '../helpers/wait-for.js';
 
-const scratch = scratchAfterEach();
-const cleanups: Array<() => void | Promise<void>> = [];
-afterEach(async () => {
-	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const {host, onCleanup} = hostTestsAfterEach();
 
 async function hosted(): Promise<HostedFakeBatch> {
 	// One slot, held by a runaway: the two others stay queued, so a re-plan changes them.
-	const batch = await hostFakeBatch(scratch, ['[fake:forever] [fake:ready] keeps the slot', 'summaries of the logs', 'hard debugging of the parser'], {steered: true, concurrency: 1});
-	cleanups.push(async () => batch.server.close());
-	cleanups.push(() => batch.runner.shutdown({skipGrace: true}));
-	return batch;
+	return host(['[fake:forever] [fake:ready] keeps the slot', 'summaries of the logs', 'hard debugging of the parser'], {steered: true, concurrency: 1});
 }
 
 async function connect(batch: HostedFakeBatch): Promise<{connection: BatchConnection; events: BatchEvent[]; configs: SteerOutcome[]}> {
 	const connection = await connectToBatch(batch.socketPath, {client: 'test'});
-	cleanups.push(() => connection.close());
+	onCleanup(() => connection.close());
 	const events: BatchEvent[] = [];
 	const configs: SteerOutcome[] = [];
 	connection.source.subscribe(event => events.push(event));

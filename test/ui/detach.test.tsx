@@ -84,12 +84,28 @@ describe('detach', () => {
 	test('once nothing runs any more, the quit question no longer offers detaching', async () => {
 		const view = attached({tasks: plannedTasks(1), columns: 120, rows: 24});
 		startTask(view.store, 't01', t0);
+		view.stdin.write('q');
+		await vi.waitFor(() => {
+			expect(view.frame()).toContain('Or detach');
+		});
 		finishTask(view.store, 't01', 'succeeded', {startedAt: t0, finishedAt: t0 + 1000});
 		finishBatch(view.store, t0 + 1000);
-		view.stdin.write('q');
 		await vi.waitFor(() => {
 			expect(view.frame()).toContain('Quit? Nothing is running any more.');
 		});
 		expect(view.frame()).not.toContain('Or detach');
+	});
+
+	test('with nothing left running, q quits at once: no question, no detach', async () => {
+		const view = attached({tasks: plannedTasks(1), columns: 120, rows: 24});
+		startTask(view.store, 't01', t0);
+		finishTask(view.store, 't01', 'succeeded', {startedAt: t0, finishedAt: t0 + 1000});
+		finishBatch(view.store, t0 + 1000);
+		view.stdin.write('q');
+		await vi.waitFor(() => {
+			expect(view.store.getState().exitRequested).toBe(true);
+		});
+		expect(view.frame()).not.toContain('Quit?');
+		expect(view.store.getState().detachRequested).toBe(false);
 	});
 });

@@ -305,7 +305,7 @@ describe('quit', () => {
 		expect(store.getState().quitting).toBe(false);
 	});
 
-	test('with nothing running it still asks: q then y leaves, as while tasks run, and no y is left over', async () => {
+	test('with nothing left running, q quits at once: no question (issue 24 over issue 22\'s q then y)', async () => {
 		const {frame, stdin, store, control} = render({tasks: plannedTasks(1)});
 		startTask(store, 't01', t0);
 		finishTask(store, 't01', 'succeeded', {startedAt: t0, finishedAt: t0 + 1000, exitCode: 0});
@@ -315,19 +315,44 @@ describe('quit', () => {
 		});
 		stdin.write('q');
 		await vi.waitFor(() => {
+			expect(store.getState().exitRequested).toBe(true);
+		});
+		expect(frame()).not.toContain('Quit?');
+		// Finished: nothing is left to stop.
+		expect(control.calls).toEqual([]);
+		expect(store.getState().quitting).toBe(false);
+	});
+
+	test('with a task still queued (none running), q asks: quitting would drop it', async () => {
+		const {frame, stdin, store} = render({tasks: plannedTasks(2)});
+		startTask(store, 't01', t0);
+		finishTask(store, 't01', 'succeeded', {startedAt: t0, finishedAt: t0 + 1000, exitCode: 0});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('✓ succeeded');
+		});
+		stdin.write('q');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('Quit? 1 queued task will not start.');
+		});
+		expect(store.getState().exitRequested).toBe(false);
+	});
+
+	test('a question asked while a task ran, answered y after it ended, quits without stopping anything', async () => {
+		const {frame, stdin, store, control} = render({tasks: plannedTasks(1)});
+		startTask(store, 't01', t0);
+		stdin.write('q');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('Quit? Stops 1 running task');
+		});
+		finishTask(store, 't01', 'succeeded', {startedAt: t0, finishedAt: t0 + 1000, exitCode: 0});
+		finishBatch(store, t0 + 1000);
+		await vi.waitFor(() => {
 			expect(frame()).toContain('Quit? Nothing is running any more. y/n');
 		});
-		expect(store.getState().exitRequested).toBe(false);
-		stdin.write('n');
-		await vi.waitFor(() => {
-			expect(frame()).not.toContain('Quit?');
-		});
-		expect(store.getState().exitRequested).toBe(false);
-		stdin.write('qy');
+		stdin.write('y');
 		await vi.waitFor(() => {
 			expect(store.getState().exitRequested).toBe(true);
 		});
-		// Finished: nothing is left to stop.
 		expect(control.calls).toEqual([]);
 	});
 

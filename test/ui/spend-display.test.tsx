@@ -73,6 +73,31 @@ describe('spend in the header', () => {
 		});
 	});
 
+	test('the burn rate shows beside the spend while tasks run, from the store\'s clock; ? when unknown; gone once nothing runs', async () => {
+		const {frame, store} = render({tasks: plannedTasks(2), columns: 160});
+		startTask(store, 't01', t0);
+		store.getState().tick(t0 + 30_000);
+		await vi.waitFor(() => {
+			expect(frame()).toContain('· 30s ·');
+		});
+		expect(frame()).not.toContain('burn'); // no spend known at all: the header says nothing of it
+		// t02 spent something long ago; t01, running, is not known yet: the rate of the last minutes is not.
+		startTask(store, 't02', t0 - 3_600_000);
+		finishTask(store, 't02', 'succeeded', {startedAt: t0 - 3_600_000, finishedAt: t0 - 3_000_000, exitCode: 0, spend: known});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('burn ?/min');
+		});
+		store.getState().applyEvent({type: 'task.spend', id: 't01', attempt: 1, spend: {...known, input_tokens: 500, output_tokens: 100, cost_usd: 0.3}, at: t0 + 60_000});
+		store.getState().tick(t0 + 60_000);
+		await vi.waitFor(() => {
+			expect(frame()).toContain('spend $0.312 · 2.4k tokens · burn $0.300/min');
+		});
+		finishTask(store, 't01', 'succeeded', {startedAt: t0, finishedAt: t0 + 61_000, exitCode: 0});
+		await vi.waitFor(() => {
+			expect(frame()).not.toContain('burn');
+		});
+	});
+
 	test('a budget at 80 % warns; a reached one is marked, before the status counts', async () => {
 		const {frame, store} = render({tasks: plannedTasks(1), columns: 100});
 		await vi.waitFor(() => {

@@ -1,9 +1,9 @@
 // The built-in demo: a HERMES_HOME in the temp folder with a sample routing config and profiles,
 // and a batch for the bundled fake agent (which accepts `hermes chat`'s flags, so the real launcher
-// runs). Directives for the fake agent ride in each task's context, out of the titles. One fixed
-// home, rewritten at each start, with only the newest runs kept: demos do not pile up in /tmp.
+// runs). Directives for the fake agent ride in each task's context, out of the titles. One home per
+// user, rewritten at each start, with only the newest runs kept: demos do not pile up in /tmp.
 import {lstatSync, mkdirSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {tmpdir, userInfo} from 'node:os';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import {InputError} from '../errors.js';
@@ -59,18 +59,38 @@ export type DemoHome = {hermesHome: string; configPath: string};
 /** Run folders the demo home keeps, the one about to start included. */
 export const demoRunsKept = 10;
 
-export function demoHomePath(tmp: string = tmpdir()): string {
-	return path.join(tmp, 'hermes-delegate-demo');
+/** Puts the demo's home elsewhere (tests give each their own; anyone may keep demos apart). */
+export const demoHomeEnv = 'HERMES_DELEGATE_DEMO_HOME';
+
+/**
+ * The demo's HERMES_HOME: $HERMES_DELEGATE_DEMO_HOME when set, else `hermes-delegate-demo-<uid>` in
+ * the temp folder. One per user: the temp folder is shared, and another user's demo home is
+ * neither ours to prune nor theirs to attach to (ls, attach, gc and wait look here too).
+ */
+export function demoHomePath(env: NodeJS.ProcessEnv, tmp: string = tmpdir()): string {
+	const chosen = chosenDemoHome(env);
+	return chosen === undefined ? path.join(tmp, `hermes-delegate-demo-${userTag()}`) : path.resolve(chosen);
+}
+
+function chosenDemoHome(env: NodeJS.ProcessEnv): string | undefined {
+	const chosen = env[demoHomeEnv];
+	return chosen === undefined || chosen.trim() === '' ? undefined : chosen;
+}
+
+function userTag(): string {
+	const uid = process.getuid?.();
+	return uid === undefined ? userInfo().username.replaceAll(/[^\w.-]/g, '_') : String(uid);
 }
 
 /**
  * (Re)writes the demo home and prunes its old runs. Every file is written atomically: two demos
  * may start at once, and neither may read the other's half-written config.
  */
-export function createDemoHome(options: {tmp?: string} = {}): DemoHome {
-	const hermesHome = demoHomePath(options.tmp);
-	makeFolder(hermesHome, 'point TMPDIR at a writable temporary folder');
-	assertOwnFolder(hermesHome);
+export function createDemoHome(env: NodeJS.ProcessEnv, options: {tmp?: string} = {}): DemoHome {
+	const hermesHome = demoHomePath(env, options.tmp);
+	const fix = chosenDemoHome(env) !== undefined ? `point ${demoHomeEnv} at a folder of yours, or unset it` : 'point TMPDIR at a writable temporary folder';
+	makeFolder(hermesHome, fix);
+	assertOwnFolder(hermesHome, fix);
 	// Each profile names its model as `hermes profile create` writes it, so profile panes show it.
 	for (const [profile, model] of [['coder', 'anthropic/claude-sonnet-4.6'], ['researcher', 'deepseek/deepseek-v4-pro']] as const) {
 		mkdirSync(path.join(hermesHome, 'profiles', profile), {recursive: true});
@@ -86,11 +106,11 @@ export function createDemoHome(options: {tmp?: string} = {}): DemoHome {
 
 // The temp folder is shared: a home someone else made (or a symlink planted there) could feed
 // the demo another config, or point the pruning at folders that are not the demo's.
-function assertOwnFolder(dir: string): void {
+function assertOwnFolder(dir: string, fix: string): void {
 	const stat = lstatSync(dir);
 	const ours = process.getuid === undefined || stat.uid === process.getuid();
 	if (stat.isSymbolicLink() || !stat.isDirectory() || !ours) {
-		throw new InputError(`the demo home ${dir} is not a folder of yours`, {}, `remove it, or point TMPDIR at another temporary folder`);
+		throw new InputError(`the demo home ${dir} is not a folder of yours`, {}, `remove it, or ${fix}`);
 	}
 }
 

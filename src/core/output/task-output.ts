@@ -40,6 +40,8 @@ export class TaskOutput {
 	/** The waiting stdout begins just after a cut (trimPending): a line break with fresh decoding state. */
 	private pendingStartsFresh = false;
 	private changes = 0;
+	/** When (epoch ms) the task last printed anything, shown or not, or its session records gave a line: the stuck monitor and the pane's "last output" read it. */
+	private lastOutput: number | null = null;
 
 	/** false (headless `run`): nobody watches, so output is not decoded for display at all. */
 	private readonly keepDisplay: boolean;
@@ -82,6 +84,7 @@ export class TaskOutput {
 	}
 
 	pushStdout(chunk: Buffer): void {
+		this.lastOutput = Date.now();
 		// A decoder reads every byte, watched or not: the answer and the telemetry come from it.
 		const shown = this.decoder ? this.decoder.push(chunk) : chunk;
 		if (this.keepDisplay && shown.length > 0) {
@@ -97,6 +100,7 @@ export class TaskOutput {
 	}
 
 	pushStderr(chunk: Buffer): void {
+		this.lastOutput = Date.now();
 		if (this.keepDisplay) {
 			const shown = this.stderrFilter ? this.stderrFilter(chunk) : chunk;
 			if (shown.length > 0) {
@@ -116,6 +120,10 @@ export class TaskOutput {
 	 * (the subagent's words and its tools' arguments): sanitised, one line each, bounded.
 	 */
 	pushDisplayLines(lines: readonly string[]): void {
+		if (lines.length > 0) {
+			this.lastOutput = Date.now();
+		}
+
 		if (!this.keepDisplay || lines.length === 0) {
 			return;
 		}
@@ -142,6 +150,11 @@ export class TaskOutput {
 		if (this.stdoutTail.version + this.stderrTail.version !== before) {
 			this.changes++;
 		}
+	}
+
+	/** When the task last gave a sign of life on its pipes or in its session records (epoch ms); null: not yet. Counted even where nothing is displayed (headless `run`). */
+	get lastOutputAt(): number | null {
+		return this.lastOutput;
 	}
 
 	/** Changes whenever anything visible changed; the store polls it at a capped rate. */

@@ -1,6 +1,7 @@
 // "Slow or stuck" for a running batch: one timer for the whole batch (not one per task) visits
 // the running attempts and applies the one stuck rule (stuck.ts) to each: quiet since the newest
-// of its start, its last output (its output buffer's version moved) and its last tool activity
+// of its start, its last output (its output's last-output mark moved, displayed or not: a headless
+// `run` displays nothing, and its tasks print all the same) and its last tool activity
 // (the tool-call count of task.spend or telemetry moved). A change of verdict is a task.stuck
 // event; with --stuck-timeout, quiet that long is a stop (StopReason stuck → timed_out). The
 // clock is injected so tests step it; the real timer is unref'd so it never keeps the process up.
@@ -22,13 +23,13 @@ export type MonitorOptions = {
 	stuckAfterMs: number;
 	stuckTimeoutMs?: number | undefined;
 	clock?: MonitorClock | undefined;
-	/** The attempt's output buffer's version: it moves whenever output arrived. */
-	outputVersion: (id: string) => number;
+	/** When the attempt's output last arrived (TaskOutput.lastOutputAt): only whether it moved is read, so it may be on another clock than this one. */
+	lastOutputAt: (id: string) => number | null;
 	emit: (event: BatchEvent) => void;
 	stop: (id: string) => void;
 };
 
-type Watched = {attempt: number; startedAt: number; version: number; lastOutputAt: number | null; toolCalls: number | null; lastToolAt: number | null; stuck: boolean; stopped: boolean};
+type Watched = {attempt: number; startedAt: number; outputMark: number | null; lastOutputAt: number | null; toolCalls: number | null; lastToolAt: number | null; stuck: boolean; stopped: boolean};
 
 export class BatchMonitor {
 	private readonly watched = new Map<string, Watched>();
@@ -40,7 +41,7 @@ export class BatchMonitor {
 	}
 
 	started(id: string, attempt: number): void {
-		this.watched.set(id, {attempt, startedAt: this.clock.now(), version: this.options.outputVersion(id), lastOutputAt: null, toolCalls: null, lastToolAt: null, stuck: false, stopped: false});
+		this.watched.set(id, {attempt, startedAt: this.clock.now(), outputMark: this.options.lastOutputAt(id), lastOutputAt: null, toolCalls: null, lastToolAt: null, stuck: false, stopped: false});
 		// A tenth of the shortest period: a verdict is at most that late, and a visit is cheap.
 		const shortest = Math.min(this.options.stuckAfterMs, this.options.stuckTimeoutMs ?? Number.POSITIVE_INFINITY);
 		this.timer ??= this.clock.every(Math.max(250, Math.min(10_000, shortest / 10)), () => this.visit());
@@ -65,9 +66,9 @@ export class BatchMonitor {
 	visit(): void {
 		const now = this.clock.now();
 		for (const [id, watched] of this.watched) {
-			const version = this.options.outputVersion(id);
-			if (version !== watched.version) {
-				watched.version = version;
+			const mark = this.options.lastOutputAt(id);
+			if (mark !== watched.outputMark) {
+				watched.outputMark = mark;
 				watched.lastOutputAt = now;
 			}
 

@@ -4,7 +4,7 @@
 // input + output as Hermes's session row counts them: cache reads/writes and reasoning are not
 // added, since providers report them as parts of input and output, and adding them would count
 // the same tokens twice.
-import type {BudgetStanding, PlannedTask, Spend} from '../types.js';
+import type {BudgetStanding, DelegationConfig, PlannedTask, Spend} from '../types.js';
 
 export type BudgetLimit = Omit<BudgetStanding, 'spent' | 'level'>;
 
@@ -126,6 +126,16 @@ export function unpricedWarnings(limits: readonly BudgetLimit[], tasks: readonly
 	}
 
 	return warnings;
+}
+
+/**
+ * Before anything starts: a delegate.yaml budget for a route config.yaml does not have (in either
+ * mode) caps nothing, which a typo would hide until the money is spent. Named, with the fix.
+ */
+export function unknownRouteBudgetWarnings(limits: readonly BudgetLimit[], delegation: Pick<DelegationConfig, 'modelMap' | 'profileRoutes' | 'source'>, settingsFile: string): string[] {
+	const routes = [...delegation.modelMap.options.map(route => route.name), ...delegation.profileRoutes.profiles.map(route => route.name)];
+	const named = new Set(limits.flatMap(limit => (limit.scope.kind === 'route' ? [limit.scope.route] : [])));
+	return [...named].filter(route => !routes.includes(route)).map(route => `${settingsFile}: budgets.${route}: ${delegation.source.path} has no route "${route}" (${routes.length > 0 ? `its routes: ${routes.join(', ')}` : 'it has no routes'}), so this budget caps nothing; fix the route name, or remove the entry`);
 }
 
 /** The batch's budgets from the flags and delegate.yaml's per-route ones; budget_action applies to all. */

@@ -170,8 +170,13 @@ export function describeStop(facts: StopFacts): string {
 }
 
 /** How totals name a route: its name, else how the task chose its model. */
-export function routeKey(result: TaskResult): string {
-	return result.route.name ?? (result.route.kind === 'explicit' ? `(explicit ${result.route.model ?? ''})` : '(parent)');
+export function routeKey(result: Pick<TaskResult, 'route'>): string {
+	return routeKeyOf(result.route);
+}
+
+/** The same, from the route's parts (a planned task's, or the dashboard's view of one). */
+export function routeKeyOf(route: {name: string | null; kind: string; model: string | null}): string {
+	return route.name ?? (route.kind === 'explicit' ? `(explicit ${route.model ?? ''})` : '(parent)');
 }
 
 /**

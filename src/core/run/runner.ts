@@ -78,7 +78,7 @@ export class BatchRunner {
 		}));
 		this.monitor = new BatchMonitor({
 			stuckAfterMs: options.stuckAfterMs ?? defaultStuckAfterMs, stuckTimeoutMs: options.stuckTimeoutMs, clock: options.monitorClock,
-			outputVersion: id => this.tasks.output(id)?.output.version ?? 0,
+			lastOutputAt: id => this.tasks.output(id)?.output.lastOutputAt ?? null,
 			emit: event => this.emit(event),
 			stop: id => this.cancel(id, {reason: 'stuck'}),
 		});

@@ -6,7 +6,8 @@ import {resolveHermesHome} from '../hermes/home.js';
 import {promptOf} from '../hermes/flags.js';
 import {findSession, readSession, spendOf, stateDbPath, unknownSpend} from '../hermes/state-db.js';
 import {routeKey} from './results.js';
-import type {PlannedTask, Spend, SpendSum, SpendTotals, TaskResult, TokenCounts} from '../types.js';
+import {sumSpend} from './spend-sum.js';
+import type {PlannedTask, Spend, SpendTotals, TaskResult, TokenCounts} from '../types.js';
 
 /** The state.db an attempt of `task` writes its session to: its profile's home, else the root home. */
 export function attemptStateDb(task: PlannedTask, env: NodeJS.ProcessEnv): string {
@@ -35,15 +36,17 @@ export class SpendReader {
 	 */
 	attach(task: PlannedTask, result: TaskResult): TaskResult {
 		if (result.started_at === null) return {...result, spend: null};
-		const spend = this.read(attemptStateDb(task, this.env), task, result);
+		const spend = this.attempt(task, {startedAt: result.started_at, sessionId: result.session_id});
 		const mismatch = tokenMismatch(result.tokens, spend);
 		return {...result, spend, ...(mismatch ? {warnings: [...(result.warnings ?? []), mismatch]} : {})};
 	}
 
-	private read(dbPath: string, task: PlannedTask, result: TaskResult): Spend {
-		let sessionId = result.session_id;
+	/** One attempt's spend as its row stands now: the session named, else the row found by prompt and start (ISO time). */
+	attempt(task: PlannedTask, {startedAt, sessionId: named}: {startedAt: string; sessionId: string | null}): Spend {
+		const dbPath = attemptStateDb(task, this.env);
+		let sessionId = named;
 		if (sessionId === null) {
-			const found = findSession(dbPath, {startedAfter: Date.parse(result.started_at!), prompt: promptOf(task.spec), source: this.sourceTool ? 'tool' : undefined});
+			const found = findSession(dbPath, {startedAfter: Date.parse(startedAt), prompt: promptOf(task.spec), source: this.sourceTool ? 'tool' : undefined});
 			if (found.kind === 'problem') return this.unknown(found.problem.kind, found.problem.message);
 			if (found.kind !== 'found') return unknownSpend;
 			sessionId = found.sessionId;
@@ -72,36 +75,11 @@ function tokenMismatch(tokens: TokenCounts | null, spend: Spend): string | undef
 	return `the tokens Hermes reported on stream-json (${tokens.input} in, ${tokens.output} out) differ from its session row in state.db (${spend.input_tokens} in, ${spend.output_tokens} out); spend uses the row`;
 }
 
-const summed = ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens', 'api_calls', 'tool_calls', 'cost_usd'] as const;
-
-function emptySum(): SpendSum {
-	return {input_tokens: null, output_tokens: null, cache_read_tokens: null, cache_write_tokens: null, reasoning_tokens: null, api_calls: null, tool_calls: null, cost_usd: null, attempts: 0, unknown_attempts: 0, unpriced_attempts: 0};
-}
-
-function add(sum: SpendSum, spend: Spend): void {
-	sum.attempts++;
-	for (const key of summed) {
-		const value = spend[key];
-		if (value !== null) sum[key] = (sum[key] ?? 0) + value;
-	}
-
-	if (spend.input_tokens === null) sum.unknown_attempts++;
-	else if (spend.cost_usd === null) sum.unpriced_attempts++;
-}
-
 /**
  * Every attempt that started counts (a re-routed one on the route it ran on); attempts that never
- * started spent nothing and are left out. by_model: the model the row names, else the one planned.
+ * started spent nothing and are left out. Summed by spend-sum.ts, as the dashboard sums.
  */
 export function spendTotals(results: readonly TaskResult[]): SpendTotals {
 	const attempts = results.flatMap(result => [...(result.earlier_attempts ?? []), result]).filter(result => result.started_at !== null);
-	const totals: SpendTotals = {total: emptySum(), by_route: {}, by_model: {}};
-	for (const result of attempts) {
-		const spend = result.spend ?? unknownSpend;
-		add(totals.total, spend);
-		add(totals.by_route[routeKey(result)] ??= emptySum(), spend);
-		add(totals.by_model[spend.model ?? result.model ?? '(unknown)'] ??= emptySum(), spend);
-	}
-
-	return totals;
+	return sumSpend(attempts.map(result => ({route: routeKey(result), model: result.model, spend: result.spend ?? null})));
 }

@@ -8,8 +8,8 @@ import {formatCount, statusLabels, statusOrder, statusSymbols} from '../format.j
 import {formatKey} from '../keys/key-descriptor.js';
 import type {Bindings} from '../keys/keys.js';
 import {headerHeight} from '../layout.js';
-import {batchSpendSummary, stuckCount} from '../../state/spend-view.js';
-import {budgetTexts, headerSpendText} from '../spend-text.js';
+import {batchSpendSummary, burnRate, stuckCount} from '../../state/spend-view.js';
+import {budgetTexts, burnText, headerSpendText} from '../spend-text.js';
 import {useBatch} from '../store-context.js';
 import {statusColor, useTheme} from '../theme/theme.js';
 
@@ -36,6 +36,8 @@ export function Header({width, bindings}: {readonly width: number; readonly bind
 	const tokens = useBatch(totalTokens);
 	// Strings and numbers, so the header re-renders when what it says changes.
 	const spend = useBatch(state => headerSpendText(batchSpendSummary(state)));
+	// Beside the spend, while something runs: the rate of the last minutes, from the store's clock (a string: re-rendered when it changes).
+	const burn = useBatch(state => (spend !== null && state.order.some(id => state.tasks[id]?.status === 'running') ? burnText(burnRate(state, state.now)) : null));
 	const budgets = useBatch(useShallow(state => budgetTexts(state.budgets).map(budget => `${budget.level}\t${budget.text}`)));
 	const stuck = useBatch(stuckCount);
 	// Most watched first: a narrow terminal cuts the end of the line, so the run id goes last.
@@ -45,6 +47,7 @@ export function Header({width, bindings}: {readonly width: number; readonly bind
 		`concurrency ${info.concurrency}`,
 		// Spend from state.db once any attempt started; Hermes's stream-json tokens before that.
 		spend ?? (tokens > 0 ? `${formatCount(tokens)} tokens` : undefined),
+		burn ?? undefined,
 		info.runId ? `run ${info.runId}` : undefined,
 	].filter(Boolean).join(' · ');
 

@@ -6,6 +6,7 @@ import {routeLine, titleLine, wrapWords} from '../format.js';
 import {useBadge, useStatusDetail} from '../hooks/use-status-text.js';
 import {paneChrome, paneInset, tailLinesFor} from '../layout.js';
 import {displayLine, fitLine, plainLine, themeHasColour} from '../output-line.js';
+import {activityLine} from '../activity-text.js';
 import {paneSpendLine} from '../spend-text.js';
 import {useBatch} from '../store-context.js';
 import {statusColor, useTheme} from '../theme/theme.js';
@@ -28,6 +29,12 @@ export const TaskPane = memo(function TaskPane({id, width, height, focused}: Tas
 		const view = state.tasks[id];
 		return view ? paneSpendLine(view.spend, view.startedAt !== null, width - paneInset) : null;
 	});
+	// A string: the pane re-renders when the seconds it shows change, not on every tick.
+	// A stuck pane's detail already says how long it has been quiet: the line would repeat it.
+	const activityText = useBatch(state => {
+		const view = state.tasks[id];
+		return view && view.stuckSince === null ? activityLine(view, state.now, width - paneInset) : null;
+	});
 	if (!task) {
 		return null;
 	}
@@ -35,8 +42,11 @@ export const TaskPane = memo(function TaskPane({id, width, height, focused}: Tas
 	const colour = statusColor(theme, task.status);
 	const linesOf = (text: string | null) => (text === null ? 0 : Math.min(maxDetailLines(task.status, height), wrapWords(text, width - paneInset).length));
 	const detailLines = linesOf(detail);
-	// The spend line takes one of the output's lines, so the pane's plan (layout.ts) stays as it is.
-	const tailCount = tailLinesFor(height, detailLines + (spendLine === null ? 0 : 1));
+	// The spend and activity lines take the output's lines, so the pane's plan (layout.ts) stays as it
+	// is; the activity line only while a line of output is left beside it.
+	const fixedLines = detailLines + (spendLine === null ? 0 : 1);
+	const activity = activityText !== null && tailLinesFor(height, fixedLines + 1) >= 1 ? activityText : null;
+	const tailCount = tailLinesFor(height, fixedLines + (activity === null ? 0 : 1));
 	// The error line is usually the last stderr line. Shown whole (wrapped) as the detail, it is left
 	// out of the tail rather than shown twice, once cut at the pane's width.
 	const repeated = task.status === 'failed' && detail !== null && detail !== '' && tailCount > 0 && task.tail.slice(-tailCount).some(line => plainLine(line).includes(detail));
@@ -65,6 +75,7 @@ export const TaskPane = memo(function TaskPane({id, width, height, focused}: Tas
 			</Box>
 			<Text wrap='truncate-end' color={theme.colors.text.muted}>{routeLine(task)}</Text>
 			{spendLine !== null && <Text wrap='truncate-end' color={theme.colors.text.muted}>{spendLine}</Text>}
+			{activity !== null && <Text wrap='truncate-end' color={theme.colors.text.muted}>{activity}</Text>}
 			{detail !== null && (
 				<Box height={detailLines} overflow='hidden'>
 					<Text color={detailColour(theme, task.status)}>{detail}</Text>

@@ -54,6 +54,7 @@ const actions: Record<Command, Action> = {
 	'confirm.no': state => state.confirmNo(),
 	'layout.toggle': (state, {effectiveLayout}) => state.toggleLayout(effectiveLayout),
 	'help.toggle': state => state.toggleHelp(),
+	'spend.toggle': state => state.toggleSpend(),
 	'app.quit': state => state.requestQuit(),
 	'app.detach': state => state.detach(),
 	'routing.mode': state => state.requestSwitchMode(),

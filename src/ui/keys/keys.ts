@@ -14,7 +14,7 @@ export type Command =
 	| 'scroll.up' | 'scroll.down' | 'scroll.pageUp' | 'scroll.pageDown' | 'scroll.top' | 'scroll.bottom'
 	| 'search.start' | 'search.next' | 'search.prev' | 'search.submit' | 'search.cancel'
 	| 'task.cancel' | 'task.kill' | 'confirm.yes' | 'confirm.no'
-	| 'layout.toggle' | 'help.toggle' | 'app.quit' | 'app.detach'
+	| 'layout.toggle' | 'help.toggle' | 'spend.toggle' | 'app.quit' | 'app.detach'
 	| 'routing.mode' | 'routes.open' | 'routes.up' | 'routes.down' | 'routes.edit' | 'routes.model' | 'routes.provider' | 'routes.effort' | 'routes.add' | 'routes.remove' | 'routes.reload' | 'routes.default' | 'routes.close'
 	| 'field.submit' | 'field.cancel' | 'task.reroute' | 'pick.submit';
 
@@ -34,7 +34,7 @@ type Entry = {
 	pinned?: boolean;
 };
 
-const everywhere: readonly KeyContext[] = ['grid', 'zoom', 'confirm', 'help', 'search', 'routes', 'route-edit', 'route-pick'];
+const everywhere: readonly KeyContext[] = ['grid', 'zoom', 'confirm', 'help', 'spend', 'search', 'routes', 'route-edit', 'route-pick'];
 
 const table: readonly Entry[] = [
 	{command: 'focus.up', keys: ['up', 'k'], label: 'up', description: 'Focus the pane above', contexts: ['grid'], group: 'move'},
@@ -44,10 +44,10 @@ const table: readonly Entry[] = [
 	{command: 'focus.next', keys: ['tab'], label: 'next', description: 'Focus the next task', contexts: ['grid'], footer: false},
 	{command: 'focus.prev', keys: ['shift+tab'], label: 'previous', description: 'Focus the previous task', contexts: ['grid'], footer: false},
 	{command: 'task.zoom', keys: ['enter'], label: 'zoom', description: 'Open the focused task full-screen: all its output, scrollable and searchable', contexts: ['grid']},
-	{command: 'scroll.up', keys: ['up', 'k'], label: 'up', description: 'Scroll up one line', contexts: ['zoom', 'help'], group: 'scroll'},
-	{command: 'scroll.down', keys: ['down', 'j'], label: 'down', description: 'Scroll down one line', contexts: ['zoom', 'help'], group: 'scroll'},
-	{command: 'scroll.pageUp', keys: ['pageup'], label: 'page up', description: 'Scroll up one page', contexts: ['zoom', 'help'], group: 'page'},
-	{command: 'scroll.pageDown', keys: ['pagedown'], label: 'page down', description: 'Scroll down one page', contexts: ['zoom', 'help'], group: 'page'},
+	{command: 'scroll.up', keys: ['up', 'k'], label: 'up', description: 'Scroll up one line', contexts: ['zoom', 'help', 'spend'], group: 'scroll'},
+	{command: 'scroll.down', keys: ['down', 'j'], label: 'down', description: 'Scroll down one line', contexts: ['zoom', 'help', 'spend'], group: 'scroll'},
+	{command: 'scroll.pageUp', keys: ['pageup'], label: 'page up', description: 'Scroll up one page', contexts: ['zoom', 'help', 'spend'], group: 'page'},
+	{command: 'scroll.pageDown', keys: ['pagedown'], label: 'page down', description: 'Scroll down one page', contexts: ['zoom', 'help', 'spend'], group: 'page'},
 	{command: 'scroll.top', keys: ['g', 'home'], label: 'top', description: 'Jump to the start of the output', contexts: ['zoom'], footer: false},
 	{command: 'scroll.bottom', keys: ['G', 'end'], label: 'bottom', description: 'Jump to the end of the output and follow it', contexts: ['zoom'], footer: false},
 	{command: 'search.start', keys: ['/'], label: 'search', description: 'Search the task output', contexts: ['zoom']},
@@ -55,7 +55,7 @@ const table: readonly Entry[] = [
 	{command: 'search.prev', keys: ['N'], label: 'previous', description: 'Jump to the previous match above, towards the start', contexts: ['zoom'], group: 'match'},
 	{command: 'search.submit', keys: ['enter'], label: 'find', description: 'Search for what was typed and jump to the nearest match above the bottom of the view', contexts: ['search']},
 	{command: 'search.cancel', keys: ['escape'], label: 'cancel', description: 'Stop searching and clear the query', contexts: ['search']},
-	{command: 'zoom.close', keys: ['escape'], label: 'back', description: 'Close the zoomed task or this help', contexts: ['zoom', 'help']},
+	{command: 'zoom.close', keys: ['escape'], label: 'back', description: 'Close the zoomed task, this help or the spend table', contexts: ['zoom', 'help', 'spend']},
 	{command: 'task.cancel', keys: ['c'], label: 'cancel', description: 'Cancel the focused task (asks first): stop signal, then a forced kill after the grace period', contexts: ['grid', 'zoom']},
 	{command: 'task.kill', keys: ['K'], label: 'kill', description: 'Kill the focused task now, skipping the grace period (asks first)', contexts: ['grid', 'zoom']},
 	{command: 'task.reroute', keys: ['R'], label: 're-route', description: 'Send the focused queued, failed, cancelled or timed-out task to another route of the active mode, or to an explicit model and provider (a new attempt; the earlier one\'s log and result are kept)', contexts: ['grid', 'zoom']},
@@ -78,8 +78,9 @@ const table: readonly Entry[] = [
 	{command: 'layout.toggle', keys: ['L'], label: 'layout', description: 'Switch between the grid and the list layout', contexts: ['grid']},
 	{command: 'routing.mode', keys: ['m'], label: 'mode', description: 'Switch the routing mode (model_map → profile_routes → built-in), saved into Hermes\'s config.yaml (asks first, saying how many queued tasks re-plan); tasks not started yet are re-planned', contexts: ['grid']},
 	{command: 'routes.open', keys: ['r'], label: 'routes', description: 'Open the routes editor for the active mode: edit a route\'s description, model, provider or reasoning effort, or the default, saved into config.yaml', contexts: ['grid']},
+	{command: 'spend.toggle', keys: ['$'], label: 'spend', description: 'Show or hide the spend table: tokens in, out, cache and reasoning, API and tool calls and cost from Hermes\'s state.db, per route, per model and for the batch, every attempt counted (? unknown, never 0; unpriced where Hermes has no price)', contexts: ['grid', 'zoom', 'spend']},
 	{command: 'help.toggle', keys: ['?'], label: 'help', description: 'Show or hide this help', contexts: ['grid', 'zoom', 'help'], pinned: true},
-	{command: 'app.quit', keys: ['q', 'ctrl+c'], label: 'quit', description: 'Quit (asks first, also once the batch has finished, so that the y of q y never reaches the shell); again at the question: yes; again while quitting: kill all now', contexts: everywhere, pinned: true},
+	{command: 'app.quit', keys: ['q', 'ctrl+c'], label: 'quit', description: 'Quit; while tasks run or wait it asks first (y stops them all, n stays); with nothing left running it quits at once; again at the question: yes; again while quitting: kill all now', contexts: everywhere, pinned: true},
 	{command: 'app.detach', keys: ['d'], label: 'detach', description: 'Leave the dashboard and let the batch run on in its runner host (also at the quit question); come back with hermes-delegate attach RUN', contexts: ['grid', 'zoom', 'confirm']},
 ];
 
@@ -93,7 +94,7 @@ const textKeysOwnedBy: Partial<Record<KeyContext, ReadonlySet<Command>>> = {
 };
 
 const contextNames: Readonly<Record<KeyContext, string>> = {
-	grid: 'the grid', zoom: 'the zoom view', confirm: 'a confirm prompt', help: 'the help overlay', search: 'the search field',
+	grid: 'the grid', zoom: 'the zoom view', confirm: 'a confirm prompt', help: 'the help overlay', spend: 'the spend table', search: 'the search field',
 	routes: 'the routes editor', 'route-edit': 'a route\'s text field', 'route-pick': 'the route picker',
 };
 

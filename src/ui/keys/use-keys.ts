@@ -108,8 +108,8 @@ function press(store: BatchStore, bindings: Bindings, environment: CommandEnviro
 	const state = store.getState();
 	const context = keyContext(state);
 	const command = matchCommand(bindings, context, input, key);
-	// The help overlay scrolls itself (its offset is its own); the zoom view under it stays put.
-	if (context === 'help' && command?.startsWith('scroll.')) {
+	// The help and the spend table scroll themselves (the offset is their own); the zoom view under them stays put.
+	if ((context === 'help' || context === 'spend') && command?.startsWith('scroll.')) {
 		return;
 	}
 

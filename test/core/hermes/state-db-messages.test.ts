@@ -1,40 +1,24 @@
 // The messages reader against real SQLite files: another process appending a session's rows in
 // WAL mode while we read (only the rows after the last id, in order, bounded), and a database that
 // cannot be read (missing, locked, damaged, an older schema) as a problem in words, never a throw.
-import {spawn, type ChildProcess} from 'node:child_process';
-import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import {afterEach, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {maxContentChars, maxRowsPerRead, readMessages, type MessageRow} from '../../../src/core/hermes/state-db-messages.js';
 import {SessionMessages} from '../../../src/core/hermes/session-messages.js';
 import {scratchAfterEach} from '../../helpers/scratch.js';
+import {makeStateDb, messagesTable, sqliteChildren} from '../../helpers/state-db-files.js';
 import {waitFor, waitForLine} from '../../helpers/wait-for.js';
 
 const scratch = scratchAfterEach();
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
-const children: ChildProcess[] = [];
-afterEach(() => {
-	for (const child of children.splice(0)) child.kill('SIGKILL');
-});
+const sqliteChild = sqliteChildren().spawn;
 
-// The messages table as both recorded releases create it (FACTS.md §6).
-const messagesTable = `CREATE TABLE IF NOT EXISTS messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL,
-	content TEXT, tool_call_id TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL NOT NULL, token_count INTEGER, finish_reason TEXT);`;
-
+/** A messages table with the session's prompt row, as Hermes starts one. */
 function makeDb(file: string, journal: 'wal' | 'delete' = 'wal'): void {
-	mkdirSync(path.dirname(file), {recursive: true});
-	const db = new Database(file);
-	db.pragma(`journal_mode = ${journal}`);
-	db.exec(messagesTable);
+	const db = makeStateDb(file, messagesTable, journal);
 	db.prepare("INSERT INTO messages (session_id, role, content, timestamp) VALUES ('s1', 'user', 'the prompt', 1)").run();
 	db.close();
-}
-
-function sqliteChild(script: string): ChildProcess {
-	const child = spawn(process.execPath, ['-e', script], {cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit']});
-	children.push(child);
-	return child;
 }
 
 const rowsOf = (file: string, afterId = 0): MessageRow[] => {

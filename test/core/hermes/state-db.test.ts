@@ -2,48 +2,24 @@
 // read, held locked by another process, missing, truncated, and of a schema we do not know. What
 // it protects: spend is read correctly while Hermes writes, and a database that cannot be read
 // gives unknown spend with a reason, never a throw.
-import {spawn, type ChildProcess} from 'node:child_process';
-import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import {afterEach, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {findSession, readSession, spendOf, stateDbPath, type SessionRead} from '../../../src/core/hermes/state-db.js';
 import {scratchAfterEach} from '../../helpers/scratch.js';
+import {makeStateDb, messagesTable, sessionsTable, sqliteChildren} from '../../helpers/state-db-files.js';
 import {waitFor, waitForLine} from '../../helpers/wait-for.js';
 
 const scratch = scratchAfterEach();
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
-const children: ChildProcess[] = [];
-afterEach(() => {
-	for (const child of children.splice(0)) child.kill('SIGKILL');
-});
-
-// The columns both recorded releases have (FACTS.md §6), as Hermes creates them.
-const sessionsTable = `CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, started_at REAL NOT NULL, ended_at REAL,
-	end_reason TEXT, message_count INTEGER DEFAULT 0, tool_call_count INTEGER DEFAULT 0, api_call_count INTEGER DEFAULT 0,
-	input_tokens INTEGER DEFAULT 0, output_tokens INTEGER DEFAULT 0, cache_read_tokens INTEGER DEFAULT 0, cache_write_tokens INTEGER DEFAULT 0,
-	reasoning_tokens INTEGER DEFAULT 0, billing_provider TEXT, billing_base_url TEXT, estimated_cost_usd REAL, actual_cost_usd REAL, cost_status TEXT);
-CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);`;
-
-function makeDb(file: string, journal: 'wal' | 'delete' = 'wal'): Database.Database {
-	mkdirSync(path.dirname(file), {recursive: true});
-	const db = new Database(file);
-	db.pragma(`journal_mode = ${journal}`);
-	db.exec(sessionsTable);
-	return db;
-}
+const children = sqliteChildren();
+const makeDb = (file: string, journal: 'wal' | 'delete' = 'wal') => makeStateDb(file, sessionsTable + messagesTable, journal);
+const sqliteChild = children.spawn;
 
 function insert(db: Database.Database, id: string, values: Record<string, unknown> = {}, prompt = 'the prompt'): void {
 	const row = {id, source: 'tool', model: 'm1', started_at: Date.now() / 1000, ...values};
 	db.prepare(`INSERT INTO sessions (${Object.keys(row).join(', ')}) VALUES (${Object.keys(row).map(() => '?').join(', ')})`).run(...Object.values(row));
 	db.prepare("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', ?, ?)").run(id, prompt, Date.now() / 1000);
-}
-
-/** A node child that runs `script` with `db` open (better-sqlite3 from this repository) and reads commands from stdin. */
-function sqliteChild(script: string): ChildProcess {
-	const child = spawn(process.execPath, ['-e', script], {cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit']});
-	children.push(child);
-	return child;
 }
 
 const spendFrom = (read: SessionRead) => (read.kind === 'row' ? spendOf(read.row) : read);

@@ -1,5 +1,5 @@
 // Budgets and per-provider slots, decided in the runner's queue (admission.ts): a batch run
-// through an executor written here, whose tasks say in their goal what they spend
+// through the test executor (helpers/scripted-executor.ts), whose tasks say in their goal what they spend
 // ("spend 400" tokens, "cost 0.6" USD, "hang": runs until stopped). Spend arrives as task.spend
 // events, as the state.db follower sends it; HERMES_HOME points at an empty folder, so the
 // results' own spend is unknown and the live figures are what the budgets know.
@@ -7,73 +7,32 @@ import {describe, expect, it} from 'vitest';
 import {planBatch} from '../../../src/core/plan/routing.js';
 import {createRunFolder} from '../../../src/core/run-folder/folder.js';
 import {BatchRunner} from '../../../src/core/run/runner.js';
-import type {TaskExecutor} from '../../../src/core/run/executor.js';
 import type {BudgetLimit} from '../../../src/core/run/budgets.js';
 import type {MonitorClock} from '../../../src/core/run/batch-monitor.js';
-import {buildResult, finalStatus} from '../../../src/core/run/results.js';
 import {unknownSpend} from '../../../src/core/hermes/state-db.js';
 import {defaultSettings} from '../../../src/core/config/settings.js';
-import {TaskOutput} from '../../../src/core/output/task-output.js';
-import type {BatchEvent, StopReason, TaskSpec, TaskStatus} from '../../../src/core/types.js';
+import type {BatchEvent, TaskSpec} from '../../../src/core/types.js';
 import {fakeCapabilities} from '../../helpers/processes.js';
+import {scriptedExecutor} from '../../helpers/scripted-executor.js';
 import {waitFor} from '../../helpers/wait-for.js';
 import {scratchAfterEach} from '../../helpers/scratch.js';
 import {twoModelRoutes} from '../../helpers/two-model-routes.js';
 
 const scratch = scratchAfterEach();
 
+/** The test executor, with the spend a goal names sent as the follower sends it ("spend 400" tokens, "cost 0.6" USD). */
 function spendingExecutor() {
-	const started: string[] = [];
-	const runningNow = new Map<string, string>();
-	const mostOn: Record<string, number> = {};
-	const executor: TaskExecutor = {
-		newOutput: () => ({output: new TaskOutput(), decoder: undefined}),
-		run(task, attempt, {output}, hooks) {
-			started.push(task.id);
-			const provider = task.effective.provider ?? '';
-			runningNow.set(task.id, provider);
-			mostOn[provider] = Math.max(mostOn[provider] ?? 0, [...runningNow.values()].filter(held => held === provider).length);
-			const startedAt = Date.now();
-			let settle = () => {};
-			const done = new Promise<void>(resolve => {
-				settle = resolve;
-			});
-			let ended = false;
-			const end = (status: TaskStatus, errorText?: string) => {
-				if (ended) return;
-				ended = true;
-				runningNow.delete(task.id);
-				output.end();
-				hooks.finished(buildResult(task, {status, exitCode: status === 'succeeded' ? 0 : null, signal: null, startedAt, finishedAt: Date.now(), stdout: output.result(), errorText, logPath: null}));
-				settle();
-			};
-
+	return scriptedExecutor({
+		onStarted(task, attempt, hooks) {
 			const goal = task.spec.goal;
 			const tokens = Number(/spend (\d+)/.exec(goal)?.[1] ?? Number.NaN);
 			const cost = Number(/cost ([\d.]+)/.exec(goal)?.[1] ?? Number.NaN);
-			queueMicrotask(() => {
-				hooks.emit({type: 'task.started', id: task.id, pid: 0, argv: ['spending', goal], at: startedAt});
-				output.pushStdout(Buffer.from(`${goal}\n`));
-				if (!Number.isNaN(tokens) || !Number.isNaN(cost)) {
-					const known = Number.isNaN(tokens) ? 0 : tokens;
-					const spend = {...unknownSpend, input_tokens: known - Math.floor(known / 4), output_tokens: Math.floor(known / 4), cost_usd: Number.isNaN(cost) ? null : cost};
-					hooks.emit({type: 'task.spend', id: task.id, attempt, spend, at: Date.now()});
-				}
-
-				if (!goal.includes('hang')) end('succeeded');
-			});
-			return {
-				stop(reason: StopReason) {
-					const at = Date.now();
-					hooks.emit({type: 'task.cancelling', id: task.id, cancelling: {reason, termSentAt: at, killDueAt: at, killSent: false}, at});
-					queueMicrotask(() => end(finalStatus(reason, null), `stopped (${reason})`));
-				},
-				skipGrace() {},
-				done,
-			};
+			if (Number.isNaN(tokens) && Number.isNaN(cost)) return;
+			const known = Number.isNaN(tokens) ? 0 : tokens;
+			const spend = {...unknownSpend, input_tokens: known - Math.floor(known / 4), output_tokens: Math.floor(known / 4), cost_usd: Number.isNaN(cost) ? null : cost};
+			hooks.emit({type: 'task.spend', id: task.id, attempt, spend, at: Date.now()});
 		},
-	};
-	return {executor, started, mostOn};
+	});
 }
 
 function harness(tasks: TaskSpec[], options: {concurrency: number; budgets?: BudgetLimit[]; perProvider?: Record<string, number>; stuckAfterMs?: number; stuckTimeoutMs?: number; monitorClock?: MonitorClock}) {

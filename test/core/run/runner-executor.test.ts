@@ -1,5 +1,5 @@
 // The runner needs nothing of how a task runs but its executor (executor.ts): a batch run through
-// an executor written here, which "runs" a task by calling the hooks and never starts a process,
+// a test's executor (helpers/scripted-executor.ts), which "runs" a task by calling the hooks and never starts a process,
 // is queued, stopped, re-routed, reported and written to disk like any other. hermesBin points at
 // nothing, so anything that tried to spawn would fail the task.
 import {existsSync, readFileSync} from 'node:fs';
@@ -7,67 +7,15 @@ import {describe, expect, it} from 'vitest';
 import {planBatch} from '../../../src/core/plan/routing.js';
 import {createRunFolder} from '../../../src/core/run-folder/folder.js';
 import {BatchRunner} from '../../../src/core/run/runner.js';
-import type {TaskExecutor} from '../../../src/core/run/executor.js';
-import {buildResult, finalStatus} from '../../../src/core/run/results.js';
 import {defaultSettings} from '../../../src/core/config/settings.js';
-import {TaskOutput} from '../../../src/core/output/task-output.js';
-import type {BatchEvent, BatchReport, StopReason, TaskSpec, TaskStatus} from '../../../src/core/types.js';
+import type {BatchEvent, BatchReport, TaskSpec, TaskStatus} from '../../../src/core/types.js';
 import {fakeCapabilities} from '../../helpers/processes.js';
+import {scriptedExecutor} from '../../helpers/scripted-executor.js';
 import {waitFor} from '../../helpers/wait-for.js';
 import {scratchAfterEach} from '../../helpers/scratch.js';
 import {twoModelRoutes} from '../../helpers/two-model-routes.js';
 
 const scratch = scratchAfterEach();
-
-/**
- * Prints the task's goal and ends: 'fail' fails, 'hang' runs until stopped. It records what it was
- * asked to do, and how many attempts ran at once at most.
- */
-function scriptedExecutor() {
-	const calls: string[] = [];
-	let running = 0;
-	const seen = {mostAtOnce: 0};
-	const executor: TaskExecutor = {
-		newOutput: () => ({output: new TaskOutput(), decoder: undefined}),
-		run(task, attempt, {output}, hooks) {
-			calls.push(`run ${task.id} attempt ${attempt} on ${task.decision.route?.name}`);
-			running++;
-			seen.mostAtOnce = Math.max(seen.mostAtOnce, running);
-			const startedAt = Date.now();
-			let settle = () => {};
-			const done = new Promise<void>(resolve => {
-				settle = resolve;
-			});
-			let ended = false;
-			const end = (status: TaskStatus, errorText?: string) => {
-				if (ended) return;
-				ended = true;
-				running--;
-				output.end();
-				hooks.finished(buildResult(task, {status, exitCode: status === 'succeeded' ? 0 : null, signal: null, startedAt, finishedAt: Date.now(), stdout: output.result(), errorText, logPath: null}));
-				settle();
-			};
-
-			queueMicrotask(() => {
-				hooks.emit({type: 'task.started', id: task.id, pid: 0, argv: ['scripted', task.spec.goal], at: startedAt});
-				output.pushStdout(Buffer.from(`${task.spec.goal} (attempt ${attempt})\n`));
-				if (task.spec.goal === 'fail') end('failed', 'it was told to fail');
-				else if (task.spec.goal !== 'hang') end('succeeded');
-			});
-			return {
-				stop(reason: StopReason) {
-					calls.push(`stop ${task.id} (${reason})`);
-					const at = Date.now();
-					hooks.emit({type: 'task.cancelling', id: task.id, cancelling: {reason, termSentAt: at, killDueAt: at, killSent: false}, at});
-					queueMicrotask(() => end(finalStatus(reason, null), `stopped (${reason})`));
-				},
-				skipGrace() {},
-				done,
-			};
-		},
-	};
-	return {executor, calls, seen};
-}
 
 function harness(goals: string[], concurrency: number) {
 	const scripted = scriptedExecutor();

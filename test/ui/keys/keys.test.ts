@@ -264,6 +264,7 @@ describe('help and footer are generated from the bindings', () => {
 			{keys: 'L', label: 'layout'},
 			{keys: 'm', label: 'mode'},
 			{keys: 'r', label: 'routes'},
+			{keys: '$', label: 'spend'},
 			{keys: '?', label: 'help', pinned: true},
 			{keys: 'q', label: 'quit', pinned: true},
 			{keys: 'd', label: 'detach'},
@@ -273,7 +274,7 @@ describe('help and footer are generated from the bindings', () => {
 	it('the footer leaves out what is unavailable right now', () => {
 		const succeeded = (command: Command) => !['task.cancel', 'task.kill', 'task.reroute', 'search.next', 'search.prev'].includes(command);
 		const zoom = footerHints(defaultBindings, 'zoom', {available: succeeded});
-		expect(zoom.map(hint => hint.label)).toEqual(['scroll', 'page', 'search', 'back', 'help', 'quit', 'detach']);
+		expect(zoom.map(hint => hint.label)).toEqual(['scroll', 'page', 'search', 'back', 'spend', 'help', 'quit', 'detach']);
 		expect(footerHints(defaultBindings, 'zoom').find(hint => hint.label === 'match')?.keys).toBe('n/N');
 	});
 
