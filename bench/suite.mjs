@@ -8,7 +8,7 @@
 // runner host its batch runs in. The dashboards are compared with mprocs and, for issue 24, with
 // the in-process dashboard of before the host (lib/reference.mjs builds it; not in --tiny).
 //
-// `npm run bench` (≈ 20 min with BENCH_SOAK_S=120), `npm run bench -- --tiny` (under a minute).
+// `npm run bench` (20–25 min; 13–17 with BENCH_SOAK_S=120), `npm run bench -- --tiny` (30–60 s).
 // Environment: BENCH_RUNS (3), BENCH_SCALE (1: sizes of the issue; 0.1 for a quick look),
 // BENCH_SOAK_S (600), BENCH_IDLE_S (60), BENCH_ONLY=flood,keys (a subset), BENCH_TINY=1
 // (= --tiny), BENCH_IN_PROCESS (1, or 0: leave the in-process build out), BENCH_MPROCS_VERSION
