@@ -12,6 +12,8 @@ export type ProcStat = {
 	session: number;
 	/** Kernel start time (clock ticks since boot): with the pid, it names one process, never a reused pid. */
 	startTicks: number | null;
+	/** Its threads (tree-walk.ts reads one children list per thread); absent when unreadable. */
+	threads?: number;
 };
 
 /** One process, named so that a recycled pid is never mistaken for it. */
@@ -55,7 +57,7 @@ export function readProcStat(pid: number | string): ProcStat | undefined {
 const statBuffer = Buffer.alloc(4096);
 
 /** Undefined when the process is gone; throws when it cannot tell (EMFILE, say). */
-function readProcStatOrThrow(pid: number | string): ProcStat | undefined {
+export function readProcStatOrThrow(pid: number | string): ProcStat | undefined {
 	let bytes: Buffer;
 	try {
 		bytes = readStatBytes(`/proc/${pid}/stat`);
@@ -100,26 +102,28 @@ export function parseStat(bytes: Buffer): ProcStat | undefined {
 	const close = bytes.lastIndexOf(closingParen, length - 1);
 	const stateAt = close + 2;
 	if (close === -1 || stateAt >= length || bytes[close + 1] !== space) return undefined;
-	// One pass over the bytes after the state: fields 4 (ppid), 5 (pgrp), 6 (session) and 22
-	// (starttime) are read as decimals, the ones between only counted (a byte loop: a native
+	// One pass over the bytes after the state: fields 4 (ppid), 5 (pgrp), 6 (session), 20
+	// (num_threads) and 22 (starttime) are read as decimals, the others only counted (a byte loop: a native
 	// indexOf per field costs more in crossing to C++ than it saves).
-	const wanted = [Number.NaN, Number.NaN, Number.NaN, Number.NaN];
+	const wanted = [Number.NaN, Number.NaN, Number.NaN, Number.NaN, Number.NaN];
 	let stateEnd = length;
 	let field = 3;
 	let fieldStart = stateAt;
 	for (let index = stateAt; index <= length && field <= 22; index++) {
 		if (index < length && bytes[index] !== space) continue;
 		if (field === 3) stateEnd = index;
-		const slot = field >= 4 && field <= 6 ? field - 4 : field === 22 ? 3 : -1;
+		const slot = field >= 4 && field <= 6 ? field - 4 : field === 22 ? 3 : field === 20 ? 4 : -1;
 		if (slot !== -1) wanted[slot] = decimalAt(bytes, fieldStart, index);
 		field++;
 		fieldStart = index + 1;
 	}
 
 	const state = bytes.toString('latin1', stateAt, stateEnd);
-	const [ppid, pgrp, session, startTicks] = wanted as [number, number, number, number];
+	const [ppid, pgrp, session, startTicks, threads] = wanted as [number, number, number, number, number];
 	if (state === '' || !Number.isInteger(pgrp) || !Number.isInteger(session)) return undefined;
-	return {pid: leadingDecimal(bytes), state, ppid, pgrp, session, startTicks: Number.isInteger(startTicks) ? startTicks : null};
+	const stat: ProcStat = {pid: leadingDecimal(bytes), state, ppid, pgrp, session, startTicks: Number.isInteger(startTicks) ? startTicks : null};
+	if (threads > 0) stat.threads = threads;
+	return stat;
 }
 
 /** The whole of bytes[from, to) as a decimal integer (a leading '-' allowed); NaN for anything else. */
@@ -241,7 +245,8 @@ export async function scanProcessesInSlices(): Promise<ProcessTable> {
 	return tableOf(byPid, complete, at);
 }
 
-function tableOf(byPid: Map<number, ProcStat>, complete: boolean, at: number): ProcessTable {
+/** A table of these processes (children() from their parent ids). */
+export function tableOf(byPid: Map<number, ProcStat>, complete: boolean, at: number): ProcessTable {
 	let childrenOf: Map<number, ProcStat[]> | undefined;
 	return {
 		at,

@@ -9,9 +9,11 @@ import {hasProc, parseStat, processTableFromNow, readProcStat, scanProcessesInSl
 /** The stat line read the plain way (split into its fields), as the parser did before it read bytes. */
 function parsedBySplitting(text: string): ProcStat | undefined {
 	const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-	const [state, ppid, pgrp, session, startTicks] = [fields[0], Number(fields[1]), Number(fields[2]), Number(fields[3]), Number(fields[19])];
+	const [state, ppid, pgrp, session, threads, startTicks] = [fields[0], Number(fields[1]), Number(fields[2]), Number(fields[3]), Number(fields[17]), Number(fields[19])];
 	if (state === undefined || !Number.isInteger(pgrp) || !Number.isInteger(session)) return undefined;
-	return {pid: Number.parseInt(text, 10), state, ppid, pgrp, session, startTicks: Number.isInteger(startTicks) ? startTicks : null};
+	const stat: ProcStat = {pid: Number.parseInt(text, 10), state, ppid, pgrp, session, startTicks: Number.isInteger(startTicks) ? startTicks : null};
+	if (Number.isInteger(threads) && threads > 0) stat.threads = threads;
+	return stat;
 }
 
 describe('parseStat', () => {
@@ -25,7 +27,7 @@ describe('parseStat', () => {
 			const bytes = Buffer.from(line, 'latin1');
 
 			expect(parseStat(bytes)).toEqual(parsedBySplitting(line));
-			expect(parseStat(bytes)).toEqual({pid, state, ppid, pgrp, session, startTicks: start});
+			expect(parseStat(bytes)).toEqual({pid, state, ppid, pgrp, session, startTicks: start, ...(between[20 - 7]! > 0 ? {threads: between[20 - 7]} : {})});
 		}));
 	});
 
