@@ -30,7 +30,7 @@ export function sizes({tiny, scale, soakSeconds, idleSeconds}) {
 		memory: {few: 10, many: 200, settleMs: 3000},
 		// Issue 24's Cost section: the snapshot for 200 tasks, a detached host with 16 quiet ones.
 		attach: {tasks: 200, lines: 40, connects: 10, frames: 3},
-		idleHost: {tasks: 16, seconds: idleSeconds ?? 60},
+		idleHost: {tasks: 16, seconds: idleSeconds ?? 60, warmupSeconds: 30},
 	};
 }
 
