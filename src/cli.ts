@@ -47,6 +47,15 @@ function batchOptions(command: Command): Command {
 }
 
 /** `tui` and `demo`: the dashboard's own flags on top of the batch's. */
+/** How NATS is reached, for every command that uses it; `--nats` itself is the command's own. */
+function natsAuthOptions(command: Command): Command {
+	return command
+		.option('--nats-creds <file>', 'a NATS credentials file (.creds: JWT and NKey seed) to connect with; a user and password go in the URL (nats://USER:PASS@HOST:4222)')
+		.option('--nats-tls-ca <file>', 'connect with TLS, trusting the server certificate this CA (PEM) signed')
+		.option('--nats-tls-cert <file>', 'with --nats-tls-key: a client certificate (PEM), for a server that asks for one')
+		.option('--nats-tls-key <file>', 'the client certificate\'s key (PEM)');
+}
+
 function dashboardOptions(command: Command): Command {
 	return batchOptions(command)
 		.option('--theme <name|path>', 'dashboard theme: dark, light, no-color, or a JSON file (NO_COLOR forces no-color)')
@@ -80,13 +89,13 @@ export function buildProgram(): Command {
 		.configureOutput({writeErr: text => process.stderr.write(terminalSafe(text))})
 		.exitOverride();
 
-	batchOptions(program.command('run').description('run a batch headless and print JSON results'))
+	natsAuthOptions(batchOptions(program.command('run').description('run a batch headless and print JSON results'))
 		.option('--dry-run', 'print the routing plan and start nothing: a table on a terminal (id, name, route, model, reason, warnings), JSON with the argv when piped or with --json')
 		.option('--json', 'with --dry-run: the plan as JSON even on a terminal')
 		.option('--jsonl', 'stream one JSON event per line as things happen')
 		.option('--demo', 'run the built-in demo batch on the simulated agent (no Hermes, no API keys)')
 		.option('--detach', 'start the batch under a runner host and print its run id at once; `wait RUN` prints the results, `attach RUN` shows it')
-		.option('--nats <url>', 'run the tasks on worker hosts (`hermes-delegate worker --nats URL`) through this NATS server with JetStream')
+		.option('--nats <url>', 'run the tasks on worker hosts (`hermes-delegate worker --nats URL`) through this NATS server with JetStream'))
 		.addHelpText('after', '\nWith --detach: 0 started (the run id on stdout) · 2 bad input, nothing started.\nExit codes: 0 all succeeded · 1 any failed, cancelled, timed out, refused or lost (its worker host went silent, --nats) · 2 bad input, batch refused, or with --nats: NATS unreachable or no live worker (nothing started) · 70 internal error of hermes-delegate (a bug: please report it) · 130 interrupted')
 		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
 			const flags = optionsOf(runOptions, options, 'run');
@@ -95,7 +104,8 @@ export function buildProgram(): Command {
 				: await runCommand(tasks, flags, io);
 		});
 
-	dashboardOptions(program.command('tui').description('run a batch in the live dashboard'))
+	natsAuthOptions(dashboardOptions(program.command('tui').description('run a batch in the live dashboard'))
+		.option('--nats <url>', 'run the tasks on worker hosts (`hermes-delegate worker --nats URL`) through this NATS server with JetStream'))
 		.addHelpText('after', '\nIn the dashboard, press ? for the keys. Exit codes as for `run` (see `run --help`).')
 		.action(async (tasks: string | undefined, options: Record<string, unknown>) => {
 			process.exitCode = await (await loadTui())(tasks, optionsOf(tuiOptions, options, 'tui'), io);
@@ -215,13 +225,13 @@ export function buildProgram(): Command {
 			process.exitCode = await (await import('./commands/cancel.js')).cancelCommand(run, tasks, optionsOf(cancelOptions, options, 'cancel'), io);
 		});
 
-	program.command('worker')
+	natsAuthOptions(program.command('worker')
 		.description('take tasks of batches started elsewhere with `run --nats URL` and run them on this host')
 		.requiredOption('--nats <url>', 'the NATS server with JetStream, e.g. nats://10.0.0.5:4222')
 		.option('-j, --concurrency <n>', 'tasks this host runs at once (default 4)')
 		.option('--name <name>', 'this worker\'s name in results (`host`) and messages (default: the host name)')
 		.option('--hermes-bin <path>', 'the hermes binary (default: $HERMES_BIN, else `hermes` on PATH)')
-		.option('--heartbeat <seconds>', 'how often it tells it is alive; a runner host declares it lost after 3 missed (default 2)')
+		.option('--heartbeat <seconds>', 'how often it tells it is alive; a runner host declares it lost after 3 missed (default 2)'))
 		.addHelpText('after', '\nIts own HERMES_HOME, profiles and keys are used; no credentials travel over NATS. Logs go to this host\'s $HERMES_HOME/delegate/runs/.\nExit codes: 0 stopped by SIGINT/SIGTERM after its tasks ended · 2 bad flags, no usable hermes, or NATS unreachable')
 		.action(async (options: Record<string, unknown>) => {
 			process.exitCode = await (await import('./commands/worker.js')).workerCommand(optionsOf(workerOptions, options, 'worker'), io);

@@ -25,8 +25,10 @@ const batchShape = {
 	stuckTimeout: text,
 };
 export const batchOptions = z.strictObject(batchShape);
-export const runOptions = z.strictObject({...batchShape, dryRun: flag, jsonl: flag, json: flag, detach: flag, nats: text});
-export const tuiOptions = z.strictObject({...batchShape, theme: text, exitWhenDone: flag, agentNice: text});
+// Where tasks run on worker hosts, and how NATS is reached (distributed/auth.ts).
+const natsShape = {nats: text, natsCreds: text, natsTlsCa: text, natsTlsCert: text, natsTlsKey: text};
+export const runOptions = z.strictObject({...batchShape, ...natsShape, dryRun: flag, jsonl: flag, json: flag, detach: flag});
+export const tuiOptions = z.strictObject({...batchShape, ...natsShape, theme: text, exitWhenDone: flag, agentNice: text});
 export const logsOptions = z.strictObject({follow: flag, raw: flag, attempt: text});
 export const doctorOptions = z.strictObject({config: text, hermesBin: text, json: flag});
 export const gcOptions = z.strictObject({dryRun: flag, grace: text});
@@ -49,7 +51,8 @@ export const lsOptions = z.strictObject({json: flag});
 export const spendOptions = z.strictObject({json: flag});
 export const waitOptions = z.strictObject({timeout: text, jsonl: flag});
 export const cancelOptions = z.strictObject({kill: flag});
-export const workerOptions = z.strictObject({nats: z.string(), concurrency: text, name: text, hermesBin: text, heartbeat: text});
+export const workerOptions = z.strictObject({...natsShape, nats: z.string(), concurrency: text, name: text, hermesBin: text, heartbeat: text});
+export type NatsOptions = {[K in keyof typeof natsShape]?: string | undefined};
 
 export type BatchOptions = z.infer<typeof batchOptions>;
 export type RunOptions = z.infer<typeof runOptions>;

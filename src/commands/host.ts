@@ -15,6 +15,7 @@ import {resolveBindings} from '../ui/keys/keys.js';
 import {agentNiceOption} from './flags.js';
 import {readAll} from './io.js';
 import {createRunner, prepareBatch, withCleanup} from './prepare.js';
+import {remoteFor, type Remote} from './remote.js';
 import {onShutdownSignals} from './signals.js';
 
 export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.ReadableStream}): Promise<number> {
@@ -36,19 +37,23 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 	});
 	let spec: HostSpec;
 	let prepared;
+	// Tasks on worker hosts (--nats or delegate.yaml's executor): NATS and the fleet, before planning.
+	let remote: Remote | undefined;
 	try {
 		const parsed = hostSpecSchema.safeParse(JSON.parse(await readAll(io.stdin)));
 		if (!parsed.success) throw new Error(`the runner host was started with a spec it cannot read: ${parsed.error.message}`);
 		spec = {...parsed.data, taskArg: parsed.data.taskArg};
 		const dashboard = spec.command !== 'run';
 		const agentNice = dashboard ? agentNiceOption(stringOption(spec.options['agentNice'])) : undefined;
-		const batch = await prepareBatch(spec.taskArg, {...spec.options, demo: spec.command === 'demo' || spec.options['demo'] === true}, {
+		const options = {...spec.options, demo: spec.command === 'demo' || spec.options['demo'] === true};
+		remote = await remoteFor(options, io.env, line => log(`nats: ${line}`));
+		const batch = await prepareBatch(spec.taskArg, options, {
 			env: io.env,
 			stdinIsTTY: spec.stdinIsTTY,
 			readStdin: async () => spec.stdin ?? '',
 			// As `run --demo` does: a headless demo's runaway stops by itself.
 			demoRunawaySeconds: dashboard ? undefined : 8,
-		});
+		}, remote?.planning);
 		if (dashboard) {
 			// The dashboard's theme and keys are checked here, where delegate.yaml is read: a bad one
 			// is bad input, refused before anything starts, as before the host.
@@ -58,6 +63,7 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 
 		if (interruptedEarly) {
 			stopSignals();
+			await remote?.close();
 			tellLauncher({type: 'refused', message: '', exitCode: exitCodes.interrupted});
 			return exitCodes.interrupted;
 		}
@@ -66,10 +72,11 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 		// The dashboard's batch stays steerable after its last task: R there re-opens it.
 		// Display on even for `run --detach`: any client may attach later and must see the panes'
 		// tails in its snapshot (decoding is lazy, so nobody attached costs little).
-		const created = withCleanup(() => createRunner(batch, {display: true, retryAfterFinish: dashboard, agentNice}), stopSignals);
+		const created = withCleanup(() => createRunner(batch, {display: true, retryAfterFinish: dashboard, agentNice, executor: remote?.executorFor(batch, true)}), stopSignals);
 		prepared = {batch, created, warnings, dashboard};
 	} catch (error) {
 		stopSignals();
+		await remote?.close();
 		tellLauncher(refusal(error));
 		return error instanceof InputError ? exitCodes.usage : exitCodes.internalError;
 	}
@@ -78,7 +85,7 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 	runner = created.runner;
 	const {folder} = created;
 	log = openHostLog(folder.dir);
-	log(`runner host for ${spec.command}: ${batch.plan.tasks.length} task(s), concurrency ${batch.concurrency}`);
+	log(`runner host for ${spec.command}: ${batch.plan.tasks.length} task(s), concurrency ${batch.concurrency}${remote ? `, on ${remote.fleet.live().length} worker host(s) through NATS` : ''}`);
 	const steering = new BatchSteering(batch.config, {runDir: folder.dir, applyRouting: delegation => created.runner.applyRouting(delegation)});
 	try {
 		host = await startHost({
@@ -99,6 +106,7 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 	} catch (error) {
 		// No socket, or no plan on disk: nobody could ever see or stop the batch. Nothing has started.
 		stopSignals();
+		await remote?.close();
 		tellLauncher(refusal(error));
 		return error instanceof InputError ? exitCodes.usage : exitCodes.internalError;
 	}
@@ -112,6 +120,7 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 		return exitCodes.internalError;
 	} finally {
 		stopSignals();
+		await remote?.close();
 	}
 }
 

@@ -7,8 +7,6 @@ import {attachCommandFor} from '../host/live-runs.js';
 import type {RunOptions} from './flags.js';
 import type {CommandIO} from './io.js';
 import {startUnderHost} from './start-host.js';
-import {loadSettings, settingsPath} from '../core/config/settings.js';
-import {resolveHermesHome} from '../core/hermes/home.js';
 
 export async function runDetached(taskArg: string | undefined, options: RunOptions, io: CommandIO): Promise<number> {
 	for (const flag of ['dryRun', 'jsonl', 'json'] as const) {
@@ -16,11 +14,6 @@ export async function runDetached(taskArg: string | undefined, options: RunOptio
 			const name = {dryRun: '--dry-run', jsonl: '--jsonl', json: '--json'}[flag];
 			throw new InputError(`--detach and ${name} do not go together`, {}, flag === 'jsonl' ? 'start with `run --detach`, then follow it with `hermes-delegate wait RUN --jsonl`' : 'leave out --detach to see the plan');
 		}
-	}
-
-	// Tasks on worker hosts need the runner in the foreground for now: a detached batch would run them here instead.
-	if (options.nats !== undefined || (!options.demo && loadSettings(settingsPath(resolveHermesHome(io.env))).executor)) {
-		throw new InputError('--detach does not run tasks on worker hosts yet (--nats, or executor: {nats} in delegate.yaml)', {}, 'run in the foreground with --nats (e.g. `... --jsonl > events.jsonl &`)');
 	}
 
 	const {detach: _detach, ...hostOptions} = options;

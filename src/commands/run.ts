@@ -7,9 +7,7 @@ import type {BatchRunner} from '../core/run/runner.js';
 import {createRunner, prepareBatch, withCleanup, type PreparedBatch} from './prepare.js';
 import type {RunOptions} from './flags.js';
 import {guardOutput, type CommandIO, type Output} from './io.js';
-import type {Remote} from './remote.js';
-import {loadSettings, settingsPath} from '../core/config/settings.js';
-import {resolveHermesHome} from '../core/hermes/home.js';
+import {natsTargetOf, openRemote, type Remote} from './remote.js';
 import {dryRunTable} from './dry-run-table.js';
 import {startProgressLine} from './progress.js';
 import {onShutdownSignals} from './signals.js';
@@ -18,14 +16,10 @@ import {BatchSteering} from '../core/config/steering.js';
 import {jsonText, terminalSafe} from '../core/output/visible-text.js';
 
 export async function runCommand(taskArg: string | undefined, options: RunOptions, io: CommandIO): Promise<number> {
-	// --nats wins; else delegate.yaml's `executor: {nats: URL}` (the demo always runs here).
-	const natsUrl = options.nats ?? (options.demo ? undefined : loadSettings(settingsPath(resolveHermesHome(io.env))).executor?.nats);
-	if (natsUrl === undefined) return runBatch(taskArg, options, io, undefined);
-	// The NATS client is loaded only for a batch that goes to worker hosts: it is ~0.4 MB of code
-	// whose start-up every plain `run` paid for (bench/RESULTS.md, session 32).
-	const {openRemote} = await import('./remote.js');
+	const target = natsTargetOf(options, io.env);
+	if (target === undefined) return runBatch(taskArg, options, io, undefined);
 	const stderr = guardOutput(io.stderr, undefined, terminalSafe);
-	const remote = await openRemote(natsUrl, line => stderr.write(`hermes-delegate: nats: ${line}\n`));
+	const remote = await openRemote(target, 'hermes-delegate run', line => stderr.write(`hermes-delegate: nats: ${line}\n`));
 	try {
 		return await runBatch(taskArg, options, io, remote);
 	} finally {

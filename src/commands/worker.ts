@@ -7,6 +7,7 @@ import {requestedHermesBin, resolveHermesBin} from '../core/hermes/launcher.js';
 import {defaultCachePath, probeHermes} from '../core/hermes/probe.js';
 import {InputError} from '../core/errors.js';
 import {openNats} from '../distributed/connection.js';
+import {shownUrl} from '../distributed/auth.js';
 import {isSubjectToken} from '../distributed/subjects.js';
 import {Worker} from '../distributed/worker.js';
 import {parseNumber, type WorkerOptions} from './flags.js';
@@ -26,7 +27,7 @@ export async function workerCommand(options: WorkerOptions, io: CommandIO): Prom
 		throw new InputError(`cannot use ${requestedHermesBin(options.hermesBin, io.env)}: ${capabilities.problem ?? 'it could not be probed'}`, {}, 'pass --hermes-bin with a working hermes');
 	}
 
-	const nats = await openNats(options.nats, `hermes-delegate worker ${name}`);
+	const nats = await openNats(options.nats, `hermes-delegate worker ${name}`, {credsFile: options.natsCreds, tlsCa: options.natsTlsCa, tlsCert: options.natsTlsCert, tlsKey: options.natsTlsKey});
 	const log = (line: string) => io.stderr.write(`hermes-delegate worker ${name}: ${line}\n`);
 	const worker = new Worker(nats, {name, concurrency, hermesBin, capabilities, hermesHome: resolveHermesHome(io.env), env: io.env, heartbeatMs, log});
 	const stop = () => {
@@ -35,7 +36,7 @@ export async function workerCommand(options: WorkerOptions, io: CommandIO): Prom
 	};
 	process.once('SIGINT', stop);
 	process.once('SIGTERM', stop);
-	log(`serving ${options.nats} with ${concurrency} slot${concurrency === 1 ? '' : 's'} (Hermes ${capabilities.version ?? 'of unknown version'})`);
+	log(`serving ${shownUrl(options.nats)} with ${concurrency} slot${concurrency === 1 ? '' : 's'} (Hermes ${capabilities.version ?? 'of unknown version'})`);
 	try {
 		await worker.serve();
 	} finally {

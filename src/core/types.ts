@@ -141,8 +141,12 @@ export type DelegateSettings = {
 	keys: Record<string, string[]>;
 	/** Most bytes one task's log keeps (its first and last half); 0 = no limit. */
 	logLimitBytes: number;
-	/** `executor: {nats: URL}`: `run` sends the tasks to worker hosts through that NATS server (as --nats). */
-	executor?: {nats: string} | undefined;
+	/**
+	 * `executor: {nats: URL}`: `run` and `tui` send the tasks to worker hosts through that NATS server
+	 * (as --nats), with its credentials or TLS files (as --nats-creds, --nats-tls-*), and end a task
+	 * no live worker can run after worker_wait seconds.
+	 */
+	executor?: {nats: string; creds?: string | undefined; tls_ca?: string | undefined; tls_cert?: string | undefined; tls_key?: string | undefined; worker_wait?: number | undefined} | undefined;
 	/** concurrency_per_provider: provider → most attempts on it at once (issue 25). */
 	concurrencyPerProvider?: Record<string, number> | undefined;
 	/** budgets: route name → its budget in USD and/or tokens. */
@@ -272,7 +276,8 @@ export type BatchEvent =
 	| {type: 'batch.replanned'; mode: RoutingMode; tasks: Array<{id: string; plan: PlannedTask}>; warnings: string[]; at: number}
 	/** The operator sent the task to another route (retryTask): queued again, as attempt `attempt`. */
 	| {type: 'task.requeued'; id: string; attempt: number; plan: PlannedTask; at: number}
-	| {type: 'task.started'; id: string; pid: number; argv: string[]; at: number}
+	/** host: the worker host it runs on (tasks on worker hosts); pid is a pid there. */
+	| {type: 'task.started'; id: string; pid: number; argv: string[]; host?: string | undefined; at: number}
 	| {type: 'task.cancelling'; id: string; cancelling: CancellingInfo; at: number}
 	| {type: 'task.killed'; id: string; at: number}
 	| {type: 'task.telemetry'; id: string; telemetry: TaskTelemetry; at: number}
@@ -295,6 +300,8 @@ export type BatchEvent =
 	| {type: 'task.stuck'; id: string; attempt: number; stuck: boolean; quietSince: number; at: number}
 	/** A budget's standing changed: 80 % reached (warning), or the budget reached (no further task of its scope starts). */
 	| {type: 'batch.budget'; budget: BudgetStanding; at: number}
+	/** Tasks on worker hosts: the fleet changed (a worker's free slots, one lost or back, the runner host's own NATS connection). A whole snapshot. */
+	| {type: 'batch.fleet'; fleet: FleetStanding; at: number}
 	| {type: 'task.finished'; id: string; result: TaskResult; at: number}
 	/**
 	 * Every task has ended and results.json is written. In the dashboard a retry after that re-opens
@@ -304,6 +311,18 @@ export type BatchEvent =
 	| {type: 'batch.finished'; report: BatchReport; at: number}
 	/** A retry (R) after batch.finished: the batch runs again; task.requeued follows, and batch.finished again at the end. */
 	| {type: 'batch.reopened'; at: number};
+
+/** The worker hosts of a batch that runs on them, as its runner host sees them. */
+export type FleetStanding = {
+	/** The NATS server's URL (credentials in it are not kept here). */
+	server: string;
+	/** epoch ms since when the runner host has no connection to NATS (it reconnects by itself); null: connected. */
+	offlineSince: number | null;
+	/** The live workers: free of all slots. */
+	workers: Array<{name: string; slots: number; free: number}>;
+	/** Workers lost while this batch ran, until they come back: why, and when. */
+	lost: Array<{name: string; why: string; at: number}>;
+};
 
 /** One budget (--budget-usd, --budget-tokens, a route's `budget` in delegate.yaml) as known spend stands against it. */
 export type BudgetStanding = {

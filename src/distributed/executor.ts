@@ -1,19 +1,24 @@
 // The runner host's side of a distributed batch: a TaskExecutor (core/run/executor.ts) that hands
 // each attempt to a worker through the offers' work queue instead of starting a process here. It
-// grants the attempt to the first worker that claims it, turns the worker's messages into the
-// attempt's events, output and result, maps stop() to a cancel request, and ends the attempt as
-// `lost` when its worker stops heartbeating. Everything a worker sends is parsed and checked to
-// come from the worker that holds the attempt; anything else is ignored and logged.
+// grants the attempt to the first worker that claims it, turns the worker's reports (read from the
+// batch's stream, report-stream.ts) into the attempt's events, output and result, maps stop() to a
+// cancel request, and ends the attempt as `lost` when its worker stops heartbeating. Everything a
+// worker sends is parsed and checked to come from the worker that holds the attempt; anything else
+// is ignored and logged. What must reach a worker while NATS is away (the offer, a stop) is tried
+// again until it does or the attempt has ended.
 import type {Msg, Subscription} from '@nats-io/transport-node';
 import {buildResult, finalStatus} from '../core/run/results.js';
-import {newAttemptOutput} from '../core/run/task-run.js';
 import type {AttemptOutput, ExecutionHooks, TaskExecutor} from '../core/run/executor.js';
 import type {HermesCapabilities, PlannedTask, StopReason, TaskResult} from '../core/types.js';
 import {messageOf} from '../core/errors.js';
 import type {Nats} from './connection.js';
 import type {Fleet} from './fleet.js';
-import {attemptEventSchema, cancelReplySchema, claimRequestSchema, encodeMessage, offerOf, outputChunkSchema, parseMessage, type AttemptEvent, type ClaimReply} from './messages.js';
-import {attemptSubjects, offerSubject} from './subjects.js';
+import {cancelReplySchema, claimRequestSchema, encodeMessage, messageVersion, offerOf, parseMessage, type AttemptReport, type ClaimReply} from './messages.js';
+import {InOrder, ReportStream} from './report-stream.js';
+import {readAs, remoteOutput} from './remote-output.js';
+import {defaultWorkerWaitMs} from './fit.js';
+import {FitWait} from './fit-wait.js';
+import {attemptSubjects, offerStream, offerSubject} from './subjects.js';
 
 export type NatsExecutorOptions = {
 	nats: Nats;
@@ -27,28 +32,67 @@ export type NatsExecutorOptions = {
 	logLimitBytes: number;
 	tailLines?: number | undefined;
 	display?: boolean | undefined;
+	/** How long an attempt no live worker can run waits for one before it ends (failed, with why). */
+	workerWaitMs?: number | undefined;
 	log: (line: string) => void;
 };
 
-export function natsExecutor(options: NatsExecutorOptions): TaskExecutor {
+export type NatsExecutor = TaskExecutor & {
+	/** Stops reading the batch's reports and deletes its stream: once the batch has ended for good. */
+	close(): Promise<void>;
+};
+
+export function natsExecutor(options: NatsExecutorOptions): NatsExecutor {
+	// Made before the first offer goes out, so no report of it can come before the stream is there.
+	const reports = ReportStream.open(options.nats, options.batch, options.log);
+	reports.catch(() => undefined); // each attempt says it in its result
+	let stopAnnouncing = () => undefined as unknown;
+	let stopTimer = () => undefined as unknown;
 	return {
-		newOutput: onTelemetry => newAttemptOutput(options, onTelemetry),
+		newOutput: onTelemetry => remoteOutput(options, onTelemetry),
 		run(task, attempt, output, hooks) {
 			const remote = new RemoteAttempt(task, attempt, output, hooks, options);
-			const done = Promise.resolve().then(async () => remote.start());
+			const done = Promise.resolve().then(async () => remote.start(reports));
 			return {stop: (reason, skipGrace) => remote.stop(reason, skipGrace), skipGrace: () => remote.stop(remote.stopReason ?? 'cancel', true), done};
+		},
+		announce(emit) {
+			// A whole snapshot each time, at most every 200 ms: free slots change with every start and end.
+			let due: NodeJS.Timeout | undefined;
+			const tell = () => {
+				due = undefined;
+				emit({type: 'batch.fleet', fleet: options.fleet.standing(), at: Date.now()});
+			};
+
+			tell();
+			stopAnnouncing = options.fleet.onChange(() => {
+				due ??= setTimeout(tell, 200);
+			});
+			stopTimer = () => clearTimeout(due);
+		},
+		async close() {
+			stopAnnouncing();
+			stopTimer();
+			await (await reports.catch(() => undefined))?.close();
+			// Offers still waiting (a stopped batch's queued attempts) would be offered to workers forever.
+			await options.nats.manager.streams.purge(offerStream, {filter: offerSubject(options.batch)}).catch(() => undefined);
 		},
 	};
 }
+
+const retryMs = 1000;
 
 class RemoteAttempt {
 	stopReason: StopReason | undefined;
 	private worker: string | undefined;
 	private startedAt: number | undefined;
-	private nextSeq = 0;
-	private readonly notes: string[] = [];
 	private ended = false;
-	private subscription: Subscription | undefined;
+	private claims: Subscription | undefined;
+	/** Until a worker claims it: whether some live worker can run it (fit-wait.ts). */
+	private fitWait: FitWait | undefined;
+	/** Why its worker was declared lost, while the attempt stands as `lost`: a result that still comes replaces that. */
+	private lost: string | undefined;
+	/** The offer's place in the work queue, once JetStream has it: withdrawn if the attempt ends before a worker took it. */
+	private offerSeq: number | undefined;
 	private stopLost: (() => void) | undefined;
 	private resolveDone!: () => void;
 	private readonly finishedOnce = new Promise<void>(resolve => {
@@ -56,6 +100,7 @@ class RemoteAttempt {
 	});
 
 	private readonly subjects;
+	private readonly inOrder = new InOrder(report => this.apply(report));
 
 	constructor(
 		private readonly task: PlannedTask,
@@ -67,26 +112,47 @@ class RemoteAttempt {
 		this.subjects = attemptSubjects(options.batch, task.id, attempt);
 	}
 
-	/** Listens on the attempt's subjects, then publishes its offer; resolves once it has ended. */
-	async start(): Promise<void> {
-		const {nats, batch} = this.options;
-		const base = this.subjects.events.slice(0, -'.events'.length);
-		this.subscription = nats.connection.subscribe(`${base}.*`, {callback: (error, message) => {
-			if (!error) this.receive(message);
-		}});
-		this.stopLost = this.options.fleet.onLost((name, why) => {
-			if (name === this.worker) this.end(this.lostResult(name, why));
-		});
+	/** Listens for its claim and reports, then publishes its offer; resolves once it has ended. */
+	async start(reports: Promise<ReportStream>): Promise<void> {
+		const {nats} = this.options;
 		try {
-			await nats.connection.flush(); // our subscription stands before any worker can answer
-			if (!this.ended) {
-				await nats.js.publish(offerSubject(batch), encodeMessage(offerOf(batch, this.task, this.attempt, this.options)), {msgID: `${batch}.${this.task.id}.${this.attempt}`});
-			}
+			(await reports).listen(this.task.id, this.attempt, {worker: () => this.worker, onReport: report => this.take(report)});
 		} catch (error) {
-			this.end(this.unstartedResult('failed', `could not offer it to the workers through NATS: ${messageOf(error)}`));
+			this.end(this.unstartedResult('failed', `could not make the batch's stream on NATS: ${messageOf(error)}`));
+			return;
 		}
 
+		this.claims = nats.connection.subscribe(this.subjects.claim, {callback: (error, message) => {
+			if (!error) this.answerClaim(message);
+		}});
+		this.stopLost = this.options.fleet.onLost((name, why) => {
+			if (name !== this.worker || this.ended) return;
+			this.end(this.lostResult(name, why));
+			this.lost = why;
+		});
+		this.fitWait = new FitWait(this.task, this.options.fleet, this.options.workerWaitMs ?? defaultWorkerWaitMs, {
+			waiting: waitingFor => this.hooks.emit({type: 'task.waiting', id: this.task.id, waitingFor, at: Date.now()}),
+			giveUp: why => this.end(this.unstartedResult('failed', why)),
+		});
+		await this.offer();
 		await this.finishedOnce;
+	}
+
+	/** The offer, published until JetStream has it (its message id makes a repeat harmless) or the attempt has ended. */
+	private async offer(): Promise<void> {
+		const {nats, batch} = this.options;
+		const offer = encodeMessage(offerOf(batch, this.task, this.attempt, this.options));
+		for (let tries = 0; !this.ended; tries++) {
+			try {
+				await nats.connection.flush(); // the claim subscription stands before any worker can answer
+				if (!this.ended) this.offerSeq = (await nats.js.publish(offerSubject(batch), offer, {msgID: `${batch}.${this.task.id}.${this.attempt}`, timeout: 5000})).seq;
+				if (this.ended) this.withdrawOffer();
+				return;
+			} catch (error) {
+				if (tries === 0) this.options.log(`could not offer task ${this.task.id} yet (${messageOf(error)}): trying again until NATS takes it`);
+				await new Promise(resolve => setTimeout(resolve, retryMs));
+			}
+		}
 	}
 
 	stop(reason: StopReason, skipGrace: boolean): void {
@@ -98,20 +164,23 @@ class RemoteAttempt {
 			return;
 		}
 
-		const {connection} = this.options.nats;
-		const worker = this.worker;
-		void connection.request(this.subjects.cancel, encodeMessage({v: 1, reason, skipGrace}), {timeout: this.options.graceMs + 60_000}).then(reply => {
-			const parsed = parseMessage(cancelReplySchema, reply.data);
-			this.options.log(parsed.ok ? `worker ${parsed.value.worker} says task ${this.task.id}'s processes are gone` : `ignored a malformed reply to the stop of task ${this.task.id}: ${parsed.why}`);
-		}, (error: unknown) => this.options.log(`worker ${worker} did not answer the stop of task ${this.task.id}: ${messageOf(error)}`));
+		void this.askToStop(reason, skipGrace, this.worker);
 	}
 
-	private receive(message: Msg): void {
-		const kind = message.subject.slice(message.subject.lastIndexOf('.') + 1);
-		if (kind === 'claim') this.answerClaim(message);
-		else if (kind === 'events') this.onEvent(message);
-		else if (kind === 'output') this.onOutput(message);
-		else if (kind !== 'cancel') this.options.log(`ignored a message on ${message.subject}: no such subject of an attempt`);
+	/** The stop, asked again while NATS is away, until the worker answers or the attempt has ended otherwise. */
+	private async askToStop(reason: StopReason, skipGrace: boolean, worker: string): Promise<void> {
+		const {connection} = this.options.nats;
+		for (let tries = 0; !this.ended; tries++) {
+			try {
+				const reply = await connection.request(this.subjects.cancel, encodeMessage({v: messageVersion, reason, skipGrace}), {timeout: this.options.graceMs + 30_000});
+				const parsed = parseMessage(cancelReplySchema, reply.data);
+				this.options.log(parsed.ok ? `worker ${parsed.value.worker} says task ${this.task.id}'s processes are gone` : `ignored a malformed reply to the stop of task ${this.task.id}: ${parsed.why}`);
+				return;
+			} catch (error) {
+				if (tries === 0) this.options.log(`worker ${worker} did not answer the stop of task ${this.task.id} (${messageOf(error)}): asking again until it does`);
+				await new Promise(resolve => setTimeout(resolve, retryMs));
+			}
+		}
 	}
 
 	private answerClaim(message: Msg): void {
@@ -122,72 +191,82 @@ class RemoteAttempt {
 			return;
 		}
 
-		if (this.ended || this.worker) {
-			reply({v: 1, granted: false, why: this.ended ? 'the attempt has ended' : `worker ${this.worker!} has it`});
+		if (this.ended || (this.worker && this.worker !== parsed.value.worker)) {
+			reply({v: messageVersion, granted: false, why: this.ended ? 'the attempt has ended' : `worker ${this.worker!} has it`});
 			return;
 		}
 
+		// The same worker asking again (its first reply was lost with the connection) gets the same answer.
 		this.worker = parsed.value.worker;
-		reply({v: 1, granted: true});
+		this.fitWait?.stop();
+		const advertisement = this.options.fleet.live().find(worker => worker.name === this.worker);
+		if (advertisement) readAs(this.attemptOutput, advertisement.hermes.flags);
+		reply({v: messageVersion, granted: true});
 	}
 
-	private onEvent(message: Msg): void {
-		const parsed = parseMessage(attemptEventSchema, message.data);
-		if (!parsed.ok) {
-			this.options.log(`ignored a malformed event of task ${this.task.id}: ${parsed.why}`);
+	/**
+	 * A result from a worker that came back (kept on its disk, sent again after a restart:
+	 * recovered), or one for an attempt already declared lost, counts whatever came before it: the
+	 * reports before it may be lost with the worker. Everything else goes in its order.
+	 */
+	private take(report: AttemptReport): void {
+		if (report.kind !== 'finished' || (!report.recovered && !this.lost)) {
+			this.inOrder.push(report);
 			return;
 		}
 
-		const event = parsed.value;
-		if (this.ended || !this.worker || ('worker' in event && event.worker !== this.worker)) {
-			this.options.log(`ignored a ${event.kind} event of task ${this.task.id} from ${'worker' in event ? event.worker : 'a worker'} that does not hold it`);
-			return;
+		const note = `reported by worker ${report.worker} when it came back${this.lost ? `, after it had been declared lost (${this.lost})` : ''}: the live output here may be incomplete (the log on ${report.worker} has all of it)`;
+		const result = {...report.result, warnings: [...(report.result.warnings ?? []), note]};
+		if (!this.ended) {
+			this.end(result);
+		} else if (this.lost) {
+			this.lost = undefined;
+			this.options.log(`task ${this.task.id} ended while its worker ${report.worker} was away: its result replaces "lost"`);
+			this.hooks.lateResult?.(result);
 		}
-
-		this.apply(event);
 	}
 
-	private apply(event: AttemptEvent): void {
+	private apply(report: AttemptReport): void {
+		if (this.ended) return;
 		const id = this.task.id;
-		switch (event.kind) {
+		switch (report.kind) {
 			case 'started': {
-				this.startedAt = event.at;
-				this.hooks.emit({type: 'task.started', id, pid: event.pid, argv: event.argv, at: event.at});
+				this.startedAt = report.at;
+				this.hooks.emit({type: 'task.started', id, pid: report.pid, argv: report.argv, host: report.worker, at: report.at});
 				break;
 			}
 
 			case 'cancelling': {
-				this.hooks.emit({type: 'task.cancelling', id, cancelling: event.cancelling, at: event.at});
+				this.hooks.emit({type: 'task.cancelling', id, cancelling: report.cancelling, at: report.at});
 				break;
 			}
 
 			case 'killed': {
-				this.hooks.emit({type: 'task.killed', id, at: event.at});
+				this.hooks.emit({type: 'task.killed', id, at: report.at});
+				break;
+			}
+
+			case 'output': {
+				const chunk = Buffer.from(report.data, 'base64');
+				if (report.stream === 'stdout') this.attemptOutput.output.pushStdout(chunk);
+				else this.attemptOutput.output.pushStderr(chunk);
 				break;
 			}
 
 			case 'finished': {
-				if (event.outputChunks !== this.nextSeq) this.notes.push(`the worker sent ${event.outputChunks} output chunks and ${this.nextSeq} arrived: the output here is incomplete (the worker's log has all of it)`);
-				const {notes} = this;
-				this.end({...event.result, ...(notes.length > 0 ? {warnings: [...(event.result.warnings ?? []), ...notes]} : {})});
+				const note = report.droppedOutputBytes > 0 ? [`${report.droppedOutputBytes} bytes of live output were not sent while NATS was unreachable: the output here is incomplete (the log on ${report.worker} has all of it)`] : [];
+				this.end(note.length > 0 ? {...report.result, warnings: [...(report.result.warnings ?? []), ...note]} : report.result);
 				break;
 			}
 		}
 	}
 
-	private onOutput(message: Msg): void {
-		const parsed = parseMessage(outputChunkSchema, message.data);
-		if (!parsed.ok || this.ended || !this.worker) {
-			this.options.log(`ignored ${parsed.ok ? 'output of task ' + this.task.id + ' that no worker holds' : `malformed output of task ${this.task.id}: ${parsed.why}`}`);
-			return;
-		}
-
-		const {seq, stream, data} = parsed.value;
-		if (seq < this.nextSeq) return; // a duplicate
-		this.nextSeq = seq + 1;
-		const chunk = Buffer.from(data, 'base64');
-		if (stream === 'stdout') this.attemptOutput.output.pushStdout(chunk);
-		else this.attemptOutput.output.pushStderr(chunk);
+	/** Nobody will take it now: out of the work queue, so that no worker is offered it again. */
+	private withdrawOffer(): void {
+		const seq = this.offerSeq;
+		if (seq === undefined) return;
+		this.offerSeq = undefined;
+		void this.options.nats.manager.streams.deleteMessage(offerStream, seq, false).catch(() => undefined); // taken meanwhile: its claim is refused
 	}
 
 	private lostResult(worker: string, why: string): TaskResult {
@@ -202,7 +281,9 @@ class RemoteAttempt {
 	private end(result: TaskResult): void {
 		if (this.ended) return;
 		this.ended = true;
-		this.subscription?.unsubscribe();
+		this.fitWait?.stop();
+		this.claims?.unsubscribe();
+		if (!this.worker) this.withdrawOffer();
 		this.stopLost?.();
 		this.attemptOutput.output.end();
 		this.hooks.finished(result);

@@ -6,6 +6,9 @@ import {routeFlags} from '../core/hermes/flags.js';
 import type {HermesCapabilities, PlannedTask} from '../core/types.js';
 import type {WorkerAdvertisement} from './messages.js';
 
+/** How long an attempt no live worker can run waits for one (a worker restarting, say) before it ends. */
+export const defaultWorkerWaitMs = 120_000;
+
 /** undefined: it can; else why not, in words for the operator. */
 export function unfitReason(task: PlannedTask, worker: Pick<WorkerAdvertisement, 'hermes' | 'profiles'>): string | undefined {
 	const route = task.decision.route;

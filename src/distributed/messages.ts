@@ -7,7 +7,7 @@ import {z} from 'zod';
 import {isFinal, reasoningEfforts, routingModes, stopReasons, type HermesCapabilities, type PlannedTask, type ResultRoute, type Spend, type TaskResult, type TaskSpec, type TokenCounts, type ToolCallRecord} from '../core/types.js';
 
 /** Bumped on any change a peer of the previous version would misread. */
-export const messageVersion = 1;
+export const messageVersion = 2;
 
 const id = z.string().min(1).max(200);
 const name = z.string().max(1000);
@@ -119,19 +119,32 @@ const resultSchema = z.strictObject(resultShape) satisfies z.ZodType<Omit<TaskRe
 
 const cancellingSchema = z.strictObject({reason: z.enum(stopReasons), termSentAt: epochMs, killDueAt: epochMs, killSent: z.boolean()});
 
-/** What a worker tells about one attempt, on the attempt's events subject, in order. */
-export const attemptEventSchema = z.discriminatedUnion('kind', [
-	z.strictObject({v: z.literal(messageVersion), kind: z.literal('started'), worker: id, pid: z.number().int().positive(), argv: z.array(text).max(10_000), at: epochMs}),
-	z.strictObject({v: z.literal(messageVersion), kind: z.literal('cancelling'), cancelling: cancellingSchema, at: epochMs}),
-	z.strictObject({v: z.literal(messageVersion), kind: z.literal('killed'), at: epochMs}),
-	/** The last message of an attempt: its result, once the process group is gone. `outputChunks`: how many output messages came before it. */
-	z.strictObject({v: z.literal(messageVersion), kind: z.literal('finished'), worker: id, result: resultSchema, outputChunks: count, at: epochMs}),
+const v = z.literal(messageVersion);
+/**
+ * What a worker reports about one attempt, on the attempt's report subject (kept in the batch's
+ * stream). `seq` numbers an attempt's reports from 0 with no gap, so the runner host applies them
+ * in that order whatever order JetStream hands them over in (a redelivery after a server restart
+ * may come late) and drops any it has seen. Every report names its worker: one from a worker
+ * that does not hold the attempt is dropped before it can take a place in that order.
+ */
+export const reportSchema = z.discriminatedUnion('kind', [
+	z.strictObject({v, seq: count, worker: id, kind: z.literal('started'), pid: z.number().int().positive(), argv: z.array(text).max(10_000), at: epochMs}),
+	z.strictObject({v, seq: count, worker: id, kind: z.literal('cancelling'), cancelling: cancellingSchema, at: epochMs}),
+	z.strictObject({v, seq: count, worker: id, kind: z.literal('killed'), at: epochMs}),
+	/** A piece of the output, one stream's bytes (a worker merges what piled up while it waited for the previous one's ack). */
+	z.strictObject({v, seq: count, worker: id, kind: z.literal('output'), stream: z.enum(['stdout', 'stderr']), data: z.base64().max(1024 * 1024)}),
+	/**
+	 * The last report: the result, once the process group is gone. droppedOutputBytes: live output
+	 * the worker did not send because too much was waiting (NATS unreachable); its log has all of it.
+	 */
+	/** recovered: sent again by the worker started anew, from what it kept on its disk (outcomes.ts): reports before it may never come. */
+	z.strictObject({v, seq: count, worker: id, kind: z.literal('finished'), result: resultSchema, droppedOutputBytes: count, at: epochMs, recovered: z.literal(true).optional()}),
 ]);
-export type AttemptEvent = z.infer<typeof attemptEventSchema>;
-
-/** One chunk of an attempt's output; `seq` counts from 0 so the receiver sees a gap. */
-export const outputChunkSchema = z.strictObject({v: z.literal(messageVersion), seq: count, stream: z.enum(['stdout', 'stderr']), data: z.base64().max(8 * 1024 * 1024)});
-export type OutputChunk = z.infer<typeof outputChunkSchema>;
+export type AttemptReport = z.infer<typeof reportSchema>;
+export type FinishedReport = Extract<AttemptReport, {kind: 'finished'}>;
+/** A report as the attempt hands it over: the publisher (report-publisher.ts) adds the version, its seq and the worker. */
+type Body<R> = R extends unknown ? Omit<R, 'v' | 'seq' | 'worker'> : never;
+export type ReportBody = Body<AttemptReport>;
 
 /** A worker asks for an attempt it pulled; only the first claim of an attempt is granted. */
 export const claimRequestSchema = z.strictObject({v: z.literal(messageVersion), worker: id});

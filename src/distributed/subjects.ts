@@ -18,25 +18,36 @@ export function isSubjectToken(value: string): boolean {
 
 export const offerSubjects = 'hd.*.offer';
 
+/** Every live worker answers a request here with its advertisement: a runner host finds the fleet at once. */
+export const workerPingSubject = 'hd.workers.ping';
+
 export function offerSubject(batchId: string): string {
 	return `hd.${checked(batchId)}.offer`;
 }
 
 /**
  * One attempt's subjects: where a worker claims it (the runner host grants one claim per attempt,
- * so an offer JetStream redelivers after a worker was lost never runs twice), what the worker
- * tells (events) and prints (output), and where it hears a stop.
+ * so an offer JetStream redelivers after a worker was lost never runs twice), where it reports
+ * (events, output and the result, kept in the batch's stream: report.ts), and where it hears a
+ * stop. claim and cancel are request/reply on plain NATS: they must not be in a stream (a stream
+ * would answer the request itself).
  */
-export type AttemptSubjects = {claim: string; events: string; output: string; cancel: string};
+export type AttemptSubjects = {claim: string; cancel: string; report: string};
 
 export function attemptSubjects(batchId: string, taskId: string, attempt: number): AttemptSubjects {
 	const base = `hd.${checked(batchId)}.task.${checked(taskId)}.${attempt}`;
-	return {claim: `${base}.claim`, events: `${base}.events`, output: `${base}.output`, cancel: `${base}.cancel`};
+	return {claim: `${base}.claim`, cancel: `${base}.cancel`, report: `hd.${batchId}.report.${taskId}.${attempt}`};
 }
 
-/** Every subject of one batch's tasks, for a subscriber that watches the batch as a whole. */
-export function batchTaskSubjects(batchId: string): string {
-	return `hd.${checked(batchId)}.task.>`;
+/** The batch's stream: every report of its attempts, kept until the batch has ended (the runner host deletes it then). */
+export function batchStream(batchId: string): {name: string; subjects: string} {
+	return {name: `HD_BATCH_${checked(batchId)}`, subjects: `hd.${batchId}.report.>`};
+}
+
+/** task id and attempt of a report subject of `batchId`; undefined for anything else. */
+export function reportOf(batchId: string, subject: string): {taskId: string; attempt: number} | undefined {
+	const match = /^hd\.([\w-]+)\.report\.([\w-]+)\.([1-9]\d{0,5})$/.exec(subject);
+	return match && match[1] === batchId ? {taskId: match[2]!, attempt: Number(match[3])} : undefined;
 }
 
 function checked(token: string): string {

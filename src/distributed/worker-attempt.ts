@@ -1,52 +1,74 @@
 // One attempt on a worker, from a pulled offer to its acknowledgement: claim it from the runner
 // host, run it with the core's local executor (process group, cascade, log on this host's disk),
-// publish its events and output on the attempt's subjects, keep JetStream from redelivering it
-// while it runs (in-progress acks), answer a stop once the process group is gone, and ack the
-// offer only when the result has been published.
-import type {NatsConnection} from '@nats-io/transport-node';
+// report its events, output and result to the batch's stream (report-publisher.ts), keep JetStream
+// from redelivering it while it runs (in-progress acks), answer a stop once the process group is
+// gone, and ack the offer only when the result is in the batch's stream.
+import {NoRespondersError} from '@nats-io/transport-node';
 import type {JsMsg} from '@nats-io/jetstream';
 import type {TaskExecutor} from '../core/run/executor.js';
 import type {SpendReader} from '../core/run/spend.js';
 import type {ProcessRecord} from '../core/run-folder/folder.js';
 import type {BatchEvent} from '../core/types.js';
+import {messageOf} from '../core/errors.js';
 import {offerAckWaitMs} from './connection.js';
-import {attemptSubjects, type AttemptSubjects} from './subjects.js';
-import {cancelRequestSchema, claimReplySchema, encodeMessage, parseMessage, type AttemptEvent, type CancelReply, type TaskOffer} from './messages.js';
+import {attemptSubjects, batchStream, type AttemptSubjects} from './subjects.js';
+import {cancelRequestSchema, claimReplySchema, encodeMessage, messageVersion, parseMessage, type AttemptReport, type CancelReply, type TaskOffer, type ReportBody} from './messages.js';
+import type {Nats} from './connection.js';
+import {ReportPublisher} from './report-publisher.js';
 
 export type AttemptContext = {
-	connection: NatsConnection;
+	nats: Nats;
 	worker: string;
 	/** The local executor for this offer's batch (its run folder on this host). */
 	executor: TaskExecutor;
 	spend: SpendReader;
 	/** A line for processes.jsonl of this host's run folder for the batch. */
 	record: (record: ProcessRecord) => void;
+	/** The attempt's final report, kept on this host's disk until the batch's stream has it; returns how to forget it. */
+	keep: (report: AttemptReport) => () => void;
 	log: (line: string) => void;
 };
 
-/** How a claim went: granted, or why the offer is dropped (another worker has it, or its batch is gone). */
-export async function claim(connection: NatsConnection, subjects: AttemptSubjects, worker: string): Promise<{granted: true} | {granted: false; why: string}> {
+export type ClaimOutcome = {granted: true} | {granted: false; why: string; again: boolean};
+
+/**
+ * How a claim went: granted; or refused, for good (another worker has it, its batch has ended) or
+ * for now (again: NATS is away, or the runner host did not answer in time — the offer waits).
+ */
+export async function claim(nats: Nats, batch: string, subjects: AttemptSubjects, worker: string): Promise<ClaimOutcome> {
 	try {
-		const reply = await connection.request(subjects.claim, encodeMessage({v: 1, worker}), {timeout: 5000});
+		const reply = await nats.connection.request(subjects.claim, encodeMessage({v: messageVersion, worker}), {timeout: 5000});
 		const parsed = parseMessage(claimReplySchema, reply.data);
-		if (!parsed.ok) return {granted: false, why: `the claim's reply is malformed: ${parsed.why}`};
-		return parsed.value.granted ? {granted: true} : {granted: false, why: parsed.value.why ?? 'refused'};
+		if (!parsed.ok) return {granted: false, why: `the claim's reply is malformed: ${parsed.why}`, again: false};
+		return parsed.value.granted ? {granted: true} : {granted: false, why: parsed.value.why ?? 'refused', again: false};
 	} catch (error) {
-		return {granted: false, why: `no runner host answered the claim (${error instanceof Error ? error.message : String(error)}): its batch has ended`};
+		// Nobody listens for the claim: the batch has ended — or its runner host has not resubscribed
+		// yet after NATS came back. Only a stream that is gone says the batch has ended.
+		const gone = error instanceof Error && error.cause instanceof NoRespondersError && await nats.isStreamGone(batchStream(batch).name);
+		return gone
+			? {granted: false, why: 'its batch has ended (no runner host answers, and its stream is gone)', again: false}
+			: {granted: false, why: `no answer from the runner host yet (${messageOf(error)})`, again: true};
 	}
 }
 
-/** Runs a claimed offer; resolves once its result is published and the offer acked. */
+/** Runs a claimed offer; resolves once its result is in the batch's stream (or the batch is gone) and the offer acked. */
 export async function runAttempt(message: JsMsg, offer: TaskOffer, context: AttemptContext): Promise<void> {
-	const {connection, worker, executor} = context;
+	const {nats, worker, executor} = context;
+	const {connection} = nats;
 	const {task, attempt} = offer;
 	const subjects = attemptSubjects(offer.batch, task.id, attempt);
-	const publish = (event: AttemptEvent) => connection.publish(subjects.events, encodeMessage(event));
-	let chunks = 0;
+	const reports = new ReportPublisher({
+		js: nats.js,
+		subject: subjects.report,
+		idPrefix: `${offer.batch}.${task.id}.${attempt}`,
+		worker,
+		isGone: async () => nats.isStreamGone(batchStream(offer.batch).name),
+		log: context.log,
+	});
 	const attemptOutput = executor.newOutput(() => undefined); // the runner host decodes its own copy of the output
 	const {output} = attemptOutput;
 	const forward = (stream: 'stdout' | 'stderr', keep: (chunk: Buffer) => void) => (chunk: Buffer) => {
-		connection.publish(subjects.output, encodeMessage({v: 1, seq: chunks++, stream, data: chunk.toString('base64')}));
+		reports.output(stream, chunk);
 		keep(chunk);
 	};
 	output.pushStdout = forward('stdout', output.pushStdout.bind(output));
@@ -55,17 +77,18 @@ export async function runAttempt(message: JsMsg, offer: TaskOffer, context: Atte
 	// Without a sign of life within ack_wait, JetStream would offer the task to another worker.
 	const working = setInterval(() => message.working(), offerAckWaitMs / 3);
 	let finished = false;
+	let forget = () => undefined as unknown;
 	const execution = executor.run(task, attempt, attemptOutput, {
 		emit: event => {
-			const forwarded = forwardedEvent(event, worker);
-			if (forwarded) publish(forwarded);
+			const forwarded = forwardedEvent(event);
+			if (forwarded) reports.report(forwarded);
 		},
 		// In this host's run folder, so `gc` here ends what a killed worker left running.
 		record: record => context.record(record),
 		finished: result => {
 			finished = true;
 			const withSpend = context.spend.attach(task, result);
-			publish({v: 1, kind: 'finished', worker, result: {...withSpend, host: worker}, outputChunks: chunks, at: Date.now()});
+			forget = context.keep(reports.report({kind: 'finished', result: {...withSpend, host: worker}, droppedOutputBytes: reports.droppedOutputBytes, at: Date.now()}));
 		},
 	});
 
@@ -80,29 +103,31 @@ export async function runAttempt(message: JsMsg, offer: TaskOffer, context: Atte
 
 			if (!finished) execution.stop(parsed.value.reason, parsed.value.skipGrace);
 			// Answered only once the group is gone: `done` resolves after the cascade and the result.
-			void execution.done.then(() => request.respond(encodeMessage({v: 1, worker, gone: true} satisfies CancelReply)));
+			void execution.done.then(() => request.respond(encodeMessage({v: messageVersion, worker, gone: true} satisfies CancelReply)));
 		},
 	});
 	await execution.done;
+	const abandoned = await reports.settled();
+	if (abandoned) context.log(`task ${task.id} of batch ${offer.batch} ended, but ${abandoned}`);
 	clearInterval(working);
-	await connection.flush().catch(() => undefined);
 	message.ack();
+	forget(); // in the stream (or its batch is gone): nothing for a restart to report
 	// A stop that arrives a moment later still gets its answer from the subscription until the drain.
 	stops.unsubscribe();
 }
 
-function forwardedEvent(event: BatchEvent, worker: string): AttemptEvent | undefined {
+function forwardedEvent(event: BatchEvent): ReportBody | undefined {
 	switch (event.type) {
 		case 'task.started': {
-			return {v: 1, kind: 'started', worker, pid: event.pid, argv: event.argv, at: event.at};
+			return {kind: 'started', pid: event.pid, argv: event.argv, at: event.at};
 		}
 
 		case 'task.cancelling': {
-			return {v: 1, kind: 'cancelling', cancelling: event.cancelling, at: event.at};
+			return {kind: 'cancelling', cancelling: event.cancelling, at: event.at};
 		}
 
 		case 'task.killed': {
-			return {v: 1, kind: 'killed', at: event.at};
+			return {kind: 'killed', at: event.at};
 		}
 
 		default: {

@@ -1,7 +1,7 @@
 // A worker host: advertises itself in the KV bucket with heartbeats, pulls task offers from the
 // work queue only while it has a free slot, and runs each it can on this host (worker-attempt.ts).
 // Its HERMES_HOME, profiles and keys are its own: nothing of them travels but the profiles' names.
-import {readdirSync} from 'node:fs';
+import {readdirSync, rmSync} from 'node:fs';
 import path from 'node:path';
 import type {JsMsg} from '@nats-io/jetstream';
 import {createRunFolder, recordProcess, type RunFolder} from '../core/run-folder/folder.js';
@@ -12,7 +12,9 @@ import {messageOf} from '../core/errors.js';
 import type {Nats} from './connection.js';
 import {unfitReason} from './fit.js';
 import {advertisementSchema, encodeMessage, messageVersion, offerSchema, parseMessage, type WorkerAdvertisement} from './messages.js';
-import {offerConsumer, offerStream, attemptSubjects} from './subjects.js';
+import {offerConsumer, offerStream, attemptSubjects, batchStream, workerPingSubject} from './subjects.js';
+import {keepOutcome, markWorkerFolder, pendingOutcomes} from './outcomes.js';
+import {ReportPublisher} from './report-publisher.js';
 import {claim, runAttempt} from './worker-attempt.js';
 
 export type WorkerOptions = {
@@ -26,16 +28,29 @@ export type WorkerOptions = {
 	log: (line: string) => void;
 };
 
-/** How long an offer a worker cannot run waits before JetStream offers it again (to anyone). */
-const unfitRetryMs = 500;
+/**
+ * How long an offer no worker has taken waits before JetStream offers it again (to anyone): 0.5 s
+ * after the first worker that cannot run it, doubling with each such worker up to 5 s. A fitting
+ * worker that comes back takes it within that; the runner host ends it after its own bounded
+ * wait (and deletes the offer). Each worker says once per offer why it left it.
+ */
+function unfitDelayMs(deliveries: number): number {
+	return Math.min(5000, 500 * 2 ** Math.max(0, deliveries - 1));
+}
+
+/** Redeliveries of an offer while its claim cannot be answered (NATS away, runner host reconnecting). */
+const claimRetryMs = 1000;
 
 export class Worker {
 	private readonly running = new Set<string>();
+	/** Offers this worker cannot run and has said so for (once each). */
+	private readonly leftAlone = new Set<string>();
 	private readonly folders = new Map<string, RunFolder>();
 	private readonly spend: SpendReader;
 	private stopping = false;
 	private slotFreed: (() => void) | undefined;
 	private heartbeat: NodeJS.Timeout | undefined;
+	private heartbeatFailing = false;
 
 	constructor(private readonly nats: Nats, private readonly options: WorkerOptions) {
 		this.spend = new SpendReader(options.env, options.capabilities.flags.source);
@@ -44,14 +59,24 @@ export class Worker {
 	/** Advertises, then takes work until stop(); resolves once every attempt it took has ended. */
 	async serve(): Promise<void> {
 		await this.advertise();
+		const pings = this.nats.connection.subscribe(workerPingSubject, {callback: (error, request) => {
+			if (!error) request.respond(encodeMessage(advertisementSchema.parse(this.advertisement())));
+		}});
+		void this.reportKeptOutcomes();
 		this.heartbeat = setInterval(() => void this.advertise(), this.options.heartbeatMs);
 		const consumer = await this.nats.js.consumers.get(offerStream, offerConsumer);
 		const attempts = new Set<Promise<void>>();
+		let pullFailures = 0;
 		while (!this.stopping) {
 			await this.freeSlot();
 			if (this.stopping) break;
-			const message = await consumer.next({expires: 1000}).catch((error: unknown) => {
-				this.options.log(`pulling an offer failed: ${messageOf(error)}`);
+			const message = await consumer.next({expires: 1000}).then(next => {
+				pullFailures = 0;
+				return next;
+			}, async (error: unknown) => {
+				// NATS away: said once, then tried again, less often the longer it lasts.
+				if (pullFailures++ === 0) this.options.log(`pulling an offer failed (${messageOf(error)}): trying again until NATS answers`);
+				await new Promise(resolve => setTimeout(resolve, Math.min(5000, 250 * 2 ** pullFailures)));
 				return null;
 			});
 			if (!message) continue;
@@ -59,6 +84,7 @@ export class Worker {
 			attempts.add(taken);
 		}
 
+		pings.unsubscribe();
 		await Promise.all(attempts);
 		clearInterval(this.heartbeat);
 		await this.nats.workers.delete(this.options.name).catch(() => undefined);
@@ -85,9 +111,17 @@ export class Worker {
 		};
 	}
 
+	/** Said once when heartbeats start failing (NATS away), and once when they go through again. */
 	private async advertise(): Promise<void> {
 		const advertisement = advertisementSchema.parse(this.advertisement());
-		await this.nats.workers.put(this.options.name, encodeMessage(advertisement)).catch((error: unknown) => this.options.log(`heartbeat failed: ${messageOf(error)}`));
+		try {
+			await this.nats.workers.put(this.options.name, encodeMessage(advertisement));
+			if (this.heartbeatFailing) this.options.log('heartbeats go through again');
+			this.heartbeatFailing = false;
+		} catch (error) {
+			if (!this.heartbeatFailing) this.options.log(`heartbeat failed (${messageOf(error)}): trying again every beat`);
+			this.heartbeatFailing = true;
+		}
 	}
 
 	private async freeSlot(): Promise<void> {
@@ -113,17 +147,25 @@ export class Worker {
 			return;
 		}
 
+		const key = `${offer.batch}/${offer.task.id}/${offer.attempt}`;
 		const unfit = unfitReason(offer.task, this.advertisement());
 		if (unfit) {
-			this.options.log(`left task ${offer.task.id} of batch ${offer.batch} to other workers: ${unfit}`);
-			message.nak(unfitRetryMs);
+			if (!this.leftAlone.has(key)) this.options.log(`left task ${offer.task.id} of batch ${offer.batch} to other workers: ${unfit}`);
+			this.leftAlone.add(key);
+			if (this.leftAlone.size > 10_000) this.leftAlone.delete(this.leftAlone.values().next().value!);
+			message.nak(unfitDelayMs(message.info.deliveryCount));
 			return;
 		}
 
-		const key = `${offer.batch}/${offer.task.id}/${offer.attempt}`;
 		this.running.add(key);
 		try {
-			const claimed = await claim(this.nats.connection, attemptSubjects(offer.batch, offer.task.id, offer.attempt), this.options.name);
+			const claimed = await claim(this.nats, offer.batch, attemptSubjects(offer.batch, offer.task.id, offer.attempt), this.options.name);
+			if (!claimed.granted && claimed.again) {
+				this.options.log(`could not claim task ${offer.task.id} of batch ${offer.batch} yet: ${claimed.why}`);
+				message.nak(claimRetryMs);
+				return;
+			}
+
 			if (!claimed.granted) {
 				this.options.log(`dropped task ${offer.task.id} of batch ${offer.batch}: ${claimed.why}`);
 				message.term(claimed.why);
@@ -143,7 +185,7 @@ export class Worker {
 				display: false,
 				logLimitBytes: offer.logLimitBytes,
 			});
-			await runAttempt(message, offer, {connection: this.nats.connection, worker: this.options.name, executor, spend: this.spend, log: this.options.log, record: record => {
+			await runAttempt(message, offer, {nats: this.nats, worker: this.options.name, executor, spend: this.spend, log: this.options.log, keep: report => keepOutcome(folder, offer.task.id, offer.attempt, report, this.options.log), record: record => {
 				try {
 					recordProcess(folder, record);
 				} catch (error) {
@@ -158,11 +200,36 @@ export class Worker {
 		}
 	}
 
+	/**
+	 * Results an earlier run of this worker (same name, same home) kept and never got into their
+	 * batch's stream: published now, marked recovered; dropped for a batch that has ended.
+	 */
+	private async reportKeptOutcomes(): Promise<void> {
+		for (const outcome of pendingOutcomes(this.options.hermesHome, this.options.name, this.options.log)) {
+			const {batch, taskId, attempt, report, file} = outcome;
+			const publisher = new ReportPublisher({
+				js: this.nats.js,
+				subject: attemptSubjects(batch, taskId, attempt).report,
+				idPrefix: `${batch}.${taskId}.${attempt}.recovered`,
+				worker: this.options.name,
+				isGone: async () => this.nats.isStreamGone(batchStream(batch).name),
+				log: this.options.log,
+			});
+			publisher.resend({...report, recovered: true});
+			const gone = await publisher.settled();
+			this.options.log(gone
+				? `dropped the kept result of task ${taskId} of batch ${batch}: ${gone}`
+				: `reported task ${taskId} (attempt ${attempt}) of batch ${batch}, which ended while this worker was away`);
+			rmSync(file, {force: true});
+		}
+	}
+
 	/** One run folder on this host per batch it works for: the logs of that batch's attempts. */
 	private folderFor(batch: string): RunFolder {
 		let folder = this.folders.get(batch);
 		if (!folder) {
 			folder = createRunFolder(this.options.hermesHome);
+			markWorkerFolder(folder, this.options.name, batch);
 			this.folders.set(batch, folder);
 		}
 

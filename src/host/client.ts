@@ -12,6 +12,9 @@ import type {BatchControl, OutputRange, OutputSnapshot} from '../state/store-typ
 import {LineReader} from './framing.js';
 import {encodeLine, hostMessageSchema, maxHostLineBytes, protocolVersion, type BatchSnapshot, type HostMessage, type LeaveReason, type Request} from './protocol.js';
 
+/** Events held for a first listener that has not subscribed yet; past this the client is taken not to listen. */
+const unheardLimit = 10_000;
+
 export type ConnectOptions = {
 	/** Who is attaching, for the host's log ("dashboard", "wait", "cancel"). */
 	client?: string;
@@ -68,6 +71,11 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 	let nextRid = 1;
 	const pending = new Map<number, Pending>();
 	const eventListeners = new Set<(event: BatchEvent) => void>();
+	// Events that come before anyone listens: the snapshot and the next events often arrive in one
+	// read, so the caller, which subscribes once connectToBatch has resolved, would miss those.
+	// Held for the first listener (at most unheardLimit: a client that never listens, such as
+	// `cancel`, must not hold every event of a long batch).
+	let unheard: BatchEvent[] | undefined = [];
 	const configListeners = new Set<(outcome: SteerOutcome) => void>();
 	let closedWith: {reason: string} | undefined;
 	let hostFeatures: readonly string[] = [];
@@ -104,6 +112,11 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 		}
 
 		lastSeq = seq;
+		if (unheard) {
+			if (unheard.push(event) > unheardLimit) unheard = undefined;
+			return;
+		}
+
 		for (const listener of eventListeners) listener(event);
 	};
 
@@ -252,6 +265,9 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 		source: {
 			subscribe(listener) {
 				eventListeners.add(listener);
+				const held = unheard ?? [];
+				unheard = undefined;
+				for (const event of held) listener(event);
 				return () => eventListeners.delete(listener);
 			},
 		},

@@ -1,5 +1,5 @@
 // The events a newly attached client must replay to stand where the in-process store stands:
-// every event, except that a task's telemetry and its live spend are whole snapshots, so only the
+// every event, except that a task's telemetry, its live spend and the fleet are whole snapshots, so only the
 // newest of each is kept (a stream-json batch sends dozens a second; the history must not grow with them).
 import type {BatchEvent} from '../core/types.js';
 import type {SequencedEvent} from './protocol.js';
@@ -13,8 +13,8 @@ export class EventHistory {
 
 	add(event: BatchEvent): SequencedEvent {
 		const entry = {seq: ++this.lastSeq, event};
-		if (event.type === 'task.telemetry' || event.type === 'task.spend') {
-			const key = `${event.type}:${event.id}`;
+		if (event.type === 'task.telemetry' || event.type === 'task.spend' || event.type === 'batch.fleet') {
+			const key = event.type === 'batch.fleet' ? event.type : `${event.type}:${event.id}`;
 			const older = this.snapshotAt.get(key);
 			if (older !== undefined) {
 				this.kept.delete(older);

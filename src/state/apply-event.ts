@@ -24,7 +24,7 @@ export function eventPatch(state: BatchState, event: BatchEvent, control: BatchC
 		}
 
 		case 'task.started': {
-			return withTask(state, event.id, {status: 'running', pid: event.pid, startedAt: event.at, waitingFor: null});
+			return withTask(state, event.id, {status: 'running', pid: event.pid, startedAt: event.at, waitingFor: null, ...(event.host === undefined ? {} : {host: terminalSafe(event.host)})});
 		}
 
 		case 'task.cancelling': {
@@ -57,6 +57,10 @@ export function eventPatch(state: BatchState, event: BatchEvent, control: BatchC
 
 		case 'task.stuck': {
 			return state.tasks[event.id]?.attempt === event.attempt ? withTask(state, event.id, {stuckSince: event.stuck ? event.quietSince : null}) : {};
+		}
+
+		case 'batch.fleet': {
+			return {fleet: event.fleet};
 		}
 
 		case 'batch.budget': {

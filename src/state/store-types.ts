@@ -1,7 +1,7 @@
 // The store's shape: the batch state, the actions, and what the store may ask of the core.
 // Everyone takes these types from here, never from store.ts, which imports every slice: so the
 // slices and the store form no import circle.
-import type {BatchEvent, BatchReport, BudgetStanding, DelegationConfig, RetryTarget, RouteEdit, RouteField, RoutingMode, SteerOutcome} from '../core/types.js';
+import type {BatchEvent, BatchReport, BudgetStanding, DelegationConfig, FleetStanding, RetryTarget, RouteEdit, RouteField, RoutingMode, SteerOutcome} from '../core/types.js';
 import type {StoreApi} from 'zustand/vanilla';
 import type {Overlay} from './overlay.js';
 import type {TextField} from './text-field.js';
@@ -69,6 +69,8 @@ export type BatchState = {
 	warnings: string[];
 	/** Each budget's newest standing (batch.budget), by budgetKey; empty while none has reached 80 %. */
 	budgets: Record<string, BudgetStanding>;
+	/** Tasks on worker hosts: the fleet as last announced (batch.fleet); null for a batch that runs here. */
+	fleet: FleetStanding | null;
 	report: BatchReport | null;
 	focusedId: string | null;
 	layout: LayoutPreference;

@@ -57,6 +57,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			tasks,
 			warnings: batchWarnings(options.plan),
 			budgets: {},
+			fleet: null,
 			report: null,
 			focusedId: order[0] ?? null,
 			layout: 'auto',
@@ -79,13 +80,18 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 
 			syncOutput() {
 				let panes = outputPatch(get(), control, tailLines);
-				// A zoom refreshed at once (in-process) lands in the same update as the panes.
+				// A zoom refreshed at once (in-process) lands in the same update as the panes. One
+				// refreshed later (across a socket) brings only the zoom: the panes were set below,
+				// and the store's task views may have moved on since.
 				zoom.follow(id => (panes?.tasks ?? get().tasks)[id]?.outputVersion, refreshed => {
-					set({...panes, overlay: withZoom(get().overlay, refreshed)});
+					const sameUpdate = panes;
 					panes = undefined;
+					set({...sameUpdate, overlay: withZoom(get().overlay, refreshed)});
 				});
 				if (panes) {
-					set(panes);
+					const patch = panes;
+					panes = undefined;
+					set(patch);
 				}
 			},
 

@@ -50,6 +50,8 @@ export type TaskView = {
 	lastToolAt: number | null;
 	/** When (epoch ms, the runner's clock: from the output snapshot, never this store's) the task last printed; null: not yet. */
 	lastOutputAt: number | null;
+	/** The worker host this attempt runs or ran on (tasks on worker hosts); null: here, or not started. */
+	host: string | null;
 };
 
 /** An attempt's spend with when it ran (epoch ms): `until` is its end, or for a running one when its spend was read (null: not yet). */
@@ -93,6 +95,7 @@ export function taskViewFromPlan(task: PlannedTask): TaskView {
 		earlierAttempts: [],
 		lastToolAt: null,
 		lastOutputAt: null,
+		host: null,
 	};
 }
 
@@ -129,6 +132,7 @@ export function finishedPatch(result: TaskResult, errorLine: string | undefined,
 		waitingFor: null,
 		stuckSince: null,
 		sessionId: safeOrNull(result.session_id),
+		...(result.host === undefined ? {} : {host: terminalSafe(result.host)}),
 		...(hasTelemetry(result) ? {telemetry: telemetryOf(result)} : {}),
 		...(result.spend === undefined ? {} : {spend: result.spend}),
 	};

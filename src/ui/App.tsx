@@ -48,12 +48,13 @@ function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; read
 		taskCount: state.order.length,
 		layout: state.layout,
 		warnings: state.warnings.length > 0,
+		fleet: state.fleet !== null,
 		statusLine: state.quitting || state.notice !== null,
 		body: bodyLayer(state.overlay)?.kind ?? null,
 	})));
 	const question = useBatch(confirmQuestion);
 	const confirmLines = confirmText(question, size.columns, bindings).length;
-	const frame = planFrame({...size, taskCount: ui.taskCount, preference: ui.layout, warnings: ui.warnings, statusLine: ui.statusLine, confirm: confirmLines});
+	const frame = planFrame({...size, taskCount: ui.taskCount, preference: ui.layout, warnings: ui.warnings, fleet: ui.fleet, statusLine: ui.statusLine, confirm: confirmLines});
 	const body = frame.tooSmall ? undefined : frame.body;
 	useKeys(bindings, {
 		focusColumns: focusColumns(body),

@@ -239,7 +239,8 @@ export function routeLine(task: TaskView): string {
 		telemetry?.tokens ? `${formatCount(telemetry.tokens.total)} tok` : undefined,
 		telemetry && telemetry.tool_calls > 0 ? `${telemetry.tool_calls} tool${telemetry.tool_calls === 1 ? '' : 's'}` : undefined,
 	].filter(Boolean);
-	return [`${routeLabel(task)} · ${model}${used}`, ...extras].join(' · ');
+	// First, on a batch across hosts: where it runs is what an operator looks for.
+	return [...(task.host ? [`on ${task.host}`] : []), `${routeLabel(task)} · ${model}${used}`, ...extras].join(' · ');
 }
 
 /**

@@ -57,6 +57,8 @@ export type FrameInput = {
 	preference: LayoutPreference;
 	/** The header's warnings line. */
 	warnings: boolean;
+	/** The header's workers line (tasks on worker hosts). */
+	fleet?: boolean | undefined;
 	/** The footer's notice / quitting line. */
 	statusLine: boolean;
 	/** Lines of the confirm bar; 0 when nothing is being confirmed. */
@@ -67,8 +69,8 @@ export type FramePlan =
 	| {tooSmall: true; columns: number}
 	| {tooSmall: false; columns: number; header: number; footer: number; confirm: number; bodyHeight: number; body: BodyPlan};
 
-export function headerHeight(warnings: boolean): number {
-	return warnings ? 3 : 2;
+export function headerHeight(warnings: boolean, fleet = false): number {
+	return 2 + (warnings ? 1 : 0) + (fleet ? 1 : 0);
 }
 
 export function footerHeight(statusLine: boolean): number {
@@ -77,7 +79,7 @@ export function footerHeight(statusLine: boolean): number {
 
 export function planFrame(input: FrameInput): FramePlan {
 	const {columns} = input;
-	const header = headerHeight(input.warnings);
+	const header = headerHeight(input.warnings, input.fleet);
 	const footer = footerHeight(input.statusLine);
 	const {confirm} = input;
 	const bodyHeight = input.rows - spareRows - header - footer - confirm;

@@ -7,8 +7,9 @@ import {afterEach, describe, expect, it} from 'vitest';
 import {connect} from '@nats-io/transport-node';
 import {jetstream} from '@nats-io/jetstream';
 import {cliPath} from '../helpers/run-cli.js';
-import {fakeAgentPath, isProcessRunning} from '../helpers/processes.js';
-import {natsServerPath, natsSkipReason, scratchDir, startNatsServer, startWorker, stopFleet} from '../helpers/nats-fleet.js';
+import {fakeAgentPath} from '../helpers/processes.js';
+import {listGroupMembers} from '../../src/core/process/group.js';
+import {natsServerPath, natsSkipReason, scratchDir, startedRecords, startNatsServer, startWorker, stopFleet} from '../helpers/nats-fleet.js';
 import {waitFor} from '../helpers/wait-for.js';
 import type {BatchReport} from '../../src/core/types.js';
 
@@ -34,14 +35,13 @@ function ranBy(log: string, batch: string): string[] {
 
 afterEach(stopFleet);
 
-/** The task groups a worker's host recorded as started (processes.jsonl of its run folders). */
-function startedRecords(home: string): Array<{task: string; pid: number}> {
+/** Every task log in a worker's run folders. */
+function taskLogs(home: string): string {
 	const runs = path.join(home, 'delegate', 'runs');
-	if (!existsSync(runs)) return [];
-	return readdirSync(runs).filter(run => !run.startsWith('.')).flatMap(run => {
-		const file = path.join(runs, run, 'processes.jsonl');
-		return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map(line => JSON.parse(line) as {event: string; task: string; pid: number}) : [];
-	}).filter(record => record.event === 'started');
+	return readdirSync(runs).flatMap(run => {
+		const logs = path.join(runs, run, 'logs');
+		return existsSync(logs) ? readdirSync(logs).map(log => readFileSync(path.join(logs, log), 'utf8')) : [];
+	}).join('\n');
 }
 
 describe.skipIf(!natsServerPath)('run --nats with three workers', () => {
@@ -79,12 +79,15 @@ describe.skipIf(!natsServerPath)('run --nats with three workers', () => {
 		const {url} = await startNatsServer();
 		const workers = await Promise.all([startWorker(url, 'wa', {concurrency: 1}), startWorker(url, 'wb', {concurrency: 1})]);
 		const release = path.join(scratchDir('hd-release-'), 'go');
-		const run = runBatch(url, [{goal: `one [fake:until-file=${release}]`}, {goal: `two [fake:until-file=${release}]`}]);
+		// A grandchild in each task's group outlives its agent: what a killed worker leaves running.
+		const run = runBatch(url, [{goal: `one [fake:until-file=${release}] [fake:grandchild]`}, {goal: `two [fake:until-file=${release}] [fake:grandchild]`}]);
 		let stderr = '';
 		run.stderr.on('data', (chunk: Buffer) => {
 			stderr += chunk.toString();
 		});
-		await waitFor(() => workers.every(worker => startedRecords(worker.home).length === 1), {message: 'both workers running a task'});
+		// Each agent and its grandchild running, and its worker's log says so (gc proves a process is the
+		// task's by its start time before the run's last write: one started after it is left alone).
+		await waitFor(() => workers.every(worker => startedRecords(worker.home).length === 1 && taskLogs(worker.home).includes('grandchild pid')), {message: 'both workers running a task with its grandchild'});
 		const victim = workers[0]!;
 		const victimTask = /running task (t0\d)/.exec(victim.log.text)![1]!;
 		victim.process.kill('SIGKILL');
@@ -93,9 +96,11 @@ describe.skipIf(!natsServerPath)('run --nats with three workers', () => {
 		// The killed worker's host recorded the task's group, so `gc` there leaves nothing of it running.
 		const startedRecord = startedRecords(victim.home).find(record => record.task === victimTask);
 		expect(startedRecord).toBeDefined();
+		// The premise: something of the task still runs with its worker gone, so gc has work to do.
+		expect(listGroupMembers(startedRecord!.pgid)).not.toEqual([]);
 		const gc = await execa(process.execPath, [cliPath, 'gc'], {env: {...process.env, HERMES_HOME: victim.home}, reject: false});
 		expect(gc.exitCode, gc.stderr).toBe(0);
-		expect(isProcessRunning(startedRecord!.pid)).toBe(false);
+		expect(listGroupMembers(startedRecord!.pgid)).toEqual([]);
 		writeFileSync(release, '');
 		const finished = await run;
 		const report = JSON.parse(finished.stdout) as BatchReport;
@@ -106,6 +111,20 @@ describe.skipIf(!natsServerPath)('run --nats with three workers', () => {
 		expect(report.results.find(result => result.id !== victimTask)).toMatchObject({status: 'succeeded', host: 'wb'});
 		expect(report.summary).toMatch(/1 lost/);
 		expect(finished.exitCode).toBe(1);
+	}, 60_000);
+
+	it('run --detach --nats: the runner host holds the batch on the workers; wait prints its results with their hosts', async () => {
+		const {url} = await startNatsServer();
+		await startWorker(url, 'wa');
+		const home = runnerHome();
+		const env = {...process.env, HERMES_HOME: home};
+		const detached = await execa(process.execPath, [cliPath, 'run', '--detach', '--nats', url, JSON.stringify([{goal: 'one [fake:duration=0.2] [fake:answer=first]'}, {goal: 'two [fake:duration=0.2] [fake:answer=second]'}])], {env, reject: false});
+		expect(detached.exitCode, detached.stderr).toBe(0);
+		const runId = detached.stdout.trim();
+		const waited = await execa(process.execPath, [cliPath, 'wait', runId], {env, reject: false});
+		expect(waited.exitCode, waited.stderr).toBe(0);
+		const report = JSON.parse(waited.stdout) as BatchReport;
+		expect(report.results.map(result => [result.status, result.answer, result.host])).toEqual([['succeeded', 'first', 'wa'], ['succeeded', 'second', 'wa']]);
 	}, 60_000);
 
 	it('two batches at once on one server stay apart; malformed offers are ignored and logged', async () => {
@@ -137,9 +156,10 @@ describe.skipIf(!natsServerPath)('run --nats with three workers', () => {
 		const fromSettings = await execa(process.execPath, [cliPath, 'run', JSON.stringify([{goal: 'x'}])], {env: {...process.env, HERMES_HOME: configured}, reject: false});
 		expect(fromSettings.exitCode).toBe(2);
 		expect(fromSettings.stderr).toMatch(/no live worker on NATS at nats:\/\/127\.0\.0\.1:\d+/);
+		// The runner host of `run --detach` and `tui` reads it too, and refuses the same way before anything starts.
 		const detached = await execa(process.execPath, [cliPath, 'run', '--detach', JSON.stringify([{goal: 'x'}])], {env: {...process.env, HERMES_HOME: configured}, reject: false});
 		expect(detached.exitCode).toBe(2);
-		expect(detached.stderr).toMatch(/--detach does not run tasks on worker hosts yet/);
+		expect(detached.stderr).toMatch(/no live worker on NATS at nats:\/\/127\.0\.0\.1:\d+/);
 		const unreachable = await runBatch('nats://127.0.0.1:1', [{goal: 'x'}]);
 		expect(unreachable.exitCode).toBe(2);
 		expect(unreachable.stderr).toMatch(/cannot reach NATS at nats:\/\/127\.0\.0\.1:1.*\n {2}fix: start a server with JetStream/);

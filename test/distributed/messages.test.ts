@@ -1,7 +1,7 @@
 // The messages of the distributed path: what parses, what is refused, and that credentials never travel.
 import {describe, expect, it} from 'vitest';
-import {attemptEventSchema, encodeMessage, offerOf, offerSchema, outputChunkSchema, parseMessage} from '../../src/distributed/messages.js';
-import {attemptSubjects, offerSubject} from '../../src/distributed/subjects.js';
+import {encodeMessage, messageVersion, offerOf, offerSchema, parseMessage, reportSchema} from '../../src/distributed/messages.js';
+import {attemptSubjects, batchStream, offerSubject, reportOf} from '../../src/distributed/subjects.js';
 import type {PlannedTask} from '../../src/core/types.js';
 
 const task: PlannedTask = {
@@ -31,17 +31,23 @@ describe('distributed messages', () => {
 	});
 
 	it('bytes that are not JSON, not UTF-8, or of another kind are refused with a reason', () => {
-		const notJson = parseMessage(attemptEventSchema, new TextEncoder().encode('{oops'));
+		const notJson = parseMessage(reportSchema, new TextEncoder().encode('{oops'));
 		expect(notJson).toMatchObject({ok: false, why: expect.stringContaining('not JSON')});
-		expect(parseMessage(attemptEventSchema, Uint8Array.from([0xff, 0xfe])).ok).toBe(false);
-		expect(parseMessage(attemptEventSchema, encodeMessage({v: 1, kind: 'exploded', at: 1})).ok).toBe(false);
-		expect(parseMessage(outputChunkSchema, encodeMessage({v: 1, seq: 0, stream: 'stdout', data: 'not base64!'})).ok).toBe(false);
-		expect(parseMessage(outputChunkSchema, encodeMessage({v: 1, seq: 0, stream: 'stdout', data: Buffer.from('hi').toString('base64')})).ok).toBe(true);
+		expect(parseMessage(reportSchema, Uint8Array.from([0xff, 0xfe])).ok).toBe(false);
+		const base = {v: messageVersion, seq: 0, worker: 'wa'};
+		expect(parseMessage(reportSchema, encodeMessage({...base, kind: 'exploded', at: 1})).ok).toBe(false);
+		expect(parseMessage(reportSchema, encodeMessage({...base, kind: 'output', stream: 'stdout', data: 'not base64!'})).ok).toBe(false);
+		expect(parseMessage(reportSchema, encodeMessage({...base, kind: 'output', stream: 'stdout', data: Buffer.from('hi').toString('base64')})).ok).toBe(true);
+		// A report of the previous version is refused, not misread.
+		expect(parseMessage(reportSchema, encodeMessage({...base, v: 1, kind: 'killed', at: 1})).ok).toBe(false);
 	});
 
 	it('subjects are namespaced per batch and refuse tokens that would widen them', () => {
 		expect(offerSubject('b1')).toBe('hd.b1.offer');
-		expect(attemptSubjects('b1', 't01', 2)).toEqual({claim: 'hd.b1.task.t01.2.claim', events: 'hd.b1.task.t01.2.events', output: 'hd.b1.task.t01.2.output', cancel: 'hd.b1.task.t01.2.cancel'});
+		expect(attemptSubjects('b1', 't01', 2)).toEqual({claim: 'hd.b1.task.t01.2.claim', cancel: 'hd.b1.task.t01.2.cancel', report: 'hd.b1.report.t01.2'});
+		expect(batchStream('b1')).toEqual({name: 'HD_BATCH_b1', subjects: 'hd.b1.report.>'});
+		expect(reportOf('b1', 'hd.b1.report.t01.2')).toEqual({taskId: 't01', attempt: 2});
+		for (const foreign of ['hd.b2.report.t01.2', 'hd.b1.report.t01.2.x', 'hd.b1.report.t01.0', 'hd.b1.task.t01.2.claim']) expect(reportOf('b1', foreign)).toBeUndefined();
 		for (const bad of ['*', '>', 'a.b', '', 'a b']) expect(() => offerSubject(bad)).toThrow(/subject token/);
 	});
 });

@@ -1,7 +1,7 @@
 // The runner host's executor in this process against a real nats-server and a real worker
 // process: a cancel reaches the worker, whose process group is gone before it answers; messages
 // on the batch's subjects that are malformed or from a worker that does not hold the task change nothing.
-import {mkdtempSync, rmSync} from 'node:fs';
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
@@ -9,9 +9,10 @@ import {BatchRunner} from '../../src/core/run/runner.js';
 import {createRunFolder} from '../../src/core/run-folder/folder.js';
 import type {BatchEvent, PlannedTask} from '../../src/core/types.js';
 import {openNats} from '../../src/distributed/connection.js';
-import {natsExecutor} from '../../src/distributed/executor.js';
+import {natsExecutor, type NatsExecutor} from '../../src/distributed/executor.js';
 import {Fleet, fleetCapabilities} from '../../src/distributed/fleet.js';
-import {attemptSubjects} from '../../src/distributed/subjects.js';
+import {attemptSubjects, batchStream} from '../../src/distributed/subjects.js';
+import {messageVersion} from '../../src/distributed/messages.js';
 import {isProcessRunning} from '../helpers/processes.js';
 import {natsServerPath, natsSkipReason, startNatsServer, startWorker, stopFleet} from '../helpers/nats-fleet.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -49,12 +50,14 @@ describe.skipIf(!natsServerPath)('the NATS executor', () => {
 		const logged: string[] = [];
 		const log = (line: string) => logged.push(line);
 		const fleet = await Fleet.discover(nats, log);
+		let executor: NatsExecutor | undefined;
 		try {
 			const capabilities = fleetCapabilities(fleet.live());
 			const folder = createRunFolder(home);
+			executor = natsExecutor({nats, fleet, batch: folder.runId, capabilities, graceMs: 2000, logLimitBytes: 0, display: false, log});
 			const runner = new BatchRunner({mode: 'default', tasks: [plannedTask('t01', 'spin [fake:forever]')], warnings: []}, {
 				hermesBin: 'hermes', capabilities, folder, graceMs: 2000, concurrency: 1, env: {...process.env, HERMES_HOME: home},
-				executor: natsExecutor({nats, fleet, batch: folder.runId, capabilities, graceMs: 2000, logLimitBytes: 0, display: false, log}),
+				executor,
 			});
 			const events: BatchEvent[] = [];
 			runner.subscribe(event => events.push(event));
@@ -66,15 +69,18 @@ describe.skipIf(!natsServerPath)('the NATS executor', () => {
 
 			const subjects = attemptSubjects(folder.runId, 't01', 1);
 			const encode = (value: string) => new TextEncoder().encode(value);
-			nats.connection.publish(subjects.events, encode('{"v":1,"kind":"finished"'));
-			nats.connection.publish(subjects.events, encode(JSON.stringify({v: 1, kind: 'started', worker: 'mallory', pid: 1, argv: [], at: 1})));
-			nats.connection.publish(subjects.output, encode(JSON.stringify({v: 1, seq: 0, stream: 'stdout', data: 'not base64 at all!'})));
-			nats.connection.publish(subjects.events.replace('.events', '.bogus'), encode('{}'));
+			// Into the batch's stream, as a worker's reports go: a torn one, one from a worker that does
+			// not hold the task (with the seq the next true report will have), bad output, a subject no attempt has.
+			nats.connection.publish(subjects.report, encode('{"v":2,"kind":"finished"'));
+			nats.connection.publish(subjects.report, encode(JSON.stringify({v: messageVersion, seq: 1, worker: 'mallory', kind: 'killed', at: 1})));
+			nats.connection.publish(subjects.report, encode(JSON.stringify({v: messageVersion, seq: 1, worker: 'wa', kind: 'output', stream: 'stdout', data: 'not base64 at all!'})));
+			nats.connection.publish(`${subjects.report}.bogus`, encode('{}'));
 			await waitFor(() => logged.filter(line => line.startsWith('ignored')).length === 4, {message: 'four ignored messages logged'});
-			expect(logged.join('\n')).toMatch(/ignored a malformed event of task t01: not JSON/);
-			expect(logged.join('\n')).toMatch(/ignored a started event of task t01 from mallory that does not hold it/);
-			expect(logged.join('\n')).toMatch(/ignored malformed output of task t01/);
-			expect(logged.join('\n')).toMatch(/no such subject of an attempt/);
+			expect(logged.join('\n')).toMatch(/ignored a malformed report of task t01: not JSON/);
+			expect(logged.join('\n')).toMatch(/ignored a killed report of task t01 from mallory, which does not hold it/);
+			expect(logged.join('\n')).toMatch(/ignored a malformed report of task t01: .*data/);
+			expect(logged.join('\n')).toMatch(/ignored a message on hd\.[\w-]+\.report\.t01\.1\.bogus: no such subject of an attempt/);
+			expect(events.some(event => event.type === 'task.killed')).toBe(false);
 			expect(runner.status('t01')).toBe('running');
 
 			expect(runner.cancel('t01')).toBe(true);
@@ -85,6 +91,40 @@ describe.skipIf(!natsServerPath)('the NATS executor', () => {
 			await waitFor(() => logged.some(line => line === 'worker wa says task t01\'s processes are gone'), {message: 'the worker\'s answer to the stop'});
 			expect(worker.log.text).toMatch(/finished task t01/);
 		} finally {
+			await executor?.close();
+			fleet.close();
+			await nats.close();
+			rmSync(home, {recursive: true, force: true});
+		}
+	}, 60_000);
+
+	it('a batch whose consumer the server lost makes it again from just after the last report taken: the result still arrives', async () => {
+		const {url} = await startNatsServer();
+		await startWorker(url, 'wa');
+		const home = mkdtempSync(path.join(tmpdir(), 'hd-consumer-home-'));
+		const release = path.join(home, 'go');
+		const nats = await openNats(url, 'test runner host');
+		const logged: string[] = [];
+		const log = (line: string) => logged.push(line);
+		const fleet = await Fleet.discover(nats, log);
+		let executor: NatsExecutor | undefined;
+		try {
+			const capabilities = fleetCapabilities(fleet.live());
+			const folder = createRunFolder(home);
+			executor = natsExecutor({nats, fleet, batch: folder.runId, capabilities, graceMs: 2000, logLimitBytes: 0, display: false, log});
+			const runner = new BatchRunner({mode: 'default', tasks: [plannedTask('t01', `wait [fake:until-file=${release}] [fake:answer=still here]`)], warnings: []}, {
+				hermesBin: 'hermes', capabilities, folder, graceMs: 2000, concurrency: 1, env: {...process.env, HERMES_HOME: home}, executor,
+			});
+			const events: BatchEvent[] = [];
+			runner.subscribe(event => events.push(event));
+			const report = runner.start();
+			await waitFor(() => events.some(event => event.type === 'task.started'), {message: 'the remote task to start'});
+			await nats.manager.consumers.delete(batchStream(folder.runId).name, 'runner-host');
+			await waitFor(() => logged.some(line => line.includes('the batch\'s consumer was gone')), {message: 'the consumer made again', timeoutMs: 30_000});
+			writeFileSync(release, '');
+			expect((await report).results[0]).toMatchObject({status: 'succeeded', answer: 'still here', host: 'wa'});
+		} finally {
+			await executor?.close();
 			fleet.close();
 			await nats.close();
 			rmSync(home, {recursive: true, force: true});

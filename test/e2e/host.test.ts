@@ -50,6 +50,11 @@ function comparable(report: BatchReport): unknown {
 	return strip(report);
 }
 
+/** host.json as it stands, or '' before the host first wrote it (a wait may look that early). */
+function hostJson(dir: string): string {
+	return existsSync(path.join(dir, 'host.json')) ? readFileSync(path.join(dir, 'host.json'), 'utf8') : '';
+}
+
 function untilFile(test: TestHome, name: string): string {
 	return `[fake:until-file=${path.join(test.dir, name)}]`;
 }
@@ -84,10 +89,10 @@ describe('run --detach and wait', () => {
 		const runId = await detach(test, tasks);
 		const client = spawnCli(test, ['wait', runId]);
 		const exited = new Promise(resolve => client.once('exit', resolve));
-		await waitFor(() => (readFileSync(path.join(runDir(test, runId), 'host.json'), 'utf8').includes('"clients": 1')), {message: 'the wait attached'});
+		await waitFor(() => hostJson(runDir(test, runId)).includes('"clients": 1'), {message: 'the wait attached'});
 		client.kill('SIGKILL');
 		await exited;
-		await waitFor(() => readFileSync(path.join(runDir(test, runId), 'host.json'), 'utf8').includes('"clients": 0'), {message: 'the host saw the client go'});
+		await waitFor(() => hostJson(runDir(test, runId)).includes('"clients": 0'), {message: 'the host saw the client go'});
 		test.write('go', '');
 
 		const waited = await runCli(test, ['wait', runId]);
@@ -175,7 +180,7 @@ describe('the runner host stopped with SIGTERM', () => {
 			output.stdout += String(chunk);
 		});
 		const exited = new Promise<number | null>(resolve => client.once('exit', resolve));
-		await waitFor(() => readFileSync(path.join(dir, 'host.json'), 'utf8').includes('"clients": 1'), {message: 'the wait attached'});
+		await waitFor(() => hostJson(dir).includes('"clients": 1'), {message: 'the wait attached'});
 
 		const host = readRunOwner(dir)!.pid;
 		process.kill(host, 'SIGTERM');

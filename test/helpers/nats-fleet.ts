@@ -1,8 +1,8 @@
 // A real nats-server with JetStream on a free 127.0.0.1 port and a store of its own, and real
 // worker processes (the built CLI's `worker`), each with its own HERMES_HOME, running the fake agent.
 import {spawn, type ChildProcessByStdio} from 'node:child_process';
-import {existsSync, mkdirSync, mkdtempSync, rmSync} from 'node:fs';
-import {createServer} from 'node:net';
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs';
+import {connect as connectTcp, createServer, type Socket} from 'node:net';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import type {Readable} from 'node:stream';
@@ -15,7 +15,9 @@ export const natsServerPath = ['/usr/sbin/nats-server', '/usr/bin/nats-server', 
 export const natsSkipReason = 'nats-server is not installed (apt-get install nats-server; .ci/run does it): the distributed tests are skipped';
 
 type Child = ChildProcessByStdio<null, Readable, Readable>;
-const started: Child[] = [];
+/** What stopFleet kills: servers, workers, and whatever else a test hands it. */
+type Killable = {kill(signal: NodeJS.Signals): unknown; exitCode: number | null; signalCode: NodeJS.Signals | null};
+const started: Killable[] = [];
 const folders: string[] = [];
 
 export function scratchDir(prefix: string): string {
@@ -35,30 +37,106 @@ async function freePort(): Promise<number> {
 	});
 }
 
-export type NatsServer = {url: string; process: Child};
+export type NatsServer = {url: string; port: number; store: string; extraArgs: string[]; process: Child};
 
-export async function startNatsServer(): Promise<NatsServer> {
+/** A server on a free port with a store of its own; `extraArgs` e.g. `-c FILE` for a config the test wrote. */
+export async function startNatsServer(options: {extraArgs?: string[]} = {}): Promise<NatsServer> {
 	const port = await freePort();
 	const store = scratchDir('hd-nats-store-');
-	const child = spawn(natsServerPath!, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', store], {stdio: ['ignore', 'pipe', 'pipe']});
+	const server = {url: `nats://127.0.0.1:${port}`, port, store, extraArgs: options.extraArgs ?? []};
+	return {...server, process: await spawnServer(server)};
+}
+
+async function spawnServer(server: Omit<NatsServer, 'url' | 'process'>): Promise<Child> {
+	const child = spawn(natsServerPath!, ['-js', '-a', '127.0.0.1', '-p', String(server.port), '-sd', server.store, ...server.extraArgs], {stdio: ['ignore', 'pipe', 'pipe']});
 	started.push(child);
 	await waitForLine(child.stderr, /Server is ready/);
-	return {url: `nats://127.0.0.1:${port}`, process: child};
+	return child;
+}
+
+/** Stops the server (SIGTERM, as an operator's restart does) and waits until it has exited. */
+export async function stopNatsServer(server: NatsServer): Promise<void> {
+	if (server.process.exitCode !== null || server.process.signalCode !== null) return;
+	const exited = new Promise(resolve => server.process.once('exit', resolve));
+	server.process.kill('SIGTERM');
+	await exited;
+}
+
+/** The same server again: same port, same store (its streams, consumers and messages survive). */
+export async function restartNatsServer(server: NatsServer): Promise<NatsServer> {
+	await stopNatsServer(server);
+	return {...server, process: await spawnServer(server)};
+}
+
+/**
+ * A TCP relay to the server: a worker connected through it loses NATS when cut() is called (as on
+ * a network cut), while the server and everyone connected directly go on. Nothing passes after.
+ */
+export async function startRelay(server: NatsServer): Promise<{url: string; cut(): void}> {
+	const sockets = new Set<Socket>();
+	const relay = createServer(socket => {
+		const upstream = connectTcp(server.port, '127.0.0.1');
+		for (const end of [socket, upstream]) {
+			sockets.add(end);
+			end.on('error', () => undefined);
+			end.on('close', () => {
+				socket.destroy();
+				upstream.destroy();
+			});
+		}
+
+		socket.pipe(upstream).pipe(socket);
+	});
+	const port = await freePort();
+	await new Promise<void>(resolve => relay.listen(port, '127.0.0.1', resolve));
+	return {
+		url: `nats://127.0.0.1:${port}`,
+		cut() {
+			relay.close();
+			for (const socket of sockets) socket.destroy();
+		},
+	};
 }
 
 export type WorkerProcess = {name: string; home: string; process: Child; log: Collected};
 
-export async function startWorker(url: string, name: string, options: {profiles?: string[]; concurrency?: number} = {}): Promise<WorkerProcess> {
-	const home = scratchDir(`hd-worker-${name}-`);
+export type WorkerSettings = {
+	profiles?: string[];
+	concurrency?: number;
+	/** Its environment on top of this process's (FAKE_HERMES_VERSION=0.19.0 for an older Hermes). */
+	env?: Record<string, string>;
+	/** An earlier worker's home: the same worker started again (same run folders). */
+	home?: string;
+	/** More flags (--nats-creds FILE …). */
+	args?: string[];
+};
+
+export async function startWorker(url: string, name: string, options: WorkerSettings = {}): Promise<WorkerProcess> {
+	const home = options.home ?? scratchDir(`hd-worker-${name}-`);
 	for (const profile of options.profiles ?? []) mkdirSync(path.join(home, 'profiles', profile), {recursive: true});
-	const child = spawn(process.execPath, [cliPath, 'worker', '--nats', url, '--name', name, '--hermes-bin', fakeAgentPath, '-j', String(options.concurrency ?? 4), '--heartbeat', '1'], {
+	const child = spawn(process.execPath, [cliPath, 'worker', '--nats', url, '--name', name, '--hermes-bin', fakeAgentPath, '-j', String(options.concurrency ?? 4), '--heartbeat', '1', ...(options.args ?? [])], {
 		stdio: ['ignore', 'pipe', 'pipe'],
-		env: {...process.env, HERMES_HOME: home, XDG_CACHE_HOME: path.join(home, '.cache')},
+		env: {...process.env, HERMES_HOME: home, XDG_CACHE_HOME: path.join(home, '.cache'), ...options.env},
 	});
 	started.push(child);
 	const log = collect(child.stderr);
 	await waitForLine(child.stderr, /serving nats:/);
 	return {name, home, process: child, log};
+}
+
+/** The task groups a worker's host recorded as started (processes.jsonl of its run folders): one per attempt it ran. */
+export function startedRecords(home: string): Array<{task: string; pid: number; pgid: number}> {
+	const runs = path.join(home, 'delegate', 'runs');
+	if (!existsSync(runs)) return [];
+	return readdirSync(runs).filter(run => !run.startsWith('.')).flatMap(run => {
+		const file = path.join(runs, run, 'processes.jsonl');
+		return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map(line => JSON.parse(line) as {event: string; task: string; pid: number; pgid: number}) : [];
+	}).filter(record => record.event === 'started');
+}
+
+/** A process the test started itself (a runner host, say): killed by stopFleet if it is still there. */
+export function killAfterTest(child: Killable): void {
+	started.push(child);
 }
 
 /** For afterEach: every server and worker this file started, and their folders. */

@@ -254,3 +254,27 @@ describe('a failed reply', () => {
 		expect(steered.store.getState()).toMatchObject({mode: 'model_map', notice: 'switching the routing mode failed: the host went away'});
 	});
 });
+
+describe('a zoom refresh that lands late', () => {
+	it('brings the zoom up to date without putting back the task views of when it was asked', async () => {
+		const replies = new Replies('hold');
+		const fake = new FakeControl();
+		const store = storeOn(asyncControl(fake, replies));
+		const state = () => store.getState();
+		fake.write('t01', ['a line']);
+		state().syncOutput();
+		state().openZoom(10);
+		replies.release('readOutput');
+		await replies.landed();
+		// New output while zoomed: the panes are copied at once, the zoom's read is held.
+		fake.write('t01', ['another line']);
+		state().syncOutput();
+		// Meanwhile t01 starts: its view moves on past what the held read was asked with.
+		state().applyEvent({type: 'task.started', id: 't01', pid: 4242, argv: ['hermes'], at: t0 + 1000});
+		expect(state().tasks['t01']?.status).toBe('running');
+		replies.release('readOutput');
+		await replies.landed();
+		expect(state().tasks['t01']?.status).toBe('running');
+		expect(zoomOf(state().overlay)?.scrollback).toEqual(['a line', 'another line']);
+	});
+});

@@ -19,7 +19,14 @@ const settingsSchema = z.strictObject({
 	keys: z.record(z.string(), z.array(z.string().min(1)).min(1)).optional(),
 	log_limit: z.union([z.number(), z.string()]).optional(),
 	/** Where tasks run: `{nats: URL}` sends them to worker hosts (as `run --nats URL`); absent: here. */
-	executor: z.strictObject({nats: z.string().min(1)}).optional(),
+	executor: z.strictObject({
+		nats: z.string().min(1),
+		creds: z.string().min(1).optional(),
+		tls_ca: z.string().min(1).optional(),
+		tls_cert: z.string().min(1).optional(),
+		tls_key: z.string().min(1).optional(),
+		worker_wait: z.number().positive().max(7 * 86_400).optional(),
+	}).optional(),
 	concurrency_per_provider: z.record(z.string().min(1), z.number().int().min(1).max(256)).optional(),
 	budgets: z.record(z.string().min(1), z.strictObject({usd: z.number().positive().optional(), tokens: z.number().int().positive().optional()})
 		.refine(budget => budget.usd !== undefined || budget.tokens !== undefined, {message: 'a route\'s budget names usd, tokens or both'})).optional(),
@@ -169,7 +176,7 @@ function fixFor(issuePath: PropertyKey[]): string | undefined {
 		}
 
 		case 'executor': {
-			return 'executor: {nats: nats://HOST:4222} runs the tasks on worker hosts through that NATS server; leave it out to run them here';
+			return 'executor: {nats: nats://HOST:4222} runs the tasks on worker hosts through that NATS server (optional: creds, tls_ca, tls_cert, tls_key: files; worker_wait: seconds); leave it out to run them here';
 		}
 
 		case 'concurrency_per_provider': {

@@ -24,6 +24,11 @@ export type TaskExecutor = {
 	 * cannot start is a result (finished, with a status and an error).
 	 */
 	run(task: PlannedTask, attempt: number, output: AttemptOutput, hooks: ExecutionHooks): TaskExecution;
+	/**
+	 * News of the batch as a whole that only the executor has (the worker hosts of a remote one:
+	 * batch.fleet), told through `emit` from the batch's start on. The local executor has none.
+	 */
+	announce?(emit: (event: BatchEvent) => void): void;
 };
 
 /** One attempt under way. */
@@ -54,6 +59,11 @@ export type ExecutionHooks = {
 	record: (record: ProcessRecord) => void;
 	/** Called exactly once, with the attempt's result, whether or not it ever started. */
 	finished: (result: TaskResult) => void;
+	/**
+	 * After finished said `lost` (its worker host went silent): the attempt's real result, which its
+	 * worker reported when it came back. The runner takes it while the task is still that lost attempt.
+	 */
+	lateResult?: (result: TaskResult) => void;
 };
 
 /** A task's output buffer and, under stream-json, the decoder that feeds it: one per attempt. */

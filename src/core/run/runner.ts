@@ -147,6 +147,7 @@ export class BatchRunner {
 		this.rounds.begin();
 		await writePlanOrRemoveFolder(folder, this.plan);
 		this.events.open({type: 'batch.planned', runId: folder.runId, runDir: folder.dir, plan: this.plan, at: Date.now()});
+		this.executor.announce?.(event => this.emit(event));
 
 		for (const task of this.plan.tasks) {
 			if (task.decision.refused) {
@@ -309,9 +310,19 @@ export class BatchRunner {
 				this.budgets.finished(id, attempt, route, withSpend.spend);
 				this.maybeFailFast(id, result.status);
 			},
+			lateResult: result => this.lateResult(entry, attempt, result),
 		});
 		entry.run = execution;
 		await execution.done;
+	}
+
+	/** A lost attempt's real result, from its worker come back: it replaces `lost` (results.json rewritten if the batch had finished). */
+	private lateResult(entry: TaskEntry, attempt: number, result: TaskResult): void {
+		if (entry.attempt !== attempt || entry.status !== 'lost') return;
+		this.finish(entry.task.id, result);
+		if (this.rounds.settled) {
+			void this.writeUp().then(report => this.announce(report)).catch(() => undefined); // a failure to write is in the report it would have been
+		}
 	}
 
 	private maybeFailFast(id: string, status: TaskStatus): void {

@@ -1,4 +1,4 @@
-// Two lines about the batch (three with warnings): which run, how it routes, how far along it is.
+// Two lines about the batch (a third with warnings, another with the worker hosts of a batch on them): which run, how it routes, how far along it is.
 import {Box, Text} from 'ink';
 import {useShallow} from 'zustand/shallow';
 import type {RoutingMode, TaskStatus} from '../../core/types.js';
@@ -11,6 +11,7 @@ import {headerHeight} from '../layout.js';
 import {batchSpendSummary, burnRate, stuckCount} from '../../state/spend-view.js';
 import {budgetTexts, burnText, headerSpendText} from '../spend-text.js';
 import {useBatch} from '../store-context.js';
+import {FleetLine} from './FleetLine.js';
 import {statusColor, useTheme} from '../theme/theme.js';
 
 const modeLabels: Readonly<Record<RoutingMode, string>> = {
@@ -40,6 +41,7 @@ export function Header({width, bindings}: {readonly width: number; readonly bind
 	const burn = useBatch(state => (spend !== null && state.order.some(id => state.tasks[id]?.status === 'running') ? burnText(burnRate(state, state.now)) : null));
 	const budgets = useBatch(useShallow(state => budgetTexts(state.budgets).map(budget => `${budget.level}\t${budget.text}`)));
 	const stuck = useBatch(stuckCount);
+	const fleet = useBatch(state => state.fleet !== null);
 	// Most watched first: a narrow terminal cuts the end of the line, so the run id goes last.
 	const facts = [
 		info.finished ? `finished after ${elapsed}` : elapsed,
@@ -52,7 +54,7 @@ export function Header({width, bindings}: {readonly width: number; readonly bind
 	].filter(Boolean).join(' · ');
 
 	return (
-		<Box flexDirection='column' width={width} height={headerHeight(warnings.length > 0)} overflow='hidden'>
+		<Box flexDirection='column' width={width} height={headerHeight(warnings.length > 0, fleet)} overflow='hidden'>
 			<Text wrap='truncate'>
 				<Text bold color={theme.colors.header.title}>hermes-delegate</Text>
 				<Text color={theme.colors.header.info}>{` · ${facts}`}</Text>
@@ -69,6 +71,7 @@ export function Header({width, bindings}: {readonly width: number; readonly bind
 					<Text key={status} color={statusColor(theme, status)}>{`  ${statusSymbols[status]} ${counts[status]} ${statusLabels[status]}`}</Text>
 				))}
 			</Text>
+			<FleetLine/>
 			{warnings.length > 0 && (
 				<Text wrap='truncate' color={theme.colors.text.warning}>
 					{warningLine(warnings, width, formatKey(bindings.get('help.toggle')?.[0] ?? '?'))}

@@ -1,0 +1,128 @@
+// One attempt's reports from its worker to its runner host, in order and kept. Each report is
+// published to the batch's stream and waits for JetStream's ack before the next one goes, so what
+// the stream holds is in order and complete up to the last ack. A publish that fails (NATS cut off,
+// restarting) is tried again with the same message id, so the stream keeps one copy even when the
+// first try did land, until it is acked or the batch's stream is gone (its runner host has ended
+// the batch). What is durable and what may be cut:
+// - events and the result: always, however long NATS is away (this host keeps them until then);
+// - live output: merged while a publish is under way (one report per stream, ≤ maxReportBytes), and
+//   dropped (counted, said in the result's warnings) past maxWaitingOutputBytes waiting, which only
+//   a long outage reaches. The task's log on this host keeps every byte either way.
+import type {JetStreamClient} from '@nats-io/jetstream';
+import {messageOf} from '../core/errors.js';
+import {encodeMessage, messageVersion, type AttemptReport, type ReportBody} from './messages.js';
+
+/** Raw bytes per output report: 256 KiB is 342 KiB in base64, under NATS's default max_payload of 1 MiB. */
+export const maxReportBytes = 256 * 1024;
+/** Output waiting for NATS beyond this is dropped rather than held in memory. */
+export const maxWaitingOutputBytes = 8 * 1024 * 1024;
+
+/** Numbered as they are handed over: a report's seq is known at once (outcomes.ts keeps it with the result). */
+type Waiting = {report: AttemptReport} | {seq: number; stream: 'stdout' | 'stderr'; chunks: Buffer[]; bytes: number};
+
+export type ReportTarget = {
+	js: JetStreamClient;
+	/** The attempt's report subject. */
+	subject: string;
+	/** Prefix of each report's message id (Nats-Msg-Id): the stream drops a second copy of one id. */
+	idPrefix: string;
+	worker: string;
+	/** true once the batch's stream is known to be gone (its batch has ended): nothing more can arrive. */
+	isGone: () => Promise<boolean>;
+	log: (line: string) => void;
+};
+
+export class ReportPublisher {
+	private readonly waiting: Waiting[] = [];
+	private waitingOutputBytes = 0;
+	private nextSeq = 0;
+	private dropped = 0;
+	private sending: Promise<void> | undefined;
+	private abandoned: string | undefined;
+
+	constructor(private readonly target: ReportTarget) {}
+
+	/** Queues the report; returns it as it will be published (numbered). */
+	report(body: ReportBody): AttemptReport {
+		const report = {...body, v: messageVersion, seq: this.nextSeq++, worker: this.target.worker} as AttemptReport;
+		this.waiting.push({report});
+		this.kick();
+		return report;
+	}
+
+	/** A report numbered before (kept by an earlier run of this worker): sent as it is, under its own seq. */
+	resend(report: AttemptReport): void {
+		this.waiting.push({report});
+		this.kick();
+	}
+
+	output(stream: 'stdout' | 'stderr', chunk: Buffer): void {
+		if (chunk.length === 0 || this.abandoned) return;
+		if (this.waitingOutputBytes + chunk.length > maxWaitingOutputBytes) {
+			this.dropped += chunk.length;
+			return;
+		}
+
+		this.waitingOutputBytes += chunk.length;
+		const last = this.waiting.at(-1);
+		if (last && 'stream' in last && last.stream === stream && last.bytes + chunk.length <= maxReportBytes) {
+			last.chunks.push(chunk);
+			last.bytes += chunk.length;
+		} else {
+			this.waiting.push({seq: this.nextSeq++, stream, chunks: [chunk], bytes: chunk.length});
+		}
+
+		this.kick();
+	}
+
+	/** Output bytes not sent because too much was waiting. */
+	get droppedOutputBytes(): number {
+		return this.dropped;
+	}
+
+	/** Resolves once every report handed over is in the stream; with why not, when the batch's stream went away first. */
+	async settled(): Promise<string | undefined> {
+		while (this.sending) await this.sending;
+		return this.abandoned;
+	}
+
+	private kick(): void {
+		this.sending ??= this.sendAll().finally(() => {
+			this.sending = undefined;
+		});
+	}
+
+	private async sendAll(): Promise<void> {
+		for (let next = this.waiting.shift(); next && !this.abandoned; next = this.waiting.shift()) {
+			if ('report' in next) {
+				await this.publish(next.report.seq, encodeMessage(next.report));
+			} else {
+				this.waitingOutputBytes -= next.bytes;
+				const {seq, stream, chunks} = next;
+				await this.publish(seq, encodeMessage({v: messageVersion, seq, worker: this.target.worker, kind: 'output', stream, data: Buffer.concat(chunks).toString('base64')}));
+			}
+		}
+
+		if (this.abandoned) this.waiting.length = 0;
+	}
+
+	/** Until acked, or the batch is gone; a publish that failed may have landed, so the retry carries the same id. */
+	private async publish(seq: number, bytes: Uint8Array): Promise<void> {
+		const {js, subject, idPrefix, log} = this.target;
+		for (let tries = 0; ; tries++) {
+			try {
+				await js.publish(subject, bytes, {msgID: `${idPrefix}.${seq}`, timeout: 2000});
+				if (tries > 0) log(`reported on ${subject} again after ${tries} failed tr${tries === 1 ? 'y' : 'ies'}`);
+				return;
+			} catch (error) {
+				if (tries === 0) log(`could not report on ${subject} (${messageOf(error)}): trying again until NATS takes it`);
+				if (await this.target.isGone().catch(() => false)) {
+					this.abandoned = `the batch's stream is gone (its runner host has ended the batch), so nothing more of it can be reported`;
+					return;
+				}
+
+				await new Promise(resolve => setTimeout(resolve, Math.min(2000, 250 * 2 ** tries)));
+			}
+		}
+	}
+}

@@ -1,0 +1,104 @@
+// NATS's own ways of proving who connects, on both ends: a server that asks for a user and password
+// (in the URL), one in operator mode that takes a credentials file (--nats-creds), and one that
+// speaks only TLS (--nats-tls-ca). Configs and certificates are written
+// by the test; the password never shows in what hermes-delegate prints.
+import {execFileSync} from 'node:child_process';
+import {writeFileSync} from 'node:fs';
+import path from 'node:path';
+import {execa} from 'execa';
+import {afterEach, describe, expect, it} from 'vitest';
+import {cliPath} from '../helpers/run-cli.js';
+import {fakeAgentPath} from '../helpers/processes.js';
+import {natsServerPath, natsSkipReason, scratchDir, startNatsServer, startWorker, stopFleet} from '../helpers/nats-fleet.js';
+import type {BatchReport} from '../../src/core/types.js';
+import {operatorMode} from '../helpers/nats-creds.js';
+
+if (!natsServerPath) console.log(natsSkipReason);
+afterEach(stopFleet);
+
+function runBatch(url: string, flags: string[] = []) {
+	return execa(process.execPath, [cliPath, 'run', '--nats', url, ...flags, JSON.stringify([{goal: 'hello [fake:duration=0.1] [fake:answer=hi]'}])], {env: {...process.env, HERMES_HOME: scratchDir('hd-runner-')}, reject: false});
+}
+
+function lonelyWorker(url: string, flags: string[] = []) {
+	return execa(process.execPath, [cliPath, 'worker', '--nats', url, '--hermes-bin', fakeAgentPath, ...flags], {env: {...process.env, HERMES_HOME: scratchDir('hd-lonely-')}, reject: false, timeout: 20_000});
+}
+
+/** A CA and a certificate it signed for 127.0.0.1, made with openssl. */
+function certificates(dir: string): {ca: string; cert: string; key: string} {
+	const file = (name: string) => path.join(dir, name);
+	const openssl = (...args: string[]) => execFileSync('openssl', args, {stdio: 'ignore'});
+	openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=hd test CA', '-keyout', file('ca.key'), '-out', file('ca.pem'));
+	openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-keyout', file('server.key'), '-out', file('server.csr'));
+	writeFileSync(file('san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
+	openssl('x509', '-req', '-in', file('server.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial', '-days', '2', '-extfile', file('san.ext'), '-out', file('server.pem'));
+	return {ca: file('ca.pem'), cert: file('server.pem'), key: file('server.key')};
+}
+
+describe.skipIf(!natsServerPath)('NATS auth', () => {
+	it('a server that asks for a user and password: refused without them (exit 2), a batch runs with them in the URL, and the password is never printed', async () => {
+		const dir = scratchDir('hd-auth-');
+		const config = path.join(dir, 'server.conf');
+		writeFileSync(config, 'authorization {\n  user: hd\n  password: "s3cret-pw"\n}\n');
+		const server = await startNatsServer({extraArgs: ['-c', config]});
+		const withPassword = server.url.replace('nats://', 'nats://hd:s3cret-pw@');
+
+		const refused = await lonelyWorker(server.url);
+		expect(refused.exitCode).toBe(2);
+		expect(refused.stderr).toMatch(/cannot reach NATS at nats:\/\/127\.0\.0\.1:\d+: .*[Aa]uthorization/);
+		const worker = await startWorker(withPassword, 'wa');
+		const unauthorised = await runBatch(server.url);
+		expect(unauthorised.exitCode).toBe(2);
+
+		const run = await runBatch(withPassword);
+		expect(run.exitCode, run.stderr).toBe(0);
+		expect((JSON.parse(run.stdout) as BatchReport).results[0]).toMatchObject({status: 'succeeded', answer: 'hi', host: 'wa'});
+		for (const text of [run.stdout, run.stderr, worker.log.text, refused.stderr]) expect(text).not.toContain('s3cret-pw');
+		expect(run.stderr).toMatch(/nats: 1 live worker: wa/);
+	}, 60_000);
+
+	it('a server that speaks only TLS: --nats-tls-ca on both ends; without it nothing connects (exit 2)', async () => {
+		const dir = scratchDir('hd-tls-');
+		const {ca, cert, key} = certificates(dir);
+		const config = path.join(dir, 'server.conf');
+		writeFileSync(config, `tls {\n  cert_file: "${cert}"\n  key_file: "${key}"\n}\n`);
+		const server = await startNatsServer({extraArgs: ['-c', config]});
+
+		const refused = await lonelyWorker(server.url);
+		expect(refused.exitCode).toBe(2);
+		expect(refused.stderr).toMatch(/cannot reach NATS at nats:\/\/127\.0\.0\.1:\d+/);
+		await startWorker(server.url, 'wa', {args: ['--nats-tls-ca', ca]});
+		const run = await runBatch(server.url, ['--nats-tls-ca', ca]);
+		expect(run.exitCode, run.stderr).toBe(0);
+		expect((JSON.parse(run.stdout) as BatchReport).results[0]).toMatchObject({status: 'succeeded', host: 'wa'});
+		expect((await runBatch(server.url)).exitCode).toBe(2);
+	}, 60_000);
+
+	it('a server in operator mode: --nats-creds on both ends (a user of an account with JetStream); without it nothing connects (exit 2)', async () => {
+		const {config, creds} = operatorMode(scratchDir('hd-operator-'));
+		const server = await startNatsServer({extraArgs: ['-c', config]});
+		const refused = await lonelyWorker(server.url);
+		expect(refused.exitCode).toBe(2);
+		expect(refused.stderr).toMatch(/cannot reach NATS at nats:\/\/127\.0\.0\.1:\d+: .*[Aa]uthorization/);
+		await startWorker(server.url, 'wa', {args: ['--nats-creds', creds]});
+		const run = await runBatch(server.url, ['--nats-creds', creds]);
+		expect(run.exitCode, run.stderr).toBe(0);
+		expect((JSON.parse(run.stdout) as BatchReport).results[0]).toMatchObject({status: 'succeeded', answer: 'hi', host: 'wa'});
+		expect((await runBatch(server.url)).exitCode).toBe(2);
+		// delegate.yaml's executor carries the file as --nats-creds does.
+		const home = scratchDir('hd-runner-');
+		writeFileSync(path.join(home, 'delegate.yaml'), `executor:\n  nats: ${server.url}\n  creds: ${creds}\n`);
+		const configured = await execa(process.execPath, [cliPath, 'run', JSON.stringify([{goal: 'hello [fake:duration=0.1] [fake:answer=hi]'}])], {env: {...process.env, HERMES_HOME: home}, reject: false});
+		expect(configured.exitCode, configured.stderr).toBe(0);
+	}, 60_000);
+
+	it('a credentials file that cannot be read, or a client certificate without its key, is bad input naming the flag (exit 2)', async () => {
+		const {url} = await startNatsServer();
+		const missing = await runBatch(url, ['--nats-creds', '/nonexistent/hd.creds']);
+		expect(missing.exitCode).toBe(2);
+		expect(missing.stderr).toMatch(/--nats-creds \/nonexistent\/hd\.creds: cannot read it .*\n {2}fix: pass a NATS credentials file/);
+		const half = await lonelyWorker(url, ['--nats-tls-cert', '/nonexistent/cert.pem']);
+		expect(half.exitCode).toBe(2);
+		expect(half.stderr).toMatch(/--nats-tls-cert and --nats-tls-key go together/);
+	}, 30_000);
+});
