@@ -69,11 +69,11 @@ if (helper.skipped) {
 console.log(`${os.cpus().length} cores, load average ${os.loadavg().map(load => load.toFixed(2)).join(' ')} at the start, node ${process.version}`);
 for (const workload of cases) {
 	const tools = {
-		'hermes-delegate': () => headless('hermes-delegate', paths, workload.kind, workload.count, workload.concurrency, workload.env),
+		'hermes-delegate': () => headless('hermes-delegate', paths, workload.kind, workload.count, workload.concurrency, workload.env).wall,
 		'node floor': () => nodeFloor(workload),
 		...(helper.binary ? {'helper floor': () => helperFloor(helper.binary, workload)} : {}),
-		xargs: () => headless('xargs', paths, workload.kind, workload.count, workload.concurrency, workload.env),
-		parallel: () => headless('parallel', paths, workload.kind, workload.count, workload.concurrency, workload.env),
+		xargs: () => headless('xargs', paths, workload.kind, workload.count, workload.concurrency, workload.env).wall,
+		parallel: () => headless('parallel', paths, workload.kind, workload.count, workload.concurrency, workload.env).wall,
 	};
 	const walls = Object.fromEntries(Object.keys(tools).map(name => [name, []]));
 	for (let run = 0; run < runs; run++) {

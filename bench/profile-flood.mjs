@@ -1,8 +1,9 @@
 // Where the dashboard's time goes in the flood workload (input for optimising, not a figure to
 // compare): `hermes-delegate tui` over 16 flooding agents in a 200×50 tmux pane, under
 // `node --cpu-prof`, leaving by itself when the batch is done (--exit-when-done, so that the
-// profile is written). Prints the top functions and modules by self time, mapped through
-// dist/'s source maps back to src/ and to the packages bundled into dist/.
+// profile is written). The runner host is started with the dashboard's Node flags, so it is
+// profiled too: both are printed, each with the top functions and modules by self time, mapped
+// through dist/'s source maps back to src/ and to the packages bundled into dist/.
 //
 // `node bench/profile-flood.mjs` (after a build). BENCH_KIND (flood; or trickle: 32 tasks,
 // BENCH_TRICKLE_S seconds at 20 lines/s), BENCH_FLOOD_LINES (100000), BENCH_TASKS (16),
@@ -139,12 +140,17 @@ const session = await startDashboard('hermes-delegate', paths, goals(kind, tasks
 	nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
 	args: ['--exit-when-done'],
 });
+const processes = await session.processes();
 await waitFor(`the ${kind} to finish`, () => countFiles(path.join(session.state, 'done')) >= tasks, 600_000);
-await waitFor('the dashboard to leave and write its profile', () => !running(session.pid) && readdirSync(profileDir).length > 0, 60_000);
+// The host ends once its last client has gone and the batch has settled, and writes its profile then.
+await waitFor('the dashboard and its runner host to leave and write their profiles', () => !processes.some(running) && readdirSync(profileDir).length >= processes.length, 60_000);
 await session.stop();
-const [name] = readdirSync(profileDir);
-const {total, functions, modules} = summarise(JSON.parse(readFileSync(path.join(profileDir, name), 'utf8')));
-const line = ([key, ms]) => `  ${ms.toFixed(0).padStart(6)} ms  ${((ms / total) * 100).toFixed(1).padStart(5)}%  ${key}`;
-console.log(`${kind} ${tasks}${kind === 'flood' ? ` × ${lines} lines` : ''}, hermes-delegate tui: ${(total / 1000).toFixed(2)} s profiled (self time, VM entries in parentheses)`);
-console.log(`\nby module:\n${modules.map(line).join('\n')}`);
-console.log(`\nby function:\n${functions.map(line).join('\n')}`);
+// Node names a profile CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile.
+for (const name of readdirSync(profileDir).sort()) {
+	const part = name.split('.')[3] === String(session.pid) ? 'the dashboard' : 'its runner host';
+	const {total, functions, modules} = summarise(JSON.parse(readFileSync(path.join(profileDir, name), 'utf8')));
+	const line = ([key, ms]) => `  ${ms.toFixed(0).padStart(6)} ms  ${((ms / total) * 100).toFixed(1).padStart(5)}%  ${key}`;
+	console.log(`\n${kind} ${tasks}${kind === 'flood' ? ` × ${lines} lines` : ''}, hermes-delegate tui, ${part}: ${(total / 1000).toFixed(2)} s profiled (self time, VM entries in parentheses)`);
+	console.log(`\nby module:\n${modules.map(line).join('\n')}`);
+	console.log(`\nby function:\n${functions.map(line).join('\n')}`);
+}

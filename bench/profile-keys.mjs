@@ -35,13 +35,15 @@ try {
 	session.sendKeys('q');
 	await waitFor('the quit question', () => /quit/i.test(session.screen()));
 	session.sendKeys('y');
-	await waitFor('the dashboard to leave and write its profile', () => !running(session.pid) && readdirSync(profileDir).length > 0, 60_000);
+	await waitFor('the dashboard to leave and write its profile', () => !running(session.pid) && readdirSync(profileDir).some(name => name.split('.')[3] === String(session.pid)), 60_000);
 } finally {
 	await session.stop();
 	stopEverything();
 }
 
-const [file] = readdirSync(profileDir);
+// The runner host, started with the dashboard's Node flags, writes a profile too: a key waits in
+// the dashboard (Node names a profile CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile).
+const file = readdirSync(profileDir).find(name => name.split('.')[3] === String(session.pid));
 const profile = JSON.parse(readFileSync(path.join(profileDir, file), 'utf8'));
 const nodes = new Map(profile.nodes.map(node => [node.id, node]));
 const parentOf = new Map();

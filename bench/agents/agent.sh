@@ -27,6 +27,9 @@ case ${goal%-*} in
 	endless) exec yes "$line" ;;
 	trickle) python3 "$(dirname "$0")/trickle.py" "${BENCH_TRICKLE_RATE:-20}" "${BENCH_TRICKLE_S:-20}" ;;
 	idle) exec sleep 1000000 ;;
+	# Says something (a pane's worth), counts as done, then stays quiet and running: a batch to
+	# attach to whose panes all have lines.
+	burst) yes "$line" | head -n "${BENCH_BURST_LINES:-40}"; finish; exec sleep 1000000 ;;
 	# Leaves on SIGTERM (sh's default); the sleep child shares the group, so only a signal to
 	# the whole group ends both.
 	term) sleep 1000000 & wait; exit 143 ;;

@@ -22,6 +22,59 @@ export function statusMiB(pid, key) {
 	return match ? Number(match[1]) / 1024 : 0;
 }
 
+/** CPU seconds of several processes, added up (each read once; one already gone counts 0). */
+export function cpuSecondsOf(pids) {
+	let sum = 0;
+	for (const pid of pids) {
+		try {
+			sum += cpuSeconds(pid);
+		} catch {
+			// gone: whatever it used is no longer readable
+		}
+	}
+
+	return sum;
+}
+
+/** The status field of each process in MiB, and their sum ({sum, parts}). */
+export function statusMiBOf(pids, key) {
+	const parts = pids.map(pid => {
+		try {
+			return statusMiB(pid, key);
+		} catch {
+			return 0;
+		}
+	});
+	return {sum: parts.reduce((a, b) => a + b, 0), parts};
+}
+
+/** The pids whose parent is `pid` and whose command line contains `marker` (all of them without one). */
+export function childrenOf(pid, marker) {
+	const found = [];
+	for (const name of readdirSync('/proc')) {
+		if (!/^\d+$/.test(name)) {
+			continue;
+		}
+
+		try {
+			const text = readFileSync(`/proc/${name}/stat`, 'utf8');
+			const ppid = Number(text.slice(text.lastIndexOf(')') + 2).split(' ', 2)[1]);
+			if (ppid === pid && (marker === undefined || readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(marker))) {
+				found.push(Number(name));
+			}
+		} catch {
+			// exited meanwhile
+		}
+	}
+
+	return found;
+}
+
+/** The 1-minute load average, as printed beside a figure taken now. */
+export function loadNow() {
+	return Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+}
+
 export function alive(pid) {
 	try {
 		process.kill(pid, 0);
@@ -67,16 +120,16 @@ export async function waitFor(what, check, timeoutMs = 30_000, pollMs = 20) {
 }
 
 /**
- * Waits until the process has stopped working through a backlog (less than 2% of a core over
- * half a second), so that the CPU a workload cost includes what the tool did after its agents
- * had finished: drawing the output it had not drawn yet.
+ * Waits until the processes have stopped working through a backlog (less than 2% of a core over
+ * half a second, together), so that the CPU a workload cost includes what the tool did after its
+ * agents had finished: drawing the output it had not drawn yet.
  */
-export async function settleCpu(pid, capMs = 30_000) {
+export async function settleCpu(pids, capMs = 30_000) {
 	const started = Date.now();
-	let last = cpuSeconds(pid);
+	let last = cpuSecondsOf(pids);
 	while (Date.now() - started < capMs) {
 		await sleep(500);
-		const now = cpuSeconds(pid);
+		const now = cpuSecondsOf(pids);
 		if (now - last < 0.011) {
 			return;
 		}

@@ -1,44 +1,52 @@
-// The last bytes of a stream, for what a result keeps of a task's raw stdout and stderr: a ring
-// of fixed most size, so a task that prints gigabytes holds no more than the limit.
+// The last bytes of a stream, for what a result keeps of a task's raw stdout and stderr: at most
+// the limit (and one chunk) held, however much a task prints.
 
 /**
- * The last `limit` bytes written, copied into a ring that grows by doubling up to `limit`. Copied,
- * not kept as the chunks they came in: an agent printing a line at a time hands over a chunk per
- * line, and a tail of 64 KiB was a thousand Buffers kept alive per task, each an object on the
- * heap (promoted, then collected by a major GC) for 60 bytes of output.
+ * The last `limit` bytes written. Chunks of `borrowFrom` bytes or more are kept as they came, by
+ * reference: a flood's pipe reads (tens of KiB each) were each copied once more just to be
+ * dropped by the next one, ~3 % of `run`'s main thread in the headless flood (bench/RESULTS.md,
+ * session 32). Smaller chunks are copied into blocks of our own: an agent printing a line at a
+ * time hands over a chunk per line, and keeping those would be a thousand Buffers alive per task,
+ * each an object on the heap (promoted, then collected by a major GC) for 60 bytes of output. So
+ * at most ~2 × limit / borrowFrom buffers are held. A chunk kept by reference must not be changed
+ * by its owner afterwards: stream chunks never are.
  */
 export class ByteTail {
-	private ring = Buffer.alloc(0);
-	/** Where the oldest kept byte is. */
-	private start = 0;
+	/** Oldest first; together `size` bytes, of which the newest `limit` count. */
+	private segments: Buffer[] = [];
 	private size = 0;
 	private total = 0;
+	/** The block small chunks are being copied into (the last segment views its used part). */
+	private block: {buffer: Buffer; used: number} | undefined;
 
-	constructor(private readonly limit: number) {}
+	constructor(private readonly limit: number, private readonly borrowFrom = Math.min(4096, limit)) {}
 
 	push(chunk: Buffer): void {
 		this.total += chunk.length;
-		const data = chunk.length > this.limit ? chunk.subarray(chunk.length - this.limit) : chunk;
-		if (data.length === 0) {
+		if (chunk.length === 0) {
 			return;
 		}
 
-		if (this.size + data.length > this.ring.length && this.ring.length < this.limit) {
-			this.grow(Math.min(this.limit, Math.max(this.size + data.length, this.ring.length * 2, 1024)));
+		if (chunk.length >= this.limit) {
+			this.segments = [chunk.subarray(chunk.length - this.limit)];
+			this.size = this.limit;
+			this.block = undefined;
+			return;
 		}
 
-		const capacity = this.ring.length;
-		const overflow = this.size + data.length - capacity;
-		if (overflow > 0) {
-			this.start = (this.start + overflow) % capacity;
-			this.size -= overflow;
+		if (chunk.length >= this.borrowFrom) {
+			this.segments.push(chunk);
+			this.block = undefined;
+		} else {
+			this.copyIn(chunk);
 		}
 
-		const at = (this.start + this.size) % capacity;
-		const first = Math.min(data.length, capacity - at);
-		data.copy(this.ring, at, 0, first);
-		data.copy(this.ring, 0, first);
-		this.size += data.length;
+		this.size += chunk.length;
+		// Segments wholly older than the newest `limit` bytes are let go.
+		while (this.size - this.segments[0]!.length >= this.limit) {
+			this.size -= this.segments.shift()!.length;
+			if (this.segments.length === 0) this.block = undefined;
+		}
 	}
 
 	/** Decoded text of at most `limit` bytes; a character cut at the front is dropped. */
@@ -54,21 +62,29 @@ export class ByteTail {
 		return {text: buffer.subarray(start).toString('utf8'), truncated};
 	}
 
-	/** The kept bytes, oldest first, in one buffer. */
+	/** The kept bytes, oldest first, in one buffer of at most `limit` bytes. */
 	private contents(): Buffer {
-		const end = this.start + this.size;
-		if (end <= this.ring.length) {
-			return this.ring.subarray(this.start, end);
-		}
-
-		return Buffer.concat([this.ring.subarray(this.start), this.ring.subarray(0, end - this.ring.length)], this.size);
+		const all = this.segments.length === 1 ? this.segments[0]! : Buffer.concat(this.segments, this.size);
+		return all.subarray(Math.max(0, all.length - this.limit));
 	}
 
-	private grow(capacity: number): void {
-		const ring = Buffer.alloc(capacity);
-		this.contents().copy(ring, 0);
-		this.ring = ring;
-		this.start = 0;
+	/** A small chunk, copied after the previous small ones (a new block when the last is full or not ours). */
+	private copyIn(chunk: Buffer): void {
+		let {block} = this;
+		let copied = 0;
+		if (block && block.used < block.buffer.length) {
+			copied = chunk.copy(block.buffer, block.used);
+			block.used += copied;
+			this.segments[this.segments.length - 1] = block.buffer.subarray(0, block.used);
+		}
+
+		if (copied < chunk.length) {
+			const rest = chunk.subarray(copied);
+			block = {buffer: Buffer.allocUnsafe(Math.max(this.borrowFrom, rest.length)), used: rest.length};
+			rest.copy(block.buffer);
+			this.segments.push(block.buffer.subarray(0, block.used));
+			this.block = block;
+		}
 	}
 }
 

@@ -9,7 +9,9 @@
 //             only trace of a process that left the session too (setsid), once it is reparented.
 // Pids are recycled, so a member must also be the same user's and have started no earlier than
 // the agent (group and session), or still have the start time it was seen with (seen).
+import {readdirSync} from 'node:fs';
 import {freshProcessTable, hasProc, scanProcessesInSlices, isSameProcess, ownUid, processUid, readProcStat, type ProcessId, type ProcessTable, type ProcStat} from './proc-tree.js';
+import {walkTrees} from './tree-walk.js';
 import {errnoCode} from '../errors.js';
 
 export type Family = {
@@ -162,13 +164,58 @@ let scanning = false;
 function scanWatched(): void {
 	if (scanning) return; // A slow scan is still going: the next tick starts the next one.
 	scanning = true;
-	void scanProcessesInSlices().then(table => {
-		for (const watch of watches) {
-			if (watch.intervalMs > 0) rememberDescendants(watch, table);
+	const watching = [...watches].filter(watch => watch.intervalMs > 0);
+	void watchedTable(watching).then(table => {
+		for (const watch of watching) {
+			if (watches.has(watch)) rememberDescendants(watch, table);
 		}
 	}).finally(() => {
 		scanning = false;
 	});
+}
+
+/** The kernel keeps no children lists: every watch reads the whole of /proc from then on. */
+let walkUnsupported = false;
+/** Rounds left that read the whole of /proc because a walk cost more than that (tried again after). */
+let wholeScansLeft = 0;
+const wholeScansAfterOverBudget = 10;
+
+/**
+ * What rememberDescendants needs: the watched agents and the descendants seen so far, with their
+ * own descendants, each read from /proc. Walked from them (tree-walk.ts) while that takes fewer
+ * reads than the machine has processes, else every process is read; a walk's table holds only
+ * those trees, and is used for nothing else.
+ */
+async function watchedTable(watching: Watch[]): Promise<ProcessTable> {
+	if (walkUnsupported || wholeScansLeft > 0) {
+		wholeScansLeft = Math.max(0, wholeScansLeft - 1);
+		return scanProcessesInSlices();
+	}
+
+	const roots = watching.flatMap(watch => [watch.family.leader.pid, ...watch.family.seen.keys()]);
+	const walked = await walkTrees(roots, processCount());
+	if (walked === 'unsupported') walkUnsupported = true;
+	if (walked === 'over-budget') wholeScansLeft = wholeScansAfterOverBudget;
+	return typeof walked === 'string' ? scanProcessesInSlices() : walked;
+}
+
+/** The machine's process count, listed again at most this often: it moves slowly, and a listing costs. */
+const processCountMaxAgeMs = 10_000;
+let counted: {at: number; count: number} | undefined;
+
+/** How many processes the machine has (a listing of /proc): what reading every one costs. */
+function processCount(): number {
+	const now = Date.now();
+	if (counted && now - counted.at < processCountMaxAgeMs) return counted.count;
+	let count = 0;
+	try {
+		count = readdirSync('/proc').filter(name => name.charCodeAt(0) >= 0x30 && name.charCodeAt(0) <= 0x39).length;
+	} catch {
+		// Then any walk is over budget, and the whole scan says what it can.
+	}
+
+	counted = {at: now, count};
+	return count;
 }
 
 function rememberDescendants(watch: Watch, table: ProcessTable): void {

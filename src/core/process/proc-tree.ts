@@ -12,6 +12,8 @@ export type ProcStat = {
 	session: number;
 	/** Kernel start time (clock ticks since boot): with the pid, it names one process, never a reused pid. */
 	startTicks: number | null;
+	/** Its threads (tree-walk.ts reads one children list per thread); absent when unreadable. */
+	threads?: number;
 };
 
 /** One process, named so that a recycled pid is never mistaken for it. */
@@ -55,40 +57,95 @@ export function readProcStat(pid: number | string): ProcStat | undefined {
 const statBuffer = Buffer.alloc(4096);
 
 /** Undefined when the process is gone; throws when it cannot tell (EMFILE, say). */
-function readProcStatOrThrow(pid: number | string): ProcStat | undefined {
-	let text: string;
+export function readProcStatOrThrow(pid: number | string): ProcStat | undefined {
+	let bytes: Buffer;
 	try {
-		text = readStatLine(`/proc/${pid}/stat`);
+		bytes = readStatBytes(`/proc/${pid}/stat`);
 	} catch (error) {
 		const code = errnoCode(error);
 		if (code === 'ENOENT' || code === 'ESRCH') return undefined; // Exited between listing and reading.
 		throw error;
 	}
 
-	if (text === '') return undefined; // Exited between opening and reading.
-
-	// "pid (comm) state ppid pgrp session ...": comm may itself contain spaces and ')'. The slice
-	// starts at field 3 (state), so field N of proc(5) is fields[N - 3].
-	const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-	const state = fields[0];
-	const ppid = Number(fields[1]);
-	const pgrp = Number(fields[2]);
-	const session = Number(fields[3]);
-	const startTicks = Number(fields[19]);
-	if (state === undefined || !Number.isInteger(pgrp) || !Number.isInteger(session)) return undefined;
-	return {pid: Number.parseInt(text, 10), state, ppid, pgrp, session, startTicks: Number.isInteger(startTicks) ? startTicks : null};
+	if (bytes.length === 0) return undefined; // Exited between opening and reading.
+	return parseStat(bytes);
 }
 
-/** The whole stat file: the kernel writes it in one piece, so one read of a large buffer holds it. */
-function readStatLine(file: string): string {
+/**
+ * The whole stat file: the kernel writes it in one piece, so one read of a large buffer holds it.
+ * The bytes are statBuffer's, valid until the next read.
+ */
+function readStatBytes(file: string): Buffer {
 	const fd = openSync(file, 'r');
 	try {
 		const length = readSync(fd, statBuffer, 0, statBuffer.length, null);
 		// Never seen: a line longer than the buffer. Read again, whole, rather than parse half of it.
-		return length < statBuffer.length ? statBuffer.toString('latin1', 0, length) : readFileSync(file, 'latin1');
+		return length < statBuffer.length ? statBuffer.subarray(0, length) : readFileSync(file);
 	} finally {
 		closeSync(fd);
 	}
+}
+
+const space = 0x20;
+const closingParen = 0x29;
+
+/**
+ * "pid (comm) state ppid pgrp session ... starttime ...", read from the bytes: comm may itself
+ * contain spaces and ')', so the fields are counted from the last ')'. Field N of proc(5) is the
+ * (N − 2)th after it. No string is made of the line or its fields: a scan reads every process
+ * on the machine once a second, and splitting each line into its 52 fields was most of a scan's
+ * time outside the kernel, and garbage (bench/RESULTS.md, session 32). Exported for its tests.
+ */
+export function parseStat(bytes: Buffer): ProcStat | undefined {
+	// The line ends with a line break.
+	const length = bytes.at(-1) === 0x0A ? bytes.length - 1 : bytes.length;
+	const close = bytes.lastIndexOf(closingParen, length - 1);
+	const stateAt = close + 2;
+	if (close === -1 || stateAt >= length || bytes[close + 1] !== space) return undefined;
+	// One pass over the bytes after the state: fields 4 (ppid), 5 (pgrp), 6 (session), 20
+	// (num_threads) and 22 (starttime) are read as decimals, the others only counted (a byte loop: a native
+	// indexOf per field costs more in crossing to C++ than it saves).
+	const wanted = [Number.NaN, Number.NaN, Number.NaN, Number.NaN, Number.NaN];
+	let stateEnd = length;
+	let field = 3;
+	let fieldStart = stateAt;
+	for (let index = stateAt; index <= length && field <= 22; index++) {
+		if (index < length && bytes[index] !== space) continue;
+		if (field === 3) stateEnd = index;
+		const slot = field >= 4 && field <= 6 ? field - 4 : field === 22 ? 3 : field === 20 ? 4 : -1;
+		if (slot !== -1) wanted[slot] = decimalAt(bytes, fieldStart, index);
+		field++;
+		fieldStart = index + 1;
+	}
+
+	const state = bytes.toString('latin1', stateAt, stateEnd);
+	const [ppid, pgrp, session, startTicks, threads] = wanted as [number, number, number, number, number];
+	if (state === '' || !Number.isInteger(pgrp) || !Number.isInteger(session)) return undefined;
+	const stat: ProcStat = {pid: leadingDecimal(bytes), state, ppid, pgrp, session, startTicks: Number.isInteger(startTicks) ? startTicks : null};
+	if (threads > 0) stat.threads = threads;
+	return stat;
+}
+
+/** The whole of bytes[from, to) as a decimal integer (a leading '-' allowed); NaN for anything else. */
+function decimalAt(bytes: Buffer, from: number, to: number): number {
+	const negative = bytes[from] === 0x2D;
+	let index = negative ? from + 1 : from;
+	if (index >= to) return Number.NaN;
+	let value = 0;
+	for (; index < to; index++) {
+		const digit = bytes[index]! - 0x30;
+		if (digit < 0 || digit > 9) return Number.NaN;
+		value = (value * 10) + digit;
+	}
+
+	return negative ? -value : value;
+}
+
+/** The digits the line starts with (the pid), as parseInt reads them; NaN without any. */
+function leadingDecimal(bytes: Buffer): number {
+	let end = 0;
+	while (end < bytes.length && bytes[end]! >= 0x30 && bytes[end]! <= 0x39) end++;
+	return end === 0 ? Number.NaN : decimalAt(bytes, 0, end);
 }
 
 // Zombies count as dead: PID 1 in a container may never reap a reparented grandchild.
@@ -188,7 +245,8 @@ export async function scanProcessesInSlices(): Promise<ProcessTable> {
 	return tableOf(byPid, complete, at);
 }
 
-function tableOf(byPid: Map<number, ProcStat>, complete: boolean, at: number): ProcessTable {
+/** A table of these processes (children() from their parent ids). */
+export function tableOf(byPid: Map<number, ProcStat>, complete: boolean, at: number): ProcessTable {
 	let childrenOf: Map<number, ProcStat[]> | undefined;
 	return {
 		at,

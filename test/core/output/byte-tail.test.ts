@@ -21,6 +21,21 @@ describe('ByteTail', () => {
 		}));
 	});
 
+	it('holds the same bytes when chunks from any size up are kept by reference and smaller ones copied', () => {
+		fc.assert(fc.property(fc.integer({min: 1, max: 3000}), fc.integer({min: 1, max: 3000}), fc.array(fc.uint8Array({maxLength: 4000}), {maxLength: 40}), (limit, borrowFrom, chunks) => {
+			const tail = new ByteTail(limit, Math.min(borrowFrom, limit));
+			let all = Buffer.alloc(0);
+			for (const bytes of chunks) {
+				tail.push(Buffer.from(bytes));
+				all = Buffer.concat([all, Buffer.from(bytes)]);
+				const kept = all.subarray(Math.max(0, all.length - limit));
+				let start = 0;
+				while (all.length > limit && start < kept.length && start < 4 && (kept[start]! & 0xc0) === 0x80) start++;
+				expect(tail.text()).toEqual({text: kept.subarray(start).toString('utf8'), truncated: all.length > limit});
+			}
+		}));
+	});
+
 	it('keeps the last bytes and drops a character cut in half at the front', () => {
 		const tail = new ByteTail(4);
 		tail.push(Buffer.from('ab'));

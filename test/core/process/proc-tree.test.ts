@@ -1,9 +1,59 @@
 import {spawn} from 'node:child_process';
-import {copyFileSync, mkdtempSync, rmSync} from 'node:fs';
+import {copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {hasProc, processTableFromNow, readProcStat, scanProcessesInSlices} from '../../../src/core/process/proc-tree.js';
+import {hasProc, parseStat, processTableFromNow, readProcStat, scanProcessesInSlices, type ProcStat} from '../../../src/core/process/proc-tree.js';
+
+/** The stat line read the plain way (split into its fields), as the parser did before it read bytes. */
+function parsedBySplitting(text: string): ProcStat | undefined {
+	const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+	const [state, ppid, pgrp, session, threads, startTicks] = [fields[0], Number(fields[1]), Number(fields[2]), Number(fields[3]), Number(fields[17]), Number(fields[19])];
+	if (state === undefined || !Number.isInteger(pgrp) || !Number.isInteger(session)) return undefined;
+	const stat: ProcStat = {pid: Number.parseInt(text, 10), state, ppid, pgrp, session, startTicks: Number.isInteger(startTicks) ? startTicks : null};
+	if (Number.isInteger(threads) && threads > 0) stat.threads = threads;
+	return stat;
+}
+
+describe('parseStat', () => {
+	it('reads what splitting the line reads, whatever the command name holds and whatever the other fields are', () => {
+		const count = fc.integer({min: 0, max: 2 ** 40});
+		const signed = fc.integer({min: -(2 ** 31), max: 2 ** 31});
+		// A command name is up to 15 bytes of anything but NUL; ')' and ' ' are what trips a parser.
+		const comm = fc.array(fc.constantFrom('a', 'Z', '0', ' ', ')', '(', '-', '\u00e9', '\n'), {maxLength: 15}).map(chars => chars.join(''));
+		fc.assert(fc.property(fc.integer({min: 1, max: 4_194_304}), comm, fc.constantFrom('R', 'S', 'D', 'Z', 'T', 't', 'X', 'I'), count, count, count, fc.array(signed, {minLength: 15, maxLength: 15}), count, fc.array(signed, {maxLength: 32}), (pid, name, state, ppid, pgrp, session, between, start, after) => {
+			const line = `${pid} (${name}) ${state} ${ppid} ${pgrp} ${session} ${between.join(' ')} ${start}${after.map(value => ` ${value}`).join('')}\n`;
+			const bytes = Buffer.from(line, 'latin1');
+
+			expect(parseStat(bytes)).toEqual(parsedBySplitting(line));
+			expect(parseStat(bytes)).toEqual({pid, state, ppid, pgrp, session, startTicks: start, ...(between[20 - 7]! > 0 ? {threads: between[20 - 7]} : {})});
+		}));
+	});
+
+	it.runIf(hasProc)('reads every process on this machine as splitting its line does', () => {
+		let read = 0;
+		for (const name of readdirSync('/proc').filter(entry => /^\d+$/.test(entry))) {
+			let bytes: Buffer;
+			try {
+				bytes = readFileSync(`/proc/${name}/stat`);
+			} catch {
+				continue; // gone meanwhile
+			}
+
+			expect(parseStat(bytes)).toEqual(parsedBySplitting(bytes.toString('latin1')));
+			read++;
+		}
+
+		expect(read).toBeGreaterThan(0);
+	});
+
+	it('says nothing of a line without its command name or fields', () => {
+		expect(parseStat(Buffer.from(''))).toBeUndefined();
+		expect(parseStat(Buffer.from('12 (sh'))).toBeUndefined();
+		expect(parseStat(Buffer.from('12 (sh) S 1'))).toBeUndefined();
+	});
+});
 
 describe.runIf(hasProc)('readProcStat', () => {
 	it('reads a process whose name holds spaces and parentheses, and says nothing of one that is gone', async () => {
