@@ -15,7 +15,8 @@ import {resolveBindings} from '../ui/keys/keys.js';
 import {agentNiceOption} from './flags.js';
 import {readAll} from './io.js';
 import {createRunner, prepareBatch, withCleanup} from './prepare.js';
-import {remoteFor, type Remote} from './remote.js';
+import {natsTargetOf} from './nats-target.js';
+import type {Remote} from './remote.js';
 import {onShutdownSignals} from './signals.js';
 
 export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.ReadableStream}): Promise<number> {
@@ -46,7 +47,9 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 		const dashboard = spec.command !== 'run';
 		const agentNice = dashboard ? agentNiceOption(stringOption(spec.options['agentNice'])) : undefined;
 		const options = {...spec.options, demo: spec.command === 'demo' || spec.options['demo'] === true};
-		remote = await remoteFor(options, io.env, line => log(`nats: ${line}`));
+		const target = natsTargetOf(options, io.env);
+		// The NATS client is loaded only for a batch that goes to worker hosts (nats-target.ts).
+		remote = target && await (await import('./remote.js')).openRemote(target, 'hermes-delegate runner host', line => log(`nats: ${line}`));
 		const batch = await prepareBatch(spec.taskArg, options, {
 			env: io.env,
 			stdinIsTTY: spec.stdinIsTTY,

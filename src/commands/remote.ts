@@ -1,22 +1,16 @@
 // A batch on worker hosts (`run`, `tui` and `run --detach` with --nats, or delegate.yaml's
-// executor): where NATS is and how to reach it, and what the runner host needs before its batch is
+// executor; nats-target.ts says whether it is one): what the runner host needs before its batch is
 // planned — NATS reached and the live workers found — and the executor that hands the batch's
-// attempts to them.
+// attempts to them. Imported only for such a batch: it loads the NATS client.
 import {InputError} from '../core/errors.js';
-import {loadSettings, settingsPath} from '../core/config/settings.js';
-import {resolveHermesHome} from '../core/hermes/home.js';
 import type {RunFolder} from '../core/run-folder/folder.js';
 import type {TaskExecutor} from '../core/run/executor.js';
 import {openNats, type Nats} from '../distributed/connection.js';
-import {shownUrl, type NatsAuth} from '../distributed/auth.js';
+import {shownUrl} from '../distributed/auth.js';
 import {natsExecutor, type NatsExecutor} from '../distributed/executor.js';
 import {Fleet, fleetCapabilities, refuseUnfit} from '../distributed/fleet.js';
-import {defaultWorkerWaitMs} from '../distributed/fit.js';
-import type {NatsOptions} from './flags.js';
+import type {NatsTarget} from './nats-target.js';
 import type {PreparedBatch, RemotePlanning} from './prepare.js';
-
-
-export type NatsTarget = {url: string; auth: NatsAuth; workerWaitMs: number};
 
 export type Remote = {
 	nats: Nats;
@@ -26,31 +20,6 @@ export type Remote = {
 	executorFor(batch: PreparedBatch, display?: boolean): (folder: RunFolder) => TaskExecutor;
 	close(): Promise<void>;
 };
-
-/**
- * Where the batch's tasks run: worker hosts through NATS (--nats wins; else delegate.yaml's
- * `executor: {nats: URL}`), with the flags' or the file's credentials; undefined: here. The demo
- * always runs here.
- */
-export function natsTargetOf(options: NatsOptions & {demo?: boolean | undefined}, env: NodeJS.ProcessEnv): NatsTarget | undefined {
-	if (options.demo) return undefined;
-	const fromFile = loadSettings(settingsPath(resolveHermesHome(env))).executor;
-	const url = options.nats ?? fromFile?.nats;
-	if (url === undefined) return undefined;
-	// The file's credentials go with the file's server only: --nats elsewhere takes none of them.
-	const file = options.nats === undefined || options.nats === fromFile?.nats ? fromFile : undefined;
-	return {
-		url,
-		auth: {credsFile: options.natsCreds ?? file?.creds, tlsCa: options.natsTlsCa ?? file?.tls_ca, tlsCert: options.natsTlsCert ?? file?.tls_cert, tlsKey: options.natsTlsKey ?? file?.tls_key},
-		workerWaitMs: Math.round((file?.worker_wait ?? defaultWorkerWaitMs / 1000) * 1000),
-	};
-}
-
-/** The remote for a batch whose tasks run on worker hosts; undefined for one that runs here. */
-export async function remoteFor(options: NatsOptions & {demo?: boolean | undefined}, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<Remote | undefined> {
-	const target = natsTargetOf(options, env);
-	return target === undefined ? undefined : openRemote(target, 'hermes-delegate runner host', log);
-}
 
 /** NATS reached and at least one live worker, or an InputError (exit 2) that says how to get there. */
 export async function openRemote(target: NatsTarget, who: string, log: (line: string) => void): Promise<Remote> {

@@ -7,7 +7,8 @@ import type {BatchRunner} from '../core/run/runner.js';
 import {createRunner, prepareBatch, withCleanup, type PreparedBatch} from './prepare.js';
 import type {RunOptions} from './flags.js';
 import {guardOutput, type CommandIO, type Output} from './io.js';
-import {natsTargetOf, openRemote, type Remote} from './remote.js';
+import {natsTargetOf} from './nats-target.js';
+import type {Remote} from './remote.js';
 import {dryRunTable} from './dry-run-table.js';
 import {startProgressLine} from './progress.js';
 import {onShutdownSignals} from './signals.js';
@@ -18,6 +19,8 @@ import {jsonText, terminalSafe} from '../core/output/visible-text.js';
 export async function runCommand(taskArg: string | undefined, options: RunOptions, io: CommandIO): Promise<number> {
 	const target = natsTargetOf(options, io.env);
 	if (target === undefined) return runBatch(taskArg, options, io, undefined);
+	// The NATS client is loaded only for a batch that goes to worker hosts (nats-target.ts).
+	const {openRemote} = await import('./remote.js');
 	const stderr = guardOutput(io.stderr, undefined, terminalSafe);
 	const remote = await openRemote(target, 'hermes-delegate run', line => stderr.write(`hermes-delegate: nats: ${line}\n`));
 	try {
