@@ -36,7 +36,9 @@ export async function cancelCommand(runArg: string, taskArgs: readonly string[],
 		const stopping: string[] = [];
 		for (const id of new Set(ids)) {
 			say(question(state, {action: options.kill ? 'kill' : 'cancel', taskId: id}));
-			if (await connection.control.cancel(id, {skipGrace: options.kill ?? false}) || state.tasks[id]?.status === 'cancelling') {
+			// Refused while it runs: a stop is under way already (another client's, or a dashboard's `c`;
+			// a task on a worker host is cancelling only once its worker says so), so this one waits for it.
+			if (await connection.control.cancel(id, {skipGrace: options.kill ?? false}) || ['running', 'cancelling'].includes(state.tasks[id]?.status ?? '')) {
 				stopping.push(id);
 			} else {
 				say(`${id} was not stopped: it is ${state.tasks[id]?.status ?? 'unknown'} already`);

@@ -156,7 +156,8 @@ class RemoteAttempt {
 	}
 
 	stop(reason: StopReason, skipGrace: boolean): void {
-		if (this.ended) return;
+		// One stop request per attempt; only a kill (skipGrace) is worth a second one.
+		if (this.ended || (this.stopReason && !skipGrace)) return;
 		this.stopReason = reason;
 		if (!this.worker) {
 			// No worker holds it: it never starts (a claim that comes later is refused).

@@ -83,8 +83,18 @@ describe.skipIf(!natsServerPath)('the NATS executor', () => {
 			expect(events.some(event => event.type === 'task.killed')).toBe(false);
 			expect(runner.status('t01')).toBe('running');
 
+			// Every stop request on the wire (a core subscription sees requests as any message).
+			let stopRequests = 0;
+			const stops = nats.connection.subscribe(subjects.cancel, {callback: () => {
+				stopRequests++;
+			}});
+			await nats.connection.flush();
+			// A second cancel before the worker has said the stop began (the task still runs here) is no second stop.
 			expect(runner.cancel('t01')).toBe(true);
+			expect(runner.cancel('t01')).toBe(false);
 			const finished = await report;
+			stops.unsubscribe();
+			expect(stopRequests).toBe(1);
 			expect(finished.results[0]).toMatchObject({status: 'cancelled', host: 'wa'});
 			expect(events.some(event => event.type === 'task.cancelling')).toBe(true);
 			expect(groupExists(pid)).toBe(false);

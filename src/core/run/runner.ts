@@ -21,7 +21,7 @@ import {BatchBudgets, inScope, type BudgetLimit} from './budgets.js';
 import {BatchMonitor, type MonitorClock} from './batch-monitor.js';
 import {defaultStuckAfterMs} from './stuck.js';
 import type {TaskOutput} from '../output/task-output.js';
-import type {TaskExecutor} from './executor.js';
+import type {TaskExecution, TaskExecutor} from './executor.js';
 import {localExecutor, type TaskRunSettings} from './task-run.js';
 import type {BatchEvent, BatchReport, DelegationConfig, RetryTarget, RoutePlan, StopReason, TaskResult, TaskStatus} from '../types.js';
 
@@ -68,6 +68,8 @@ export class BatchRunner {
 	private readonly executor: TaskExecutor;
 	/** Each attempt's spend from state.db, read as it ends. */
 	private readonly spend: SpendReader;
+	/** Attempts a stop was asked of: asking again is no second stop. */
+	private readonly stopsAsked = new WeakSet<TaskExecution>();
 
 	constructor(plan: RoutePlan, private readonly options: RunnerOptions) {
 		const executor = options.executor ?? localExecutor(options);
@@ -190,11 +192,19 @@ export class BatchRunner {
 			return true;
 		}
 
-		if (entry.status !== 'running') {
+		if (entry.status !== 'running' || !entry.run) {
 			return false;
 		}
 
-		entry.run?.stop(reason, options.skipGrace ?? false);
+		// A stop already asked of this attempt whose cancelling has not come back yet (a worker host
+		// says it a round trip later): a second cancel is none, only a kill escalates it.
+		if (this.stopsAsked.has(entry.run)) {
+			if (options.skipGrace) entry.run.skipGrace();
+			return options.skipGrace ?? false;
+		}
+
+		this.stopsAsked.add(entry.run);
+		entry.run.stop(reason, options.skipGrace ?? false);
 		return true;
 	}
 
