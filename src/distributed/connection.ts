@@ -9,6 +9,7 @@ import {Kvm, type KV} from '@nats-io/kv';
 import {InputError, messageOf} from '../core/errors.js';
 import {offerConsumer, offerStream, offerSubjects, workerBucket} from './subjects.js';
 import {connectOptionsFor, shownUrl, type NatsAuth} from './auth.js';
+import {serverDemands} from './server-info.js';
 
 /** How long a worker may hold an offer without a sign of life before JetStream offers it again. */
 export const offerAckWaitMs = 30_000;
@@ -36,7 +37,16 @@ export async function openNats(url: string, who: string, auth: NatsAuth = {}): P
 		// A lost server is noticed within ~15 s even without a closed socket (a cut network); retried every 0.5 s.
 		connection = await connect({name: who, timeout: 5000, maxReconnectAttempts: -1, reconnectTimeWait: 500, pingInterval: 5000, maxPingOut: 3, ...options});
 	} catch (error) {
-		throw new InputError(`cannot reach NATS at ${shownUrl(url)}: ${messageOf(error)}`, {}, `start a server with JetStream (\`nats-server -js\`) there, or pass the right --nats URL (e.g. nats://127.0.0.1:4222)${auth.credsFile || auth.tlsCa ? ', and check --nats-creds/--nats-tls-ca' : ''}`);
+		const cause = `cannot reach NATS at ${shownUrl(url)}: ${messageOf(error)}`;
+		const demands = await serverDemands(shownUrl(url));
+		if (demands?.tlsVerify) {
+			// Such a server drops a client without a (trusted) certificate in the handshake; the client only times out.
+			throw auth.tlsCert === undefined
+				? new InputError(`${cause}: the server asks every client for a TLS client certificate (its tls block has verify: true), and none was given`, {}, 'pass --nats-tls-cert FILE and --nats-tls-key FILE (a client certificate signed by the CA the server trusts, and its key; or tls_cert and tls_key under executor: in delegate.yaml), with --nats-tls-ca FILE for the server\'s CA')
+				: new InputError(`${cause}: the server asks for a TLS client certificate and did not take ${auth.tlsCert}`, {}, 'pass with --nats-tls-cert a certificate signed by the CA in the server\'s ca_file (and valid now), with its key in --nats-tls-key');
+		}
+
+		throw new InputError(cause, {}, `start a server with JetStream (\`nats-server -js\`) there, or pass the right --nats URL (e.g. nats://127.0.0.1:4222)${auth.credsFile || auth.tlsCa ? ', and check --nats-creds/--nats-tls-ca' : ''}`);
 	}
 
 	try {

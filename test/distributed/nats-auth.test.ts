@@ -1,9 +1,10 @@
 // NATS's own ways of proving who connects, on both ends: a server that asks for a user and password
-// (in the URL), one in operator mode that takes a credentials file (--nats-creds), and one that
-// speaks only TLS (--nats-tls-ca). Configs and certificates are written
+// (in the URL), one in operator mode that takes a credentials file (--nats-creds), one that
+// speaks only TLS (--nats-tls-ca), and one that also asks for a client certificate
+// (--nats-tls-cert/--nats-tls-key). Configs and certificates (openssl) are written
 // by the test; the password never shows in what hermes-delegate prints.
 import {execFileSync} from 'node:child_process';
-import {writeFileSync} from 'node:fs';
+import {existsSync, readdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {execa} from 'execa';
 import {afterEach, describe, expect, it} from 'vitest';
@@ -14,6 +15,8 @@ import type {BatchReport} from '../../src/core/types.js';
 import {operatorMode} from '../helpers/nats-creds.js';
 
 if (!natsServerPath) console.log(natsSkipReason);
+const opensslPath = ['/usr/bin/openssl', '/usr/local/bin/openssl', '/bin/openssl'].find(file => existsSync(file));
+if (natsServerPath && !opensslPath) console.log('openssl is not installed (apt-get install openssl): the TLS tests are skipped, since they make their certificates with it');
 afterEach(stopFleet);
 
 function runBatch(url: string, flags: string[] = []) {
@@ -24,15 +27,23 @@ function lonelyWorker(url: string, flags: string[] = []) {
 	return execa(process.execPath, [cliPath, 'worker', '--nats', url, '--hermes-bin', fakeAgentPath, ...flags], {env: {...process.env, HERMES_HOME: scratchDir('hd-lonely-')}, reject: false, timeout: 20_000});
 }
 
-/** A CA and a certificate it signed for 127.0.0.1, made with openssl. */
-function certificates(dir: string): {ca: string; cert: string; key: string} {
+/**
+ * A throwaway CA, a server certificate it signed for 127.0.0.1, and a client certificate it signed
+ * (for a server that asks for one: `verify: true`), made with openssl.
+ */
+function certificates(dir: string): {ca: string; cert: string; key: string; clientCert: string; clientKey: string} {
 	const file = (name: string) => path.join(dir, name);
-	const openssl = (...args: string[]) => execFileSync('openssl', args, {stdio: 'ignore'});
+	const openssl = (...args: string[]) => execFileSync(opensslPath!, args, {stdio: 'ignore'});
 	openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=hd test CA', '-keyout', file('ca.key'), '-out', file('ca.pem'));
-	openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-keyout', file('server.key'), '-out', file('server.csr'));
-	writeFileSync(file('san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
-	openssl('x509', '-req', '-in', file('server.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial', '-days', '2', '-extfile', file('san.ext'), '-out', file('server.pem'));
-	return {ca: file('ca.pem'), cert: file('server.pem'), key: file('server.key')};
+	const signed = (name: string, subject: string, extensions: string) => {
+		openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', subject, '-keyout', file(`${name}.key`), '-out', file(`${name}.csr`));
+		writeFileSync(file(`${name}.ext`), extensions);
+		openssl('x509', '-req', '-in', file(`${name}.csr`), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial', '-days', '2', '-extfile', file(`${name}.ext`), '-out', file(`${name}.pem`));
+	};
+
+	signed('server', '/CN=127.0.0.1', 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
+	signed('client', '/CN=hd worker', 'extendedKeyUsage=clientAuth\n');
+	return {ca: file('ca.pem'), cert: file('server.pem'), key: file('server.key'), clientCert: file('client.pem'), clientKey: file('client.key')};
 }
 
 describe.skipIf(!natsServerPath)('NATS auth', () => {
@@ -57,7 +68,7 @@ describe.skipIf(!natsServerPath)('NATS auth', () => {
 		expect(run.stderr).toMatch(/nats: 1 live worker: wa/);
 	}, 60_000);
 
-	it('a server that speaks only TLS: --nats-tls-ca on both ends; without it nothing connects (exit 2)', async () => {
+	it.skipIf(!opensslPath)('a server that speaks only TLS: --nats-tls-ca on both ends; without it nothing connects (exit 2)', async () => {
 		const dir = scratchDir('hd-tls-');
 		const {ca, cert, key} = certificates(dir);
 		const config = path.join(dir, 'server.conf');
@@ -73,6 +84,40 @@ describe.skipIf(!natsServerPath)('NATS auth', () => {
 		expect((JSON.parse(run.stdout) as BatchReport).results[0]).toMatchObject({status: 'succeeded', host: 'wa'});
 		expect((await runBatch(server.url)).exitCode).toBe(2);
 	}, 60_000);
+
+	it.skipIf(!opensslPath)('a server that asks for a client certificate (TLS verify): worker and batch connect with --nats-tls-cert/--nats-tls-key; without them exit 2 naming the flags, nothing started', async () => {
+		const dir = scratchDir('hd-mtls-');
+		const {ca, cert, key, clientCert, clientKey} = certificates(dir);
+		const config = path.join(dir, 'server.conf');
+		writeFileSync(config, `tls {\n  cert_file: "${cert}"\n  key_file: "${key}"\n  ca_file: "${ca}"\n  verify: true\n}\n`);
+		const server = await startNatsServer({extraArgs: ['-c', config]});
+		const withCert = ['--nats-tls-ca', ca, '--nats-tls-cert', clientCert, '--nats-tls-key', clientKey];
+
+		// The CA alone is not enough: the server wants to see who connects.
+		const refused = await lonelyWorker(server.url, ['--nats-tls-ca', ca]);
+		expect(refused.exitCode).toBe(2);
+		expect(refused.stderr).toMatch(/cannot reach NATS at nats:\/\/127\.0\.0\.1:\d+/);
+		expect(refused.stderr).toMatch(/the server asks every client for a TLS client certificate \(its tls block has verify: true\), and none was given\n {2}fix: pass --nats-tls-cert FILE and --nats-tls-key FILE/);
+
+		const worker = await startWorker(server.url, 'wa', {args: withCert});
+		const home = scratchDir('hd-runner-');
+		const noCert = await execa(process.execPath, [cliPath, 'run', '--nats', server.url, '--nats-tls-ca', ca, JSON.stringify([{goal: 'hello [fake:duration=0.1]'}])], {env: {...process.env, HERMES_HOME: home}, reject: false});
+		expect(noCert.exitCode).toBe(2);
+		expect(noCert.stderr).toMatch(/asks every client for a TLS client certificate.*\n {2}fix: pass --nats-tls-cert FILE and --nats-tls-key FILE/);
+		// Nothing started: no run folder, and the worker was offered nothing.
+		expect(existsSync(path.join(home, 'delegate', 'runs')) ? readdirSync(path.join(home, 'delegate', 'runs')).filter(run => !run.startsWith('.')) : []).toEqual([]);
+		expect(worker.log.text).not.toMatch(/running task/);
+
+		// A client certificate from a CA the server does not trust: refused, saying which file.
+		const stranger = certificates(scratchDir('hd-mtls-other-'));
+		const untrusted = await lonelyWorker(server.url, ['--nats-tls-ca', ca, '--nats-tls-cert', stranger.clientCert, '--nats-tls-key', stranger.clientKey]);
+		expect(untrusted.exitCode).toBe(2);
+		expect(untrusted.stderr).toContain(`the server asks for a TLS client certificate and did not take ${stranger.clientCert}`);
+
+		const run = await runBatch(server.url, withCert);
+		expect(run.exitCode, run.stderr).toBe(0);
+		expect((JSON.parse(run.stdout) as BatchReport).results[0]).toMatchObject({status: 'succeeded', answer: 'hi', host: 'wa'});
+	}, 90_000);
 
 	it('a server in operator mode: --nats-creds on both ends (a user of an account with JetStream); without it nothing connects (exit 2)', async () => {
 		const {config, creds} = operatorMode(scratchDir('hd-operator-'));
