@@ -261,7 +261,7 @@ class RemoteAttempt {
 			}
 
 			case 'finished': {
-				const note = report.droppedOutputBytes > 0 ? [`${report.droppedOutputBytes} bytes of live output were not sent while NATS was unreachable: the output here is incomplete (the log on ${report.worker} has all of it)`] : [];
+				const note = report.droppedOutputBytes > 0 ? [`${report.droppedOutputBytes} bytes of live output were not sent: more waited to go over NATS than its worker holds (NATS away, or slower than the task printed); the output here is incomplete where it says so (the log on ${report.worker} has all of it)`] : [];
 				this.end(note.length > 0 ? {...report.result, warnings: [...(report.result.warnings ?? []), ...note]} : report.result);
 				break;
 			}

@@ -6,8 +6,10 @@
 // the batch). What is durable and what may be cut:
 // - events and the result: always, however long NATS is away (this host keeps them until then);
 // - live output: merged while a publish is under way (one report per stream, ≤ maxReportBytes), and
-//   dropped (counted, said in the result's warnings) past maxWaitingOutputBytes waiting, which only
-//   a long outage reaches. The task's log on this host keeps every byte either way.
+//   dropped past maxWaitingOutputBytes waiting: NATS away, or slower than a task that prints tens of
+//   MiB at once. A drop is counted (said in the result's warnings) and marked where it happened: the
+//   first output taken after it (or the result) is preceded by a stderr line saying how many bytes
+//   are missing there, so the pane shows the gap. The task's log on this host keeps every byte.
 import type {JetStreamClient} from '@nats-io/jetstream';
 import {messageOf} from '../core/errors.js';
 import {encodeMessage, messageVersion, type AttemptReport, type ReportBody} from './messages.js';
@@ -37,6 +39,8 @@ export class ReportPublisher {
 	private waitingOutputBytes = 0;
 	private nextSeq = 0;
 	private dropped = 0;
+	/** Bytes dropped since the last gap note: said before the next output or the result. */
+	private gap = 0;
 	private sending: Promise<void> | undefined;
 	private abandoned: string | undefined;
 
@@ -44,6 +48,7 @@ export class ReportPublisher {
 
 	/** Queues the report; returns it as it will be published (numbered). */
 	report(body: ReportBody): AttemptReport {
+		if (body.kind === 'finished') this.noteGap();
 		const report = {...body, v: messageVersion, seq: this.nextSeq++, worker: this.target.worker} as AttemptReport;
 		this.waiting.push({report});
 		this.kick();
@@ -58,11 +63,32 @@ export class ReportPublisher {
 
 	output(stream: 'stdout' | 'stderr', chunk: Buffer): void {
 		if (chunk.length === 0 || this.abandoned) return;
-		if (this.waitingOutputBytes + chunk.length > maxWaitingOutputBytes) {
+		// Once dropping, on until half of what waits has gone: one gap per stall, not one per chunk that squeezes in.
+		const room = this.gap > 0 ? maxWaitingOutputBytes / 2 : maxWaitingOutputBytes;
+		if (this.waitingOutputBytes + chunk.length > room) {
 			this.dropped += chunk.length;
+			this.gap += chunk.length;
 			return;
 		}
 
+		this.noteGap();
+		this.queueOutput(stream, chunk);
+	}
+
+	/** Output bytes not sent because too much was waiting. */
+	get droppedOutputBytes(): number {
+		return this.dropped;
+	}
+
+	/** Where output was dropped, a line in its place (on stderr, which the pane shows and no answer is read from). */
+	private noteGap(): void {
+		if (this.gap === 0) return;
+		const note = `\n[hermes-delegate: ${this.gap} bytes of this task's output are missing here: more than ${maxWaitingOutputBytes / (1024 * 1024)} MiB waited to go over NATS; the log on worker ${this.target.worker} has every byte]\n`;
+		this.gap = 0;
+		this.queueOutput('stderr', Buffer.from(note));
+	}
+
+	private queueOutput(stream: 'stdout' | 'stderr', chunk: Buffer): void {
 		this.waitingOutputBytes += chunk.length;
 		const last = this.waiting.at(-1);
 		if (last && 'stream' in last && last.stream === stream && last.bytes + chunk.length <= maxReportBytes) {
@@ -73,11 +99,6 @@ export class ReportPublisher {
 		}
 
 		this.kick();
-	}
-
-	/** Output bytes not sent because too much was waiting. */
-	get droppedOutputBytes(): number {
-		return this.dropped;
 	}
 
 	/** Resolves once every report handed over is in the stream; with why not, when the batch's stream went away first. */
