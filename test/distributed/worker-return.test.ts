@@ -1,7 +1,8 @@
 // A worker cut off from NATS long enough to be declared lost, whose task ends meanwhile, and which
 // is then killed and started again (same --name, same home): it reports the result it kept on its
-// disk, and the task gets that result instead of `lost` — having run once.
-import {existsSync, mkdirSync, readdirSync, writeFileSync} from 'node:fs';
+// disk, and the task gets that result instead of `lost` — having run once. Once the runner host has
+// ended the batch, nothing takes such a result any more: it is dropped, and `lost` stands.
+import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {execa} from 'execa';
 import {afterEach, describe, expect, it} from 'vitest';
@@ -71,5 +72,43 @@ describe.skipIf(!natsServerPath)('a worker that comes back', () => {
 		expect(startedRecords(wa.home).map(record => record.task)).toEqual(['t01']);
 		expect(back.log.text).toMatch(/reported task t01 \(attempt 1\) of batch \S+, which ended while this worker was away/);
 		expect(keptOutcomes(wa.home)).toEqual([]);
+	}, 90_000);
+
+	it('after the runner host has ended the batch, a result that comes back is dropped: the batch\'s results keep lost, wait and ls say so, cancel refuses', async () => {
+		const server = await startNatsServer();
+		const relay = await startRelay(server);
+		const wa = await startWorker(relay.url, 'wa', {concurrency: 1});
+		const home = scratchDir('hd-runner-');
+		const env = {...process.env, HERMES_HOME: home};
+		const release = path.join(scratchDir('hd-release-'), 'go');
+		const run = execa(process.execPath, [cliPath, 'run', '--nats', server.url, JSON.stringify([{goal: `one [fake:until-file=${release}] [fake:answer=too late]`}])], {env, reject: false});
+		killAfterTest(run);
+		await waitFor(() => startedRecords(wa.home).length === 1, {message: 'wa running t01', timeoutMs: 20_000});
+		relay.cut();
+		// Lost, and with that the batch is over: `run` writes its results, deletes the batch's stream and ends.
+		const finished = await run;
+		expect(finished.exitCode).toBe(1);
+		const report = JSON.parse(finished.stdout) as BatchReport;
+		expect(report.results[0]).toMatchObject({status: 'lost', host: 'wa'});
+
+		writeFileSync(release, '');
+		await waitFor(() => keptOutcomes(wa.home).includes('t01.1.json'), {message: 'wa to keep t01\'s result'});
+		wa.process.kill('SIGKILL');
+		const back = await startWorker(server.url, 'wa', {home: wa.home, concurrency: 1});
+		await waitFor(() => /dropped the kept result of task t01 of batch \S+: the batch's stream is gone \(its runner host has ended the batch\)/.test(back.log.text), {message: 'the restarted wa to drop the result', timeoutMs: 20_000});
+		expect(keptOutcomes(wa.home)).toEqual([]);
+		// Its answer is only in the task's log on wa now.
+		const logs = readdirSync(path.join(wa.home, 'delegate', 'runs')).map(run => path.join(wa.home, 'delegate', 'runs', run, 'logs', 't01.log')).filter(file => existsSync(file));
+		expect(logs.map(file => readFileSync(file, 'utf8')).join('')).toContain('too late');
+
+		const waited = await execa(process.execPath, [cliPath, 'wait', report.run_id], {env, reject: false});
+		expect((JSON.parse(waited.stdout) as BatchReport).results[0]).toMatchObject({status: 'lost', host: 'wa'});
+		expect(waited.exitCode).toBe(1);
+		const listed = await execa(process.execPath, [cliPath, 'ls'], {env, reject: false});
+		expect(listed.stdout).toMatch(new RegExp(`${report.run_id}.*\\b1 lost\\b`));
+		// attach and cancel need the live runner host: there is none (attach, not in a terminal here, says that first).
+		const cancelled = await execa(process.execPath, [cliPath, 'cancel', report.run_id, 't01'], {env, reject: false});
+		expect(cancelled.exitCode).toBe(2);
+		expect(cancelled.stderr).toMatch(/cannot cancel run \S+: it has finished/);
 	}, 90_000);
 });
