@@ -6,7 +6,9 @@
 // This file is the batch's lifecycle: the queue (batch-queue.ts, which asks admission.ts whether a
 // task may start: concurrency, per-provider slots, budgets.ts), re-planning and re-routing, cancel, shutdown,
 // fail-fast and the report. How one attempt is run is its executor's (executor.ts; the local one
-// is task-run.ts); when the batch has finished (and how the dashboard's re-opens it) is batch-rounds.ts.
+// is task-run.ts); what an attempt tells the batch is entered by attempt-hooks.ts, what a cancel
+// does to one task is task-stops.ts; when the batch has finished (and how the dashboard's re-opens
+// it) is batch-rounds.ts.
 import {BatchEvents, type BatchListener} from './batch-events.js';
 import {batchReport} from './batch-report.js';
 import {BatchRounds} from './batch-rounds.js';
@@ -21,7 +23,9 @@ import {BatchBudgets, inScope, type BudgetLimit} from './budgets.js';
 import {BatchMonitor, type MonitorClock} from './batch-monitor.js';
 import {defaultStuckAfterMs} from './stuck.js';
 import type {TaskOutput} from '../output/task-output.js';
-import type {TaskExecution, TaskExecutor} from './executor.js';
+import type {TaskExecutor} from './executor.js';
+import {TaskStops} from './task-stops.js';
+import {attemptHooks, type AttemptBooks} from './attempt-hooks.js';
 import {localExecutor, type TaskRunSettings} from './task-run.js';
 import type {BatchEvent, BatchReport, DelegationConfig, RetryTarget, RoutePlan, StopReason, TaskResult, TaskStatus} from '../types.js';
 
@@ -68,8 +72,12 @@ export class BatchRunner {
 	private readonly executor: TaskExecutor;
 	/** Each attempt's spend from state.db, read as it ends. */
 	private readonly spend: SpendReader;
-	/** Attempts a stop was asked of: asking again is no second stop. */
-	private readonly stopsAsked = new WeakSet<TaskExecution>();
+	private readonly stops = new TaskStops((entry, reason) => {
+		this.finishUnstarted(entry, 'cancelled', `cancelled before it started (${reason})`);
+		this.queue.pumpSoon(); // it leaves the queue, and the round stops waiting for it
+	});
+	/** Where each attempt's news is entered (attempt-hooks.ts). */
+	private readonly books: AttemptBooks;
 
 	constructor(plan: RoutePlan, private readonly options: RunnerOptions) {
 		const executor = options.executor ?? localExecutor(options);
@@ -103,6 +111,18 @@ export class BatchRunner {
 			waiting: (id, waitingFor) => this.emit({type: 'task.waiting', id, waitingFor, at: Date.now()}),
 		});
 		this.rounds = new BatchRounds({writeUp: async () => this.writeUp(), announce: report => this.announce(report)});
+		this.books = {
+			emit: event => this.emit(event),
+			record: record => this.records.record(record),
+			monitor: this.monitor,
+			budgets: this.budgets,
+			spend: this.spend,
+			finish: (id, result) => this.finish(id, result),
+			failFast: (id, status) => this.maybeFailFast(id, status),
+			settled: () => this.rounds.settled,
+			// A failure to write is in the report it would have been.
+			rewriteReport: () => void this.writeUp().then(report => this.announce(report)).catch(() => undefined),
+		};
 		this.reroutable = {
 			tasks: this.tasks,
 			get capabilities() {
@@ -173,39 +193,10 @@ export class BatchRunner {
 		return this.rounds.whenSettled();
 	}
 
-	/** Cancel one task: a queued one never starts; a running one gets the kill cascade. */
+	/** Cancel one task: a queued one never starts; a running one gets the kill cascade (task-stops.ts). */
 	cancel(id: string, options: {skipGrace?: boolean; reason?: StopReason} = {}): boolean {
 		const entry = this.tasks.entry(id);
-		if (!entry) {
-			return false;
-		}
-
-		const reason = options.reason ?? 'cancel';
-		if (entry.status === 'queued') {
-			this.finishUnstarted(entry, 'cancelled', `cancelled before it started (${reason})`);
-			this.queue.pumpSoon(); // it leaves the queue, and the round stops waiting for it
-			return true;
-		}
-
-		if (entry.status === 'cancelling' && options.skipGrace) {
-			entry.run?.skipGrace();
-			return true;
-		}
-
-		if (entry.status !== 'running' || !entry.run) {
-			return false;
-		}
-
-		// A stop already asked of this attempt whose cancelling has not come back yet (a worker host
-		// says it a round trip later): a second cancel is none, only a kill escalates it.
-		if (this.stopsAsked.has(entry.run)) {
-			if (options.skipGrace) entry.run.skipGrace();
-			return options.skipGrace ?? false;
-		}
-
-		this.stopsAsked.add(entry.run);
-		entry.run.stop(reason, options.skipGrace ?? false);
-		return true;
+		return entry !== undefined && this.stops.cancel(entry, options.reason ?? 'cancel', options.skipGrace ?? false);
 	}
 
 	/**
@@ -294,45 +285,9 @@ export class BatchRunner {
 		// The task as it is now, not as it was queued: a re-plan may have changed the route meanwhile.
 		// Running before the executor is called: whatever it reports from then on lands on a running task.
 		entry.status = 'running';
-		const task = entry.task;
-		const {attempt} = entry;
-		const route = task.decision.route?.name ?? null;
-		const execution = this.executor.run(task, entry.attempt, this.tasks.output(id)!, {
-			emit: event => {
-				if (event.type === 'task.cancelling') {
-					entry.status = 'cancelling';
-				}
-
-				this.emit(event);
-				// After the event itself: a budget it reaches is news that follows it.
-				if (event.type === 'task.started') this.monitor.started(id, attempt);
-				if (event.type === 'task.spend' && event.attempt === attempt) {
-					this.monitor.tools(id, event.spend.tool_calls);
-					this.budgets.live(id, attempt, route, event.spend);
-				}
-			},
-			record: record => this.records.record(record),
-			finished: result => {
-				this.monitor.ended(id);
-				// A result from a worker host carries the spend read there, from that host's state.db.
-				const withSpend = result.host === undefined ? this.spend.attach(task, result) : result;
-				this.finish(id, withSpend);
-				this.budgets.finished(id, attempt, route, withSpend.spend);
-				this.maybeFailFast(id, result.status);
-			},
-			lateResult: result => this.lateResult(entry, attempt, result),
-		});
+		const execution = this.executor.run(entry.task, entry.attempt, this.tasks.output(id)!, attemptHooks(this.books, entry, entry.attempt));
 		entry.run = execution;
 		await execution.done;
-	}
-
-	/** A lost attempt's real result, from its worker come back: it replaces `lost` (results.json rewritten if the batch had finished). */
-	private lateResult(entry: TaskEntry, attempt: number, result: TaskResult): void {
-		if (entry.attempt !== attempt || entry.status !== 'lost') return;
-		this.finish(entry.task.id, result);
-		if (this.rounds.settled) {
-			void this.writeUp().then(report => this.announce(report)).catch(() => undefined); // a failure to write is in the report it would have been
-		}
 	}
 
 	private maybeFailFast(id: string, status: TaskStatus): void {
