@@ -235,9 +235,11 @@ export function routeLine(task: TaskView): string {
 	// What Hermes says it used wins over what was planned: under a profile route it is the only
 	// way to know the model at all, and a mismatch is worth seeing.
 	const used = telemetry?.model_used && telemetry.model_used !== task.model ? ` → ${telemetry.model_used}` : '';
+	// stream-json's counts, where the spend line below (from state.db) does not know them yet: the
+	// same number twice, one line apart, only crowds the pane.
 	const extras = [
-		telemetry?.tokens ? `${formatCount(telemetry.tokens.total)} tok` : undefined,
-		telemetry && telemetry.tool_calls > 0 ? `${telemetry.tool_calls} tool${telemetry.tool_calls === 1 ? '' : 's'}` : undefined,
+		telemetry?.tokens && (task.spend?.input_tokens ?? null) === null ? `${formatCount(telemetry.tokens.total)} tok` : undefined,
+		telemetry && telemetry.tool_calls > 0 && (task.spend?.tool_calls ?? null) === null ? `${telemetry.tool_calls} tool${telemetry.tool_calls === 1 ? '' : 's'}` : undefined,
 	].filter(Boolean);
 	// First, on a batch across hosts: where it runs is what an operator looks for.
 	return [...(task.host ? [`on ${task.host}`] : []), `${routeLabel(task)} · ${model}${used}`, ...extras].join(' · ');

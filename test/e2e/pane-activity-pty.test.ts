@@ -22,7 +22,11 @@ describe('the pane\'s activity line in a real terminal', () => {
 
 		const first = attach();
 		const quiet = /last output (\d+)s ago · last tool call (\d+)s ago/;
-		await first.waitForScreen(screen => Number(quiet.exec(screen)?.[1] ?? -1) >= 4, {message: 'four seconds of quiet on the pane', timeoutMs: 30_000});
+		// Both clocks: the fake's tool call can come a moment after its last output.
+		await first.waitForScreen(screen => {
+			const [, output = -1, tool = -1] = quiet.exec(screen) ?? [];
+			return Number(output) >= 4 && Number(tool) >= 4;
+		}, {message: 'four seconds of quiet on the pane, since output and since the tool call', timeoutMs: 30_000});
 		first.sendKeys('d');
 		await first.waitForExit();
 

@@ -57,6 +57,29 @@ describe('spend on the panes', () => {
 	});
 });
 
+describe('stream-json counts beside the spend line', () => {
+	test('the route line shows them only while the spend line does not know them', async () => {
+		const {frame, store} = render({tasks: plannedTasks(1), columns: 160});
+		startTask(store, 't01', t0);
+		const tokens = {input: 1490, output: 10, total: 1500, cache_read: 0, cache_write: 0};
+		store.getState().applyEvent({type: 'task.telemetry', id: 't01', telemetry: {model_used: null, session_id: 's1', tokens, cost_usd: null, tool_calls: 3}, at: t0 + 500});
+		// The row says 2 tool calls and no tokens yet: stream-json's tokens are the only ones known.
+		store.getState().applyEvent({type: 'task.spend', id: 't01', attempt: 1, spend: unknown, at: t0 + 1000});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('? in · ? out tokens · $? · 2 tool calls');
+		});
+		const routeRow = () => frame().split('\n').find(line => line.includes('gemini-3-flash-preview'))!;
+		expect(routeRow()).toContain('1.5k tok');
+		expect(routeRow()).not.toContain('tools');
+		// Once the row has them, they are said once, on the spend line.
+		store.getState().applyEvent({type: 'task.spend', id: 't01', attempt: 1, spend: known, at: t0 + 2000});
+		await vi.waitFor(() => {
+			expect(frame()).toContain('1.5k in · 300 out tokens');
+		});
+		expect(routeRow()).not.toContain('tok');
+	});
+});
+
 describe('spend in the header', () => {
 	test('the batch spend is a lower bound (≥) while an attempt is unknown, exact when all are known', async () => {
 		const {frame, store} = render({tasks: plannedTasks(2), columns: 160});
