@@ -102,7 +102,8 @@ describe.skipIf(!natsServerPath)('a worker task that floods its output', () => {
 		const gated = path.join(dir, 'hermes');
 		writeFileSync(gated, `#!/bin/sh\ncase "$*" in *fake:bytes*) while [ ! -e '${gate}' ]; do sleep 0.05; done ;; esac\nexec '${fakeAgentPath}' "$@"\n`);
 		chmodSync(gated, 0o755);
-		const settings: WorkerSettings = {args: ['--hermes-bin', gated]};
+		// Heartbeats that cannot go while NATS is frozen must not make it lost right after: a long allowance.
+		const settings: WorkerSettings = {args: ['--hermes-bin', gated, '--heartbeat', '30']};
 		const worker = await startWorker(server.url, 'wa', settings);
 		const bytes = 3 * maxWaitingOutputBytes;
 		const batch = await detachedBatch(server.url, [{name: 'flood', goal: `flood [fake:bytes=${bytes}] [fake:line-bytes=${lineBytes}]`}]);
