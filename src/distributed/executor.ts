@@ -197,10 +197,16 @@ class RemoteAttempt {
 		}
 
 		// The same worker asking again (its first reply was lost with the connection) gets the same answer.
-		this.worker = parsed.value.worker;
-		this.fitWait?.stop();
-		const advertisement = this.options.fleet.live().find(worker => worker.name === this.worker);
-		if (advertisement) readAs(this.attemptOutput, advertisement.hermes.flags);
+		if (!this.worker) {
+			const worker = parsed.value.worker;
+			this.worker = worker;
+			this.fitWait?.stop();
+			const advertisement = this.options.fleet.live().find(live => live.name === worker);
+			if (advertisement) readAs(this.attemptOutput, advertisement.hermes.flags);
+			// Still queued until its worker says the process runs (task.started): the pane says who has it meanwhile.
+			this.hooks.emit({type: 'task.waiting', id: this.task.id, waitingFor: `claimed by worker ${worker}: starting there`, at: Date.now()});
+		}
+
 		reply({v: messageVersion, granted: true});
 	}
 

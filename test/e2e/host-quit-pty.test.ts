@@ -9,7 +9,7 @@ import {readRunOwner} from '../../src/core/run-folder/owner.js';
 import type {BatchReport} from '../../src/core/types.js';
 import {fakeAgentPath, isProcessRunning} from '../helpers/processes.js';
 import {signalGroup} from '../../src/core/process/group.js';
-import {cliPath, makeHome, recordedGroups, tasksJson, type TestHome} from '../helpers/run-cli.js';
+import {cliPath, makeHome, recordedGroups, runCli, tasksJson, type TestHome} from '../helpers/run-cli.js';
 import {startTmux, type TmuxSession} from '../helpers/tmux.js';
 import {waitFor} from '../helpers/wait-for.js';
 import {readHostStatus} from '../../src/host/host-status.js';
@@ -116,6 +116,12 @@ describe('quitting the dashboard ends its runner host first', () => {
 		const [runId] = readdirSync(demoRuns);
 		const dir = path.join(demoRuns, runId!);
 		const hostPid = readRunOwner(dir)!.pid;
+
+		// `spend` by the demo's run id, from this home: the demo's home is looked in too, and its live
+		// host answers (the demo's fake agents write their rows: some spend is known by now).
+		const spend = await runCli(test, ['spend', runId!, '--json'], {env: {HERMES_DELEGATE_DEMO_HOME: path.join(test.dir, 'demo-home')}});
+		expect(spend.exitCode, spend.stderr).toBe(0);
+		expect(JSON.parse(spend.stdout)).toMatchObject({run_id: runId, from: 'runner host', spend: {total: {attempts: expect.any(Number)}}});
 
 		// No run named: the demo's run is the one live run of this home and the demo's.
 		const attached = terminal(test, ['attach']);

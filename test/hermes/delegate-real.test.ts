@@ -8,12 +8,14 @@ import {once} from 'node:events';
 import {spawn} from 'node:child_process';
 import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import {execa} from 'execa';
 import {afterAll, beforeAll, describe, expect, it, onTestFinished} from 'vitest';
 import {listGroupMembers, signalGroup} from '../../src/core/process/group.js';
 import type {BatchReport, TaskResult} from '../../src/core/types.js';
 import {makeHermesTestHome, type HermesTestHome} from '../helpers/hermes-test-home.js';
 import {startMockModelServer, type MockModelServer, type RecordedRequest} from '../helpers/mock-model-server.js';
+import {usage} from '../helpers/mock-model-wire.js';
 import {killStartedHermes, livingProcesses, realHermesReleases} from '../helpers/real-hermes.js';
 import {cliPath, recordedGroups} from '../helpers/run-cli.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -221,6 +223,41 @@ for (const release of realHermesReleases()) {
 				expect(requestsFor(result.goal)[0]?.model).toBe(`m-${profile}`);
 				expect(home.holdsSession(result.session_id ?? 'no session id', profile)).toBe(true);
 			}
+		});
+
+		// Spend comes from the session's row in the state.db of the home it ran in (the profile's for
+		// -p NAME), read here with plain SQL, apart from the code under test; the mock answers every
+		// completion with the same usage, so the output tokens are known too.
+		it('spend: each task\'s result holds its session row\'s counts, from the root home or its profile\'s, and the report sums them', () => {
+			const rowOf = (sessionId: string, profile?: string) => {
+				const file = profile === undefined ? path.join(home.dir, 'state.db') : path.join(home.dir, 'profiles', profile, 'state.db');
+				const db = new Database(file, {readonly: true, fileMustExist: true});
+				try {
+					return db.prepare('SELECT input_tokens, output_tokens, api_call_count, tool_call_count, model, cost_status FROM sessions WHERE id = ?').get(sessionId) as Record<string, unknown> | undefined;
+				} finally {
+					db.close();
+				}
+			};
+
+			for (const [run, name, profile] of [[modelMap, 'fast', undefined], [profiles, 'code', 'coder']] as const) {
+				const result = run.result(name);
+				const row = rowOf(result.session_id ?? 'no session id', profile);
+				expect(row, name).toBeDefined();
+				expect(result.spend, name).toMatchObject({
+					input_tokens: row!['input_tokens'],
+					output_tokens: usage.completion_tokens,
+					api_calls: row!['api_call_count'],
+					tool_calls: row!['tool_call_count'],
+					model: row!['model'],
+					// A custom provider has no price in Hermes: the cost is unknown, never 0.
+					cost_usd: null,
+				});
+				expect(result.spend?.api_calls, name).toBeGreaterThan(0);
+				expect(result.spend?.input_tokens, name).toBeGreaterThan(0);
+			}
+
+			const succeeded = profiles.report.results.filter(result => result.status === 'succeeded');
+			expect(profiles.report.spend?.total.output_tokens).toBe(succeeded.reduce((sum, result) => sum + (result.spend?.output_tokens ?? 0), 0));
 		});
 
 		it('built-in mode runs on Hermes\'s own flat delegation.model/provider', () => {
