@@ -271,7 +271,16 @@ export function startKillCascade(target: number | Family, options: CascadeOption
 	try {
 		options.onStart?.(cascade);
 	} finally {
-		signal('SIGTERM');
+		try {
+			signal('SIGTERM');
+		} catch (error) {
+			// Thrown to the caller as before onStart; `done` rejects with it rather than never settling
+			// for whoever onStart handed the cascade to (marked handled: the throw is the report).
+			begin(Promise.reject(error as Error));
+			cascade.done.catch(() => undefined);
+			throw error;
+		}
+
 		begin(run());
 	}
 
