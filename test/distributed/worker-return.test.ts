@@ -1,7 +1,8 @@
 // A worker cut off from NATS long enough to be declared lost, whose task ends meanwhile, and which
 // is then killed and started again (same --name, same home): it reports the result it kept on its
-// disk, and the task gets that result instead of `lost` — having run once. Once the runner host has
-// ended the batch, nothing takes such a result any more: it is dropped, and `lost` stands.
+// disk, and the task gets that result instead of `lost` — having run once; and it takes work again:
+// a task only it can run, offered while it was away, runs on it once it is back. Once the runner
+// host has ended the batch, nothing takes such a result any more: it is dropped, and `lost` stands.
 import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {execa} from 'execa';
@@ -25,7 +26,7 @@ function keptOutcomes(home: string): string[] {
 }
 
 describe.skipIf(!natsServerPath)('a worker that comes back', () => {
-	it('reports what finished while it was away, after a restart: the task gets its result instead of lost', async () => {
+	it('reports what finished while it was away, after a restart: the task gets its result instead of lost; then it takes work again', async () => {
 		const server = await startNatsServer();
 		const relay = await startRelay(server);
 		// wa reaches NATS through the relay, which the test cuts; wb directly.
@@ -39,6 +40,8 @@ describe.skipIf(!natsServerPath)('a worker that comes back', () => {
 		const tasks = [
 			{goal: `one [fake:until-file=${releaseA}] [fake:answer=done while away]`, profile: 'coder'},
 			{goal: `two [fake:until-file=${releaseB}]`, profile: 'other'},
+			// Only wa has the profile; its one slot is t01's, and then wa is away: it waits for wa.
+			{goal: 'three [fake:answer=after the return]', profile: 'coder'},
 		];
 		const run = execa(process.execPath, [cliPath, 'run', '--jsonl', '--nats', server.url, JSON.stringify(tasks)], {env: {...process.env, HERMES_HOME: home}, reject: false});
 		killAfterTest(run);
@@ -64,12 +67,13 @@ describe.skipIf(!natsServerPath)('a worker that comes back', () => {
 		const events = stdout.trim().split('\n').map(line => JSON.parse(line) as BatchEvent);
 		const last = events.at(-1)!;
 		const report = (last.type === 'batch.finished' ? last.report : undefined) as BatchReport;
-		expect(report.results.map(result => [result.id, result.status, result.host])).toEqual([['t01', 'succeeded', 'wa'], ['t02', 'succeeded', 'wb']]);
+		expect(report.results.map(result => [result.id, result.status, result.host])).toEqual([['t01', 'succeeded', 'wa'], ['t02', 'succeeded', 'wb'], ['t03', 'succeeded', 'wa']]);
+		expect(report.results[2]!.answer).toBe('after the return');
 		expect(report.results[0]!.answer).toBe('done while away');
 		expect(report.results[0]!.warnings).toContainEqual(expect.stringMatching(/^reported by worker wa when it came back, after it had been declared lost \(no heartbeat/));
 		expect(finished.exitCode).toBe(0);
-		// It ran once: the restarted worker reported it and ran nothing.
-		expect(startedRecords(wa.home).map(record => record.task)).toEqual(['t01']);
+		// t01 ran once: the restarted worker reported it, and ran t03, the one task it took.
+		expect(startedRecords(wa.home).map(record => record.task)).toEqual(['t01', 't03']);
 		expect(back.log.text).toMatch(/reported task t01 \(attempt 1\) of batch \S+, which ended while this worker was away/);
 		expect(keptOutcomes(wa.home)).toEqual([]);
 	}, 90_000);

@@ -117,3 +117,14 @@ export function fakeCapabilities(version: FakeHermesVersion = '0.20.0'): HermesC
 export function fakeVersionEnv(version: FakeHermesVersion = '0.20.0'): NodeJS.ProcessEnv {
 	return {...process.env, FAKE_HERMES_VERSION: version};
 }
+
+/**
+ * Whether SIGTERM (15: bit 14) waits undelivered in the process's shared pending set (Linux).
+ * A stopped process (SIGSTOP) keeps it there until SIGCONT or SIGKILL: a test can then read
+ * whether the signal was sent, instead of racing its delivery.
+ */
+export function sigtermPending(pid: number): boolean {
+	const mask = /^ShdPnd:\s*([\da-f]+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+	if (mask === undefined) throw new Error(`no ShdPnd line in /proc/${pid}/status`);
+	return (BigInt(`0x${mask}`) & (1n << 14n)) !== 0n;
+}

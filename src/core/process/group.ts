@@ -199,6 +199,13 @@ export type CascadeOptions = {
 	pollMs?: number | undefined;
 	/** Called once, when SIGKILL goes to the family. */
 	onKill?: (() => void) | undefined;
+	/**
+	 * Called once the cascade exists (its times set, skipGrace usable) and just before SIGTERM is
+	 * sent, which first reads the whole of /proc for the family (a few ms, tens under load): the
+	 * moment to tell the operator, so that the state change is not held up by the scan. SIGTERM
+	 * follows in the same turn even if this throws.
+	 */
+	onStart?: ((cascade: Cascade) => void) | undefined;
 };
 
 /**
@@ -229,8 +236,6 @@ export function startKillCascade(target: number | Family, options: CascadeOption
 			};
 		});
 
-	signal('SIGTERM');
-
 	const run = async (): Promise<CascadeOutcome> => {
 		while (Date.now() < killDueAt) {
 			if (!alive()) return {forced: false};
@@ -249,7 +254,8 @@ export function startKillCascade(target: number | Family, options: CascadeOption
 		return {forced: true};
 	};
 
-	return {
+	let begin!: (outcome: Promise<CascadeOutcome>) => void;
+	const cascade: Cascade = {
 		skipGrace() {
 			killDueAt = Math.min(killDueAt, Date.now());
 			wake?.();
@@ -258,8 +264,27 @@ export function startKillCascade(target: number | Family, options: CascadeOption
 			return killDueAt;
 		},
 		termSentAt,
-		done: run(),
+		done: new Promise(resolve => {
+			begin = resolve;
+		}),
 	};
+	try {
+		options.onStart?.(cascade);
+	} finally {
+		try {
+			signal('SIGTERM');
+		} catch (error) {
+			// Thrown to the caller as before onStart; `done` rejects with it rather than never settling
+			// for whoever onStart handed the cascade to (marked handled: the throw is the report).
+			begin(Promise.reject(error as Error));
+			cascade.done.catch(() => undefined);
+			throw error;
+		}
+
+		begin(run());
+	}
+
+	return cascade;
 }
 
 // Every group we started and have not yet seen empty. If hermes-delegate itself dies on an

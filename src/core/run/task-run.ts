@@ -315,25 +315,30 @@ class TaskRun {
 		}
 
 		const {id} = this.task;
-		const cascade = startKillCascade(this.family?.family ?? pgid, {
+		startKillCascade(this.family?.family ?? pgid, {
 			graceMs: skipGrace ? 0 : this.settings.graceMs,
 			onKill: () => {
 				if (!options.quiet) {
 					this.hooks.emit({type: 'task.killed', id, at: Date.now()});
 				}
 			},
-		});
-		this.cascade = cascade;
-		if (options.quiet) {
-			return;
-		}
+			// task.cancelling goes out before SIGTERM, whose /proc scan would hold up what the
+			// operator sees (through the runner host, the event then still has a socket to cross);
+			// the cascade is ours first, so a kill asked for on hearing of it reaches it.
+			onStart: cascade => {
+				this.cascade = cascade;
+				if (options.quiet) {
+					return;
+				}
 
-		this.stopping = true;
-		this.hooks.emit({
-			type: 'task.cancelling',
-			id,
-			cancelling: {reason: this.stopReason ?? 'cancel', termSentAt: cascade.termSentAt, killDueAt: cascade.killDueAt, killSent: false},
-			at: Date.now(),
+				this.stopping = true;
+				this.hooks.emit({
+					type: 'task.cancelling',
+					id,
+					cancelling: {reason: this.stopReason ?? 'cancel', termSentAt: cascade.termSentAt, killDueAt: cascade.killDueAt, killSent: false},
+					at: Date.now(),
+				});
+			},
 		});
 	}
 }

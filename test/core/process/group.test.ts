@@ -14,7 +14,7 @@ import {
 import {familyMembers, familyOf, signalFamily, watchFamily} from '../../../src/core/process/family.js';
 import {readProcStat, scanProcesses} from '../../../src/core/process/proc-tree.js';
 import {announcedPid, killKnownProcesses, startHostile} from '../../helpers/hostile.js';
-import {collect, fakeAgentArgs, fakeAgentPath, isProcessRunning, killStartedAgents, startFakeAgent} from '../../helpers/processes.js';
+import {collect, fakeAgentArgs, fakeAgentPath, isProcessRunning, killStartedAgents, sigtermPending, startFakeAgent} from '../../helpers/processes.js';
 import {waitFor} from '../../helpers/wait-for.js';
 
 const hasProc = isProcessRunning(process.pid) && process.platform === 'linux';
@@ -77,6 +77,32 @@ describe('kill cascade', () => {
 		expect(cascade.killDueAt).toBeLessThan(cascade.termSentAt + 600_000);
 		expect(await cascade.done).toEqual({forced: true});
 		expect(isProcessRunning(agent.grandchild)).toBe(false);
+	});
+
+	it.runIf(hasProc)('calls onStart with the cascade before SIGTERM goes out, and sends it even if onStart throws', async () => {
+		for (const throws of [false, true]) {
+			const agent = await startFakeAgent('[fake:forever] [fake:ready]');
+			await waitFor(() => agent.stdout.text.includes('READY\n'), {message: 'READY from the fake agent'});
+			// Stopped, the agent holds a SIGTERM pending (readable in /proc) instead of acting on it.
+			process.kill(agent.process.pid, 'SIGSTOP');
+			await waitFor(() => readProcStat(agent.process.pid)?.state === 'T', {message: 'the agent stopped'});
+			const heard: Array<{pending: boolean; killDueAt: number}> = [];
+			const start = () => startKillCascade(agent.process.pid, {
+				graceMs: 30_000,
+				onStart(cascade) {
+					heard.push({pending: sigtermPending(agent.process.pid), killDueAt: cascade.killDueAt});
+					if (throws) throw new Error('a listener failed');
+				},
+			});
+
+			if (throws) expect(start).toThrow('a listener failed');
+			else start();
+
+			expect(heard).toEqual([{pending: false, killDueAt: expect.any(Number) as number}]);
+			expect(sigtermPending(agent.process.pid)).toBe(true);
+			signalGroup(agent.process.pid, 'SIGKILL');
+			await agent.process.exited;
+		}
 	});
 
 	it('finishes quietly for a group that is already gone', async () => {
