@@ -36,9 +36,9 @@ export async function workerCommand(options: WorkerOptions, io: CommandIO): Prom
 	};
 	process.once('SIGINT', stop);
 	process.once('SIGTERM', stop);
-	log(`serving ${shownUrl(options.nats)} with ${concurrency} slot${concurrency === 1 ? '' : 's'} (Hermes ${capabilities.version ?? 'of unknown version'})`);
 	try {
-		await worker.serve();
+		// Said once a runner host can find it: a batch started after this line sees this worker.
+		await worker.serve(() => log(`serving ${shownUrl(options.nats)} with ${concurrency} slot${concurrency === 1 ? '' : 's'} (Hermes ${capabilities.version ?? 'of unknown version'})`));
 	} finally {
 		process.off('SIGINT', stop);
 		process.off('SIGTERM', stop);

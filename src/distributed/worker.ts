@@ -68,12 +68,17 @@ export class Worker {
 		this.spend = new SpendReader(options.env, options.capabilities.flags.source);
 	}
 
-	/** Advertises, then takes work until stop(); resolves once every attempt it took has ended. */
-	async serve(): Promise<void> {
+	/**
+	 * Advertises, then takes work until stop(); resolves once every attempt it took has ended.
+	 * `serving` is called once a runner host can find it (advertised, answering pings).
+	 */
+	async serve(serving: () => void = () => undefined): Promise<void> {
 		await this.advertise();
 		const pings = this.nats.connection.subscribe(workerPingSubject, {callback: (error, request) => {
 			if (!error) request.respond(encodeMessage(advertisementSchema.parse(this.advertisement())));
 		}});
+		await this.nats.connection.flush().catch(() => undefined); // the subscription stands at the server
+		serving();
 		void this.reportKeptOutcomes();
 		this.heartbeat = setInterval(() => void this.advertise(), this.options.heartbeatMs);
 		const consumer = await this.nats.js.consumers.get(offerStream, offerConsumer);
