@@ -70,6 +70,8 @@ describe.skipIf(!natsServerPath)('cancel through a runner host, of a task on a w
 				process.kill(worker.process.pid!, 'SIGCONT');
 				frozen = false;
 				const answer = await second;
+				// The confirmation says where the group is: on the worker, not here.
+				expect(answer.stderr).toContain('SIGTERM to its process group on worker wa,');
 				expect(answer.stderr).toMatch(/t01 cancelled/);
 				expect(answer.exitCode, answer.stderr).toBe(0);
 			} finally {

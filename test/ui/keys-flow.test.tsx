@@ -149,6 +149,23 @@ describe('cancel and kill ask first', () => {
 		});
 	});
 
+	test('a task on a worker host: the question says on which worker its group is', async () => {
+		const view = render({tasks: plannedTasks(1), columns: 120, rows: 24, graceMs: 5000});
+		view.store.getState().applyEvent({type: 'task.started', id: 't01', pid: 1000, argv: ['hermes', 'chat'], host: 'gpu-box', at: t0});
+		view.stdin.write('c');
+		await vi.waitFor(() => {
+			expect(view.frame()).toContain("Cancel t01 'Goal number 1'? SIGTERM to its process group on worker gpu-box, SIGKILL after 5s.");
+		});
+		view.stdin.write('n');
+		await vi.waitFor(() => {
+			expect(view.frame()).not.toContain('Cancel t01');
+		});
+		view.stdin.write('K');
+		await vi.waitFor(() => {
+			expect(view.frame()).toContain('SIGKILL to its process group on worker gpu-box, no grace period.');
+		});
+	});
+
 	test('c and y typed together cancel; in the prompt, q does nothing and only y/n are offered', async () => {
 		const {frame, stdin, control, store} = await withRunningTask();
 		stdin.write('c');

@@ -101,7 +101,9 @@ export function confirmQuestion(state: BatchState): string | null {
 		return `Cancel ${who}? It is still queued: it will not be started.`;
 	}
 
+	// On a batch across hosts the group is on the worker that runs it: the operator should know where.
+	const group = task?.host ? `its process group on worker ${task.host}` : 'its process group';
 	return confirm.action === 'kill'
-		? `Kill ${who} now? SIGKILL to its process group, no grace period.`
-		: `Cancel ${who}? SIGTERM to its process group, SIGKILL after ${grace}.`;
+		? `Kill ${who} now? SIGKILL to ${group}, no grace period.`
+		: `Cancel ${who}? SIGTERM to ${group}, SIGKILL after ${grace}.`;
 }
