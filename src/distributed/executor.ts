@@ -53,7 +53,10 @@ export function natsExecutor(options: NatsExecutorOptions): NatsExecutor {
 		run(task, attempt, output, hooks) {
 			const remote = new RemoteAttempt(task, attempt, output, hooks, options);
 			const done = Promise.resolve().then(async () => remote.start(reports));
-			return {stop: (reason, skipGrace) => remote.stop(reason, skipGrace), skipGrace: () => remote.stop(remote.stopReason ?? 'cancel', true), done};
+			return {stop: (reason, skipGrace) => remote.stop(reason, skipGrace), skipGrace: () => {
+				// As the executor contract says: a stop under way is forced now; without one, nothing happens.
+				if (remote.stopReason) remote.stop(remote.stopReason, true);
+			}, done};
 		},
 		announce(emit) {
 			// A whole snapshot each time, at most every 200 ms: free slots change with every start and end.
