@@ -57,12 +57,10 @@ export class AttachedClient {
 			oversized: bytes => this.close(`a line of more than ${maxClientLineBytes} bytes (${bytes} so far)`),
 		});
 		socket.on('data', chunk => this.reader.push(chunk));
-		socket.on('error', error => this.close(`socket error: ${error.message}`, false));
-		socket.on('close', () => {
-			// Closed without a `detach` first: killed, crashed, or a client older than that message.
-			if (this.attached) this.host.log(`${this.name}: went away without detaching (killed or crashed, or a hermes-delegate from before the detach message)`);
-			this.close('it went away', false);
-		});
+		// A client killed -9 is heard as a close, or first as an error (EPIPE on our next write to it,
+		// ECONNRESET when it died with our lines unread): either way it went away without detaching.
+		socket.on('error', error => this.wentAway(`socket error: ${error.message}`));
+		socket.on('close', () => this.wentAway('it went away'));
 		socket.on('drain', () => this.caughtUp());
 	}
 
@@ -170,6 +168,12 @@ export class AttachedClient {
 		}
 
 		this.host.changed(this, 'closed');
+	}
+
+	/** Its connection ended without a `detach` first: killed, crashed, or a client older than that message. */
+	private wentAway(reason: string): void {
+		if (this.attached) this.host.log(`${this.name}: went away without detaching (killed or crashed, or a hermes-delegate from before the detach message)${reason === 'it went away' ? '' : `: ${reason}`}`);
+		this.close(reason, false);
 	}
 
 	private leave(reason: LeaveReason): void {
