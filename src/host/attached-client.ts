@@ -6,7 +6,7 @@ import type {Socket} from 'node:net';
 import {LineReader} from './framing.js';
 import {defaultTailLines, encodeLine, hostFeatures, maxClientLineBytes, parseClientLine, protocolVersion, type BatchSnapshot, type HostMessage, type LeaveReason, type Request, type ReplyValue, type SequencedEvent} from './protocol.js';
 import type {OutputSnapshot} from '../state/store-types.js';
-import type {OutputDelta} from './tail-delta.js';
+import type {OutputDelta, TailSent} from './tail-delta.js';
 
 export type ClientHost = {
 	runId: string;
@@ -14,8 +14,8 @@ export type ClientHost = {
 	log(line: string): void;
 	snapshot(tailLines: number): BatchSnapshot;
 	outputChanges(versions: Readonly<Record<string, number>>, tailLines: number): Record<string, OutputSnapshot>;
-	/** outputChanges as deltas, for a client holding each task's complete lines up to linesSent[id] (tail-delta.ts). */
-	outputDeltas(versions: Readonly<Record<string, number>>, linesSent: Readonly<Record<string, number>>, tailLines: number): Record<string, OutputDelta>;
+	/** outputChanges as deltas, each recorded in `sent` (tail-delta.ts). */
+	outputDeltas(versions: Readonly<Record<string, number>>, sent: Record<string, TailSent>, tailLines: number): Record<string, OutputDelta>;
 	answer(request: Request): Promise<ReplyValue>;
 	/**
 	 * The client finished its hello (attached), said it leaves (left: it no longer counts, and waits
@@ -44,8 +44,8 @@ export class AttachedClient {
 	private tailLines = defaultTailLines;
 	/** It takes output pushes as deltas (its hello said tailDelta). */
 	private tailDelta = false;
-	/** For a delta client: each task's totalLines as last pushed, which it holds the complete lines up to. A snapshot's tails do not count. */
-	private linesSent: Record<string, number> = {};
+	/** For a delta client: what was last pushed of each task since its last snapshot (whose tails do not count). */
+	private tailsSent: Record<string, TailSent> = {};
 	private name: string;
 	private readonly reader: LineReader;
 	/** Replies that became ready while the client was behind: sent after its fresh snapshot. */
@@ -116,7 +116,7 @@ export class AttachedClient {
 			return;
 		}
 
-		const changes = this.tailDelta ? this.host.outputDeltas(this.versions, this.linesSent, this.tailLines) : this.host.outputChanges(this.versions, this.tailLines);
+		const changes = this.tailDelta ? this.host.outputDeltas(this.versions, this.tailsSent, this.tailLines) : this.host.outputChanges(this.versions, this.tailLines);
 		const ids = Object.keys(changes);
 		if (ids.length === 0) {
 			return;
@@ -124,7 +124,6 @@ export class AttachedClient {
 
 		for (const id of ids) {
 			this.versions[id] = changes[id]!.version;
-			if (this.tailDelta) this.linesSent[id] = changes[id]!.totalLines;
 		}
 
 		this.send({type: 'output', changes});
@@ -239,7 +238,7 @@ export class AttachedClient {
 		const snapshot = this.host.snapshot(this.tailLines);
 		this.versions = Object.fromEntries(Object.entries(snapshot.outputs).map(([id, output]) => [id, output.version]));
 		// The snapshot's tails do not say which lines were unfinished: each pane's next delta replaces it.
-		this.linesSent = {};
+		this.tailsSent = {};
 		this.write({type: 'snapshot', ...snapshot});
 	}
 

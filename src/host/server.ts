@@ -124,7 +124,7 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 			seq: history.seq,
 		}),
 		outputChanges: (versions, tailLines) => control.outputChanges(versions, tailLines),
-		outputDeltas: (versions, linesSent, tailLines) => tailDeltas(batch.runner, versions, linesSent, tailLines),
+		outputDeltas: (versions, sent, tailLines) => tailDeltas(batch.runner, versions, sent, tailLines),
 		answer,
 		changed(client, what) {
 			if (what === 'closed') {

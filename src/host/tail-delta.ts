@@ -32,17 +32,29 @@ export type OutputDelta = {
 export type HeldTail = {end: number; complete: readonly string[]};
 
 /**
- * Host side: the changed panes (output version other than `versions` says) as deltas, for a
- * client that holds each task's complete lines up to `linesSent[id]` (absent: nothing it can
- * append to, so the delta replaces).
+ * What the host last pushed of one task to a delta client: of which output (its serial: a task
+ * run again has a new one, counting its lines and versions from 0 again), at which version, and
+ * the complete lines up to which the client holds it.
  */
-export function tailDeltas(runner: Pick<BatchRunner, 'plan' | 'output'>, versions: Readonly<Record<string, number>>, linesSent: Readonly<Record<string, number>>, tailLines: number): Record<string, OutputDelta> {
+export type TailSent = {output: number; version: number; lines: number};
+
+/**
+ * Host side: the changed panes as deltas, recording each in `sent`. A task with nothing in
+ * `sent` (none pushed since the client's snapshot) has changed when its version is other than
+ * `versions` (the snapshot's) says, and its delta replaces; so does the first delta of an output
+ * other than the one last pushed.
+ */
+export function tailDeltas(runner: Pick<BatchRunner, 'plan' | 'output'>, versions: Readonly<Record<string, number>>, sent: Record<string, TailSent>, tailLines: number): Record<string, OutputDelta> {
 	const changes: Record<string, OutputDelta> = {};
 	for (const {id} of runner.plan.tasks) {
 		const output = runner.output(id);
-		if (output && output.version !== versions[id]) {
-			changes[id] = deltaOf(output, linesSent[id], tailLines);
-		}
+		if (!output) continue;
+		const last = sent[id];
+		const same = last?.output === output.serial;
+		if (last === undefined ? output.version === versions[id] : same && output.version === last.version) continue;
+		const delta = deltaOf(output, same ? last.lines : undefined, tailLines);
+		sent[id] = {output: output.serial, version: delta.version, lines: delta.totalLines};
+		changes[id] = delta;
 	}
 
 	return changes;

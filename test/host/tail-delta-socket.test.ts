@@ -104,6 +104,27 @@ describe('tail deltas over the socket', () => {
 		for (const id of ['t01', 't02']) expect(panes.get(id)).toEqual(hostPanes[id]);
 	});
 
+	it('a task run again starts its pane afresh: the new attempt\'s lines, none of the earlier attempt\'s', async () => {
+		const stop = path.join(scratch.folder('tail-delta-'), 'stop');
+		// Each attempt's first line is its command line, which names its route's model. One push a
+		// second: the second attempt has printed everything by its first push.
+		const batch = await host(['[fake:echo-args] [fake:lines=30] [fake:exit=1] first attempt', `[fake:until-file=${stop}] keeps the batch open`], {steered: true, publishHz: 1});
+		const client = await rawClient(batch.socketPath);
+		client.send(hello({tailDelta: true}));
+		await client.until('snapshot');
+		const finished = batch.runner.start();
+		await waitFor(() => batch.events.some(event => event.type === 'task.finished') && panesOf(client, 40).get('t01')?.version === batch.control.outputChanges({}, 40)['t01']?.version, {message: 'the first attempt\'s lines pushed'});
+		expect(panesOf(client, 40).get('t01')?.tail[0]).toContain('google/gemini-3-flash-preview');
+		expect(await batch.control.reroute!('t01', 'deep')).toMatchObject({ok: true});
+		await waitFor(() => batch.events.filter(event => event.type === 'task.finished').length === 2, {message: 'the second attempt to end'});
+		const hostPane = batch.control.outputChanges({}, 40)['t01'];
+		expect(hostPane?.tail[0]).toContain('claude-opus-5');
+		await waitFor(() => panesOf(client, 40).get('t01')?.version === hostPane?.version, {message: 'the second attempt\'s last push'});
+		expect(panesOf(client, 40).get('t01')).toEqual(hostPane);
+		writeFileSync(stop, '');
+		await finished;
+	});
+
 	it("a client asks for them only of a host that lists the feature (an older host would close it)", async () => {
 		for (const features of [['detach', 'tail-delta'], ['detach']]) {
 			const socketPath = path.join(scratch.folder('tail-delta-host-'), 'host.sock');

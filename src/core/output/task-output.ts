@@ -27,7 +27,15 @@ const trimAbove = 512 * 1024;
 /** Newest lines of a flood decoded at once (more than a pane or a zoomed screen shows); older kept ones are decoded when read. */
 const eagerLines = 256;
 
+/** TaskOutputs made in this process so far: each takes the next number as its serial. */
+let outputsMade = 0;
+
 export class TaskOutput {
+	/**
+	 * No other TaskOutput of this process has it. A task run again gets a new TaskOutput whose
+	 * version counts from 0 again: the serial tells a reader that lines it holds were another's.
+	 */
+	readonly serial = ++outputsMade;
 	private readonly stdoutTail: OutputTail;
 	private readonly stderrTail: OutputTail;
 	private readonly merged: MergedLines;
