@@ -29,6 +29,8 @@ const eagerLines = 256;
 
 /** TaskOutputs made in this process so far: each takes the next number as its serial. */
 let outputsMade = 0;
+/** Visible changes of every TaskOutput in this process so far: each change takes the next number as its output's version. */
+let changesMade = 0;
 
 export class TaskOutput {
 	/**
@@ -98,7 +100,7 @@ export class TaskOutput {
 		if (this.keepDisplay && shown.length > 0) {
 			this.pending.push({stderr: false, chunk: shown});
 			this.pendingStdoutBytes += shown.length;
-			this.changes++;
+			this.changes = ++changesMade;
 			if (this.pendingStdoutBytes > trimAbove) {
 				this.trimPending();
 			}
@@ -113,7 +115,7 @@ export class TaskOutput {
 			const shown = this.stderrFilter ? this.stderrFilter(chunk) : chunk;
 			if (shown.length > 0) {
 				this.pending.push({stderr: true, chunk: shown});
-				this.changes++;
+				this.changes = ++changesMade;
 			}
 		}
 
@@ -139,7 +141,7 @@ export class TaskOutput {
 		this.decodePending(); // what the task printed before these lines stays before them
 		const shown = lines.map(line => sanitizeLine(line.slice(0, defaultMaxLineLength).replaceAll(/[\r\n]+/g, ' ')));
 		this.merged.add({text: shown.join('\n'), count: shown.length, crlf: false});
-		this.changes++;
+		this.changes = ++changesMade;
 	}
 
 	end(): void {
@@ -147,7 +149,7 @@ export class TaskOutput {
 		if (rest && rest.length > 0 && this.keepDisplay) {
 			this.pending.push({stderr: false, chunk: rest});
 			this.pendingStdoutBytes += rest.length;
-			this.changes++;
+			this.changes = ++changesMade;
 		}
 
 		this.decodePending();
@@ -156,7 +158,7 @@ export class TaskOutput {
 		this.stderrTail.end();
 		// The unterminated last lines became complete ones.
 		if (this.stdoutTail.version + this.stderrTail.version !== before) {
-			this.changes++;
+			this.changes = ++changesMade;
 		}
 	}
 
@@ -165,7 +167,11 @@ export class TaskOutput {
 		return this.lastOutput;
 	}
 
-	/** Changes whenever anything visible changed; the store polls it at a capped rate. */
+	/**
+	 * Changes whenever anything visible changed; the store polls it at a capped rate. Unique in
+	 * the process: a task run again gets a new TaskOutput, which must never be taken for the
+	 * earlier one that stopped at the same version (its pane or zoom would keep the old lines).
+	 */
 	get version(): number {
 		return this.changes;
 	}

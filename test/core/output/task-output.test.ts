@@ -138,3 +138,20 @@ describe('TaskOutput display lines (live activity read from Hermes\'s records, i
 		expect(headless.version).toBe(0);
 	});
 });
+
+describe('TaskOutput versions', () => {
+	it('never repeat between outputs: a task run again is never taken for its earlier attempt', () => {
+		const first = new TaskOutput();
+		const again = new TaskOutput();
+		for (const output of [first, again]) {
+			output.pushStdout(Buffer.from('same\nlines\n'));
+			output.pushStderr(Buffer.from('and a warning\n'));
+		}
+
+		expect(again.version).not.toBe(first.version);
+		expect(again.serial).not.toBe(first.serial);
+		const before = again.version;
+		again.pushStdout(Buffer.from('more\n'));
+		expect(again.version).not.toBe(before);
+	});
+});
