@@ -8,9 +8,9 @@ import net from 'node:net';
 import type {SteerOutcome} from '../core/types.js';
 import type {BatchEvent} from '../core/types.js';
 import type {FeedSource} from '../state/feed.js';
-import type {BatchControl, OutputRange, OutputSnapshot} from '../state/store-types.js';
+import type {BatchControl, OutputRange} from '../state/store-types.js';
 import {LineReader} from './framing.js';
-import {applyDelta, type HeldTail} from './tail-delta.js';
+import {ClientPanes} from './tail-delta.js';
 import {defaultTailLines, encodeLine, hostMessageSchema, maxHostLineBytes, protocolVersion, type BatchSnapshot, type HostMessage, type LeaveReason, type Request} from './protocol.js';
 
 /** Events held for a first listener that has not subscribed yet; past this the client is taken not to listen. */
@@ -65,10 +65,7 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 	const timeoutMs = options.requestTimeoutMs ?? 30_000;
 	const socket = net.connect(socketPath);
 	let snapshot: BatchSnapshot | undefined;
-	const outputs = new Map<string, OutputSnapshot>();
-	/** The complete lines held of each pane that deltas rebuilt (a snapshot's tails are not held: the host's next delta replaces them). */
-	const held = new Map<string, HeldTail>();
-	const tailLines = options.tailLines ?? defaultTailLines;
+	const panes = new ClientPanes(options.tailLines ?? defaultTailLines);
 	let routing: BatchSnapshot['routing'] = null;
 	let profiles: BatchSnapshot['profiles'] = null;
 	let lastSeq = 0;
@@ -125,9 +122,7 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 	};
 
 	const takeSnapshot = (message: BatchSnapshot) => {
-		outputs.clear();
-		held.clear();
-		for (const [id, output] of Object.entries(message.outputs)) outputs.set(id, output);
+		panes.reset(message.outputs);
 		({routing, profiles} = message);
 		if (!snapshot) {
 			snapshot = message;
@@ -169,17 +164,7 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 			}
 
 			case 'output': {
-				for (const [id, change] of Object.entries(message.changes)) {
-					if ('tail' in change) {
-						outputs.set(id, change);
-						held.delete(id);
-					} else {
-						const next = applyDelta(held.get(id), change, tailLines);
-						held.set(id, next.held);
-						outputs.set(id, next.snapshot);
-					}
-				}
-
+				panes.take(message.changes);
 				return;
 			}
 
@@ -257,14 +242,7 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 		shutdown: async ({skipGrace}) => {
 			await request<null>({type: 'shutdown', skipGrace});
 		},
-		outputChanges(versions, tailLines) {
-			const changes: Record<string, OutputSnapshot> = {};
-			for (const [id, output] of outputs) {
-				if (output.version !== versions[id]) changes[id] = {...output, tail: tailLines === 0 ? [] : output.tail.slice(-tailLines)};
-			}
-
-			return changes;
-		},
+		outputChanges: (versions, tailLines) => panes.changes(versions, tailLines),
 		readOutput: async ({id, last}) => (await request<OutputRange | null>({type: 'read-output', id, ...(last === undefined ? {} : {last})})) ?? undefined,
 		searchOutput: async search => request<{line: number | null}>({type: 'search-output', ...search}),
 		...(steering ? {

@@ -4,7 +4,8 @@
 // the lines after k and the unfinished ones. Whole 40-line tails of every changed pane, 12 times
 // a second, were most of what the host wrote and the dashboard parsed under 32 trickling agents,
 // each adding a line or two between pushes. Both sides of the exchange are here: what the host
-// sends (tailDeltas) and how a client rebuilds the pane from it (applyDelta).
+// sends (tailDeltas), how a client rebuilds a pane from it (applyDelta), and the client's panes
+// (ClientPanes).
 import type {BatchRunner} from '../core/run/runner.js';
 import type {TaskOutput} from '../core/output/task-output.js';
 import type {OutputSnapshot} from '../state/store-types.js';
@@ -81,6 +82,47 @@ export function applyDelta(held: HeldTail | undefined, delta: OutputDelta, tailL
 		held: {end: delta.totalLines, complete},
 		snapshot: {version: delta.version, totalLines: delta.totalLines, tail, errorLine: delta.errorLine, lastOutputAt: delta.lastOutputAt},
 	};
+}
+
+/** A client's panes as the host pushed them: whole tails (a snapshot, an older host) or rebuilt from deltas. */
+export class ClientPanes {
+	private readonly panes = new Map<string, OutputSnapshot>();
+	/** The complete lines held of each pane that deltas rebuilt (a whole tail says nothing of which lines were unfinished: the host's next delta replaces it). */
+	private readonly held = new Map<string, HeldTail>();
+
+	/** `tailLines`: the lines of each pane the client asked for in its hello. */
+	constructor(private readonly tailLines: number) {}
+
+	/** A snapshot's panes replace everything. */
+	reset(outputs: Readonly<Record<string, OutputSnapshot>>): void {
+		this.panes.clear();
+		this.held.clear();
+		for (const [id, output] of Object.entries(outputs)) this.panes.set(id, output);
+	}
+
+	/** An `output` message's changes. */
+	take(changes: Readonly<Record<string, OutputSnapshot | OutputDelta>>): void {
+		for (const [id, change] of Object.entries(changes)) {
+			if ('tail' in change) {
+				this.panes.set(id, change);
+				this.held.delete(id);
+			} else {
+				const next = applyDelta(this.held.get(id), change, this.tailLines);
+				this.held.set(id, next.held);
+				this.panes.set(id, next.snapshot);
+			}
+		}
+	}
+
+	/** The panes whose version is other than `versions` says, with their last `tailLines` lines: BatchControl.outputChanges. */
+	changes(versions: Readonly<Record<string, number>>, tailLines: number): Record<string, OutputSnapshot> {
+		const changes: Record<string, OutputSnapshot> = {};
+		for (const [id, output] of this.panes) {
+			if (output.version !== versions[id]) changes[id] = {...output, tail: tailLines === 0 ? [] : output.tail.slice(-tailLines)};
+		}
+
+		return changes;
+	}
 }
 
 /** The last `count` items (none for 0, where slice(-0) would give all). */
