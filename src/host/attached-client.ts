@@ -4,7 +4,7 @@
 // is queued for it, its requests wait unread, and when it has drained it gets a fresh snapshot.
 import type {Socket} from 'node:net';
 import {LineReader} from './framing.js';
-import {defaultTailLines, encodeLine, hostFeatures, maxClientLineBytes, parseClientLine, protocolVersion, type BatchSnapshot, type HostMessage, type LeaveReason, type Request, type ReplyValue, type SequencedEvent} from './protocol.js';
+import {defaultTailLines, encodeLine, hostFeatures, maxClientLineBytes, parseClientLine, protocolVersion, scriptClients, type BatchSnapshot, type HostMessage, type LeaveReason, type Request, type ReplyValue, type SequencedEvent} from './protocol.js';
 import type {OutputSnapshot} from '../state/store-types.js';
 import type {OutputDelta, TailSent} from './tail-delta.js';
 
@@ -47,6 +47,8 @@ export class AttachedClient {
 	/** For a delta client: what was last pushed of each task since its last snapshot (whose tails do not count). */
 	private tailsSent: Record<string, TailSent> = {};
 	private name: string;
+	/** Its hello named it one of the scripts (`wait`, `cancel`, `spend`), not a dashboard. */
+	private script = false;
 	private readonly reader: LineReader;
 	/** Replies that became ready while the client was behind: sent after its fresh snapshot. */
 	private waitingReplies: HostMessage[] = [];
@@ -71,6 +73,11 @@ export class AttachedClient {
 
 	get closed(): boolean {
 		return this.phase === 'closed';
+	}
+
+	/** Attached, and not a script that comes for an answer and goes. */
+	get watching(): boolean {
+		return this.attached && !this.script;
 	}
 
 	get attached(): boolean {
@@ -206,6 +213,7 @@ export class AttachedClient {
 				if (parsed.hello.client) this.name = `${this.name} (${parsed.hello.client.replaceAll(/[^\w .:/@-]/g, '?')})`;
 				this.tailLines = parsed.hello.tailLines ?? defaultTailLines;
 				this.tailDelta = parsed.hello.tailDelta === true;
+				this.script = scriptClients.includes(parsed.hello.client ?? '');
 				this.phase = 'live';
 				this.sendSnapshot();
 				this.host.changed(this, 'attached');

@@ -62,7 +62,8 @@ export async function startHost(batch: HostedBatch, runner: BatchRunner, options
 	const status = new HostStatusFile(batch.runDir, socket, batch.plan.tasks.map(task => ({id: task.id, refused: task.decision.refused})));
 	let settled = false;
 	let stopping = false;
-	let everAttached = false;
+	/** A client other than a script has attached: the dashboard a dashboard's host waits for in its grace. */
+	let watched = false;
 	let graceOver = options.mode === 'headless';
 	let check = () => undefined as void;
 	const unsubscribe = runner.subscribe(event => {
@@ -82,7 +83,7 @@ export async function startHost(batch: HostedBatch, runner: BatchRunner, options
 	const server: BatchServer = await serveBatch(batch, socket, {log, holdLeaving: () => ending});
 	let lastCount = 0;
 	const stopCounting = server.onClients(count => {
-		everAttached ||= count > 0;
+		watched ||= server.watcherCame();
 		log(count > lastCount ? `a client attached (${count} now)` : `a client left (${count} now)`);
 		lastCount = count;
 		status.setClients(count);
@@ -121,7 +122,7 @@ export async function startHost(batch: HostedBatch, runner: BatchRunner, options
 		let report = await started;
 		await new Promise<void>(resolve => {
 			check = () => {
-				const waitingForFirst = !everAttached && !graceOver;
+				const waitingForFirst = !watched && !graceOver;
 				if (settled && (stopping || (server.clients() === 0 && !waitingForFirst))) {
 					ending = true;
 					resolve();
@@ -138,7 +139,7 @@ export async function startHost(batch: HostedBatch, runner: BatchRunner, options
 		await server.close();
 		status.setClients(0);
 		await status.flushed();
-		if (!everAttached && options.mode === 'dashboard') log('no client came within the first-client grace: nobody is left to show the outcome');
+		if (!watched && options.mode === 'dashboard') log('no dashboard came within the first-client grace: nobody is left to show the outcome');
 		log(`${report.summary}; ${report.results_error ?? `results in ${report.results_file}`}`);
 		log('host ends');
 		// The last thing: a client that left with `detach` learns the host has ended only once

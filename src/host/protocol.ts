@@ -88,6 +88,12 @@ export const clientHelloSchema = z.strictObject({
 });
 export type ClientHello = z.infer<typeof clientHelloSchema>;
 
+/**
+ * Clients that come for an answer and go (their hello's `client`): they are never the dashboard
+ * a dashboard's host waits for in its first-client grace (host-main.ts).
+ */
+export const scriptClients: readonly string[] = ['wait', 'cancel', 'spend'];
+
 /** Only the version is read first, so that another version is refused by name and not as malformed. */
 const versionOnly = z.looseObject({type: z.literal('hello'), protocol: z.number().int()});
 

@@ -42,6 +42,8 @@ export type BatchServer = {
 	socketPath: string;
 	/** Clients attached now (their hello accepted). */
 	clients(): number;
+	/** Whether a client other than a script (wait, cancel, spend: protocol.ts) has attached since serving began. */
+	watcherCame(): boolean;
 	onClients(listener: (count: number) => void): () => void;
 	/** The most bytes any client's socket has held waiting to be read (the slow-reader bound's witness). */
 	peakQueuedBytes(): number;
@@ -109,6 +111,7 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 	const countListeners = new Set<(count: number) => void>();
 	const attachedCount = () => [...clients].filter(client => client.attached).length;
 	let lastCount = 0;
+	let watcherCame = false;
 	/** Every connection from its accept to its close, those still being checked included. */
 	const connections = new Map<AttachedClient, Promise<void>>();
 	const host: ClientHost = {
@@ -132,6 +135,7 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 				if (clients.delete(client)) peakOfGone = Math.max(peakOfGone, client.peakQueuedBytes);
 			}
 
+			if (what === 'attached' && client.watching) watcherCame = true;
 			const count = attachedCount();
 			if (count !== lastCount) {
 				lastCount = count;
@@ -201,6 +205,7 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 	return {
 		socketPath,
 		clients: attachedCount,
+		watcherCame: () => watcherCame,
 		onClients(listener) {
 			countListeners.add(listener);
 			return () => countListeners.delete(listener);

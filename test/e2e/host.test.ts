@@ -275,7 +275,36 @@ describe('the first-client grace of a dashboard\'s host', () => {
 		await waitFor(() => !isProcessRunning(readRunOwner(ready.runDir)!.pid), {message: 'the host with no client to end after its grace'});
 		const text = readFileSync(log, 'utf8');
 		expect(text).toContain('batch finished');
-		expect(text).toContain('no client came within the first-client grace');
+		expect(text).toContain('no dashboard came within the first-client grace');
 		expect(text).not.toContain('a client attached');
+	});
+
+	it('a script that comes and goes (wait) is not the dashboard it waits for: the host stays for the tui', async () => {
+		const test = home();
+		const env = {...process.env, HERMES_HOME: test.dir, TMPDIR: test.dir, XDG_CACHE_HOME: path.join(test.dir, '.cache'), NO_COLOR: '1', HERMES_DELEGATE_FIRST_CLIENT_GRACE_MS: '120000'};
+		const ready = await launchHost({
+			command: 'tui',
+			taskArg: tasksJson({goal: 'one', context: quick}),
+			options: {hermesBin: fakeAgentPath},
+			stdinIsTTY: false,
+			stdin: null,
+			color: false,
+		}, {env, entry: cliPath});
+		if (ready.type !== 'ready') throw new Error(ready.message);
+		const log = path.join(ready.runDir, 'host.log');
+		const owner = readRunOwner(ready.runDir)!.pid;
+		onTestFinished(() => {
+			if (isProcessRunning(owner)) process.kill(owner, 'SIGKILL');
+		});
+		await waitFor(() => readFileSync(log, 'utf8').includes('batch finished'), {message: 'the batch to settle'});
+		const waited = await runCli(test, ['wait', ready.runId]);
+		expect(waited.exitCode, waited.stderr).toBe(0);
+		await waitFor(() => readFileSync(log, 'utf8').includes('a client left (0 now)'), {message: 'wait to have left'});
+		// Still there for the dashboard that launched it: it attaches and sees the outcome.
+		const dashboard = await connectToBatch(ready.socket, {client: 'tui'});
+		expect(dashboard.snapshot.events.some(({event}) => event.type === 'batch.finished')).toBe(true);
+		await dashboard.leave('quit');
+		await waitFor(() => !isProcessRunning(owner), {message: 'the host to end once its dashboard left'});
+		expect(readFileSync(log, 'utf8')).not.toContain('first-client grace');
 	});
 });
