@@ -4,8 +4,9 @@
 // is queued for it, its requests wait unread, and when it has drained it gets a fresh snapshot.
 import type {Socket} from 'node:net';
 import {LineReader} from './framing.js';
-import {encodeLine, hostFeatures, maxClientLineBytes, parseClientLine, protocolVersion, type BatchSnapshot, type HostMessage, type LeaveReason, type Request, type ReplyValue, type SequencedEvent} from './protocol.js';
+import {defaultTailLines, encodeLine, hostFeatures, maxClientLineBytes, parseClientLine, protocolVersion, type BatchSnapshot, type HostMessage, type LeaveReason, type Request, type ReplyValue, type SequencedEvent} from './protocol.js';
 import type {OutputSnapshot} from '../state/store-types.js';
+import type {OutputDelta} from './tail-delta.js';
 
 export type ClientHost = {
 	runId: string;
@@ -13,6 +14,8 @@ export type ClientHost = {
 	log(line: string): void;
 	snapshot(tailLines: number): BatchSnapshot;
 	outputChanges(versions: Readonly<Record<string, number>>, tailLines: number): Record<string, OutputSnapshot>;
+	/** outputChanges as deltas, for a client holding each task's complete lines up to linesSent[id] (tail-delta.ts). */
+	outputDeltas(versions: Readonly<Record<string, number>>, linesSent: Readonly<Record<string, number>>, tailLines: number): Record<string, OutputDelta>;
 	answer(request: Request): Promise<ReplyValue>;
 	/**
 	 * The client finished its hello (attached), said it leaves (left: it no longer counts, and waits
@@ -34,13 +37,15 @@ const leaveWords: Record<LeaveReason, string> = {
 };
 
 const helloTimeoutMs = 10_000;
-/** The dashboard's panes show ~40 lines; a client may ask for other counts in its hello. */
-const defaultTailLines = 40;
 
 export class AttachedClient {
 	private phase: Phase = 'greeting';
 	private versions: Record<string, number> = {};
 	private tailLines = defaultTailLines;
+	/** It takes output pushes as deltas (its hello said tailDelta). */
+	private tailDelta = false;
+	/** For a delta client: each task's totalLines as last pushed, which it holds the complete lines up to. A snapshot's tails do not count. */
+	private linesSent: Record<string, number> = {};
 	private name: string;
 	private readonly reader: LineReader;
 	/** Replies that became ready while the client was behind: sent after its fresh snapshot. */
@@ -111,7 +116,7 @@ export class AttachedClient {
 			return;
 		}
 
-		const changes = this.host.outputChanges(this.versions, this.tailLines);
+		const changes = this.tailDelta ? this.host.outputDeltas(this.versions, this.linesSent, this.tailLines) : this.host.outputChanges(this.versions, this.tailLines);
 		const ids = Object.keys(changes);
 		if (ids.length === 0) {
 			return;
@@ -119,6 +124,7 @@ export class AttachedClient {
 
 		for (const id of ids) {
 			this.versions[id] = changes[id]!.version;
+			if (this.tailDelta) this.linesSent[id] = changes[id]!.totalLines;
 		}
 
 		this.send({type: 'output', changes});
@@ -200,6 +206,7 @@ export class AttachedClient {
 			case 'hello': {
 				if (parsed.hello.client) this.name = `${this.name} (${parsed.hello.client.replaceAll(/[^\w .:/@-]/g, '?')})`;
 				this.tailLines = parsed.hello.tailLines ?? defaultTailLines;
+				this.tailDelta = parsed.hello.tailDelta === true;
 				this.phase = 'live';
 				this.sendSnapshot();
 				this.host.changed(this, 'attached');
@@ -231,6 +238,8 @@ export class AttachedClient {
 	private sendSnapshot(): void {
 		const snapshot = this.host.snapshot(this.tailLines);
 		this.versions = Object.fromEntries(Object.entries(snapshot.outputs).map(([id, output]) => [id, output.version]));
+		// The snapshot's tails do not say which lines were unfinished: each pane's next delta replaces it.
+		this.linesSent = {};
 		this.write({type: 'snapshot', ...snapshot});
 	}
 

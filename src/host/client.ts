@@ -10,7 +10,8 @@ import type {BatchEvent} from '../core/types.js';
 import type {FeedSource} from '../state/feed.js';
 import type {BatchControl, OutputRange, OutputSnapshot} from '../state/store-types.js';
 import {LineReader} from './framing.js';
-import {encodeLine, hostMessageSchema, maxHostLineBytes, protocolVersion, type BatchSnapshot, type HostMessage, type LeaveReason, type Request} from './protocol.js';
+import {applyDelta, type HeldTail} from './tail-delta.js';
+import {defaultTailLines, encodeLine, hostMessageSchema, maxHostLineBytes, protocolVersion, type BatchSnapshot, type HostMessage, type LeaveReason, type Request} from './protocol.js';
 
 /** Events held for a first listener that has not subscribed yet; past this the client is taken not to listen. */
 const unheardLimit = 10_000;
@@ -65,6 +66,9 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 	const socket = net.connect(socketPath);
 	let snapshot: BatchSnapshot | undefined;
 	const outputs = new Map<string, OutputSnapshot>();
+	/** The complete lines held of each pane that deltas rebuilt (a snapshot's tails are not held: the host's next delta replaces them). */
+	const held = new Map<string, HeldTail>();
+	const tailLines = options.tailLines ?? defaultTailLines;
 	let routing: BatchSnapshot['routing'] = null;
 	let profiles: BatchSnapshot['profiles'] = null;
 	let lastSeq = 0;
@@ -122,6 +126,7 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 
 	const takeSnapshot = (message: BatchSnapshot) => {
 		outputs.clear();
+		held.clear();
 		for (const [id, output] of Object.entries(message.outputs)) outputs.set(id, output);
 		({routing, profiles} = message);
 		if (!snapshot) {
@@ -145,6 +150,9 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 			if (message.protocol !== protocolVersion) return finish(`the runner host speaks protocol ${message.protocol}, this hermes-delegate speaks ${protocolVersion}: attach with the hermes-delegate that started the batch`);
 			greeted = true;
 			hostFeatures = message.features ?? [];
+			// Our hello waits for the host's, so that it asks for deltas only of a host that knows them.
+			const tailDelta = hostFeatures.includes('tail-delta');
+			socket.write(encodeLine({type: 'hello', protocol: protocolVersion, ...(options.client === undefined ? {} : {client: options.client}), ...(options.tailLines === undefined ? {} : {tailLines: options.tailLines}), ...(tailDelta ? {tailDelta} : {})}));
 			return;
 		}
 
@@ -161,7 +169,17 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 			}
 
 			case 'output': {
-				for (const [id, output] of Object.entries(message.changes)) outputs.set(id, output);
+				for (const [id, change] of Object.entries(message.changes)) {
+					if ('tail' in change) {
+						outputs.set(id, change);
+						held.delete(id);
+					} else {
+						const next = applyDelta(held.get(id), change, tailLines);
+						held.set(id, next.held);
+						outputs.set(id, next.snapshot);
+					}
+				}
+
 				return;
 			}
 
@@ -216,7 +234,6 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 	socket.on('data', chunk => reader.push(chunk));
 	socket.on('error', error => finish(`socket error: ${error.message}`));
 	socket.on('close', () => finish('the runner host went away'));
-	socket.write(encodeLine({type: 'hello', protocol: protocolVersion, ...(options.client === undefined ? {} : {client: options.client}), ...(options.tailLines === undefined ? {} : {tailLines: options.tailLines})}));
 
 	const request = async <T>(body: RequestBody): Promise<T> => {
 		if (closedWith) throw new Error(`not connected to the runner host: ${closedWith.reason}`);

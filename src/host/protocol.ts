@@ -7,6 +7,7 @@ import type {RetryTarget} from '../core/types.js';
 import type {SteerOutcome} from '../core/types.js';
 import {clearableFields, routingModes, type BatchEvent, type DelegationConfig, type RouteEdit, type RoutePlan} from '../core/types.js';
 import type {OutputRange, OutputSnapshot} from '../state/store-types.js';
+import type {OutputDelta} from './tail-delta.js';
 
 /** Bumped on any change a peer of the previous version would misread. */
 export const protocolVersion = 1;
@@ -16,7 +17,7 @@ export const protocolVersion = 1;
  * sends a message of a feature only to a host that lists it: a host from before the feature
  * would take the message for a malformed one and close the client.
  */
-export const hostFeatures = ['detach'] as const;
+export const hostFeatures = ['detach', 'tail-delta'] as const;
 export type HostFeature = (typeof hostFeatures)[number];
 
 /**
@@ -37,6 +38,8 @@ export const maxClientLineBytes = 256 * 1024;
 export const maxHostLineBytes = 256 * 1024 * 1024;
 /** Pane lines a client may ask to be pushed per task (the dashboard's frame needs ~40). */
 export const maxTailLines = 2000;
+/** The lines of each pane the host pushes to a client whose hello names no tailLines (the dashboard's panes show ~40). */
+export const defaultTailLines = 40;
 
 const taskId = z.string().min(1).max(200);
 const routeList = z.enum(['model_map', 'profile_routes']);
@@ -80,6 +83,8 @@ export const clientHelloSchema = z.strictObject({
 	/** Who is attaching (a dashboard, `wait`, `cancel`): for the host's log. */
 	client: z.string().max(200).optional(),
 	tailLines: z.number().int().min(0).max(maxTailLines).optional(),
+	/** Feature `tail-delta` (sent only to a host that lists it): output pushes as deltas (tail-delta.ts). */
+	tailDelta: z.literal(true).optional(),
 });
 export type ClientHello = z.infer<typeof clientHelloSchema>;
 
@@ -168,7 +173,8 @@ export type HostMessage =
 	| {type: 'hello'; protocol: number; runId: string; features?: string[]}
 	| ({type: 'snapshot'} & BatchSnapshot)
 	| {type: 'event'; seq: number; event: BatchEvent}
-	| {type: 'output'; changes: Record<string, OutputSnapshot>}
+	/** Whole tails (OutputSnapshot), or deltas to a client that asked for them (tailDelta). */
+	| {type: 'output'; changes: Record<string, OutputSnapshot | OutputDelta>}
 	/** The routing as it now stands, sent before the reply or config message that changed it. */
 	| {type: 'routing'; routing: DelegationConfig | null; profiles: string[] | null}
 	| {type: 'config'; outcome: SteerOutcome}
@@ -178,6 +184,7 @@ export type HostMessage =
 	| {type: 'bye'; reason: string; hostEnds?: boolean};
 
 const outputSnapshotSchema = z.object({version: z.number(), totalLines: z.number(), tail: z.array(z.string()), errorLine: z.string().nullable(), lastOutputAt: z.number().nullable()});
+const outputDeltaSchema = z.object({version: z.number(), totalLines: z.number(), from: z.number(), fresh: z.array(z.string()), unfinished: z.array(z.string()), kept: z.number(), errorLine: z.string().nullable(), lastOutputAt: z.number().nullable()});
 const eventEnvelope = z.looseObject({type: z.string()});
 
 /** What a client checks of the host's lines: the envelope and the parts it reads itself. */
@@ -185,7 +192,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
 	z.object({type: z.literal('hello'), protocol: z.number(), runId: z.string(), features: z.array(z.string()).optional()}),
 	z.looseObject({type: z.literal('snapshot'), runId: z.string(), runDir: z.string(), seq: z.number().int(), events: z.array(z.object({seq: z.number().int(), event: eventEnvelope})), outputs: z.record(z.string(), outputSnapshotSchema), plan: z.looseObject({tasks: z.array(z.unknown())})}),
 	z.object({type: z.literal('event'), seq: z.number().int(), event: eventEnvelope}),
-	z.object({type: z.literal('output'), changes: z.record(z.string(), outputSnapshotSchema)}),
+	z.object({type: z.literal('output'), changes: z.record(z.string(), z.union([outputDeltaSchema, outputSnapshotSchema]))}),
 	z.object({type: z.literal('routing'), routing: z.looseObject({mode: z.string()}).nullable(), profiles: z.array(z.string()).nullable()}),
 	z.object({type: z.literal('config'), outcome: z.looseObject({ok: z.boolean(), message: z.string()})}),
 	z.object({type: z.literal('reply'), rid, ok: z.boolean(), value: z.unknown().optional(), error: z.string().optional()}),

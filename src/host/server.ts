@@ -11,6 +11,7 @@ import type {BatchRunner} from '../core/run/runner.js';
 import type {BatchControl} from '../state/store-types.js';
 import {AttachedClient, type ClientHost} from './attached-client.js';
 import {EventHistory} from './history.js';
+import {tailDeltas} from './tail-delta.js';
 import {checkPeer} from './peer.js';
 import {batchIdentity, type BatchIdentity, type HostMessage, type Request, type ReplyValue} from './protocol.js';
 import {clearStaleSocket, listenPrivately, unsafeFolder} from './socket-file.js';
@@ -123,6 +124,7 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 			seq: history.seq,
 		}),
 		outputChanges: (versions, tailLines) => control.outputChanges(versions, tailLines),
+		outputDeltas: (versions, linesSent, tailLines) => tailDeltas(batch.runner, versions, linesSent, tailLines),
 		answer,
 		changed(client, what) {
 			if (what === 'closed') {

@@ -30,6 +30,7 @@ describe('a client that vanishes', () => {
 			// Only its bytes matter here: the client under test never reads it.
 			snapshot: () => ({outputs: {}} as unknown as BatchSnapshot),
 			outputChanges: () => ({}),
+			outputDeltas: () => ({}),
 			answer: async () => null,
 			changed: (_client, what) => changes.push(what),
 		};

@@ -73,11 +73,12 @@ describe('the detach message', () => {
 		const received: string[] = [];
 		let closedByClient = false;
 		const server = net.createServer(socket => {
+			// As every host has done: its hello first, unasked; the snapshot once the client's hello came.
+			socket.write(encodeLine({type: 'hello', protocol: protocolVersion, runId: 'old'}));
 			socket.setEncoding('utf8');
 			socket.on('data', (chunk: string) => {
 				received.push(...chunk.split('\n').filter(Boolean));
 				if (received.length === 1) {
-					socket.write(encodeLine({type: 'hello', protocol: protocolVersion, runId: 'old'}));
 					socket.write(`${JSON.stringify({type: 'snapshot', runId: 'old', runDir: folder, seq: 0, events: [], outputs: {}, plan: {tasks: []}, concurrency: 1, graceMs: 1, canSteer: false, canReroute: false, routing: null, profiles: null})}\n`);
 				}
 			});

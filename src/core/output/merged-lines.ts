@@ -54,6 +54,20 @@ export class MergedLines {
 		return copies;
 	}
 
+	/**
+	 * What a reader holding every complete line before line number `since` lacks to stand where
+	 * lines(max) stands: the complete lines from `since` on (at most the newest `max`, numbered
+	 * from `from`), the unfinished lines, and how many complete lines are kept (no read returns
+	 * more). Complete lines never change once counted, so a
+	 * runner host sends a client only these (its tail deltas). Nothing is copied: the lines leave
+	 * as JSON, not to the screen.
+	 */
+	since(since: number, max: number): {from: number; fresh: string[]; unfinished: string[]; kept: number} {
+		const count = Math.max(0, Math.min(max, this.complete.totalLines - since));
+		const fresh = count === 0 ? [] : this.complete.last(count);
+		return {from: this.complete.totalLines - fresh.length, fresh, unfinished: this.partials().filter(line => line !== ''), kept: this.complete.length};
+	}
+
 	private handedOut = new HandedOut(0, [], 0);
 }
 
