@@ -4,13 +4,9 @@
 // Started by bin.ts once it has checked the Node version.
 import {readFileSync} from 'node:fs';
 import {Command, CommanderError, Option} from 'commander';
-import {configCommand} from './commands/config.js';
-import {addRouteCommand, removeRouteCommand, routeCommand, setModeCommand} from './commands/config-edit.js';
-import {doctorCommand} from './commands/doctor.js';
 import {gcCommand, warnAboutOrphans} from './commands/gc.js';
 import {addRouteOptions, attachOptions, cancelOptions, configOptions, doctorOptions, gcOptions, logsOptions, lsOptions, optionsOf, spendOptions, removeRouteOptions, routeEditOptions, runOptions, tuiOptions, waitOptions, workerOptions} from './commands/flags.js';
 import {flushed, readAll, type CommandIO} from './commands/io.js';
-import {runCommand} from './commands/run.js';
 import {exitCodes, InputError} from './core/errors.js';
 import {killUnfinishedGroupsNow} from './core/process/group.js';
 import {terminalSafe} from './core/output/visible-text.js';
@@ -63,6 +59,12 @@ function dashboardOptions(command: Command): Command {
 		.option('--agent-nice <n>', 'CPU niceness of the agents, so that the dashboard answers while they flood or spin (0-19; default 10; 0 leaves them as they are)');
 }
 
+// Each command's module is imported by its action, never up front: a process loads only the code
+// of the command it runs. The dashboard (`tui`, `attach`) is a client of the runner host, and
+// with `run`'s, `config`'s and `doctor`'s modules imported here it loaded the runner, the config
+// editor and state.db's native reader too, ~70 ms of CPU at every start (issue 24's Cost).
+const configEdits = async () => import('./commands/config-edit.js');
+
 // Ink and React take about half a second to load; `run` and `config` never need them.
 async function loadTui() {
 	// Ink draws no live frames when it sees CI set (checked once, at import). An operator whose
@@ -101,7 +103,7 @@ export function buildProgram(): Command {
 			const flags = optionsOf(runOptions, options, 'run');
 			process.exitCode = flags.detach
 				? await (await import('./commands/run-detach.js')).runDetached(tasks, flags, io)
-				: await runCommand(tasks, flags, io);
+				: await (await import('./commands/run.js')).runCommand(tasks, flags, io);
 		});
 
 	natsAuthOptions(dashboardOptions(program.command('tui').description('run a batch in the live dashboard'))
@@ -135,7 +137,7 @@ export function buildProgram(): Command {
 		.option('--json', 'as JSON, for scripts')
 		.addHelpText('after', '\nExit codes: 0 nothing wrong (warnings are fine) · 1 a problem that stops or changes a batch · 70 internal error')
 		.action(async (options: Record<string, unknown>) => {
-			process.exitCode = await doctorCommand(optionsOf(doctorOptions, options, 'doctor'), io);
+			process.exitCode = await (await import('./commands/doctor.js')).doctorCommand(optionsOf(doctorOptions, options, 'doctor'), io);
 		});
 
 	const config = program.command('config')
@@ -144,8 +146,8 @@ export function buildProgram(): Command {
 		.option('--json', 'as JSON, for scripts')
 		.addOption(new Option('--config <path>', 'Hermes config file (default: $HERMES_HOME/config.yaml)'))
 		.addHelpText('after', '\nEach change prints the lines it changed; a bad value exits 2 and changes nothing.')
-		.action((options: Record<string, unknown>) => {
-			process.exitCode = configCommand(optionsOf(configOptions, options, 'config'), io);
+		.action(async (options: Record<string, unknown>) => {
+			process.exitCode = (await import('./commands/config.js')).configCommand(optionsOf(configOptions, options, 'config'), io);
 		});
 	const configPathOption = () => new Option('--config <path>', 'Hermes config file (default: $HERMES_HOME/config.yaml)');
 	const editOptions = (command: Command) => command
@@ -156,26 +158,26 @@ export function buildProgram(): Command {
 		.option('--default', 'make it the default route of its mode')
 		.addOption(configPathOption());
 	config.command('show').description('print the routing configuration (as `config --show`)').option('--json', 'as JSON, for scripts').addOption(configPathOption())
-		.action((_options: unknown, command: Command) => {
-			process.exitCode = configCommand(optionsOf(configOptions, command.optsWithGlobals(), 'config show'), io);
+		.action(async (_options: unknown, command: Command) => {
+			process.exitCode = (await import('./commands/config.js')).configCommand(optionsOf(configOptions, command.optsWithGlobals(), 'config show'), io);
 		});
 	config.command('set-mode').description('switch the active routing mode; each mode keeps its routes').argument('<mode>', 'model_map, profile_routes or default').addOption(configPathOption())
-		.action((mode: string, _options: unknown, command: Command) => {
-			process.exitCode = setModeCommand(mode, optionsOf(configOptions, command.optsWithGlobals(), 'config set-mode'), io);
+		.action(async (mode: string, _options: unknown, command: Command) => {
+			process.exitCode = (await configEdits()).setModeCommand(mode, optionsOf(configOptions, command.optsWithGlobals(), 'config set-mode'), io);
 		});
 	editOptions(config.command('route').description('change a route: its description, model, provider, reasoning, or make it the default').argument('<name>', 'the route'))
 		.option('--in <list>', 'model_map or profile_routes, when both have a route of that name')
 		.option('--clear <field...>', 'model route: remove optional keys so Hermes\'s own setting applies (provider, base_url, reasoning_effort, service_tier, fallback_providers, api_key, api_mode)')
-		.action((name: string, _options: unknown, command: Command) => {
-			process.exitCode = routeCommand(name, optionsOf(routeEditOptions, command.optsWithGlobals(), 'config route'), io);
+		.action(async (name: string, _options: unknown, command: Command) => {
+			process.exitCode = (await configEdits()).routeCommand(name, optionsOf(routeEditOptions, command.optsWithGlobals(), 'config route'), io);
 		});
 	editOptions(config.command('add-route').description('add a model route (--model and --provider) or a profile route (a profile under $HERMES_HOME/profiles/)').argument('<name>', 'the route name (for a profile route: the profile)'))
-		.action((name: string, _options: unknown, command: Command) => {
-			process.exitCode = addRouteCommand(name, optionsOf(addRouteOptions, command.optsWithGlobals(), 'config add-route'), io);
+		.action(async (name: string, _options: unknown, command: Command) => {
+			process.exitCode = (await configEdits()).addRouteCommand(name, optionsOf(addRouteOptions, command.optsWithGlobals(), 'config add-route'), io);
 		});
 	config.command('remove-route').description('remove a route (not the default: make another the default first)').argument('<name>', 'the route').option('--in <list>', 'model_map or profile_routes, when both have a route of that name').addOption(configPathOption())
-		.action((name: string, _options: unknown, command: Command) => {
-			process.exitCode = removeRouteCommand(name, optionsOf(removeRouteOptions, command.optsWithGlobals(), 'config remove-route'), io);
+		.action(async (name: string, _options: unknown, command: Command) => {
+			process.exitCode = (await configEdits()).removeRouteCommand(name, optionsOf(removeRouteOptions, command.optsWithGlobals(), 'config remove-route'), io);
 		});
 
 	program.command('attach')

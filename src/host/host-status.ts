@@ -48,7 +48,11 @@ export class HostStatusFile {
 	private readonly statuses = new Map<string, TaskStatus>();
 	private clients = 0;
 	private finished = false;
+	/** The writes under way (one at a time), ending once host.json holds the newest status. */
 	private writing: Promise<void> = Promise.resolve();
+	private writingNow = false;
+	/** Something changed since the status being written was taken. */
+	private stale = false;
 
 	constructor(private readonly runDir: string, private readonly socket: string, taskIds: ReadonlyArray<{id: string; refused: boolean}>) {
 		for (const task of taskIds) this.statuses.set(task.id, task.refused ? 'refused' : 'queued');
@@ -81,8 +85,28 @@ export class HostStatusFile {
 		return this.writing;
 	}
 
+	/**
+	 * One write at a time, so an older status never lands after a newer one; changes made while
+	 * one is under way are written together once it is done. Sixteen tasks starting at once are
+	 * two writes, not seventeen: an atomic write costs ~1.5 ms of CPU, and a batch of 16 short
+	 * tasks asked for 36 (issue 24's Cost). host.json ends as the newest status all the same.
+	 */
 	private write(): void {
-		const status: HostStatus = {
+		this.stale = true;
+		if (this.writingNow) return;
+		this.writingNow = true;
+		this.writing = (async () => {
+			while (this.stale) {
+				this.stale = false;
+				await writeJsonAtomic(hostStatusPath(this.runDir), this.status()).catch(() => undefined);
+			}
+
+			this.writingNow = false;
+		})();
+	}
+
+	private status(): HostStatus {
+		return {
 			pid: process.pid,
 			socket: this.socket,
 			clients: this.clients,
@@ -90,7 +114,5 @@ export class HostStatusFile {
 			finished: this.finished,
 			updated_at: new Date().toISOString(),
 		};
-		// One after the other: an older status never lands after a newer one.
-		this.writing = this.writing.then(async () => writeJsonAtomic(hostStatusPath(this.runDir), status)).catch(() => undefined);
 	}
 }

@@ -38,7 +38,8 @@ export const allowedImports: Record<Zone, readonly string[]> = {
 	// runner host's side is an executor. The core never imports it.
 	distributed: ['core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/plan', 'core/run'],
 	commands: ['ui', 'state', 'host', 'distributed', 'core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/input', 'core/plan', 'core/config', 'core/run', 'core/theme', 'package-files.ts'],
-	// The last-resort kill and terminal-safe messages; everything else goes through a command.
+	// cli.ts and host-process.ts (the runner host's entry, without commander): the last-resort kill
+	// and terminal-safe messages; everything else goes through a command.
 	cli: ['commands', 'core root', 'core/process', 'core/output', 'package-files.ts'],
 	// bin.ts checks the Node version before it loads the rest.
 	bin: ['cli', 'node-support.ts', 'young-generation.ts'],
@@ -60,7 +61,7 @@ export function zoneOf(file: string): Zone {
 	const parts = file.split('/');
 	if (parts[0] === 'core') return parts.length === 2 ? 'core root' : `core/${parts[1]!}`;
 	if (parts.length === 1) {
-		if (file === 'cli.ts') return 'cli';
+		if (file === 'cli.ts' || file === 'host-process.ts') return 'cli';
 		if (file === 'bin.ts') return 'bin';
 		return 'src root';
 	}

@@ -51,10 +51,14 @@ export function lineMatches(line: string, pattern: RegExp): boolean {
 
 export type TextPart = {readonly text: string; readonly match: boolean};
 
-const graphemes = new Intl.Segmenter(undefined, {granularity: 'grapheme'});
+// Made at the first search match that needs it: the first Segmenter of a process loads ICU's break
+// rules, ~9 ms of CPU, and every process imports this file (the runner host, which never searches,
+// included: issue 24's Cost).
+let graphemes: Intl.Segmenter | undefined;
 
 /** Where the text's user-perceived characters start (and its end): a mark never cuts one. */
 function graphemeStarts(text: string): number[] {
+	graphemes ??= new Intl.Segmenter(undefined, {granularity: 'grapheme'});
 	return [...Array.from(graphemes.segment(text), segment => segment.index), text.length];
 }
 
