@@ -12,6 +12,7 @@ import type {BatchControl} from '../state/store-types.js';
 import {AttachedClient, type ClientHost} from './attached-client.js';
 import {EventHistory} from './history.js';
 import {tailDeltas} from './tail-delta.js';
+import {publishPacer, type PublishPace} from '../core/output/publish-pace.js';
 import {checkPeer} from './peer.js';
 import {batchIdentity, type BatchIdentity, type HostMessage, type Request, type ReplyValue} from './protocol.js';
 import {clearStaleSocket, listenPrivately, unsafeFolder} from './socket-file.js';
@@ -24,12 +25,11 @@ export type HostedBatch = BatchIdentity & {
 	watchConfig?(listener: (outcome: SteerOutcome) => void): () => void;
 };
 
-export type ServeOptions = {
+/** `publishHz` (default 12, the dashboard's rate) and `busyPublishHz` (default 4, as the in-process dashboard drew under a flood): output pushes per second to each client (publish-pace.ts). */
+export type ServeOptions = PublishPace & {
 	log?(line: string): void;
 	/** Most bytes waiting in one client's socket before nothing more is queued for it (default 8 MiB). */
 	maxQueueBytes?: number;
-	/** Output pushes per second to each client (default 12, the dashboard's publish rate). */
-	publishHz?: number;
 	/**
 	 * Asked when a client has said it leaves (detach), after the client count listeners ran: true
 	 * holds it until releaseLeaving() (the host ends now, and the client hears of it once the host
@@ -182,9 +182,12 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 		toAll(routingMessage());
 		toAll({type: 'config', outcome});
 	});
+	const pacer = publishPacer(options);
 	const publishTimer = setInterval(() => {
-		for (const client of clients) client.publish();
-	}, Math.round(1000 / (options.publishHz ?? 12)));
+		if (pacer.due()) {
+			for (const client of clients) client.publish();
+		}
+	}, pacer.interval);
 	publishTimer.unref();
 	const stop = () => {
 		clearInterval(publishTimer);

@@ -14,7 +14,7 @@ describe('a client that reads too slowly', () => {
 	it('is queued no more than the bound while the batch floods, then gets a fresh snapshot and the live events', {timeout: 60_000}, async () => {
 		// Three tasks print ~6 MB each; every publish of a 2000-line tail is ~128 KB a task.
 		const flood = '[fake:lines=100000] flood';
-		const batch = await host([flood, flood, flood], {maxQueueBytes, publishHz: 50});
+		const batch = await host([flood, flood, flood], {maxQueueBytes, publishHz: 50, busyPublishHz: 50});
 		const slow = await rawClient(batch.socketPath);
 		slow.send(`${JSON.stringify({type: 'hello', protocol: protocolVersion, client: 'slow', tailLines: 2000})}\n`);
 		await slow.until('snapshot');

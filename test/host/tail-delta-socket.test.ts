@@ -79,7 +79,7 @@ describe('tail deltas over the socket', () => {
 
 	it('after a fresh snapshot (the client fell behind), each pane is rebuilt whole again', {timeout: 60_000}, async () => {
 		const stop = path.join(scratch.folder('tail-delta-'), 'stop');
-		const batch = await host(['[fake:lines=100000] [fake:exit=1] flood (failed: so it can run again)', `[fake:until-file=${stop}] [fake:chatter=0.02] chatty`], {maxQueueBytes: 256 * 1024, publishHz: 50, steered: true});
+		const batch = await host(['[fake:lines=100000] [fake:exit=1] flood (failed: so it can run again)', `[fake:until-file=${stop}] [fake:chatter=0.02] chatty`], {maxQueueBytes: 256 * 1024, publishHz: 50, busyPublishHz: 50, steered: true});
 		const slow = await rawClient(batch.socketPath);
 		slow.send(hello({tailDelta: true, tailLines: 2000}));
 		await slow.until('snapshot');
@@ -123,6 +123,23 @@ describe('tail deltas over the socket', () => {
 		expect(panesOf(client, 40).get('t01')).toEqual(hostPane);
 		writeFileSync(stop, '');
 		await finished;
+	});
+
+	it('come at busyPublishHz while the host\'s event loop is saturated', async () => {
+		const stop = path.join(scratch.folder('tail-delta-'), 'stop');
+		const batch = await host([`[fake:until-file=${stop}] [fake:chatter=0.02] chatty`], {publishHz: 50, busyPublishHz: 2, load: () => 0.97});
+		const client = await rawClient(batch.socketPath);
+		client.send(hello({tailDelta: true}));
+		await client.until('snapshot');
+		const finished = batch.runner.start();
+		await waitFor(() => outputChanges(client).length >= 1, {message: 'a first push'});
+		const firstAt = performance.now();
+		await waitFor(() => outputChanges(client).length >= 4, {message: 'three pushes more'});
+		const seconds = (performance.now() - firstAt) / 1000;
+		writeFileSync(stop, '');
+		await finished;
+		// At 2 a second, three more pushes take at least ~1.5 s (at 50 a second they would take 60 ms).
+		expect(seconds).toBeGreaterThan(1.4);
 	});
 
 	it("a client asks for them only of a host that lists the feature (an older host would close it)", async () => {

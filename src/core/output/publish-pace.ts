@@ -1,0 +1,50 @@
+// How often a batch's output is handed on: to the store by the in-process feed, to each client by
+// the runner host. Normally publishHz; while this process's event loop is saturated (a flood),
+// busyPublishHz, so that draining the agents' pipes comes first and the hand-ons, each of which
+// costs a frame of every pane somewhere, come less often. Under a flood the in-process dashboard
+// slowed to 4 frames a second this way; the runner host, which now does the draining, slows its
+// pushes the same way, and the dashboard draws what it is pushed.
+import {performance} from 'node:perf_hooks';
+
+export type PublishPace = {
+	/** Publishes per second; 10–20 keeps a dashboard live without burning CPU. */
+	publishHz?: number | undefined;
+	/** Publishes per second while the event loop is saturated (a flood): draining comes first. */
+	busyPublishHz?: number | undefined;
+	/** Share of the time since the last call the event loop was busy, 0–1 (default: Node's event loop utilisation). */
+	load?: (() => number) | undefined;
+	/** A monotonic clock in ms (default performance.now): the wall clock may step back. */
+	clock?: (() => number) | undefined;
+};
+
+/** Above this event loop utilisation output is published at busyPublishHz (4 floods on 2 cores: ~0.7; 32 agents at 20 lines/s: ~0.2). */
+const busyLoad = 0.6;
+
+/** The event loop's utilisation since the previous call. */
+export function eventLoopLoad(): () => number {
+	let last = performance.eventLoopUtilization();
+	return () => {
+		const now = performance.eventLoopUtilization();
+		const {utilization} = performance.eventLoopUtilization(now, last);
+		last = now;
+		return utilization;
+	};
+}
+
+/** Ask due() every `interval` ms: true when it is time to publish (and counted as done). */
+export function publishPacer(options: PublishPace = {}): {interval: number; due(): boolean} {
+	const interval = Math.round(1000 / (options.publishHz ?? 12));
+	const busyInterval = Math.round(1000 / (options.busyPublishHz ?? 4));
+	const load = options.load ?? eventLoopLoad();
+	const clock = options.clock ?? (() => performance.now());
+	let last = Number.NEGATIVE_INFINITY;
+	return {
+		interval,
+		due() {
+			const at = clock();
+			if (at - last < (load() > busyLoad ? busyInterval : interval) - 1) return false;
+			last = at;
+			return true;
+		},
+	};
+}
