@@ -8,14 +8,8 @@
 import {writeFileSync} from 'node:fs';
 import {setPriority} from 'node:os';
 
-/**
- * Niceness given to agents under the dashboard: weight 15 against 1024 for each of the dashboard
- * and its runner host. A key's effect needs both (the dashboard reads the key, the host acts, the
- * dashboard draws what the host says), so they must win the CPU together: at 10 (weight 110),
- * enough while the dashboard was one process, a cancel under 16 floods took p95 152–208 ms against
- * 107–128 ms at 19 (bench/cancel-keys.mjs, bench/RESULTS.md session 34).
- */
-export const dashboardAgentNice = 19;
+/** Niceness given to agents under the dashboard: weight 110 against the dashboard's 1024. */
+export const dashboardAgentNice = 10;
 
 /**
  * Makes the agent `pid` (the leader of its own session) yield the CPU: `nice` from 1 to 19;
