@@ -9,6 +9,7 @@ import {addRouteOptions, attachOptions, cancelOptions, configOptions, doctorOpti
 import {flushed, readAll, type CommandIO} from './commands/io.js';
 import {exitCodes, InputError} from './core/errors.js';
 import {killUnfinishedGroupsNow} from './core/process/group.js';
+import {dashboardAgentNice} from './core/process/priority.js';
 import {terminalSafe} from './core/output/visible-text.js';
 import {packageJsonPath} from './package-files.js';
 
@@ -56,7 +57,7 @@ function dashboardOptions(command: Command): Command {
 	return batchOptions(command)
 		.option('--theme <name|path>', 'dashboard theme: dark, light, no-color, or a JSON file (NO_COLOR forces no-color)')
 		.option('--exit-when-done', 'leave the dashboard by itself when the batch is finished')
-		.option('--agent-nice <n>', 'CPU niceness of the agents, so that the dashboard answers while they flood or spin (0-19; default 10; 0 leaves them as they are)');
+		.option('--agent-nice <n>', `CPU niceness of the agents, so that the dashboard answers while they flood or spin (0-19; default ${dashboardAgentNice}; 0 leaves them as they are)`);
 }
 
 // Each command's module is imported by its action, never up front: a process loads only the code
