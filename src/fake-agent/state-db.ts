@@ -50,6 +50,24 @@ export type TurnEnd = {
 
 const now = () => Date.now() / 1000;
 
+/** How long a writer waits for the file's lock, in all. */
+const lockPatienceMs = 5000;
+
+/**
+ * SQLite answers SQLITE_BUSY at once, without waiting out the busy timeout, where waiting could
+ * deadlock: two runs that both found a new state.db, read its empty schema and then both want to
+ * write it (WAL mode, the tables). One of them starts again (it lost a session row 1 run in ~12
+ * of two fakes on a fresh home before this).
+ */
+function isLockError(error: unknown): boolean {
+	const code = (error as {code?: unknown}).code;
+	return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
+}
+
+function sleepMs(ms: number): void {
+	Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 /** The home -p picks under HERMES_HOME: `default` (or none) is the root. Undefined: write nothing. */
 export function recordHome(env: NodeJS.ProcessEnv, profile: string | undefined): string | undefined {
 	const root = env['HERMES_HOME'];
@@ -63,22 +81,36 @@ export class SessionRecord {
 
 	/** Creates the row and the user message; undefined (and a note on stderr) when the file cannot be written. */
 	static start(home: string, session: SessionStart): SessionRecord | undefined {
-		try {
-			const db = new Database(join(home, 'state.db'), {timeout: 5000});
-			db.pragma('journal_mode = WAL');
-			const newer = session.release !== '0.19.0';
-			db.exec(`CREATE TABLE IF NOT EXISTS sessions (${sessionColumns}${newer ? newerSessionColumns : ''});${otherTables}`);
-			const startedAt = now();
-			db.transaction(() => {
-				db.prepare('INSERT INTO sessions (id, source, model, model_config, started_at, message_count, profile_name, cwd) VALUES (?, ?, ?, ?, ?, 1, ?, ?)')
-					.run(session.id, session.source, session.model, JSON.stringify({max_iterations: 90, reasoning_config: null, max_tokens: null}), startedAt, session.profile, session.cwd);
-				db.prepare("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', ?, ?)").run(session.id, session.prompt, startedAt);
-			})();
-			return new SessionRecord(db, session.id);
-		} catch (error) {
-			process.stderr.write(`fake hermes: cannot record the session in ${home}/state.db: ${(error as Error).message}\n`);
-			return undefined;
+		const giveUpAt = Date.now() + lockPatienceMs;
+		for (let attempt = 1; ; attempt++) {
+			let db: Database.Database | undefined;
+			try {
+				db = new Database(join(home, 'state.db'), {timeout: lockPatienceMs});
+				SessionRecord.create(db, session);
+				return new SessionRecord(db, session.id);
+			} catch (error) {
+				db?.close();
+				if (isLockError(error) && Date.now() < giveUpAt) {
+					sleepMs(5 + Math.floor(Math.random() * 20 * Math.min(attempt, 5)));
+					continue;
+				}
+
+				process.stderr.write(`fake hermes: cannot record the session in ${home}/state.db: ${(error as Error).message}\n`);
+				return undefined;
+			}
 		}
+	}
+
+	private static create(db: Database.Database, session: SessionStart): void {
+		db.pragma('journal_mode = WAL');
+		const newer = session.release !== '0.19.0';
+		db.exec(`CREATE TABLE IF NOT EXISTS sessions (${sessionColumns}${newer ? newerSessionColumns : ''});${otherTables}`);
+		const startedAt = now();
+		db.transaction(() => {
+			db.prepare('INSERT INTO sessions (id, source, model, model_config, started_at, message_count, profile_name, cwd) VALUES (?, ?, ?, ?, ?, 1, ?, ?)')
+				.run(session.id, session.source, session.model, JSON.stringify({max_iterations: 90, reasoning_config: null, max_tokens: null}), startedAt, session.profile, session.cwd);
+			db.prepare("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', ?, ?)").run(session.id, session.prompt, startedAt);
+		})();
 	}
 
 	/**
