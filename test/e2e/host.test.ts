@@ -259,9 +259,10 @@ describe('ls', () => {
 });
 
 describe('the first-client grace of a dashboard\'s host', () => {
-	it('a tui host whose batch settled with no client ever attached ends once the grace is over', async () => {
+	/** A tui's runner host over one quick task, as `tui` launches it, with no dashboard attached yet. */
+	async function launchTuiHost(graceMs: number) {
 		const test = home();
-		const env = {...process.env, HERMES_HOME: test.dir, TMPDIR: test.dir, XDG_CACHE_HOME: path.join(test.dir, '.cache'), NO_COLOR: '1', HERMES_DELEGATE_FIRST_CLIENT_GRACE_MS: '200'};
+		const env = {...process.env, HERMES_HOME: test.dir, TMPDIR: test.dir, XDG_CACHE_HOME: path.join(test.dir, '.cache'), NO_COLOR: '1', HERMES_DELEGATE_FIRST_CLIENT_GRACE_MS: String(graceMs)};
 		const ready = await launchHost({
 			command: 'tui',
 			taskArg: tasksJson({goal: 'one', context: quick}),
@@ -271,6 +272,11 @@ describe('the first-client grace of a dashboard\'s host', () => {
 			color: false,
 		}, {env, entry: cliPath});
 		if (ready.type !== 'ready') throw new Error(ready.message);
+		return {test, ready};
+	}
+
+	it('a tui host whose batch settled with no client ever attached ends once the grace is over', async () => {
+		const {ready} = await launchTuiHost(200);
 		const log = path.join(ready.runDir, 'host.log');
 		await waitFor(() => !isProcessRunning(readRunOwner(ready.runDir)!.pid), {message: 'the host with no client to end after its grace'});
 		const text = readFileSync(log, 'utf8');
@@ -280,17 +286,7 @@ describe('the first-client grace of a dashboard\'s host', () => {
 	});
 
 	it('a script that comes and goes (wait) is not the dashboard it waits for: the host stays for the tui', async () => {
-		const test = home();
-		const env = {...process.env, HERMES_HOME: test.dir, TMPDIR: test.dir, XDG_CACHE_HOME: path.join(test.dir, '.cache'), NO_COLOR: '1', HERMES_DELEGATE_FIRST_CLIENT_GRACE_MS: '120000'};
-		const ready = await launchHost({
-			command: 'tui',
-			taskArg: tasksJson({goal: 'one', context: quick}),
-			options: {hermesBin: fakeAgentPath},
-			stdinIsTTY: false,
-			stdin: null,
-			color: false,
-		}, {env, entry: cliPath});
-		if (ready.type !== 'ready') throw new Error(ready.message);
+		const {test, ready} = await launchTuiHost(120_000);
 		const log = path.join(ready.runDir, 'host.log');
 		const owner = readRunOwner(ready.runDir)!.pid;
 		onTestFinished(() => {
