@@ -11,7 +11,7 @@ if (problem === undefined) {
 	// Before the CLI loads: loading it is what first grows the young generation.
 	(await import('./young-generation.js')).capYoungGeneration();
 	try {
-		// The runner host (host/launch.ts starts it so) loads only what it runs: host-process.ts.
+		// The runner host (client/launch.ts starts it so) loads only what it runs: host-process.ts.
 		if (process.argv.length === 3 && process.argv[2] === '__host') await import('./host-process.js');
 		else await import('./cli.js');
 	} catch (error) {

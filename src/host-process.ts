@@ -1,4 +1,4 @@
-// The runner host's process: host/launch.ts starts it as `cli.js __host`, and bin.ts comes here
+// The runner host's process: client/launch.ts starts it as `cli.js __host`, and bin.ts comes here
 // instead of to cli.ts. The host runs one command, never typed by anyone, so it skips commander,
 // the program's twenty commands and the orphan scan cli.ts makes before every command (the host
 // makes its own run folder): with the dashboard, every batch starts two Node processes, and

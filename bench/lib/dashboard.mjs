@@ -47,7 +47,7 @@ export const goals = (kind, count) => Array.from({length: count}, (_, i) => `${k
  */
 export const inProcess = 'in-process';
 const cliOf = (tool, paths) => (tool === inProcess ? paths.inProcessCli : tool === 'hermes-delegate' ? paths.cli : undefined);
-/** The argument hermes-delegate's runner host is started with (host/launch.ts's hidden command). */
+/** The argument hermes-delegate's runner host is started with (client/launch.ts's hidden command). */
 const hostMarker = '__host';
 
 /** The command line (argv) that shows `goals` in the tool's dashboard. */

@@ -37,7 +37,7 @@ async function startDetached(paths, goalList, env) {
 	}
 
 	try {
-		// host.json names the host's pid and socket (host/host-status.ts); written before `ready`.
+		// host.json names the host's pid and socket (host/status.ts); written before `ready`.
 		const host = await waitFor('host.json', () => {
 			try {
 				return JSON.parse(readFileSync(path.join(runDir, 'host.json'), 'utf8'));

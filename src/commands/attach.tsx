@@ -8,7 +8,7 @@ import {loadSettings, settingsPath} from '../core/config/settings.js';
 import {InputError} from '../core/errors.js';
 import {terminalSafe} from '../core/output/visible-text.js';
 import {loadTheme} from '../core/theme/themes.js';
-import {chooseRun, connectToRun, describeRunLine, listRecentRuns, runHomes, type RunEntry} from '../host/live-runs.js';
+import {chooseRun, connectToRun, describeRunLine, listRecentRuns, runHomes, type RunEntry} from '../client/live-runs.js';
 import {resolveBindings} from '../ui/keys/keys.js';
 import {reportDashboardEnd, showDashboard} from './dashboard.js';
 import type {AttachOptions} from './flags.js';

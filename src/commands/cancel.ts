@@ -7,9 +7,9 @@
 import {exitCodes, InputError} from '../core/errors.js';
 import {terminalSafe} from '../core/output/visible-text.js';
 import type {BatchEvent} from '../core/types.js';
-import {storeFromSnapshot} from '../host/attach-store.js';
-import type {BatchConnection} from '../host/client.js';
-import {chooseRun, connectToRun, runHomes} from '../host/live-runs.js';
+import {storeFromSnapshot} from '../client/attach-store.js';
+import type {BatchConnection} from '../client/connection.js';
+import {chooseRun, connectToRun, runHomes} from '../client/live-runs.js';
 import type {ConfirmQuestion} from '../state/overlay.js';
 import type {BatchState} from '../state/store-types.js';
 import {confirmQuestion} from '../ui/components/ConfirmBar.js';

@@ -15,14 +15,14 @@ import {jsonText, terminalSafe} from '../core/output/visible-text.js';
 import {exitCodeOf} from '../core/run/results.js';
 import type {Theme} from '../core/theme/themes.js';
 import type {BatchReport} from '../core/types.js';
-import {storeFromSnapshot} from '../host/attach-store.js';
-import type {BatchConnection} from '../host/client.js';
+import {storeFromSnapshot} from '../client/attach-store.js';
+import type {BatchConnection} from '../client/connection.js';
 import {feedStore} from '../state/feed.js';
 import type {BatchStore} from '../state/store-types.js';
 import {App} from '../ui/App.js';
 import {reportZeroSizeAsFallback} from '../ui/hooks/use-terminal-size.js';
 import type {Bindings} from '../ui/keys/keys.js';
-import {attachCommandFor} from '../host/live-runs.js';
+import {attachCommandFor} from '../client/live-runs.js';
 import type {CommandIO} from './io.js';
 
 export type DashboardEnd =

@@ -1,16 +1,17 @@
-// The hidden `__host` command: the runner host process (host/launch.ts says how it is started and
+// The hidden `__host` command: the runner host process (client/launch.ts says how it is started and
 // why it prepares the batch itself). Prepares the batch exactly as `run` and `tui` do, tells the
-// foreground `ready` or `refused`, then serves the batch until it has ended (host/host-main.ts).
+// foreground `ready` or `refused`, then serves the batch until it has ended (host/main.ts).
 import {BatchSteering} from '../core/config/steering.js';
 import {InputError, exitCodes} from '../core/errors.js';
 import {terminalSafe} from '../core/output/visible-text.js';
 import {allWarnings} from '../core/plan/routing.js';
 import {exitCodeOf} from '../core/run/results.js';
 import type {BatchRunner} from '../core/run/runner.js';
-import {firstClientGraceFrom, openHostLog, startHost, type RunningHost} from '../host/host-main.js';
-import {hostSpecSchema, tellLauncher, type HostSpec} from '../host/launch.js';
+import {firstClientGraceFrom, openHostLog, startHost, type RunningHost} from '../host/main.js';
+import {hostSpecSchema, type HostSpec} from '../wire/launch.js';
+import {tellLauncher} from '../host/launcher-pipe.js';
 import {loadTheme} from '../core/theme/themes.js';
-import {runnerControl} from '../state/control.js';
+import {runnerControl} from '../host/control.js';
 import {resolveBindings} from '../ui/keys/keys.js';
 import {agentNiceOption} from './flags.js';
 import {readAll} from './io.js';

@@ -2,7 +2,7 @@
 // first: which a runner host still serves (and how to attach), which finished, and which lost
 // their owner (killed with SIGKILL: then the `gc` command that ends its leftovers).
 import {terminalSafe} from '../core/output/visible-text.js';
-import {attachCommandFor, describeTasks, listRecentRuns, runHomes, type RunEntry} from '../host/live-runs.js';
+import {attachCommandFor, describeTasks, listRecentRuns, runHomes, type RunEntry} from '../client/live-runs.js';
 import {jsonText} from '../core/output/visible-text.js';
 import type {LsOptions} from './flags.js';
 import type {CommandIO} from './io.js';

@@ -3,7 +3,7 @@
 // would have, and `attach RUN` shows it in the dashboard.
 import {InputError} from '../core/errors.js';
 import {terminalSafe} from '../core/output/visible-text.js';
-import {attachCommandFor} from '../host/live-runs.js';
+import {attachCommandFor} from '../client/live-runs.js';
 import type {RunOptions} from './flags.js';
 import type {CommandIO} from './io.js';
 import {startUnderHost} from './start-host.js';

@@ -1,8 +1,9 @@
 // The foreground's half of starting a batch under a runner host (`tui`, `demo`, `run --detach`):
 // it reads the tasks from stdin when they come from there (the host has no stdin of the
-// operator's), launches the host (host/launch.ts) and either returns where it serves the batch or
+// operator's), launches the host (client/launch.ts) and either returns where it serves the batch or
 // prints the host's refusal exactly as the in-process command would have, with its exit code.
-import {launchHost, type HostCommand, type HostReady} from '../host/launch.js';
+import {launchHost} from '../client/launch.js';
+import {type HostCommand, type HostReady} from '../wire/launch.js';
 import type {BatchOptions} from './flags.js';
 import type {CommandIO} from './io.js';
 

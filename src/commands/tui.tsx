@@ -1,9 +1,9 @@
 // `hermes-delegate tui` (and `demo`): the batch starts under a runner host, a process of its own
-// (host/launch.ts), and this dashboard is its first client (dashboard.tsx), as `attach` is later.
+// (client/launch.ts), and this dashboard is its first client (dashboard.tsx), as `attach` is later.
 // Everything up to the first process is checked before: bad input exits 2 with nothing started.
 import {InputError} from '../core/errors.js';
 import {loadTheme} from '../core/theme/themes.js';
-import {connectToRun} from '../host/live-runs.js';
+import {connectToRun} from '../client/live-runs.js';
 import {resolveBindings} from '../ui/keys/keys.js';
 import {reportDashboardEnd, showDashboard} from './dashboard.js';
 import {agentNiceOption, type TuiOptions} from './flags.js';

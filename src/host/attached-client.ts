@@ -3,10 +3,11 @@
 // stops reading is not queued without end: once its socket holds more than the bound, nothing more
 // is queued for it, its requests wait unread, and when it has drained it gets a fresh snapshot.
 import type {Socket} from 'node:net';
-import {LineReader} from './framing.js';
-import {defaultTailLines, encodeLine, hostFeatures, maxClientLineBytes, parseClientLine, protocolVersion, scriptClients, type BatchSnapshot, type HostMessage, type LeaveReason, type Request, type ReplyValue, type SequencedEvent} from './protocol.js';
-import type {OutputSnapshot} from '../state/store-types.js';
-import type {OutputDelta, TailSent} from './tail-delta.js';
+import {LineReader} from '../wire/framing.js';
+import {defaultTailLines, encodeLine, hostFeatures, maxClientLineBytes, parseClientLine, protocolVersion, scriptClients, type BatchSnapshot, type HostMessage, type LeaveReason, type Request, type ReplyValue, type SequencedEvent} from '../wire/protocol.js';
+import type {OutputSnapshot} from '../wire/port.js';
+import type {OutputDelta} from '../wire/tail-delta.js';
+import type {TailSent} from './tail-deltas.js';
 
 export type ClientHost = {
 	runId: string;
@@ -14,7 +15,7 @@ export type ClientHost = {
 	log(line: string): void;
 	snapshot(tailLines: number): BatchSnapshot;
 	outputChanges(versions: Readonly<Record<string, number>>, tailLines: number): Record<string, OutputSnapshot>;
-	/** outputChanges as deltas, each recorded in `sent` (tail-delta.ts). */
+	/** outputChanges as deltas, each recorded in `sent` (tail-deltas.ts). */
 	outputDeltas(versions: Readonly<Record<string, number>>, sent: Record<string, TailSent>, tailLines: number): Record<string, OutputDelta>;
 	answer(request: Request): Promise<ReplyValue>;
 	/**

@@ -2,7 +2,7 @@
 // every event, except that a task's telemetry, its live spend and the fleet are whole snapshots, so only the
 // newest of each is kept (a stream-json batch sends dozens a second; the history must not grow with them).
 import type {BatchEvent} from '../core/types.js';
-import type {SequencedEvent} from './protocol.js';
+import type {SequencedEvent} from '../wire/protocol.js';
 
 export class EventHistory {
 	private lastSeq = 0;

@@ -8,13 +8,13 @@ import net from 'node:net';
 import {unlink} from 'node:fs/promises';
 import type {SteerOutcome} from '../core/types.js';
 import type {BatchRunner} from '../core/run/runner.js';
-import type {BatchControl} from '../state/store-types.js';
+import type {BatchControl} from '../wire/port.js';
 import {AttachedClient, type ClientHost} from './attached-client.js';
 import {EventHistory} from './history.js';
-import {tailDeltas} from './tail-delta.js';
+import {tailDeltas} from './tail-deltas.js';
 import {publishPacer, type PublishPace} from '../core/output/publish-pace.js';
 import {checkPeer} from './peer.js';
-import {batchIdentity, type BatchIdentity, type HostMessage, type Request, type ReplyValue} from './protocol.js';
+import {batchIdentity, type BatchIdentity, type HostMessage, type Request, type ReplyValue} from '../wire/protocol.js';
 import {clearStaleSocket, listenPrivately, unsafeFolder} from './socket-file.js';
 
 export type HostedBatch = BatchIdentity & {

@@ -3,7 +3,8 @@
 // copied in from the control's snapshots at a capped rate by `outputPatch` (see state/feed.ts).
 import type {BatchEvent, BudgetStanding} from '../core/types.js';
 import {terminalSafe} from '../core/output/visible-text.js';
-import type {BatchControl, BatchState} from './store-types.js';
+import type {BatchControl} from '../wire/port.js';
+import type {BatchState} from './store-types.js';
 import {finishedPatch, replannedPatch, taskViewFromPlan, type TaskView} from './task-view.js';
 import {attemptsOf} from './spend-view.js';
 import {batchWarnings} from './warnings.js';

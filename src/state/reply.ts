@@ -4,7 +4,8 @@
 // was sent) is for `apply` to decide: it reads the state as it is when the reply lands.
 import type {StoreApi} from 'zustand/vanilla';
 import {terminalSafe} from '../core/output/visible-text.js';
-import type {BatchState, Reply} from './store-types.js';
+import type {BatchState} from './store-types.js';
+import type {Reply} from '../wire/port.js';
 
 /**
  * `what` names the request in the notice a failed reply leaves ("reading t01's output");

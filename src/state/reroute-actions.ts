@@ -8,7 +8,8 @@ import {pickedProfile} from './route-add-remove.js';
 import {pickerFor} from './routes-editor.js';
 import {editorPatch, steerable} from './steer.js';
 import {mapReply, setWhenReplied} from './reply.js';
-import type {BatchActions, BatchControl, BatchState, Reply} from './store-types.js';
+import type {BatchActions, BatchState} from './store-types.js';
+import type {BatchControl, Reply} from '../wire/port.js';
 import {emptyField} from './text-field.js';
 
 export type RerouteActions = Pick<BatchActions, 'openReroute' | 'pickRoute'>;

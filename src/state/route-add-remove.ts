@@ -6,7 +6,8 @@ import type {StoreApi} from 'zustand/vanilla';
 import {editorFor, type DraftField, type RouteDraft, type RoutesEditorState} from './routes-editor.js';
 import {editorPatch, editPatch, refusedPatch, steerable} from './steer.js';
 import {mapReply, setWhenReplied} from './reply.js';
-import type {BatchActions, BatchControl, BatchState, Reply} from './store-types.js';
+import type {BatchActions, BatchState} from './store-types.js';
+import type {BatchControl, Reply} from '../wire/port.js';
 import {emptyField, fieldAtEnd, type TextField} from './text-field.js';
 
 export type AddRemoveActions = Pick<BatchActions, 'startAddRoute' | 'requestRemoveRoute' | 'removeRoute'>;

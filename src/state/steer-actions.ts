@@ -8,7 +8,8 @@ import {movedInPicker, submitExplicit} from './reroute-actions.js';
 import {editorFor, refreshedEditor, type RouteRow, type RoutesEditorState} from './routes-editor.js';
 import {editorPatch, editPatch, refusedPatch, steerable, switchModePatch, switchModeQuestion} from './steer.js';
 import {landedPatch, setWhenReplied, whenReplied} from './reply.js';
-import type {BatchActions, BatchControl, BatchState, Reply} from './store-types.js';
+import type {BatchActions, BatchState} from './store-types.js';
+import type {BatchControl, Reply} from '../wire/port.js';
 import {fieldAtEnd} from './text-field.js';
 
 export type SteerActions = Pick<BatchActions, 'configChanged' | 'requestSwitchMode' | 'switchMode' | 'openRoutes' | 'moveRoute' | 'editDescription' | 'editRouteField' | 'submitField' | 'cancelField' | 'setDefaultRoute' | 'reloadConfig'>;

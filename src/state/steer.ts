@@ -5,7 +5,8 @@ import type {DelegationConfig, RouteEdit, RoutingMode, SteerOutcome} from '../co
 import {bodyLayer} from './overlay.js';
 import {editorField, type RoutesEditorState} from './routes-editor.js';
 import {mapReply} from './reply.js';
-import type {BatchControl, BatchState, Reply} from './store-types.js';
+import type {BatchControl, Reply} from '../wire/port.js';
+import type {BatchState} from './store-types.js';
 
 /** The order `m` goes through the modes. */
 export const modeCycle: readonly RoutingMode[] = ['model_map', 'profile_routes', 'default'];

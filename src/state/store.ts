@@ -15,7 +15,8 @@ import {addRemoveActions} from './route-add-remove.js';
 import {rerouteActions} from './reroute-actions.js';
 import {steerActions} from './steer-actions.js';
 import {nextMode, steerable} from './steer.js';
-import type {BatchActions, BatchControl, BatchState, BatchStore} from './store-types.js';
+import type {BatchActions, BatchState, BatchStore} from './store-types.js';
+import type {BatchControl} from '../wire/port.js';
 import {whenReplied} from './reply.js';
 import {zoomSlice} from './zoom-actions.js';
 

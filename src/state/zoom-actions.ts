@@ -5,7 +5,8 @@
 import type {StoreApi} from 'zustand/vanilla';
 import {withZoom, zoomOf, type ZoomLayer} from './overlay.js';
 import {whenReplied} from './reply.js';
-import type {BatchActions, BatchControl, BatchState} from './store-types.js';
+import type {BatchActions, BatchState} from './store-types.js';
+import type {BatchControl} from '../wire/port.js';
 import {foundAt, isPastScrollback, openZoom, scrolled, searchStart, withNewOutput, type ZoomState} from './zoom.js';
 
 export type ZoomActions = Pick<BatchActions, 'openZoom' | 'scroll' | 'startSearch' | 'submitSearch' | 'findNext'>;

@@ -30,14 +30,20 @@ export const allowedImports: Record<Zone, readonly string[]> = {
 	'core/run': ['core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/plan'],
 	// Theme files are read from the package's themes/ folder.
 	'core/theme': ['core root', 'core/text', 'package-files.ts'],
-	state: ['core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/input', 'core/plan', 'core/config', 'core/run', 'core/theme'],
-	// The runner host and its socket protocol: serves the state's control and the core's runner.
-	host: ['state', 'core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/input', 'core/plan', 'core/config', 'core/run', 'core/theme'],
+	state: ['wire', 'core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/input', 'core/plan', 'core/config', 'core/run', 'core/theme'],
+	// What crosses the runner host's socket (and its launch pipe, and host.json): plain data and its
+	// schemas, so that both processes read one definition.
+	wire: ['core root'],
+	// The runner-host process only: serves the core's runner over the socket.
+	host: ['wire', 'core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/input', 'core/plan', 'core/config', 'core/run', 'core/theme'],
+	// What dashboards, scripts and the MCP server run to reach a host: the connection, the panes it
+	// pushes, finding live runs (from run folders and the demo's home) and launching a host.
+	client: ['wire', 'state', 'core root', 'core/hermes/home.ts', 'core/input/demo.ts', 'core/run-folder'],
 	ui: ['state', 'core root', 'core/text', 'core/output', 'core/theme', 'package-files.ts'],
 	// Tasks on worker hosts through NATS: a worker runs attempts with the core's local executor; the
 	// runner host's side is an executor. The core never imports it.
 	distributed: ['core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/plan', 'core/run'],
-	commands: ['ui', 'state', 'host', 'distributed', 'core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/input', 'core/plan', 'core/config', 'core/run', 'core/theme', 'package-files.ts'],
+	commands: ['ui', 'state', 'wire', 'client', 'host', 'distributed', 'core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/input', 'core/plan', 'core/config', 'core/run', 'core/theme', 'package-files.ts'],
 	// cli.ts and host-process.ts (the runner host's entry, without commander): the last-resort kill
 	// and terminal-safe messages; everything else goes through a command.
 	cli: ['commands', 'core root', 'core/process', 'core/output', 'package-files.ts'],
@@ -51,7 +57,9 @@ export const allowedImports: Record<Zone, readonly string[]> = {
 /** npm packages a zone must not import (the UI's libraries stay above the state and the core). */
 export const forbiddenPackages: Partial<Record<Zone, readonly string[]>> = {
 	state: ['react', 'ink'],
-	host: ['react', 'ink'],
+	wire: ['react', 'ink', 'zustand'],
+	host: ['react', 'ink', 'zustand'],
+	client: ['react', 'ink'],
 	distributed: ['react', 'ink', 'zustand'],
 };
 const uiLibraries = ['react', 'ink', 'zustand'];

@@ -9,7 +9,7 @@ import {afterEach, describe, expect, it} from 'vitest';
 import {listGroupMembers} from '../../src/core/process/group.js';
 import {readRunOwner} from '../../src/core/run-folder/owner.js';
 import type {BatchEvent, BatchReport} from '../../src/core/types.js';
-import {connectToBatch} from '../../src/host/client.js';
+import {connectToBatch} from '../../src/client/connection.js';
 import {cliPath} from '../helpers/run-cli.js';
 import {isProcessRunning} from '../helpers/processes.js';
 import {natsServerPath, natsSkipReason, scratchDir, startedRecords, startNatsServer, startWorker, stopFleet} from '../helpers/nats-fleet.js';

@@ -10,7 +10,7 @@ import {afterEach, describe, expect, it} from 'vitest';
 import {readRunOwner} from '../../src/core/run-folder/owner.js';
 import type {BatchEvent, BatchReport} from '../../src/core/types.js';
 import {maxWaitingOutputBytes} from '../../src/distributed/report-publisher.js';
-import {connectToBatch, type BatchConnection} from '../../src/host/client.js';
+import {connectToBatch, type BatchConnection} from '../../src/client/connection.js';
 import {cliPath} from '../helpers/run-cli.js';
 import {fakeAgentPath, isProcessRunning} from '../helpers/processes.js';
 import {natsServerPath, natsSkipReason, scratchDir, startNatsServer, startWorker, stopFleet, type WorkerSettings} from '../helpers/nats-fleet.js';

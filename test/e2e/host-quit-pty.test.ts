@@ -12,7 +12,7 @@ import {signalGroup} from '../../src/core/process/group.js';
 import {cliPath, makeHome, recordedGroups, runCli, tasksJson, type TestHome} from '../helpers/run-cli.js';
 import {startTmux, type TmuxSession} from '../helpers/tmux.js';
 import {waitFor} from '../helpers/wait-for.js';
-import {readHostStatus} from '../../src/host/host-status.js';
+import {readHostStatus} from '../../src/wire/host-json.js';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {

@@ -9,8 +9,8 @@ import type {BatchReport} from '../../src/core/types.js';
 import {isProcessRunning} from '../helpers/processes.js';
 import {cliPath, makeHome, recordedGroups, runCli, spawnCli, tasksJson, type TestHome} from '../helpers/run-cli.js';
 import {waitFor} from '../helpers/wait-for.js';
-import {connectToBatch} from '../../src/host/client.js';
-import {launchHost} from '../../src/host/launch.js';
+import {connectToBatch} from '../../src/client/connection.js';
+import {launchHost} from '../../src/client/launch.js';
 import {fakeAgentPath} from '../helpers/processes.js';
 import {listGroupMembers} from '../../src/core/process/group.js';
 

@@ -1,7 +1,7 @@
 // A BatchControl whose messages reply later, as one across a socket would: every reply is a
 // promise, answered from the wrapped control at the moment of the request, and either lands by
 // itself or is held until the test releases (or fails) it, in any order.
-import type {BatchControl, Reply} from '../../src/state/store-types.js';
+import type {BatchControl, Reply} from '../../src/wire/port.js';
 
 type Held = {method: string; release(): void; fail(error: Error): void};
 

@@ -4,8 +4,9 @@ import {render as inkRender} from 'ink-testing-library';
 import {loadTheme, type Theme} from '../../src/core/theme/themes.js';
 import type {BatchReport, PlannedTask, RouteDecision, Spend, TaskResult, TaskSpec, TaskStatus} from '../../src/core/types.js';
 import {createBatchStore} from '../../src/state/store.js';
-import {nextMatch} from '../../src/state/control.js';
-import type {BatchControl, BatchStore, OutputRange, OutputSearch, OutputSnapshot} from '../../src/state/store-types.js';
+import {nextMatch} from '../../src/host/control.js';
+import type {BatchControl, OutputRange, OutputSearch, OutputSnapshot} from '../../src/wire/port.js';
+import type {BatchStore} from '../../src/state/store-types.js';
 import {App} from '../../src/ui/App.js';
 import {defaultBindings, type Bindings} from '../../src/ui/keys/keys.js';
 

@@ -8,7 +8,7 @@ import {defaultSettings} from '../../src/core/config/settings.js';
 import {BatchSteering} from '../../src/core/config/steering.js';
 import {planBatch} from '../../src/core/plan/routing.js';
 import {createBatchStore} from '../../src/state/store.js';
-import type {BatchControl} from '../../src/state/store-types.js';
+import type {BatchControl} from '../../src/wire/port.js';
 import {FakeControl, t0} from './render.js';
 import {steeringConfig} from './steering-config.js';
 

@@ -3,8 +3,8 @@
 // report sums — every attempt, a re-routed task's earlier one included — whether the client was
 // there from the start or attached at the end. Real fakes write a real state.db here.
 import {afterEach, describe, expect, it} from 'vitest';
-import {connectToBatch} from '../../src/host/client.js';
-import {storeFromSnapshot} from '../../src/host/attach-store.js';
+import {connectToBatch} from '../../src/client/connection.js';
+import {storeFromSnapshot} from '../../src/client/attach-store.js';
 import {feedStore} from '../../src/state/feed.js';
 import {batchSpendSummary, spendTable} from '../../src/state/spend-view.js';
 import type {BatchStore} from '../../src/state/store-types.js';

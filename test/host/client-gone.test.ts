@@ -7,7 +7,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {AttachedClient, type ClientHost} from '../../src/host/attached-client.js';
-import {encodeLine, protocolVersion, type BatchSnapshot} from '../../src/host/protocol.js';
+import {encodeLine, protocolVersion, type BatchSnapshot} from '../../src/wire/protocol.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 const cleanups: Array<() => void> = [];

@@ -4,9 +4,9 @@
 import net from 'node:net';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {connectToBatch} from '../../src/host/client.js';
-import {startHost} from '../../src/host/host-main.js';
-import {encodeLine, protocolVersion} from '../../src/host/protocol.js';
+import {connectToBatch} from '../../src/client/connection.js';
+import {startHost} from '../../src/host/main.js';
+import {encodeLine, protocolVersion} from '../../src/wire/protocol.js';
 import {fakeBatchToHost, hostTestsAfterEach} from '../helpers/hosted-batch.js';
 import {rawClient} from '../helpers/raw-socket.js';
 import {waitFor} from '../helpers/wait-for.js';

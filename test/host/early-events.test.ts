@@ -3,7 +3,7 @@
 // (A remote task's task.started, sent as a dashboard attaches, was lost this way: its pane stayed
 // queued.)
 import {describe, expect, it} from 'vitest';
-import {connectToBatch} from '../../src/host/client.js';
+import {connectToBatch} from '../../src/client/connection.js';
 import type {BatchEvent} from '../../src/core/types.js';
 import {hostTestsAfterEach} from '../helpers/hosted-batch.js';
 import {waitFor} from '../helpers/wait-for.js';

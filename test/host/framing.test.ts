@@ -2,7 +2,7 @@
 // past the ceiling stops the reader instead of growing its buffer.
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {LineReader} from '../../src/host/framing.js';
+import {LineReader} from '../../src/wire/framing.js';
 
 function read(chunks: readonly Buffer[], maxBytes: number): {lines: string[]; oversized: number | null} {
 	const lines: string[] = [];

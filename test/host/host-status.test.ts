@@ -6,7 +6,8 @@ import {mkdtempSync, readFileSync, rmSync, watch, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {HostStatusFile, hostStatusPath, readHostStatus} from '../../src/host/host-status.js';
+import {HostStatusFile} from '../../src/host/status.js';
+import {hostStatusPath, readHostStatus} from '../../src/wire/host-json.js';
 
 const folders: string[] = [];
 afterEach(() => {

@@ -8,8 +8,9 @@ import {afterEach, describe, expect, it} from 'vitest';
 import {runsDir} from '../../src/core/hermes/home.js';
 import {recordRunOwner} from '../../src/core/run-folder/owner.js';
 import type {BatchEvent, TaskResult} from '../../src/core/types.js';
-import {HostStatusFile, readHostStatus} from '../../src/host/host-status.js';
-import {chooseRun, describeRun, describeTasks, listRecentRuns} from '../../src/host/live-runs.js';
+import {HostStatusFile} from '../../src/host/status.js';
+import {readHostStatus} from '../../src/wire/host-json.js';
+import {chooseRun, describeRun, describeTasks, listRecentRuns} from '../../src/client/live-runs.js';
 import {scratchAfterEach} from '../helpers/scratch.js';
 
 const scratch = scratchAfterEach();

@@ -6,7 +6,7 @@ import {chmodSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {peerPids} from '../../src/host/peer.js';
-import {protocolVersion} from '../../src/host/protocol.js';
+import {protocolVersion} from '../../src/wire/protocol.js';
 import {hostTestsAfterEach} from '../helpers/hosted-batch.js';
 import {rawClient} from '../helpers/raw-socket.js';
 

@@ -1,7 +1,7 @@
 // A client that stops reading costs the host a bounded amount of memory, whatever the batch
 // prints meanwhile; once it reads again it gets a fresh snapshot and goes on live from there.
 import {describe, expect, it} from 'vitest';
-import {protocolVersion} from '../../src/host/protocol.js';
+import {protocolVersion} from '../../src/wire/protocol.js';
 import {hostTestsAfterEach} from '../helpers/hosted-batch.js';
 import {rawClient} from '../helpers/raw-socket.js';
 import {waitFor} from '../helpers/wait-for.js';

@@ -3,7 +3,7 @@
 // config.yaml on disk reaches every client as a config message.
 import {readFileSync, writeFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
-import {connectToBatch, type BatchConnection} from '../../src/host/client.js';
+import {connectToBatch, type BatchConnection} from '../../src/client/connection.js';
 import type {BatchEvent} from '../../src/core/types.js';
 import type {SteerOutcome} from '../../src/core/types.js';
 import {hostTestsAfterEach, type HostedFakeBatch} from '../helpers/hosted-batch.js';

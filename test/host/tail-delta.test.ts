@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import {TaskOutput} from '../../src/core/output/task-output.js';
-import {applyDelta, deltaOf, type HeldTail} from '../../src/host/tail-delta.js';
+import {applyDelta, type HeldTail} from '../../src/client/panes.js';
+import {deltaOf} from '../../src/host/tail-deltas.js';
 
 const lineText = fc.array(fc.constantFrom('a', 'word ', 'é', '日本', '😀', '\t', '0123456789'), {maxLength: 20}).map(parts => parts.join(''));
 const text = fc.array(fc.tuple(lineText, fc.constantFrom('\n', '\n', '\n', '\r\n', '\r', '')), {minLength: 1, maxLength: 30})

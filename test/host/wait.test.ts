@@ -6,9 +6,9 @@ import {PassThrough} from 'node:stream';
 import {describe, expect, it} from 'vitest';
 import {waitCommand} from '../../src/commands/wait.js';
 import type {BatchReport} from '../../src/core/types.js';
-import {connectToBatch} from '../../src/host/client.js';
-import {startHost} from '../../src/host/host-main.js';
-import {describeRun} from '../../src/host/live-runs.js';
+import {connectToBatch} from '../../src/client/connection.js';
+import {startHost} from '../../src/host/main.js';
+import {describeRun} from '../../src/client/live-runs.js';
 import {fakeBatchToHost, hostTestsAfterEach} from '../helpers/hosted-batch.js';
 
 const {scratch, onCleanup} = hostTestsAfterEach();

@@ -5,7 +5,8 @@
 import {afterEach, describe, expect, it} from 'vitest';
 import type {RetryTarget} from '../../src/core/types.js';
 import {createBatchStore} from '../../src/state/store.js';
-import type {BatchControl, BatchStore} from '../../src/state/store-types.js';
+import type {BatchControl} from '../../src/wire/port.js';
+import type {BatchStore} from '../../src/state/store-types.js';
 import {fieldAtEnd} from '../../src/state/text-field.js';
 import {asyncControl, Replies} from '../helpers/async-control.js';
 import {editorOf, zoomOf} from '../helpers/overlay.js';

@@ -2,8 +2,8 @@
 // the batch. Only with a host, and at a question only as the quit question's third answer.
 import {describe, expect, it} from 'vitest';
 import {createBatchStore} from '../../src/state/store.js';
-import {outputControl} from '../../src/state/control.js';
-import type {BatchControl} from '../../src/state/store-types.js';
+import {outputControl} from '../../src/host/control.js';
+import type {BatchControl} from '../../src/wire/port.js';
 import {plannedTasks, t0} from '../helpers/render.js';
 
 function setup(canDetach: boolean) {

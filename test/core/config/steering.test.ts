@@ -14,7 +14,7 @@ import {BatchRunner} from '../../../src/core/run/runner.js';
 import {defaultSettings} from '../../../src/core/config/settings.js';
 import {BatchSteering} from '../../../src/core/config/steering.js';
 import type {TaskSpec} from '../../../src/core/types.js';
-import {runnerControl} from '../../../src/state/control.js';
+import {runnerControl} from '../../../src/host/control.js';
 import {feedStore} from '../../../src/state/feed.js';
 import {createBatchStore} from '../../../src/state/store.js';
 import {agentWithModelDown} from '../../helpers/down-route.js';

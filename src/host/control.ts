@@ -6,7 +6,7 @@ import type {BatchRunner} from '../core/run/runner.js';
 import type {BatchSteering} from '../core/config/steering.js';
 import type {TaskOutput} from '../core/output/task-output.js';
 import {lineMatches, searchPattern, terminalSafe} from '../core/output/visible-text.js';
-import type {BatchControl, OutputRange, OutputSearch, OutputSnapshot} from './store-types.js';
+import type {BatchControl, OutputRange, OutputSearch, OutputSnapshot} from '../wire/port.js';
 
 /** `steering`: the batch's config, through which route changes are saved and re-planned. */
 export function runnerControl(runner: BatchRunner, steering?: BatchSteering): BatchControl {

@@ -15,7 +15,7 @@ import path from 'node:path';
 import type {BatchRunner} from '../core/run/runner.js';
 import type {BatchReport} from '../core/types.js';
 import {serveBatch, type BatchServer, type HostedBatch} from './server.js';
-import {HostStatusFile} from './host-status.js';
+import {HostStatusFile} from './status.js';
 
 export type HostMode = 'dashboard' | 'headless';
 

@@ -8,10 +8,10 @@ import net from 'node:net';
 import type {SteerOutcome} from '../core/types.js';
 import type {BatchEvent} from '../core/types.js';
 import type {FeedSource} from '../state/feed.js';
-import type {BatchControl, OutputRange} from '../state/store-types.js';
-import {LineReader} from './framing.js';
-import {ClientPanes} from './tail-delta.js';
-import {defaultTailLines, encodeLine, hostMessageSchema, maxHostLineBytes, protocolVersion, type BatchSnapshot, type HostMessage, type LeaveReason, type Request} from './protocol.js';
+import type {BatchControl, OutputRange} from '../wire/port.js';
+import {LineReader} from '../wire/framing.js';
+import {ClientPanes} from './panes.js';
+import {defaultTailLines, encodeLine, hostMessageSchema, maxHostLineBytes, protocolVersion, type BatchSnapshot, type HostMessage, type LeaveReason, type Request} from '../wire/protocol.js';
 
 /** Events held for a first listener that has not subscribed yet; past this the client is taken not to listen. */
 const unheardLimit = 10_000;

@@ -6,7 +6,7 @@ import {z} from 'zod';
 import type {RetryTarget} from '../core/types.js';
 import type {SteerOutcome} from '../core/types.js';
 import {clearableFields, routingModes, type BatchEvent, type DelegationConfig, type RouteEdit, type RoutePlan} from '../core/types.js';
-import type {OutputRange, OutputSnapshot} from '../state/store-types.js';
+import type {OutputRange, OutputSnapshot} from './port.js';
 import type {OutputDelta} from './tail-delta.js';
 
 /** Bumped on any change a peer of the previous version would misread. */
@@ -83,14 +83,14 @@ export const clientHelloSchema = z.strictObject({
 	/** Who is attaching (a dashboard, `wait`, `cancel`): for the host's log. */
 	client: z.string().max(200).optional(),
 	tailLines: z.number().int().min(0).max(maxTailLines).optional(),
-	/** Feature `tail-delta` (sent only to a host that lists it): output pushes as deltas (tail-delta.ts). */
+	/** Feature `tail-delta` (sent only to a host that lists it): output pushes as deltas (wire/tail-delta.ts). */
 	tailDelta: z.literal(true).optional(),
 });
 export type ClientHello = z.infer<typeof clientHelloSchema>;
 
 /**
  * Clients that come for an answer and go (their hello's `client`): they are never the dashboard
- * a dashboard's host waits for in its first-client grace (host-main.ts).
+ * a dashboard's host waits for in its first-client grace (host/main.ts).
  */
 export const scriptClients: readonly string[] = ['wait', 'cancel', 'spend'];
 

@@ -3,7 +3,7 @@
 // Feed it afterwards with feedStore(store, connection.source).
 import {createBatchStore} from '../state/store.js';
 import type {BatchStore} from '../state/store-types.js';
-import type {BatchConnection} from './client.js';
+import type {BatchConnection} from './connection.js';
 
 export function storeFromSnapshot(connection: BatchConnection): BatchStore {
 	const {snapshot, control} = connection;

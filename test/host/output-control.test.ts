@@ -2,7 +2,7 @@
 // numbered by absolute line (lines the bounded buffer dropped still count), and search in them.
 import {describe, expect, it} from 'vitest';
 import {TaskOutput} from '../../src/core/output/task-output.js';
-import {outputControl} from '../../src/state/control.js';
+import {outputControl} from '../../src/host/control.js';
 
 function control(maxLines: number) {
 	const outputs = new Map([['t01', new TaskOutput({maxLines})], ['t02', new TaskOutput({maxLines})]]);

@@ -8,8 +8,8 @@ import {resolveHermesHome, runsDir} from '../core/hermes/home.js';
 import {demoHomePath} from '../core/input/demo.js';
 import {listRuns, readRun} from '../core/run-folder/history.js';
 import {isOwnerAlive, readRunOwner} from '../core/run-folder/owner.js';
-import {connectToBatch, type BatchConnection} from './client.js';
-import {countByStatus, readHostStatus} from './host-status.js';
+import {connectToBatch, type BatchConnection} from './connection.js';
+import {countByStatus, readHostStatus} from '../wire/host-json.js';
 
 /**
  * - live: a runner host serves the run (attach, wait, cancel work);

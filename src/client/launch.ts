@@ -1,0 +1,59 @@
+// Starting a runner host from the operator's terminal (wire/launch.ts says what passes between the
+// two and why the host prepares the batch itself).
+import {spawn} from 'node:child_process';
+import type {Readable} from 'node:stream';
+import {hostCommandName, statusFd, statusSchema, type HostReady, type HostRefused, type HostSpec} from '../wire/launch.js';
+
+/**
+ * Spawns the runner host for `spec` and resolves with its one status line. The host is detached
+ * (setsid: its own session and process group), so the terminal's SIGHUP and Ctrl-C never reach it.
+ */
+export async function launchHost(spec: HostSpec, options: {env: NodeJS.ProcessEnv; entry?: string}): Promise<(HostReady & {exited: Promise<string>}) | HostRefused> {
+	const entry = options.entry ?? process.argv[1];
+	if (entry === undefined) throw new Error('cannot tell which script to start the runner host from (process.argv[1] is unset)');
+	const child = spawn(process.execPath, [...process.execArgv, entry, hostCommandName], {
+		detached: true,
+		stdio: ['pipe', 'ignore', 'ignore', 'pipe'],
+		env: options.env,
+	});
+	const statusPipe = child.stdio[statusFd] as Readable;
+	const exited = new Promise<string>(resolve => {
+		child.once('exit', (code, signal) => resolve(signal ? `killed by ${signal}` : `exit code ${code ?? '?'}`));
+		child.once('error', error => resolve(error.message));
+	});
+	// The host may refuse before it read everything (a bad flag): a broken pipe here is no error.
+	child.stdin!.on('error', () => undefined);
+	child.stdin!.end(JSON.stringify(spec));
+	// Ctrl-C while the batch is prepared: the host is in a session of its own and would never hear
+	// of it, so it is passed on (the host then refuses with 130, or stops the batch it has started).
+	const forward = (signal: NodeJS.Signals) => {
+		child.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal);
+	};
+
+	const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+	for (const signal of signals) process.on(signal, forward);
+	try {
+		const line = await Promise.race([firstLine(statusPipe), exited.then(why => {
+			throw new Error(`the runner host ended before it was ready (${why})`);
+		})]);
+		const status = statusSchema.parse(JSON.parse(line));
+		// `exited`: a dashboard that quits waits for it (this process is the host's parent: waiting reaps it).
+		return status.type === 'ready' ? {...status, exited} : status;
+	} finally {
+		for (const signal of signals) process.off(signal, forward);
+		statusPipe.destroy();
+		child.unref();
+	}
+}
+
+async function firstLine(stream: Readable): Promise<string> {
+	let text = '';
+	for await (const chunk of stream) {
+		text += String(chunk);
+		const end = text.indexOf('\n');
+		if (end !== -1) return text.slice(0, end);
+	}
+
+	// The pipe closed without a line: the exit (raced against this) says why.
+	return new Promise<never>(() => undefined);
+}
