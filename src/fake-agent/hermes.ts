@@ -13,6 +13,7 @@ import {setTimeout as sleep} from 'node:timers/promises';
 import {parseCommandLine, type ChatCommand} from './command-line.js';
 import {parseDirectives, type Directives} from './directives.js';
 import {topLevelUsage} from './help-text.js';
+import {opensTui, noTtyMessage} from './interface.js';
 import {handleInterrupts} from './interrupt.js';
 import {makeReporter, outputMode, write, type Reporter} from './reporters.js';
 import {recordingReporter} from './recording-reporter.js';
@@ -29,7 +30,8 @@ steer it with directives in the query, e.g. [fake:duration=1] [fake:steps=N] [fa
   [fake:exit=N] [fake:tool-error] or [fake:tool-error=N]  [fake:model-used=NAME] [fake:tokens=IN,OUT] [fake:cost=USD]
   [fake:forever] [fake:until-file=PATH] (steps until PATH exists, then answers)
   [fake:term-delay=SECONDS] [fake:term-exit] [fake:ignore-term] [fake:grandchild] [fake:ready]
-  [fake:lines=N] [fake:bytes=N] [fake:line-bytes=B] [fake:escapes] [fake:echo-args] [fake:stdin] [fake:chatter=S]`;
+  [fake:lines=N] [fake:bytes=N] [fake:line-bytes=B] [fake:escapes] [fake:echo-args] [fake:stdin] [fake:chatter=S]
+env FAKE_HERMES_TUI_HANDOFF=1: a Hermes without the no-TTY gate (display.interface: tui or HERMES_TUI=1 open the TUI, which exits 0)`;
 
 async function readQuery(command: ChatCommand): Promise<string | {error: string}> {
 	if (command.queryFile === undefined) return command.query!;
@@ -93,6 +95,11 @@ async function main(argv: readonly string[]): Promise<number> {
 	}
 
 	const command = parsed.command;
+	if (opensTui(command, process.env)) {
+		await write(noTtyMessage);
+		return 0;
+	}
+
 	const query = await readQuery(command);
 	if (typeof query !== 'string') {
 		await write(`${query.error}\n`, process.stderr);

@@ -392,3 +392,14 @@ describe('fake hermes: ending', () => {
 		expect(await agent.process.exited).toEqual({exitCode: null, signal: 'SIGKILL'});
 	});
 });
+
+describe('fake hermes: --cli and --tui', () => {
+	it('accepts both on every release; --tui opens a TUI that finds no terminal and exits 0 having done nothing', async () => {
+		for (const version of ['0.19.0', '0.20.0', '0.20.6']) {
+			expect((await runFakeAgent(fakeAgentArgs(`${quick} [fake:answer=Paris.]`, '-Q', '--cli'), as(version))).stdout).toBe('Paris.\n');
+		}
+
+		const tui = await runFakeAgent(fakeAgentArgs(`${quick} [fake:answer=Paris.]`, '-Q', '--tui'));
+		expect(tui).toMatchObject({exitCode: 0, stdout: 'hermes-tui: no TTY\n'});
+	});
+});

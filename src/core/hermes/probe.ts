@@ -27,6 +27,7 @@ export const assumedFlags: Flags = {
 	worktree: true,
 	source: true,
 	provider: true,
+	cli: true,
 };
 
 export function unprobed(bin: string, problem: string): HermesCapabilities {
@@ -77,6 +78,7 @@ export function parseChatHelp(help: string): Flags {
 		worktree: has('-w', '--worktree'),
 		source: has('--source'),
 		provider: has('--provider'),
+		cli: has('--cli'),
 	};
 }
 
@@ -96,6 +98,8 @@ const cacheEntry = z.object({
 		worktree: z.boolean(),
 		source: z.boolean(),
 		provider: z.boolean(),
+		// Required here: an entry probed before --cli was looked for is a miss, and is probed again.
+		cli: z.boolean(),
 	}) satisfies z.ZodType<Flags>,
 });
 // Other binaries' entries are kept as they are when one is written.
@@ -138,7 +142,7 @@ export async function probeHermes(bin: string, options: ProbeOptions): Promise<H
 
 	const flags = parseChatHelp(helpRun.stdout);
 	if (key && options.cachePath) {
-		writeCache(options.cachePath, bin, {key, flags});
+		writeCache(options.cachePath, bin, {key, flags: {...flags, cli: flags.cli ?? false}});
 	}
 
 	return {bin, version, probed: true, flags};
@@ -236,6 +240,7 @@ export function describeCapabilities(caps: HermesCapabilities): string {
 		flags.toolsets && '-t',
 		flags.skills && '-s',
 		flags.worktree && '-w',
+		flags.cli && '--cli',
 	].filter(Boolean);
 	return `Hermes ${caps.version ?? '(unknown version)'}: chat has ${listed.join(', ')}`;
 }

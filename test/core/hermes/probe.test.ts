@@ -11,7 +11,7 @@ describe('parseChatHelp', () => {
 
 	real('reads 0.19.0: -Q and the chat flags, no --reasoning, no stream-json, no --query-file', () => {
 		const flags = parseChatHelp(recordedHelp('0.19.0', 'chat-help'));
-		expect(flags).toEqual({quiet: true, reasoning: false, streamJson: false, queryFile: false, runBudget: false, maxTurns: true, toolsets: true, skills: true, worktree: true, source: true, provider: true});
+		expect(flags).toEqual({quiet: true, reasoning: false, streamJson: false, queryFile: false, runBudget: false, maxTurns: true, toolsets: true, skills: true, worktree: true, source: true, provider: true, cli: true});
 	});
 
 	real('reads 0.20.0: adds --reasoning only', () => {
