@@ -499,6 +499,8 @@ export type BatchReport = {
 	hermes: {
 		bin: string;
 		version: string | null;
+		/** `--version`'s word where it says more than the release (a source build, or no release). */
+		version_label?: string;
 		probed: boolean;
 		problem?: string;
 		/** How its output was read: stream-json events, -Q (reply verbatim), or its formatted text. */
@@ -521,8 +523,10 @@ export type BatchReport = {
 export type HermesCapabilities = {
 	/** The path probed. */
 	bin: string;
-	/** e.g. "0.19.0"; null when `--version` printed nothing we understand. */
+	/** e.g. "0.19.0"; null when `--version` named no release (`vgit.<sha>`, `vunknown`) or nothing we understand. */
 	version: string | null;
+	/** What `--version` printed in place of the release where that is more (`0.21.5+3160.g42d70d2.dirty`, `git.42d70d2`). */
+	versionLabel?: string | undefined;
 	/** false: not probed (no binary, e.g. `--dry-run` without Hermes): the oldest supported Hermes is assumed. */
 	probed: boolean;
 	/** Why probing failed, when it did. */

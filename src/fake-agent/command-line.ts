@@ -283,7 +283,7 @@ export function parseCommandLine(argv: readonly string[], version: FakeVersion, 
 		outcome = parseArguments(profiled.argv, version);
 		if (outcome.help) return {kind: 'print', stdout: outcome.help === 'chat' ? chatHelp(version) : topLevelHelp()};
 		if (outcome.extras.length > 0) throw new ArgparseError('top', `unrecognized arguments: ${outcome.extras.join(' ')}`);
-		if (outcome.version) return {kind: 'print', stdout: versionText(version)};
+		if (outcome.version) return {kind: 'print', stdout: versionText(version, process.env)};
 		if (!outcome.chat) throw new ArgparseError('top', 'the fake hermes runs only `chat -q QUERY` (it has no interactive session)');
 	} catch (error) {
 		if (!(error instanceof ArgparseError)) throw error;
