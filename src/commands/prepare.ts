@@ -4,6 +4,7 @@
 import {loadHermesConfig, defaultConfigPath, type LoadedConfig} from '../core/config/config.js';
 import {createDemoHome, demoTasks} from '../core/input/demo.js';
 import {InputError} from '../core/errors.js';
+import {sessionCaps} from '../core/hermes/session-cap.js';
 import {resolveHermesHome} from '../core/hermes/home.js';
 import {defaultCachePath, probeHermes, unprobed} from '../core/hermes/probe.js';
 import {fitConcurrencyToOpenFiles} from '../core/process/open-files.js';
@@ -185,6 +186,8 @@ export function createRunner(batch: PreparedBatch, options: {display: boolean; r
 		logLimitBytes: batch.logLimitBytes,
 		budgets: batch.budgets,
 		concurrencyPerProvider: batch.settings.concurrencyPerProvider,
+		// Hermes refuses a session over its home's max_concurrent_sessions: never start more than that.
+		sessionCaps: sessionCaps(batch.hermesHome, batch.plan.tasks.map(task => task.effective.profile ?? 'default')),
 		stuckAfterMs: batch.settings.stuckAfterMs,
 		stuckTimeoutMs: batch.stuckTimeoutMs,
 		routing: {settings: batch.settings, outsideWarnings: batch.outsideWarnings},

@@ -33,6 +33,8 @@ export type RunnerOptions = TaskRunSettings & {
 	concurrency: number;
 	/** delegate.yaml's concurrency_per_provider: provider → most attempts on it at once. */
 	concurrencyPerProvider?: Readonly<Record<string, number>> | undefined;
+	/** Each Hermes home's max_concurrent_sessions (hermes/session-cap.ts): profile (`default`: the root) → most at once. */
+	sessionCaps?: Readonly<Record<string, number>> | undefined;
 	/** --budget-usd/--budget-tokens and delegate.yaml's per-route budgets. */
 	budgets?: readonly BudgetLimit[] | undefined;
 	/** delegate.yaml's stuck_after (default 5 min): quiet this long is task.stuck. */
@@ -101,7 +103,7 @@ export class BatchRunner {
 			},
 			reached: budget => this.cancelScope(budget),
 		});
-		this.queue = new BatchQueue({concurrency: Math.max(1, options.concurrency), perProvider: options.concurrencyPerProvider ?? {}, refusal: task => this.budgets.refusal(task)}, {
+		this.queue = new BatchQueue({concurrency: Math.max(1, options.concurrency), perProvider: options.concurrencyPerProvider ?? {}, perHome: options.sessionCaps, refusal: task => this.budgets.refusal(task)}, {
 			waitingTask: id => {
 				const entry = this.tasks.entry(id);
 				return entry?.status === 'queued' ? entry.task : undefined;
