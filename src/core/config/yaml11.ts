@@ -1,7 +1,8 @@
 // config.yaml as Hermes's PyYAML (YAML 1.1) sees it, where hermes-delegate must agree with it:
 // which characters make PyYAML refuse the whole file, and what a route's text field means when
 // YAML 1.1 turns it into a boolean (`description: no`).
-import {isScalar, parseDocument} from 'yaml';
+import {isScalar} from 'yaml';
+import {duplicateKeyIn} from '../text/yaml-duplicates.js';
 import {InputError} from '../errors.js';
 import type {LocatedDocument} from '../text/yaml-locate.js';
 
@@ -32,24 +33,13 @@ export function checkHermesReadable(text: string, file: string): void {
 	}
 }
 
-/** The first key written twice in one map, if any: its name as written and the line of its second time. */
-export function duplicateKey(text: string): {key: string; line: number} | undefined {
-	const document = parseDocument(text, {version: '1.1', merge: true, uniqueKeys: true});
-	const error = document.errors.find(found => found.code === 'DUPLICATE_KEY');
-	if (!error) return undefined;
-	const lineStart = text.lastIndexOf('\n', error.pos[0] - 1) + 1;
-	const lineEnd = text.indexOf('\n', error.pos[0]);
-	const key = /^\s*(?:-\s+)?["']?([^"':]+)/.exec(text.slice(error.pos[0], lineEnd === -1 ? undefined : lineEnd))?.[1]?.trim() ?? '?';
-	return {key, line: text.slice(0, lineStart).split('\n').length};
-}
-
 /**
  * Refuses a config.yaml with a key written twice in one map. Hermes reads the file with ruamel.yaml
  * from 0.21 on (upstream hermes_yaml.py), which refuses it whole; PyYAML (0.19, 0.20) kept the last
  * value silently. Either way what Hermes runs on is not what the file seems to say.
  */
 export function checkUniqueKeys(text: string, file: string): void {
-	const found = duplicateKey(text);
+	const found = duplicateKeyIn(text);
 	if (found) {
 		throw new InputError(
 			`the key "${found.key}" is written twice in the same map (the second time here): Hermes 0.21 and later read config.yaml with ruamel.yaml, which refuses the whole file (Hermes may then run on a last-known-good copy), and older Hermes silently kept the last value`,
