@@ -13,6 +13,7 @@ import {homedir} from 'node:os';
 import {join} from 'node:path';
 import {parseDocument} from 'yaml';
 import type {ChatCommand} from './command-line.js';
+import {isRealDefaultHome} from './state-db.js';
 import type {FakeVersion} from './versions.js';
 
 /** The home a run uses: -p NAME's, else the root (HERMES_HOME, or ~/.hermes). */
@@ -83,6 +84,7 @@ function alive(pid: number): boolean {
  * let in over the cap. The slot is given back when the process exits.
  */
 export function takeSessionSlot(home: string, cap: number, version: FakeVersion): string | undefined {
+	if (isRealDefaultHome(home)) return undefined; // the user's real home: the fake writes nothing there
 	const folder = join(home, 'runtime', 'fake-sessions');
 	mkdirSync(folder, {recursive: true});
 	const mine = join(folder, String(process.pid));

@@ -8,7 +8,8 @@
 // ended_at. Writers wait up to 5 s for a lock (busy timeout), as several runs share one file.
 // Only a home named by HERMES_HOME is written to: the fake never touches a real ~/.hermes.
 import {existsSync} from 'node:fs';
-import {join} from 'node:path';
+import {homedir} from 'node:os';
+import {join, resolve} from 'node:path';
 import Database from 'better-sqlite3';
 
 const sessionColumns = `
@@ -74,7 +75,9 @@ function sleepMs(ms: number): void {
 /** The home -p picks under HERMES_HOME: `default` (or none) is the root. Undefined: write nothing. */
 export function recordHome(env: NodeJS.ProcessEnv, profile: string | undefined): string | undefined {
 	const root = env['HERMES_HOME'];
-	if (!root) return undefined;
+	// hermes-delegate names the default home explicitly when none is set (core/hermes/launcher.ts):
+	// that is the user's real one, which the fake never writes.
+	if (!root || isRealDefaultHome(root)) return undefined;
 	const home = profile === undefined || profile === 'default' ? root : join(root, 'profiles', profile);
 	return existsSync(home) ? home : undefined;
 }
@@ -185,4 +188,11 @@ export function fakeCost(provider: string, inputTokens: number, outputTokens: nu
 	const price = fakePrices[provider];
 	if (!price) return null;
 	return Math.round(((inputTokens * price[0] + outputTokens * price[1]) / 1e6) * 1e8) / 1e8;
+}
+
+/** The user's own ~/.hermes (or a folder in it): where a real Hermes keeps its sessions. */
+export function isRealDefaultHome(home: string): boolean {
+	const real = join(homedir(), '.hermes');
+	const resolved = resolve(home);
+	return resolved === real || resolved.startsWith(`${real}/`);
 }

@@ -403,3 +403,17 @@ describe('fake hermes: --cli and --tui', () => {
 		expect(tui).toMatchObject({exitCode: 0, stdout: 'hermes-tui: no TTY\n'});
 	});
 });
+
+describe('fake hermes: the user\'s own home', () => {
+	it('never writes a session into $HOME/.hermes, even when HERMES_HOME names it (as hermes-delegate now always does)', async () => {
+		const dir = tempDir();
+		const {mkdirSync, existsSync} = await import('node:fs');
+		mkdirSync(join(dir, '.hermes'));
+		mkdirSync(join(dir, 'elsewhere'));
+		const run = (home: string) => runFakeAgent(fakeAgentArgs(`${quick} [fake:answer=Paris.]`, '-Q'), {env: {...process.env, HOME: dir, HERMES_HOME: home}});
+		expect((await run(join(dir, '.hermes'))).exitCode).toBe(0);
+		expect(existsSync(join(dir, '.hermes', 'state.db'))).toBe(false);
+		expect((await run(join(dir, 'elsewhere'))).exitCode).toBe(0);
+		expect(existsSync(join(dir, 'elsewhere', 'state.db'))).toBe(true);
+	});
+});
