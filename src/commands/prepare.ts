@@ -5,6 +5,7 @@ import {loadHermesConfig, defaultConfigPath, type LoadedConfig} from '../core/co
 import {createDemoHome, demoTasks} from '../core/input/demo.js';
 import {InputError} from '../core/errors.js';
 import {sessionCaps} from '../core/hermes/session-cap.js';
+import {checkHomeConfigs} from '../core/config/home-configs.js';
 import {resolveHermesHome} from '../core/hermes/home.js';
 import {defaultCachePath, probeHermes, unprobed} from '../core/hermes/probe.js';
 import {fitConcurrencyToOpenFiles} from '../core/process/open-files.js';
@@ -98,6 +99,8 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 		: unprobed(requestedBin, bin.problem));
 	const planned = planBatch({tasks, delegation: config.delegation, settings, capabilities});
 	const plan = remote ? remote.refuseUnfit(planned) : planned;
+	// The homes the tasks run in here (a worker host's are its own): Hermes must read each as written.
+	if (!remote) checkHomeConfigs(hermesHome, plan.tasks.filter(task => !task.decision.refused).map(task => task.effective.profile ?? 'default'), config.delegation.source.path);
 	const outsideWarnings = [...config.warnings];
 	plan.warnings.unshift(...config.warnings);
 
