@@ -26,6 +26,8 @@ export type ExitReading = {
 	reason?: FailureReason;
 	/** What the reason means, for the error text (undefined: Hermes's own message says enough). */
 	sentence?: string;
+	/** A success a script should still hear about (the result's warnings). */
+	note?: string;
 };
 
 /** What the TUI prints when it starts without a terminal, then exiting 0. */
@@ -44,7 +46,9 @@ export function readExit(facts: ExitFacts): ExitReading {
 		}
 
 		const empty = facts.answer.trim() === '' && (facts.mode === 'quiet' || (facts.mode === 'stream-json' && facts.resultEvent === false) || (facts.mode === 'text' && facts.stdout.trim() === ''));
-		return empty ? {succeeded: false, reason: 'no_answer', sentence: 'Hermes exited 0 without an answer'} : {succeeded: true};
+		if (empty) return {succeeded: false, reason: 'no_answer', sentence: 'Hermes exited 0 without an answer'};
+		// Before 0.21.5 running out of --max-turns still exits 0: the answer is the summary Hermes then asked for.
+		return maxTurns.test(facts.stdout) ? {succeeded: true, note: 'the run reached its --max-turns limit: the answer is the summary Hermes asked for then (Hermes 0.21.5 and later exit 1 there)'} : {succeeded: true};
 	}
 
 	if (facts.exitCode === null) {

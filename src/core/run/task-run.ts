@@ -261,7 +261,7 @@ class TaskRun {
 			answer: hermes.answer,
 			errorText,
 			failureReason: reading?.reason,
-			notes: [...hermes.notes, ...ended.notes, ...followed.notes],
+			notes: [...hermes.notes, ...(reading?.note ? [reading.note] : []), ...ended.notes, ...followed.notes],
 			logPath,
 			sessionId: hermes.sessionId,
 			hermesVersion: capabilities.version,

@@ -35,4 +35,9 @@ describe('readExit', () => {
 		// 0.19/0.20 text mode exits 0 on a failed model call too: its transcript is the answer (FACTS.md §4).
 		expect(readExit(facts({mode: 'text', answer: 'Query: hi', stdout: 'Query: hi'}))).toEqual({succeeded: true});
 	});
+
+	it('an exit 0 after --max-turns ran out (0.19, 0.20) succeeds, with a note', () => {
+		const reading = readExit(facts({stdout: '⚠️  Reached maximum iterations (1). Requesting summary...\nThe summary.', answer: '⚠️  Reached maximum iterations (1). Requesting summary...\nThe summary.'}));
+		expect(reading).toMatchObject({succeeded: true, note: expect.stringMatching(/--max-turns limit/)});
+	});
 });

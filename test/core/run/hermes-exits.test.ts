@@ -15,10 +15,10 @@ const scratch = scratchAfterEach();
 const builtin: DelegationConfig = {mode: 'default', modelMap: {options: []}, profileRoutes: {profiles: []}, builtin: {}, source: {path: '/nonexistent/config.yaml', exists: false}};
 const withCli: HermesCapabilities = {...fakeCapabilities(), flags: {...fakeCapabilities().flags, cli: true}};
 
-async function runOne(goal: string, options: {capabilities?: HermesCapabilities; env?: NodeJS.ProcessEnv; config?: string} = {}): Promise<TaskResult> {
+async function runOne(goal: string, options: {capabilities?: HermesCapabilities; env?: NodeJS.ProcessEnv; config?: string; maxTurns?: number} = {}): Promise<TaskResult> {
 	const home = scratch.folder('hermes-exits-');
 	if (options.config) writeFileSync(path.join(home, 'config.yaml'), options.config);
-	const plan = planBatch({tasks: [{goal}], delegation: builtin, settings: defaultSettings});
+	const plan = planBatch({tasks: [{goal, ...(options.maxTurns === undefined ? {} : {max_turns: options.maxTurns})}], delegation: builtin, settings: defaultSettings});
 	const runner = new BatchRunner(plan, {
 		hermesBin: fakeAgentPath,
 		capabilities: options.capabilities ?? fakeCapabilities(),
@@ -66,5 +66,11 @@ describe('Hermes\'s exit codes', () => {
 
 	it('an exit 0 with an empty -Q answer is no success', async () => {
 		expect(await runOne('[fake:duration=0] [fake:answer=]')).toMatchObject({status: 'failed', exit_code: 0, failure_reason: 'no_answer'});
+	});
+
+	it('0.20.0 out of --max-turns exits 0: a success whose warnings say the answer is the summary', async () => {
+		const result = await runOne('[fake:duration=0] [fake:steps=3]', {maxTurns: 1});
+		expect(result).toMatchObject({status: 'succeeded', exit_code: 0});
+		expect(result.warnings).toContainEqual(expect.stringMatching(/reached its --max-turns limit: the answer is the summary/));
 	});
 });
