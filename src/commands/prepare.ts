@@ -4,7 +4,7 @@
 import {loadHermesConfig, defaultConfigPath, type LoadedConfig} from '../core/config/config.js';
 import {createDemoHome, demoTasks} from '../core/input/demo.js';
 import {InputError} from '../core/errors.js';
-import {sessionCaps} from '../core/hermes/session-cap.js';
+import {sessionCapReader} from '../core/hermes/session-cap.js';
 import {checkHomeConfigs} from '../core/config/home-configs.js';
 import {resolveHermesHome} from '../core/hermes/home.js';
 import {defaultCachePath, probeHermes, unprobed} from '../core/hermes/probe.js';
@@ -190,7 +190,7 @@ export function createRunner(batch: PreparedBatch, options: {display: boolean; r
 		budgets: batch.budgets,
 		concurrencyPerProvider: batch.settings.concurrencyPerProvider,
 		// Hermes refuses a session over its home's max_concurrent_sessions: never start more than that.
-		sessionCaps: sessionCaps(batch.hermesHome, batch.plan.tasks.map(task => task.effective.profile ?? 'default')),
+		sessionCaps: sessionCapReader(batch.hermesHome),
 		stuckAfterMs: batch.settings.stuckAfterMs,
 		stuckTimeoutMs: batch.stuckTimeoutMs,
 		routing: {settings: batch.settings, outsideWarnings: batch.outsideWarnings},

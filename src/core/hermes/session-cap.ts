@@ -38,13 +38,14 @@ export function sessionCapIn(hermesHome: string, profile: string): number | unde
 	}
 }
 
-/** The caps of the homes `profiles` run in (`default` for tasks on the root home): only those that have one. */
-export function sessionCaps(hermesHome: string, profiles: Iterable<string>): Record<string, number> {
-	const caps: Record<string, number> = {};
-	for (const profile of new Set(profiles)) {
-		const cap = sessionCapIn(hermesHome, profile);
-		if (cap !== undefined) caps[profile] = cap;
-	}
-
-	return caps;
+/**
+ * The cap of any home, each read once, when a task of it first asks: the batch's own homes and one
+ * a task is re-routed into later. A config edited during the batch is not read again.
+ */
+export function sessionCapReader(hermesHome: string): (profile: string) => number | undefined {
+	const known = new Map<string, number | undefined>();
+	return profile => {
+		if (!known.has(profile)) known.set(profile, sessionCapIn(hermesHome, profile));
+		return known.get(profile);
+	};
 }

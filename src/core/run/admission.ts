@@ -14,8 +14,8 @@ export type AdmissionState = {
 	concurrency: number;
 	/** concurrency_per_provider from delegate.yaml: provider → most attempts on it at once. */
 	perProvider: Readonly<Record<string, number>>;
-	/** Each Hermes home's max_concurrent_sessions (hermes/session-cap.ts): profile (`default`: the root) → most sessions at once. */
-	perHome?: Readonly<Record<string, number>> | undefined;
+	/** A Hermes home's max_concurrent_sessions (hermes/session-cap.ts): profile (`default`: the root) → most sessions at once, if capped. */
+	perHome?: ((home: string) => number | undefined) | undefined;
 	running: number;
 	runningOn: (provider: string) => number;
 	runningIn?: ((home: string) => number) | undefined;
@@ -45,7 +45,7 @@ export function admit(task: PlannedTask, state: AdmissionState): Admission {
 
 	// Over it Hermes refuses the start outright: a session slot of its home is waited for instead.
 	const home = homeOf(task);
-	const homeLimit = state.perHome?.[home];
+	const homeLimit = state.perHome?.(home);
 	const inHome = state.runningIn?.(home) ?? 0;
 	if (homeLimit !== undefined && inHome >= homeLimit) {
 		const where = home === 'default' ? 'the Hermes home' : `profile ${home}'s home`;

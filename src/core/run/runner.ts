@@ -33,8 +33,12 @@ export type RunnerOptions = TaskRunSettings & {
 	concurrency: number;
 	/** delegate.yaml's concurrency_per_provider: provider → most attempts on it at once. */
 	concurrencyPerProvider?: Readonly<Record<string, number>> | undefined;
-	/** Each Hermes home's max_concurrent_sessions (hermes/session-cap.ts): profile (`default`: the root) → most at once. */
-	sessionCaps?: Readonly<Record<string, number>> | undefined;
+	/**
+	 * A Hermes home's max_concurrent_sessions (hermes/session-cap.ts): profile (`default`: the root) →
+	 * most at once, if capped. Asked whenever a task of that home may start, so a task re-routed into
+	 * another profile's home is held to that home's cap too.
+	 */
+	sessionCaps?: ((profile: string) => number | undefined) | undefined;
 	/** --budget-usd/--budget-tokens and delegate.yaml's per-route budgets. */
 	budgets?: readonly BudgetLimit[] | undefined;
 	/** delegate.yaml's stuck_after (default 5 min): quiet this long is task.stuck. */

@@ -4,7 +4,7 @@
 import {mkdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {sessionCapOf, sessionCaps} from '../../../src/core/hermes/session-cap.js';
+import {sessionCapOf, sessionCapReader} from '../../../src/core/hermes/session-cap.js';
 import {planBatch} from '../../../src/core/plan/routing.js';
 import {createRunFolder} from '../../../src/core/run-folder/folder.js';
 import {BatchRunner} from '../../../src/core/run/runner.js';
@@ -37,7 +37,8 @@ describe('sessionCapOf', () => {
 		mkdirSync(path.join(home, 'profiles', 'coder'), {recursive: true});
 		writeFileSync(path.join(home, 'profiles', 'coder', 'config.yaml'), 'gateway:\n  max_concurrent_sessions: 1\n');
 		mkdirSync(path.join(home, 'profiles', 'free'), {recursive: true});
-		expect(sessionCaps(home, ['default', 'coder', 'free', 'coder'])).toEqual({default: 2, coder: 1});
+		const capOf = sessionCapReader(home);
+		expect(['default', 'coder', 'free', 'coder'].map(capOf)).toEqual([2, 1, undefined, 1]);
 	});
 });
 
@@ -52,7 +53,7 @@ describe('the runner keeps each home under its cap', () => {
 		const runner = new BatchRunner(plan, {
 			hermesBin: fakeAgentPath, capabilities: fakeCapabilities('0.21.5'), folder: createRunFolder(home), concurrency: 2, graceMs: 300,
 			env: {...fakeVersionEnv('0.21.5'), HERMES_HOME: home},
-			...(capped ? {sessionCaps: sessionCaps(home, plan.tasks.map(task => task.effective.profile ?? 'default'))} : {}),
+			...(capped ? {sessionCaps: sessionCapReader(home)} : {}),
 		});
 		const events: BatchEvent[] = [];
 		runner.subscribe(event => {
