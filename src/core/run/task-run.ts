@@ -257,8 +257,9 @@ class TaskRun {
 			signal: exit.signal,
 			startedAt: this.startedAt,
 			finishedAt: Date.now(),
-			stdout: {text: hermes.answer, truncated: hermes.answerTruncated},
-			answer: hermes.answer,
+			// An exit 0 read as a failure (no answer, the TUI's line) keeps no answer either.
+			stdout: status === 'succeeded' ? {text: hermes.answer, truncated: hermes.answerTruncated} : {text: '', truncated: false},
+			answer: status === 'succeeded' ? hermes.answer : '',
 			errorText,
 			failureReason: reading?.reason,
 			notes: [...hermes.notes, ...(reading?.note ? [reading.note] : []), ...ended.notes, ...followed.notes],

@@ -37,7 +37,7 @@ const handoff = {FAKE_HERMES_TUI_HANDOFF: '1'};
 describe('a home that asks for Hermes\'s TUI', () => {
 	it('without --cli the run exits 0 having done nothing, and that is a failure that says why', async () => {
 		const result = await runOne(quick, {config: 'display:\n  interface: tui\n', env: handoff});
-		expect(result).toMatchObject({status: 'failed', success: false, exit_code: 0, failure_reason: 'no_answer'});
+		expect(result).toMatchObject({status: 'failed', success: false, exit_code: 0, failure_reason: 'no_answer', answer: '', result: ''});
 		expect(result.error).toMatch(/handed the run to its TUI/);
 	});
 
