@@ -4,6 +4,8 @@
 import {loadHermesConfig, defaultConfigPath, type LoadedConfig} from '../core/config/config.js';
 import {createDemoHome, demoTasks} from '../core/input/demo.js';
 import {InputError} from '../core/errors.js';
+import {sessionCapReader} from '../core/hermes/session-cap.js';
+import {checkHomeConfigs} from '../core/config/home-configs.js';
 import {resolveHermesHome} from '../core/hermes/home.js';
 import {defaultCachePath, probeHermes, unprobed} from '../core/hermes/probe.js';
 import {fitConcurrencyToOpenFiles} from '../core/process/open-files.js';
@@ -97,6 +99,8 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 		: unprobed(requestedBin, bin.problem));
 	const planned = planBatch({tasks, delegation: config.delegation, settings, capabilities});
 	const plan = remote ? remote.refuseUnfit(planned) : planned;
+	// The homes the tasks run in here (a worker host's are its own): Hermes must read each as written.
+	if (!remote) checkHomeConfigs(hermesHome, plan.tasks.filter(task => !task.decision.refused).map(task => task.effective.profile ?? 'default'), config.delegation.source.path);
 	const outsideWarnings = [...config.warnings];
 	plan.warnings.unshift(...config.warnings);
 
@@ -185,6 +189,8 @@ export function createRunner(batch: PreparedBatch, options: {display: boolean; r
 		logLimitBytes: batch.logLimitBytes,
 		budgets: batch.budgets,
 		concurrencyPerProvider: batch.settings.concurrencyPerProvider,
+		// Hermes refuses a session over its home's max_concurrent_sessions: never start more than that.
+		sessionCaps: sessionCapReader(batch.hermesHome),
 		stuckAfterMs: batch.settings.stuckAfterMs,
 		stuckTimeoutMs: batch.stuckTimeoutMs,
 		routing: {settings: batch.settings, outsideWarnings: batch.outsideWarnings},

@@ -7,6 +7,7 @@ import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {resolveHermesHome} from '../core/hermes/home.js';
 import {jsonText, terminalSafe} from '../core/output/visible-text.js';
+import {spendBasis} from '../core/spend-basis.js';
 import {findRun, readProcessRecords} from '../core/run-folder/history.js';
 import {SpendReader, spendTotals} from '../core/run/spend.js';
 import {sumSpend, type AttemptSpend} from '../core/run/spend-sum.js';
@@ -32,7 +33,7 @@ export async function spendCommand(runArg: string | undefined, options: SpendOpt
 	const read = await runSpend(run.runId, run.hermesHome, io.env);
 	const stdout = guardOutput(io.stdout);
 	if (options.json) {
-		stdout.write(`${jsonText({run_id: read.runId, from: read.from, spend: read.spend, warnings: read.warnings}, 2)}\n`);
+		stdout.write(`${jsonText({run_id: read.runId, from: read.from, spend: read.spend, spend_is: spendBasis, warnings: read.warnings}, 2)}\n`);
 		return 0;
 	}
 

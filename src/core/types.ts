@@ -428,6 +428,15 @@ export type TaskTelemetry = {
 	tool_calls: number;
 };
 
+/**
+ * Why a task that ran did not succeed, read from Hermes's exit code and output
+ * (hermes/exit-reasons.ts): `quota_wall` exit 75, `provider_refused` exit 78, `interrupted` 130,
+ * `usage` 2, `session_limit` (max_concurrent_sessions), `max_turns`, `no_answer` (exit 0 that
+ * answered nothing), `killed` (a signal we did not send), `error` anything else.
+ */
+export const failureReasons = ['error', 'quota_wall', 'provider_refused', 'interrupted', 'usage', 'session_limit', 'max_turns', 'no_answer', 'killed'] as const;
+export type FailureReason = (typeof failureReasons)[number];
+
 /** One entry of `results` in the output JSON (PRODUCT.md format, extended). */
 export type TaskResult = {
 	id: string;
@@ -464,6 +473,8 @@ export type TaskResult = {
 	tool_calls: ToolCallRecord[];
 	/** Hermes's own error message (or what we did, for a stop we asked for): never the session line. */
 	error?: string;
+	/** Why it failed, where Hermes's exit said (absent for a success and for a stop we asked for). */
+	failure_reason?: FailureReason;
 	/** Route fields that could not be passed to `hermes chat`, and similar notes; absent when none. */
 	warnings?: string[];
 	log: string | null;
@@ -488,6 +499,8 @@ export type BatchReport = {
 	hermes: {
 		bin: string;
 		version: string | null;
+		/** `--version`'s word where it says more than the release (a source build, or no release). */
+		version_label?: string;
 		probed: boolean;
 		problem?: string;
 		/** How its output was read: stream-json events, -Q (reply verbatim), or its formatted text. */
@@ -510,8 +523,10 @@ export type BatchReport = {
 export type HermesCapabilities = {
 	/** The path probed. */
 	bin: string;
-	/** e.g. "0.19.0"; null when `--version` printed nothing we understand. */
+	/** e.g. "0.19.0"; null when `--version` named no release (`vgit.<sha>`, `vunknown`) or nothing we understand. */
 	version: string | null;
+	/** What `--version` printed in place of the release where that is more (`0.21.5+3160.g42d70d2.dirty`, `git.42d70d2`). */
+	versionLabel?: string | undefined;
 	/** false: not probed (no binary, e.g. `--dry-run` without Hermes): the oldest supported Hermes is assumed. */
 	probed: boolean;
 	/** Why probing failed, when it did. */
@@ -530,5 +545,11 @@ export type HermesCapabilities = {
 		worktree: boolean;
 		source: boolean;
 		provider: boolean;
+		/**
+		 * `chat --cli`: the classic prompt even where `display.interface: tui` or HERMES_TUI=1 asks for
+		 * Hermes's TUI (which, without a terminal, exits 0 having done nothing). Optional: absent
+		 * (capabilities written before it was probed) means not passed.
+		 */
+		cli?: boolean;
 	};
 };

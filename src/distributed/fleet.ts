@@ -213,7 +213,7 @@ export function fleetCapabilities(workers: readonly WorkerAdvertisement[]): Herm
 	const first = workers[0]!;
 	const flags = {...first.hermes.flags};
 	for (const worker of workers) {
-		for (const key of Object.keys(flags) as Array<keyof typeof flags>) flags[key] ||= worker.hermes.flags[key];
+		for (const key of Object.keys(flags) as Array<keyof typeof flags>) flags[key] ||= worker.hermes.flags[key] ?? false;
 	}
 
 	return {bin: `hermes on ${workers.length} worker${workers.length === 1 ? '' : 's'}`, version: first.hermes.version, probed: true, flags};

@@ -4,7 +4,7 @@
 // core as the core's own types (`satisfies z.ZodType<...>`), so a field added to PlannedTask or
 // TaskResult that this file does not know fails the typecheck instead of being dropped silently.
 import {z} from 'zod';
-import {isFinal, reasoningEfforts, routingModes, stopReasons, type HermesCapabilities, type PlannedTask, type ResultRoute, type Spend, type TaskResult, type TaskSpec, type TokenCounts, type ToolCallRecord} from '../core/types.js';
+import {failureReasons, isFinal, reasoningEfforts, routingModes, stopReasons, type HermesCapabilities, type PlannedTask, type ResultRoute, type Spend, type TaskResult, type TaskSpec, type TokenCounts, type ToolCallRecord} from '../core/types.js';
 
 /** Bumped on any change a peer of the previous version would misread. */
 export const messageVersion = 2;
@@ -70,7 +70,7 @@ export function offerOf(batch: string, task: PlannedTask, attempt: number, setti
 
 const flagsSchema = z.strictObject({
 	quiet: z.boolean(), reasoning: z.boolean(), streamJson: z.boolean(), queryFile: z.boolean(), runBudget: z.boolean(), maxTurns: z.boolean(),
-	toolsets: z.boolean(), skills: z.boolean(), worktree: z.boolean(), source: z.boolean(), provider: z.boolean(),
+	toolsets: z.boolean(), skills: z.boolean(), worktree: z.boolean(), source: z.boolean(), provider: z.boolean(), cli: z.boolean().optional(),
 }) satisfies z.ZodType<HermesCapabilities['flags']>;
 
 /** What a worker keeps in the KV bucket while it lives: who it is, what its Hermes can do, room. */
@@ -111,7 +111,7 @@ const resultShape = {
 	exit_code: z.number().int().nullable(), signal: name.nullable(), started_at: isoTime, finished_at: isoTime, duration_ms: z.number().nullable(),
 	result: text, result_truncated: z.boolean().optional(), answer: text, session_id: name.nullable(), hermes_version: name.nullable(), tokens: tokensSchema.nullable(),
 	model_used: name.nullable(), configured_model: name.nullable().optional(), cost_usd: z.number().optional(), spend: spendSchema.nullable().optional(),
-	tool_calls: z.array(toolCallSchema).max(100_000), error: text.optional(), warnings: z.array(text).max(10_000).optional(), log: text.nullable(), host: name.optional(),
+	tool_calls: z.array(toolCallSchema).max(100_000), error: text.optional(), failure_reason: z.enum(failureReasons).optional(), warnings: z.array(text).max(10_000).optional(), log: text.nullable(), host: name.optional(),
 	attempt: z.number().int().positive().optional(),
 };
 // An attempt's result from a worker is one attempt: earlier attempts are the runner host's to keep.

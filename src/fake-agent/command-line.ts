@@ -22,6 +22,9 @@ export type ChatCommand = {
 	format: 'text' | 'stream-json';
 	worktree: boolean;
 	yolo: boolean;
+	/** `--cli` / `--tui`: which interface an interactive session would open (interface.ts). */
+	cli: boolean;
+	tui: boolean;
 };
 
 export type CommandLine =
@@ -39,18 +42,21 @@ type OptionSpec = {
 		| {kind: 'skills'}
 		| {kind: 'help'}
 		| {kind: 'version'}
-		| {kind: 'switch'; field: 'quiet' | 'worktree' | 'yolo' | null};
+		| {kind: 'switch'; field: Toggle | null};
 	/** Members of one mutually exclusive group. */
 	exclusive?: boolean;
 	when?: (version: FakeVersion) => boolean;
 };
 
+type Toggle = 'quiet' | 'worktree' | 'yolo' | 'cli' | 'tui';
 const value = (field: Field | null, extra: {type?: 'int' | 'float'; choices?: readonly string[]} = {}) => ({kind: 'value' as const, field, ...extra});
-const toggle = (field: 'quiet' | 'worktree' | 'yolo' | null) => ({kind: 'switch' as const, field});
+const toggle = (field: Toggle | null) => ({kind: 'switch' as const, field});
 const withReasoning = (version: FakeVersion) => version.reasoning;
 const withStreamJson = (version: FakeVersion) => version.streamJson;
 // Switches that change nothing the fake could show.
-const harmless = ['--accept-hooks', '--pass-session-id', '--ignore-user-config', '--ignore-rules', '--safe-mode'].map((flag): OptionSpec => ({flags: [flag], take: toggle(null)}));
+const harmless = ['--accept-hooks', '--pass-session-id', '--ignore-user-config', '--ignore-rules', '--safe-mode', '--dev'].map((flag): OptionSpec => ({flags: [flag], take: toggle(null)}));
+// Every release's top-level and chat parsers have both (recorded 0.19.0/0.20.0 help).
+const interfaces: readonly OptionSpec[] = [{flags: ['--tui'], take: toggle('tui')}, {flags: ['--cli'], take: toggle('cli')}];
 
 // The top-level parser takes these before `chat` too (`hermes -m MODEL chat -q …` works).
 const topLevelOptions: readonly OptionSpec[] = [
@@ -64,6 +70,7 @@ const topLevelOptions: readonly OptionSpec[] = [
 	{flags: ['--skills', '-s'], take: {kind: 'skills'}},
 	{flags: ['--yolo'], take: toggle('yolo')},
 	...harmless,
+	...interfaces,
 ];
 
 const chatOptions: readonly OptionSpec[] = [
@@ -86,6 +93,7 @@ const chatOptions: readonly OptionSpec[] = [
 	{flags: ['--yolo'], take: toggle('yolo')},
 	...harmless,
 	{flags: ['--source'], take: value('source')},
+	...interfaces,
 ];
 
 class ArgparseError extends Error {
@@ -122,7 +130,7 @@ function classify(arg: string, specs: readonly OptionSpec[], parser: 'top' | 'ch
 	return 'unknown';
 }
 
-const emptyCommand = (): ChatCommand => ({skills: [], quiet: false, format: 'text', worktree: false, yolo: false});
+const emptyCommand = (): ChatCommand => ({skills: [], quiet: false, format: 'text', worktree: false, yolo: false, cli: false, tui: false});
 
 function convert(spec: OptionSpec, raw: string, parser: 'top' | 'chat'): string | number {
 	const take = spec.take;
@@ -275,7 +283,7 @@ export function parseCommandLine(argv: readonly string[], version: FakeVersion, 
 		outcome = parseArguments(profiled.argv, version);
 		if (outcome.help) return {kind: 'print', stdout: outcome.help === 'chat' ? chatHelp(version) : topLevelHelp()};
 		if (outcome.extras.length > 0) throw new ArgparseError('top', `unrecognized arguments: ${outcome.extras.join(' ')}`);
-		if (outcome.version) return {kind: 'print', stdout: versionText(version)};
+		if (outcome.version) return {kind: 'print', stdout: versionText(version, process.env)};
 		if (!outcome.chat) throw new ArgparseError('top', 'the fake hermes runs only `chat -q QUERY` (it has no interactive session)');
 	} catch (error) {
 		if (!(error instanceof ArgparseError)) throw error;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A stand-in for the `hermes` CLI: the real launcher runs it exactly as it would run Hermes, so the
 // demo and the tests exercise real processes without Hermes or API keys. It poses as one release
-// (env FAKE_HERMES_VERSION: 0.19.0, 0.20.0 or 0.20.6, the default), answers `--version` and
+// (env FAKE_HERMES_VERSION: 0.19.0, 0.20.0, 0.20.6, the default, or 0.21.5), answers `--version` and
 // `chat --help` as that release does, accepts its `chat -q` flags and refuses the rest as its
 // argparse does, and reports in its three output modes (text, -Q, --format stream-json). What it
 // does is steered by `[fake:KEY=VALUE]` directives in the query (directives.ts; list below), or,
@@ -13,6 +13,8 @@ import {setTimeout as sleep} from 'node:timers/promises';
 import {parseCommandLine, type ChatCommand} from './command-line.js';
 import {parseDirectives, type Directives} from './directives.js';
 import {topLevelUsage} from './help-text.js';
+import {opensTui, noTtyMessage} from './interface.js';
+import {readConfig, runHome, sessionCap, startWarnings, takeSessionSlot} from './release-021.js';
 import {handleInterrupts} from './interrupt.js';
 import {makeReporter, outputMode, write, type Reporter} from './reporters.js';
 import {recordingReporter} from './recording-reporter.js';
@@ -23,13 +25,14 @@ import {recordHome} from './state-db.js';
 import {hostileLines, printBulk, readStdin, startChatter, startGrandchild} from './test-devices.js';
 import {selectFakeVersion} from './versions.js';
 
-const directivesHelp = `fake hermes: pose as another release with FAKE_HERMES_VERSION=0.19.0|0.20.0|0.20.6 (default 0.20.6);
+const directivesHelp = `fake hermes: pose as another release with FAKE_HERMES_VERSION=0.19.0|0.20.0|0.20.6|0.21.5 (default 0.20.6);
 steer it with directives in the query, e.g. [fake:duration=1] [fake:steps=N] [fake:answer=TEXT]
   [fake:fail] or [fake:fail=PROVIDER ERROR]  the model call fails (text mode still exits 0, as Hermes)
   [fake:exit=N] [fake:tool-error] or [fake:tool-error=N]  [fake:model-used=NAME] [fake:tokens=IN,OUT] [fake:cost=USD]
   [fake:forever] [fake:until-file=PATH] (steps until PATH exists, then answers)
   [fake:term-delay=SECONDS] [fake:term-exit] [fake:ignore-term] [fake:grandchild] [fake:ready]
-  [fake:lines=N] [fake:bytes=N] [fake:line-bytes=B] [fake:escapes] [fake:echo-args] [fake:stdin] [fake:chatter=S]`;
+  [fake:lines=N] [fake:bytes=N] [fake:line-bytes=B] [fake:escapes] [fake:echo-args] [fake:stdin] [fake:chatter=S]
+env FAKE_HERMES_TUI_HANDOFF=1: a Hermes without the no-TTY gate (display.interface: tui or HERMES_TUI=1 open the TUI, which exits 0)`;
 
 async function readQuery(command: ChatCommand): Promise<string | {error: string}> {
 	if (command.queryFile === undefined) return command.query!;
@@ -48,7 +51,7 @@ async function readQuery(command: ChatCommand): Promise<string | {error: string}
  * Each step is one tool call: started, a pause, finished. With `until-file` the steps go on for as
  * long as the file is missing (checked every 50 ms), so a task ends exactly when a test says so.
  */
-async function runSteps(session: Session, reporter: Reporter, directives: Directives): Promise<void> {
+async function runSteps(session: Session, reporter: Reporter, directives: Directives): Promise<'done' | 'max-turns'> {
 	const runaway = directives.has('forever') || directives.has('ignore-term');
 	const steps = Math.max(1, Math.floor(directives.number('steps', 6)));
 	const count = directives.has('fail') ? Math.ceil(steps / 2) : steps;
@@ -58,6 +61,12 @@ async function runSteps(session: Session, reporter: Reporter, directives: Direct
 	const stepMs = runaway || untilFile !== undefined ? Math.max(pauseMs, 100) : pauseMs;
 	const more = (index: number) => (untilFile === undefined ? runaway || index < count : !existsSync(untilFile));
 	for (let index = 0; more(index); index++) {
+		if (session.command.maxTurns !== undefined && index >= session.command.maxTurns) {
+			// The turn budget is spent: Hermes says so on stdout (even under -Q) and asks for a summary.
+			if (outputMode(session) !== 'stream-json') await write(`⚠️  Reached maximum iterations (${session.command.maxTurns}). Requesting summary...\n`);
+			return 'max-turns';
+		}
+
 		const call = toolCall(session, index);
 		session.toolCalls.push(call);
 		const started = Date.now();
@@ -70,6 +79,8 @@ async function runSteps(session: Session, reporter: Reporter, directives: Direct
 
 		await reporter.toolFinished(call, Date.now() - started);
 	}
+
+	return 'done';
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -93,6 +104,24 @@ async function main(argv: readonly string[]): Promise<number> {
 	}
 
 	const command = parsed.command;
+	if (opensTui(command, process.env)) {
+		await write(noTtyMessage);
+		return 0;
+	}
+
+	const home = runHome(command, process.env);
+	const config = readConfig(home, version);
+	if (version.newer) {
+		for (const line of startWarnings(command, process.env, config, home)) await write(`${line}\n`, process.stderr);
+	}
+
+	const cap = sessionCap(config.value);
+	const refused = cap === undefined ? undefined : takeSessionSlot(home, cap, version);
+	if (refused !== undefined) {
+		await write(refused, process.stderr);
+		return 1;
+	}
+
 	const query = await readQuery(command);
 	if (typeof query !== 'string') {
 		await write(`${query.error}\n`, process.stderr);
@@ -137,13 +166,15 @@ async function main(argv: readonly string[]): Promise<number> {
 		await printBulk(directives);
 		exitCode = outputMode(session) === 'stream-json' ? await reporter.answered('', exitOverride) : (exitOverride ?? 0);
 	} else {
-		await runSteps(session, reporter, directives);
+		const steps = await runSteps(session, reporter, directives);
+		// From 0.21.5 a run that ran out of turns exits 1 (its summary is still the reply).
+		const ranOut = steps === 'max-turns' && version.newer ? 1 : undefined;
 		if (directives.has('fail')) {
 			const summary = directives.text('fail') || 'HTTP 429: rate limited';
 			exitCode = await reporter.failed({summary, message: `API call failed after 3 retries: ${summary}`}, exitOverride);
 		} else {
 			const goal = directives.goal.length > 80 ? `${directives.goal.slice(0, 79)}…` : directives.goal;
-			exitCode = await reporter.answered(directives.text('answer') ?? `Fake answer: ${goal || 'done'}`, exitOverride);
+			exitCode = await reporter.answered(directives.text('answer') ?? `Fake answer: ${goal || 'done'}`, exitOverride ?? ranOut);
 		}
 	}
 

@@ -228,7 +228,8 @@ async function conversation(script: Script, session: Session, reporter: Reporter
 			phase.name = 'done';
 			// The summary's usage never reaches Hermes's session row (flag-max-turns-1-tool: zeros, no billing).
 			session.summaryAsked = true;
-			if (summary.kind === 'reply') return reporter.answered(fillReply(summary.text, endpoint.model, endpoint.port), undefined);
+			// From 0.21.5 a run that ran out of turns exits 1 (upstream PR 112545: `completed: False`).
+			if (summary.kind === 'reply') return reporter.answered(fillReply(summary.text, endpoint.model, endpoint.port), version.newer ? 1 : undefined);
 			return reporter.failed({summary: 'no summary', message: 'The model gave no summary.'}, undefined);
 		}
 	}

@@ -8,7 +8,8 @@
 // ended_at. Writers wait up to 5 s for a lock (busy timeout), as several runs share one file.
 // Only a home named by HERMES_HOME is written to: the fake never touches a real ~/.hermes.
 import {existsSync} from 'node:fs';
-import {join} from 'node:path';
+import {homedir} from 'node:os';
+import {join, resolve} from 'node:path';
 import Database from 'better-sqlite3';
 
 const sessionColumns = `
@@ -22,9 +23,12 @@ const sessionColumns = `
 	profile_name TEXT, cwd TEXT, title TEXT`;
 const newerSessionColumns = `, system_prompt_hash TEXT, last_activity_at REAL, last_activity_description TEXT,
 	last_activity_provenance TEXT, compression_ineffective_count INTEGER DEFAULT 0, pinned INTEGER DEFAULT 0`;
-const otherTables = `
+// Schema 30 (0.21, upstream hermes_state_common.py): messages gain display_kind, `hidden` for
+// model-facing scaffolding no surface paints; sessions a column of the fake's choosing stands for the rest.
+const schema30SessionColumns = ', session_key TEXT';
+const otherTables = (schema30: boolean) => `
 CREATE TABLE IF NOT EXISTS messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL,
-	content TEXT, tool_call_id TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL NOT NULL, token_count INTEGER, finish_reason TEXT);
+	content TEXT, tool_call_id TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL NOT NULL, token_count INTEGER, finish_reason TEXT${schema30 ? ', display_kind TEXT' : ''});
 CREATE TABLE IF NOT EXISTS session_model_usage (session_id TEXT NOT NULL, model TEXT, billing_provider TEXT, billing_base_url TEXT,
 	billing_mode TEXT, task TEXT, api_call_count INTEGER DEFAULT 0, input_tokens INTEGER DEFAULT 0, output_tokens INTEGER DEFAULT 0,
 	cache_read_tokens INTEGER DEFAULT 0, cache_write_tokens INTEGER DEFAULT 0, reasoning_tokens INTEGER DEFAULT 0,
@@ -71,7 +75,9 @@ function sleepMs(ms: number): void {
 /** The home -p picks under HERMES_HOME: `default` (or none) is the root. Undefined: write nothing. */
 export function recordHome(env: NodeJS.ProcessEnv, profile: string | undefined): string | undefined {
 	const root = env['HERMES_HOME'];
-	if (!root) return undefined;
+	// hermes-delegate names the default home explicitly when none is set (core/hermes/launcher.ts):
+	// that is the user's real one, which the fake never writes.
+	if (!root || isRealDefaultHome(root)) return undefined;
 	const home = profile === undefined || profile === 'default' ? root : join(root, 'profiles', profile);
 	return existsSync(home) ? home : undefined;
 }
@@ -104,12 +110,26 @@ export class SessionRecord {
 	private static create(db: Database.Database, session: SessionStart): void {
 		db.pragma('journal_mode = WAL');
 		const newer = session.release !== '0.19.0';
-		db.exec(`CREATE TABLE IF NOT EXISTS sessions (${sessionColumns}${newer ? newerSessionColumns : ''});${otherTables}`);
+		const schema30 = session.release === '0.21.5';
+		db.exec(`CREATE TABLE IF NOT EXISTS sessions (${sessionColumns}${newer ? newerSessionColumns : ''}${schema30 ? schema30SessionColumns : ''});${otherTables(schema30)}`);
+		// As upstream's writable open reconciles columns: a file an older release made gains the new ones
+		// (a read-only open never adds them, which is why a reader must not expect them).
+		if (schema30) {
+			for (const [table, column] of [['messages', 'display_kind TEXT'], ['sessions', 'session_key TEXT']] as const) {
+				const present = (db.prepare('SELECT name FROM pragma_table_info(?)').all(table) as Array<{name: string}>).some((row) => row.name === column.split(' ')[0]);
+				if (!present) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column}`);
+			}
+		}
+
 		const startedAt = now();
 		db.transaction(() => {
 			db.prepare('INSERT INTO sessions (id, source, model, model_config, started_at, message_count, profile_name, cwd) VALUES (?, ?, ?, ?, ?, 1, ?, ?)')
 				.run(session.id, session.source, session.model, JSON.stringify({max_iterations: 90, reasoning_config: null, max_tokens: null}), startedAt, session.profile, session.cwd);
 			db.prepare("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', ?, ?)").run(session.id, session.prompt, startedAt);
+			if (schema30) {
+				db.prepare("INSERT INTO messages (session_id, role, content, timestamp, display_kind) VALUES (?, 'assistant', ?, ?, 'hidden')")
+					.run(session.id, 'HIDDEN SCAFFOLDING: context for the model that no pane may show', startedAt);
+			}
 		})();
 	}
 
@@ -168,4 +188,11 @@ export function fakeCost(provider: string, inputTokens: number, outputTokens: nu
 	const price = fakePrices[provider];
 	if (!price) return null;
 	return Math.round(((inputTokens * price[0] + outputTokens * price[1]) / 1e6) * 1e8) / 1e8;
+}
+
+/** The user's own ~/.hermes (or a folder in it): where a real Hermes keeps its sessions. */
+export function isRealDefaultHome(home: string): boolean {
+	const real = join(homedir(), '.hermes');
+	const resolved = resolve(home);
+	return resolved === real || resolved.startsWith(`${real}/`);
 }

@@ -6,6 +6,7 @@ import {terminalSafe} from '../core/output/visible-text.js';
 import type {SpendSum, SpendTotals} from '../core/types.js';
 import {formatCount, truncate, wrapWords} from './format.js';
 import {formatUsd} from './spend-text.js';
+import {lowerBoundNote} from '../core/spend-basis.js';
 
 type Column = {title: string; width: number; cell: (sum: SpendSum) => string; /** Dropped first when the width is short: higher goes first. */ drop: number};
 
@@ -46,6 +47,7 @@ const legend = [
 	'? unknown: Hermes has not written it yet (a turn\'s tokens land when it ends), or its state.db could not be read; never counted as 0.',
 	'≥ at least: some attempts are unknown. unpriced: Hermes has no price for that provider (a token budget can cap it).',
 	'in and out include the cache and reasoning tokens.',
+	lowerBoundNote,
 ];
 
 export type SpendTableLine = {kind: 'head' | 'title' | 'row' | 'total' | 'legend' | 'blank'; text: string};

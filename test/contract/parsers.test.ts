@@ -145,7 +145,7 @@ describe.skipIf(!present).each(versions)('the recorded runs of Hermes %s', versi
 	it('the probe reads the recorded `chat --help` as this release\'s flags', () => {
 		const help = runs.find(run => run.case === 'chat-help')!;
 		expect(help.argv).toEqual(['hermes', 'chat', '--help']);
-		const common = {quiet: true, streamJson: false, queryFile: false, runBudget: false, maxTurns: true, toolsets: true, skills: true, worktree: true, source: true, provider: true};
+		const common = {quiet: true, streamJson: false, queryFile: false, runBudget: false, maxTurns: true, toolsets: true, skills: true, worktree: true, source: true, provider: true, cli: true};
 		expect(parseChatHelp(help.stdout!)).toEqual({...common, reasoning: version === '0.20.0'});
 	});
 });

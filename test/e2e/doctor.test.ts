@@ -20,7 +20,7 @@ function hermesLike(version: RecordedRelease): string {
 	return file;
 }
 
-function fakeHermes(version: RecordedRelease): string {
+function fakeHermes(version: RecordedRelease | '0.21.5'): string {
 	const file = home.write('bin/hermes', `#!/bin/sh\nFAKE_HERMES_VERSION=${version} exec ${fakeAgentPath} "$@"\n`);
 	chmodSync(file, 0o755);
 	return file;
@@ -95,5 +95,32 @@ describe('doctor', () => {
 		expect((JSON.parse(planned.stdout) as {concurrency: number}).concurrency).toBe(5);
 		home.write('delegate.yaml', 'concurrency: 2\n');
 		expect((await runCli(home, ['doctor', '--hermes-bin', hermesLike('0.20.0')])).stdout).toMatch(/load: concurrency 2 on/);
+	});
+
+	it('names the release and how it is known, and each 0.21 change that applies to a home (issue 37)', async () => {
+		home = makeHome(`${config}max_concurrent_sessions: 2\ndisplay:\n  interface: tui\n`);
+		home.write('profiles/coder/config.yaml', 'model: {default: m2}\ngateway:\n  max_concurrent_sessions: 1\n');
+		const result = await runCli(home, ['doctor', '--hermes-bin', fakeHermes('0.21.5'), '--json']);
+		const report = JSON.parse(result.stdout) as {findings: Array<{level: string; topic: string; message: string; fix?: string}>};
+		const about = (topic: string) => report.findings.filter(finding => finding.topic === topic);
+		expect(about('release')).toEqual([expect.objectContaining({level: 'ok', message: expect.stringMatching(/^Hermes 0\.21\.5 is known from reading upstream's source only/)})]);
+		expect(about('interface')).toEqual([expect.objectContaining({level: 'ok', message: expect.stringMatching(/display\.interface is tui; hermes-delegate passes --cli/)})]);
+		expect(about('session cap')).toEqual([expect.objectContaining({message: expect.stringMatching(/max_concurrent_sessions 2: at most 2 sessions at once/)})]);
+		expect(about('spend')).toEqual([expect.objectContaining({message: expect.stringMatching(/lower bound/)})]);
+		expect(about('fan-out')[0]!.message).toMatch(/up to 10 \(Hermes's default\) children/);
+	});
+
+	it('a home config.yaml with a key written twice is a problem, with the line and the fix', async () => {
+		home = makeHome(`${config}    profile_routes:\n      profiles:\n        - {name: coder, description: writes code}\n`);
+		home.write('profiles/coder/config.yaml', 'model: {default: m2}\ndisplay:\n  compact: true\n  compact: false\n');
+		const result = await runCli(home, ['doctor', '--hermes-bin', fakeHermes('0.21.5')]);
+		expect(result.exitCode).toBe(1);
+		expect(result.stdout).toMatch(/✗ config keys: .*profiles\/coder\/config\.yaml:4: the key "compact" is written twice in one map/);
+		expect(result.stdout).toContain('fix: keep one "compact:" in that map');
+	});
+
+	withRecordedHelp('a recorded release is named as verified', async () => {
+		home = makeHome(config);
+		expect((await runCli(home, ['doctor', '--hermes-bin', hermesLike('0.20.0')])).stdout).toContain('✓ release: Hermes 0.20.0 is verified by recorded runs of the real release');
 	});
 });

@@ -392,3 +392,28 @@ describe('fake hermes: ending', () => {
 		expect(await agent.process.exited).toEqual({exitCode: null, signal: 'SIGKILL'});
 	});
 });
+
+describe('fake hermes: --cli and --tui', () => {
+	it('accepts both on every release; --tui opens a TUI that finds no terminal and exits 0 having done nothing', async () => {
+		for (const version of ['0.19.0', '0.20.0', '0.20.6']) {
+			expect((await runFakeAgent(fakeAgentArgs(`${quick} [fake:answer=Paris.]`, '-Q', '--cli'), as(version))).stdout).toBe('Paris.\n');
+		}
+
+		const tui = await runFakeAgent(fakeAgentArgs(`${quick} [fake:answer=Paris.]`, '-Q', '--tui'));
+		expect(tui).toMatchObject({exitCode: 0, stdout: 'hermes-tui: no TTY\n'});
+	});
+});
+
+describe('fake hermes: the user\'s own home', () => {
+	it('never writes a session into $HOME/.hermes, even when HERMES_HOME names it (as hermes-delegate now always does)', async () => {
+		const dir = tempDir();
+		const {mkdirSync, existsSync} = await import('node:fs');
+		mkdirSync(join(dir, '.hermes'));
+		mkdirSync(join(dir, 'elsewhere'));
+		const run = (home: string) => runFakeAgent(fakeAgentArgs(`${quick} [fake:answer=Paris.]`, '-Q'), {env: {...process.env, HOME: dir, HERMES_HOME: home}});
+		expect((await run(join(dir, '.hermes'))).exitCode).toBe(0);
+		expect(existsSync(join(dir, '.hermes', 'state.db'))).toBe(false);
+		expect((await run(join(dir, 'elsewhere'))).exitCode).toBe(0);
+		expect(existsSync(join(dir, 'elsewhere', 'state.db'))).toBe(true);
+	});
+});

@@ -96,7 +96,7 @@ export function isProcessRunning(pid: number): boolean {
 	}
 }
 
-export type FakeHermesVersion = '0.19.0' | '0.20.0' | '0.20.6';
+export type FakeHermesVersion = '0.19.0' | '0.20.0' | '0.20.6' | '0.21.5';
 
 /**
  * What probing the fake agent finds for each release it imitates (FAKE_HERMES_VERSION): 0.19.0
@@ -104,12 +104,12 @@ export type FakeHermesVersion = '0.19.0' | '0.20.0' | '0.20.6';
  * --run-budget. Tests that build a runner directly pass both, so they always agree.
  */
 export function fakeCapabilities(version: FakeHermesVersion = '0.20.0'): HermesCapabilities {
-	const newest = version === '0.20.6';
+	const newest = version === '0.20.6' || version === '0.21.5';
 	return {
 		bin: fakeAgentPath,
 		version,
 		probed: true,
-		flags: {quiet: true, reasoning: version !== '0.19.0', streamJson: newest, queryFile: newest, runBudget: newest, maxTurns: true, toolsets: true, skills: true, worktree: true, source: true, provider: true},
+		flags: {quiet: true, reasoning: version !== '0.19.0', streamJson: newest, queryFile: newest, runBudget: newest, maxTurns: true, toolsets: true, skills: true, worktree: true, source: true, provider: true, ...(version === '0.21.5' ? {cli: true} : {})},
 	};
 }
 

@@ -4,7 +4,7 @@
 // the Document (config/edit.ts) always starts from what the file really says.
 import {z} from 'zod';
 import {parseBuiltinDelegation} from './builtin.js';
-import {checkHermesReadable, textAsWritten} from './yaml11.js';
+import {checkHermesReadable, checkUniqueKeys, textAsWritten} from './yaml11.js';
 import {routeNameProblem} from './route-name.js';
 import {InputError, InputErrors} from '../errors.js';
 import {normaliseProfileName} from '../hermes/home.js';
@@ -81,6 +81,7 @@ export function parseHermesConfig(text: string, options: ParseConfigOptions): Pa
 	const configPath = options.file;
 	const source = {path: configPath, exists: options.exists ?? true};
 	checkHermesReadable(text, configPath);
+	checkUniqueKeys(text, configPath);
 	const {located, value: root} = readYamlText(text, {file: configPath, fix: 'fix the YAML syntax at that line', hermes: true});
 	const empty: DelegationConfig = {mode: 'default', builtin: {}, modelMap: {options: []}, profileRoutes: {profiles: []}, source};
 	const section = typeof root === 'object' && root !== null ? (root as Record<string, unknown>)['delegation'] : undefined;

@@ -2,6 +2,7 @@
 // which characters make PyYAML refuse the whole file, and what a route's text field means when
 // YAML 1.1 turns it into a boolean (`description: no`).
 import {isScalar} from 'yaml';
+import {duplicateKeyIn} from '../text/yaml-duplicates.js';
 import {InputError} from '../errors.js';
 import type {LocatedDocument} from '../text/yaml-locate.js';
 
@@ -28,6 +29,22 @@ export function checkHermesReadable(text: string, file: string): void {
 			`holds the character ${codePointName(refusal.codePoint)}, which Hermes's YAML reader (PyYAML) refuses: Hermes ignores this whole file and runs on its defaults`,
 			{file, line},
 			`remove that character, or write it as an escape inside double quotes ("\\u${refusal.codePoint.toString(16).toUpperCase().padStart(4, '0')}")`,
+		);
+	}
+}
+
+/**
+ * Refuses a config.yaml with a key written twice in one map. Hermes reads the file with ruamel.yaml
+ * from 0.21 on (upstream hermes_yaml.py), which refuses it whole; PyYAML (0.19, 0.20) kept the last
+ * value silently. Either way what Hermes runs on is not what the file seems to say.
+ */
+export function checkUniqueKeys(text: string, file: string): void {
+	const found = duplicateKeyIn(text);
+	if (found) {
+		throw new InputError(
+			`the key "${found.key}" is written twice in the same map (the second time here): Hermes 0.21 and later read config.yaml with ruamel.yaml, which refuses the whole file (Hermes may then run on a last-known-good copy), and older Hermes silently kept the last value`,
+			{file, line: found.line},
+			`keep one "${found.key}:" in that map, with what the two held merged into it`,
 		);
 	}
 }

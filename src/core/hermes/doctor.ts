@@ -8,10 +8,11 @@ import {parse} from 'yaml';
 import {z} from 'zod';
 import {profileDir, profileModelIn} from './home.js';
 import {describeCapabilities} from './probe.js';
+import {homeReleaseFindings, releaseFinding, type Finding} from './doctor-release.js';
 import {routeFlags} from './flags.js';
 import type {DelegationConfig, HermesCapabilities} from '../types.js';
 
-export type Finding = {level: 'ok' | 'warn' | 'error'; topic: string; message: string; fix?: string | undefined};
+export type {Finding} from './doctor-release.js';
 
 export type DoctorInput = {
 	hermesHome: string;
@@ -24,10 +25,12 @@ export type DoctorInput = {
 };
 
 export function runChecks(input: DoctorInput): Finding[] {
+	const profiles = (input.delegation?.profileRoutes.profiles ?? []).map(route => route.name);
 	return [
 		...hermesFindings(input.capabilities),
 		...configFindings(input),
 		...homeFindings(input),
+		...homeReleaseFindings(input.hermesHome, profiles, input.capabilities),
 		...loadFinding(input.concurrency),
 	];
 }
@@ -37,7 +40,7 @@ function hermesFindings(caps: HermesCapabilities): Finding[] {
 		return [{level: 'error', topic: 'hermes', message: caps.problem ?? 'could not be probed', fix: 'install Hermes Agent, or point --hermes-bin / HERMES_BIN at it'}];
 	}
 
-	const findings: Finding[] = [{level: 'ok', topic: 'hermes', message: `${caps.bin}: ${describeCapabilities(caps)}`}];
+	const findings: Finding[] = [{level: 'ok', topic: 'hermes', message: `${caps.bin}: ${describeCapabilities(caps)}`}, releaseFinding(caps)];
 	const {flags} = caps;
 	if (flags.streamJson) {
 		findings.push({level: 'ok', topic: 'hermes', message: 'output read as --format stream-json: live reply, tool calls, model used and tokens'});

@@ -5,6 +5,7 @@ import {accessSync, constants, statSync} from 'node:fs';
 import path from 'node:path';
 import {InputError} from '../errors.js';
 import {baseUrlEnv, outputModeOf, promptOf, type OutputMode} from './flags.js';
+import {resolveHermesHome} from './home.js';
 import type {HermesCapabilities, PlannedTask} from '../types.js';
 
 export type Launch = {
@@ -45,6 +46,12 @@ export function buildLaunch(task: PlannedTask, hermesBin: string, context: Launc
 	// --source tool keeps these third-party runs out of the operator's own session list.
 	if (flags.source) {
 		args.push('--source', 'tool');
+	}
+
+	// --cli: a home whose config.yaml says `display.interface: tui` would otherwise hand this run to
+	// Hermes's TUI, which without a terminal exits 0 having done nothing (upstream issue 40095).
+	if (flags.cli) {
+		args.push('--cli');
 	}
 
 	const output = outputModeOf(flags);
@@ -103,7 +110,8 @@ export const inheritedHermesVariables: readonly string[] = ['HERMES_HOME', 'HERM
  * carries that Hermes's own state (HERMES_KANBAN_TASK, its session, its profile), and a child
  * that inherits it would act as part of that task. HERMES_INFERENCE_MODEL stays out as well:
  * the plan decides each task's model, and a model the plan cannot see would make the result's
- * route wrong. Our own HERMES_BIN means nothing to Hermes.
+ * route wrong. Our own HERMES_BIN means nothing to Hermes. HERMES_TUI=1 stays out too: it would
+ * hand a `chat -q` to Hermes's TUI, which without a terminal exits 0 having done nothing.
  */
 export function childEnv(base: NodeJS.ProcessEnv, extra: Record<string, string>): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
@@ -111,6 +119,11 @@ export function childEnv(base: NodeJS.ProcessEnv, extra: Record<string, string>)
 		if (!name.startsWith('HERMES_') || inheritedHermesVariables.includes(name)) env[name] = value;
 	}
 
+	// Always an explicit home: a Hermes started without HERMES_HOME while the default home's
+	// active_profile names a profile warns on stderr that its spawner should pass HERMES_HOME
+	// (docs/hermes-releases.md). The same folder Hermes would fall back to, so nothing else changes.
+	// The child's own HOME decides that folder (Python's Path.home()), not ours.
+	if (!env['HERMES_HOME']?.trim()) env['HERMES_HOME'] = base['HOME']?.trim() ? path.join(base['HOME'], '.hermes') : resolveHermesHome({});
 	return {...env, ...extra};
 }
 

@@ -1,6 +1,6 @@
 // What a finished `hermes chat` said, read the way its output mode means it (FACTS.md §4–§5):
 // - -Q: stdout is the reply verbatim on success and Hermes's error message on failure (exit 1);
-//   stderr holds only `session_id: ID`.
+//   stderr holds `session_id: ID` on its own line, and from 0.21 maybe warnings before it.
 // - stream-json: the decoder's summary (the final `result` event: exit code, error, tokens).
 // - text (a Hermes with neither): stdout is banners and boxes, and a failed model call exits 0.
 import {sanitizeLine, stripSgr} from '../output/sanitize.js';
@@ -53,12 +53,32 @@ export function withoutSessionLine(chunk: Buffer): Buffer {
 	return chunk.includes('session_id:') ? Buffer.from(withoutSessionLines(chunk.toString('utf8'))) : chunk;
 }
 
+/**
+ * stderr lines that are no error: warnings Hermes prints on the way (from 0.21: a home picked
+ * without HERMES_HOME, a config.yaml it could not read) and the machine-readable reason line
+ * before a refusal's message. They are shown (the log, the pane, the result's warnings), never
+ * taken for the error of a run.
+ */
+const notAnError = /^(?:\[HERMES_HOME fallback\]|hermes-refusal-reason:|(?:⚠️?\s*)?warning\b)/i;
+
 /** stderr without the session line: what is left is worth showing as an error, if anything. */
 export function stderrMessage(stderr: string): string {
-	return withoutSessionLines(stderr).trim();
+	return withoutSessionLines(stderr).split('\n').filter(line => !notAnError.test(line.trim())).join('\n').trim();
+}
+
+/** The warnings Hermes printed on stderr (see notAnError), each once, for the result's warnings. */
+export function stderrWarnings(stderr: string): string[] {
+	const lines = withoutSessionLines(stderr).split('\n').map(line => line.trim());
+	return [...new Set(lines.filter(line => notAnError.test(line) && !line.startsWith('hermes-refusal-reason:')))].map(line => `Hermes warned: ${line}`);
 }
 
 export function interpretHermesOutput(input: HermesOutputInput): HermesOutcome {
+	const outcome = interpret(input);
+	const warnings = input.mode === 'text' ? [] : stderrWarnings(input.stderr);
+	return warnings.length === 0 ? outcome : {...outcome, notes: [...warnings, ...outcome.notes]};
+}
+
+function interpret(input: HermesOutputInput): HermesOutcome {
 	const succeeded = input.exitCode === 0;
 	const base = {sessionId: sessionIdOf(input.stderr), tokens: null, configuredModel: null, toolCalls: [], costUsd: null, notes: []};
 	if (input.mode === 'stream-json' && input.stream) {

@@ -27,15 +27,31 @@ export const assumedFlags: Flags = {
 	worktree: true,
 	source: true,
 	provider: true,
+	cli: true,
 };
 
 export function unprobed(bin: string, problem: string): HermesCapabilities {
 	return {bin, version: null, probed: false, problem, flags: {...assumedFlags}};
 }
 
-/** `Hermes Agent v0.19.0 (2026.7.20)` → `0.19.0`. */
+/**
+ * What `hermes --version`'s first line says. A release prints `Hermes Agent v0.19.0 (2026.7.20)`;
+ * from 0.21 a source install may print its build in place of the release (upstream's
+ * hermes_cli/version_info.py): `v0.21.5+3160.g42d70d2.dirty` (the release, commits since, commit,
+ * local changes), `vgit.42d70d2` (no release tag reachable) or `vunknown`, and a git install may add
+ * ` · upstream 42d70d2` after the date. `version` is the release (null where the line names none:
+ * then nothing is assumed of it, and the flags come from `chat --help` as always); `label` is the
+ * word as printed.
+ */
+export function parseVersionLine(output: string): {version: string | null; label: string | null} {
+	const label = /Hermes Agent v?(\S+)/i.exec(output)?.[1] ?? null;
+	const version = label === null ? null : /^(\d+\.\d+\.\d+)(?:$|[+-])/.exec(label)?.[1] ?? null;
+	return {version, label};
+}
+
+/** `Hermes Agent v0.19.0 (2026.7.20)` → `0.19.0`; `v0.21.5+3160.g42d70d2.dirty` → `0.21.5`; `vgit.42d70d2` → null. */
 export function parseVersion(output: string): string | null {
-	return /Hermes Agent v?(\d+\.\d+\.\d+[\w.-]*)/i.exec(output)?.[1] ?? null;
+	return parseVersionLine(output).version;
 }
 
 /**
@@ -77,6 +93,7 @@ export function parseChatHelp(help: string): Flags {
 		worktree: has('-w', '--worktree'),
 		source: has('--source'),
 		provider: has('--provider'),
+		cli: has('--cli'),
 	};
 }
 
@@ -96,6 +113,8 @@ const cacheEntry = z.object({
 		worktree: z.boolean(),
 		source: z.boolean(),
 		provider: z.boolean(),
+		// Required here: an entry probed before --cli was looked for is a miss, and is probed again.
+		cli: z.boolean(),
 	}) satisfies z.ZodType<Flags>,
 });
 // Other binaries' entries are kept as they are when one is written.
@@ -124,24 +143,26 @@ export async function probeHermes(bin: string, options: ProbeOptions): Promise<H
 	}
 
 	const versionText = `${versionRun.stdout}\n${versionRun.stderr}`;
-	const version = parseVersion(versionText);
+	const {version, label} = parseVersionLine(versionText);
+	// The label is said only where it is more than the release (a build, or no release at all).
+	const versionLabel = label !== null && label !== version ? {versionLabel: label} : {};
 	const key = cacheKey(bin, versionText);
 	const cached = key && options.cachePath ? cacheEntry.safeParse(readCache(options.cachePath)?.entries[bin]) : undefined;
 	if (cached?.success && cached.data.key === key) {
-		return {bin, version, probed: true, flags: cached.data.flags};
+		return {bin, version, ...versionLabel, probed: true, flags: cached.data.flags};
 	}
 
 	const helpRun = await capture(bin, ['chat', '--help'], options.env, timeoutMs);
 	if (helpRun.error || !/usage:/i.test(helpRun.stdout)) {
-		return {...unprobed(bin, `\`${bin} chat --help\` failed: ${helpRun.error ?? 'it printed no usage'}`), version};
+		return {...unprobed(bin, `\`${bin} chat --help\` failed: ${helpRun.error ?? 'it printed no usage'}`), version, ...versionLabel};
 	}
 
 	const flags = parseChatHelp(helpRun.stdout);
 	if (key && options.cachePath) {
-		writeCache(options.cachePath, bin, {key, flags});
+		writeCache(options.cachePath, bin, {key, flags: {...flags, cli: flags.cli ?? false}});
 	}
 
-	return {bin, version, probed: true, flags};
+	return {bin, version, ...versionLabel, probed: true, flags};
 }
 
 /** The binary's real path, size and mtime plus what --version said: any upgrade changes one of them. */
@@ -236,8 +257,10 @@ export function describeCapabilities(caps: HermesCapabilities): string {
 		flags.toolsets && '-t',
 		flags.skills && '-s',
 		flags.worktree && '-w',
+		flags.cli && '--cli',
 	].filter(Boolean);
-	return `Hermes ${caps.version ?? '(unknown version)'}: chat has ${listed.join(', ')}`;
+	const named = caps.versionLabel ? `${caps.version ?? 'of no known release'} (${caps.versionLabel})` : caps.version ?? '(unknown version)';
+	return `Hermes ${named}: chat has ${listed.join(', ')}`;
 }
 
 /** What the results, --dry-run and doctor say about the Hermes that runs (or would run) the batch. */
@@ -245,6 +268,7 @@ export function hermesSummary(caps: HermesCapabilities): BatchReport['hermes'] {
 	return {
 		bin: caps.bin,
 		version: caps.version,
+		...(caps.versionLabel ? {version_label: caps.versionLabel} : {}),
 		probed: caps.probed,
 		...(caps.problem ? {problem: caps.problem} : {}),
 		output: outputModeOf(caps.flags),

@@ -4,11 +4,11 @@
 // indexed query a second at most, a bounded number of rows and bounded text per row, read-only,
 // through the same open-and-classify as spend (state-db-open.ts), with less patience for locks.
 import type Database from 'better-sqlite3';
-import {sessionColumns, sessionIn, type SessionRead} from './state-db.js';
-import {statement, withStateDb, type ReadPatience, type StateDbProblem} from './state-db-open.js';
+import {sessionColumns, sessionIn, shownOnly, type SessionRead} from './state-db.js';
+import {columnsOf, selectList, statement, withStateDb, type ReadPatience, type StateDbProblem} from './state-db-open.js';
 
-/** The messages columns Hermes 0.19.0 and 0.20.0 both have and the live lines are made of. */
-export const messageColumns: readonly string[] = ['id', 'session_id', 'role', 'content', 'tool_call_id', 'tool_calls', 'tool_name', 'timestamp', 'finish_reason'];
+/** The messages columns no live read can do without; the others are read by name (selectList). */
+export const messageColumns: readonly string[] = ['id', 'session_id', 'role', 'content'];
 
 /** Rows read at once: a session that wrote more since the last read is caught up over a few reads. */
 export const maxRowsPerRead = 200;
@@ -59,9 +59,11 @@ export function readLive(dbPath: string, sessionId: string, afterId: number | un
 
 /** The rows after `afterId`, on a connection withStateDb opened with the messages columns checked. */
 export function messagesIn(db: Database.Database, sessionId: string, afterId: number): MessageRow[] {
+	const has = columnsOf(db, 'messages');
+	const toolCalls = has.has('tool_calls') ? `substr(tool_calls, 1, ${maxToolCallsChars}) AS tool_calls, length(tool_calls) > ${maxToolCallsChars} AS tool_calls_cut` : 'NULL AS tool_calls, 0 AS tool_calls_cut';
 	const rows = statement(db, `SELECT id, role, substr(content, 1, ${maxContentChars}) AS content, length(content) > ${maxContentChars} AS content_cut,
-		tool_call_id, substr(tool_calls, 1, ${maxToolCallsChars}) AS tool_calls, length(tool_calls) > ${maxToolCallsChars} AS tool_calls_cut,
-		tool_name, timestamp, finish_reason FROM messages WHERE session_id = ? AND id > ? ORDER BY id LIMIT ${maxRowsPerRead}`)
+		${toolCalls}, ${selectList(db, 'messages', ['tool_call_id', 'tool_name', 'timestamp', 'finish_reason'])}
+		FROM messages WHERE session_id = ? AND id > ?${shownOnly(db)} ORDER BY id LIMIT ${maxRowsPerRead}`)
 		.all(sessionId, afterId) as Array<Record<string, unknown>>;
 	return rows.map(row => ({
 		id: Number(row['id']),

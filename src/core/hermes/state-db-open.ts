@@ -10,9 +10,6 @@
 //   is a value with the problem in words, never a throw.
 import Database from 'better-sqlite3';
 
-/** PRAGMA user_version of the releases observed (0.19.0, 0.20.0). */
-const knownUserVersions = new Set([0]);
-
 export type StateDbProblem = {
 	kind: 'missing' | 'locked' | 'damaged' | 'schema' | 'unreadable';
 	/** One sentence naming the file, what is wrong, and what would help. */
@@ -55,9 +52,30 @@ function problemOf(dbPath: string, error: unknown, patience: ReadPatience): Stat
 	return {kind: 'unreadable', message: `${dbPath} cannot be read (${typeof code === 'string' ? `${code}: ` : ''}${detail})`};
 }
 
-function columnsOf(db: Database.Database, table: string): Set<string> {
-	const rows = db.prepare('SELECT name FROM pragma_table_info(?)').all(table) as Array<{name: string}>;
-	return new Set(rows.map(row => row.name));
+const tableColumns = new WeakMap<Database.Database, Map<string, Set<string>>>();
+
+/** The columns `table` has on this connection (PRAGMA table_info, asked once per connection). */
+export function columnsOf(db: Database.Database, table: string): Set<string> {
+	let known = tableColumns.get(db);
+	if (!known) tableColumns.set(db, known = new Map());
+	let columns = known.get(table);
+	if (!columns) {
+		const rows = db.prepare('SELECT name FROM pragma_table_info(?)').all(table) as Array<{name: string}>;
+		known.set(table, columns = new Set(rows.map(row => row.name)));
+	}
+
+	return columns;
+}
+
+/**
+ * A SELECT list of `columns` read by name: each one the table has, else NULL under its name. Hermes
+ * adds columns from release to release (0.20.0 six in sessions, schema 30 more), and a read-only
+ * open never adds them: a database written by an older Hermes lacks them until a newer one opens
+ * it for writing. What a column would have said is then unknown, not an error.
+ */
+export function selectList(db: Database.Database, table: string, columns: readonly string[], prefix = ''): string {
+	const present = columnsOf(db, table);
+	return columns.map(column => (present.has(column) ? `${prefix}${column}` : `NULL AS ${column}`)).join(', ');
 }
 
 const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
@@ -71,25 +89,22 @@ export function statement(db: Database.Database, sql: string): Database.Statemen
 	return found;
 }
 
-/** The tables and the columns a read needs; a table without one of them is a schema we do not know. */
+/** The tables and the columns a read cannot do without; a table without one of them is a schema we do not know. */
 export type WantedColumns = Partial<Record<'sessions' | 'messages', readonly string[]>>;
 
 /** One try: opens, checks the schema, runs `read`, closes. Throws what SQLite threw. */
 function tryRead<T>(dbPath: string, tables: WantedColumns, busyTimeoutMs: number, read: (db: Database.Database) => T): T | ProblemRead {
 	let db: Database.Database | undefined;
 	try {
+		// No gate on PRAGMA user_version: columns are read by name (selectList), so a newer schema
+		// that keeps the few columns below is read as well as an older one.
 		db = new Database(dbPath, {readonly: true, fileMustExist: true, timeout: busyTimeoutMs});
-		const version = db.pragma('user_version', {simple: true}) as number;
-		if (!knownUserVersions.has(version)) {
-			return {kind: 'problem', problem: {kind: 'schema', message: `${dbPath} has schema version ${version} (PRAGMA user_version), which this hermes-delegate does not know (it knows ${[...knownUserVersions].join(', ')}): a newer Hermes? Update hermes-delegate`}};
-		}
-
 		for (const [table, wanted] of Object.entries(tables) as Array<['sessions' | 'messages', readonly string[]]>) {
 			const present = columnsOf(db, table);
 			const missing = wanted.filter(column => !present.has(column));
 			if (missing.length > 0) {
 				const what = present.size === 0 ? `has no ${table} table` : `has a ${table} table without ${missing.join(', ')}`;
-				return {kind: 'problem', problem: {kind: 'schema', table, message: `${dbPath} ${what}: not the schema of a Hermes this hermes-delegate knows (0.19.0, 0.20.0)`}};
+				return {kind: 'problem', problem: {kind: 'schema', table, message: `${dbPath} ${what}: not the schema of a Hermes this hermes-delegate knows (0.19.0 to 0.21.x)`}};
 			}
 		}
 

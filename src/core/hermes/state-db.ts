@@ -5,7 +5,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type {Spend} from '../types.js';
 import {profileDir} from './home.js';
-import {statement, withStateDb, type ReadPatience, type StateDbProblem} from './state-db-open.js';
+import {columnsOf, selectList, statement, withStateDb, type ReadPatience, type StateDbProblem} from './state-db-open.js';
 
 export type {StateDbProblem} from './state-db-open.js';
 
@@ -14,8 +14,10 @@ export function stateDbPath(hermesHome: string, profile: string): string {
 	return path.join(profileDir(hermesHome, profile), 'state.db');
 }
 
-// The sessions columns a Spend is made of; a table without one of them is a schema we do not know.
+// The sessions columns a Spend is made of, read by name: one the table lacks reads as unknown (NULL).
 const spendColumns = ['id', 'source', 'model', 'started_at', 'ended_at', 'tool_call_count', 'api_call_count', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens', 'billing_provider', 'estimated_cost_usd', 'actual_cost_usd', 'cost_status'] as const;
+// What no read can do without: a table lacking one of these is no Hermes sessions table we know.
+const requiredSessionColumns = ['id', 'source', 'started_at'] as const;
 const messageColumns = ['id', 'session_id', 'role', 'content'] as const;
 
 export type SessionRow = {[column in (typeof spendColumns)[number]]: unknown};
@@ -24,15 +26,15 @@ export type SessionRead = {kind: 'row'; row: SessionRow} | {kind: 'no-row'} | {k
 
 /** The session row with this id (the `session_id:` Hermes printed). */
 export function readSession(dbPath: string, sessionId: string, patience?: ReadPatience): SessionRead {
-	return withStateDb(dbPath, {sessions: spendColumns}, db => sessionIn(db, sessionId), patience);
+	return withStateDb(dbPath, {sessions: requiredSessionColumns}, db => sessionIn(db, sessionId), patience);
 }
 
 /** The columns readSession needs, for a read that takes the row with others (state-db-messages.ts). */
-export const sessionColumns: readonly string[] = spendColumns;
+export const sessionColumns: readonly string[] = requiredSessionColumns;
 
 /** The row, on a connection withStateDb opened with sessionColumns checked. */
 export function sessionIn(db: Database.Database, sessionId: string): SessionRead & {kind: 'row' | 'no-row'} {
-	const row = statement(db, `SELECT ${spendColumns.join(', ')} FROM sessions WHERE id = ?`).get(sessionId) as SessionRow | undefined;
+	const row = statement(db, `SELECT ${selectList(db, 'sessions', spendColumns)} FROM sessions WHERE id = ?`).get(sessionId) as SessionRow | undefined;
 	return row ? {kind: 'row', row} : {kind: 'no-row'};
 }
 
@@ -53,12 +55,12 @@ export type SessionFound = {kind: 'found'; sessionId: string} | {kind: 'none'} |
  * prompt started twice at once in one home) cannot be told apart: ambiguous, and no guess.
  */
 export function findSession(dbPath: string, query: SessionQuery, patience?: ReadPatience): SessionFound {
-	return withStateDb(dbPath, {sessions: spendColumns, messages: messageColumns}, db => findSessionIn(db, query), patience);
+	return withStateDb(dbPath, {sessions: requiredSessionColumns, messages: messageColumns}, db => findSessionIn(db, query), patience);
 }
 
 /** findSession on a connection withStateDb opened with sessionColumns and the messages' id, session_id, role, content checked. */
 export function findSessionIn(db: Database.Database, query: SessionQuery): SessionFound & {kind: 'found' | 'none' | 'ambiguous'} {
-	const firstUserMessage = "(SELECT m.content FROM messages m WHERE m.session_id = s.id AND m.role = 'user' ORDER BY m.id LIMIT 1)";
+	const firstUserMessage = `(SELECT m.content FROM messages m WHERE m.session_id = s.id AND m.role = 'user'${shownOnly(db, 'm.')} ORDER BY m.id LIMIT 1)`;
 	const source = query.source === undefined ? '' : ' AND s.source = @source';
 	const rows = statement(db, `SELECT s.id FROM sessions s WHERE s.started_at >= @after${source} AND ${firstUserMessage} = @prompt ORDER BY s.started_at LIMIT 3`)
 		// A second of slack: Hermes stamps started_at with its own clock reading, a moment after our Date.now().
@@ -101,3 +103,14 @@ export function spendOf(row: SessionRow): Spend {
 
 /** The spend of a run whose row could not be read: everything unknown. */
 export const unknownSpend: Spend = {input_tokens: null, output_tokens: null, cache_read_tokens: null, cache_write_tokens: null, reasoning_tokens: null, api_calls: null, tool_calls: null, cost_usd: null, cost_status: null, model: null, billing_provider: null};
+
+/**
+ * A WHERE clause part that leaves out the message rows Hermes never shows (schema 30's
+ * `display_kind = 'hidden'`: model-facing scaffolding, and a `hidden` flag where a table has one);
+ * empty where the table has neither column.
+ */
+export function shownOnly(db: Database.Database, prefix = ''): string {
+	const present = columnsOf(db, 'messages');
+	return (present.has('display_kind') ? ` AND COALESCE(${prefix}display_kind, '') <> 'hidden'` : '')
+		+ (present.has('hidden') ? ` AND COALESCE(${prefix}hidden, 0) = 0` : '');
+}

@@ -2,7 +2,7 @@
 // were queued, and each time something changes (a task queued, one ended, a budget reached) the
 // queue asks admission.ts about every waiting task, so a task held back by its provider's slots
 // does not hold back the tasks behind it on other providers.
-import {admit, providerOf, type AdmissionState} from './admission.js';
+import {admit, homeOf, providerOf, type AdmissionState} from './admission.js';
 import type {PlannedTask} from '../types.js';
 
 export type QueueHooks = {
@@ -19,11 +19,11 @@ type Waiting = {id: string; done: () => void; waitingFor: string | null};
 
 export class BatchQueue {
 	private readonly queue: Waiting[] = [];
-	/** Running attempts: task id → the provider it holds a slot of. */
-	private readonly running = new Map<string, string | null>();
+	/** Running attempts: task id → the provider it holds a slot of, and the Hermes home its session is open in. */
+	private readonly running = new Map<string, {provider: string | null; home: string}>();
 	private pumpDue = false;
 
-	constructor(private readonly limits: Omit<AdmissionState, 'running' | 'runningOn'>, private readonly hooks: QueueHooks) {}
+	constructor(private readonly limits: Omit<AdmissionState, 'running' | 'runningOn' | 'runningIn'>, private readonly hooks: QueueHooks) {}
 
 	/** Queues the task; resolves once it has run, or left the queue without running. */
 	add(id: string): Promise<void> {
@@ -48,7 +48,8 @@ export class BatchQueue {
 		const state: AdmissionState = {
 			...this.limits,
 			running: this.running.size,
-			runningOn: provider => [...this.running.values()].filter(held => held === provider).length,
+			runningOn: provider => [...this.running.values()].filter(held => held.provider === provider).length,
+			runningIn: home => [...this.running.values()].filter(held => held.home === home).length,
 		};
 		for (const waiting of [...this.queue]) {
 			const task = this.hooks.waitingTask(waiting.id);
@@ -60,7 +61,7 @@ export class BatchQueue {
 			const decision = admit(task, {...state, running: this.running.size});
 			if (decision.kind === 'start') {
 				this.queue.splice(this.queue.indexOf(waiting), 1);
-				this.running.set(waiting.id, providerOf(task));
+				this.running.set(waiting.id, {provider: providerOf(task), home: homeOf(task)});
 				void this.hooks.start(waiting.id).finally(() => {
 					this.running.delete(waiting.id);
 					waiting.done();

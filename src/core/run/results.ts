@@ -1,6 +1,6 @@
 // The result format of PRODUCT.md, extended with the route, status, timings and log path.
 import {exitCodes} from '../errors.js';
-import type {BatchReport, PlannedTask, ResultRoute, Spend, StopReason, TaskResult, TaskStatus, TokenCounts, ToolCallRecord} from '../types.js';
+import type {BatchReport, FailureReason, PlannedTask, ResultRoute, Spend, StopReason, TaskResult, TaskStatus, TokenCounts, ToolCallRecord} from '../types.js';
 
 /**
  * Which route ran the task (PRODUCT.md: name, provider, model, reasoning effort, service tier).
@@ -33,6 +33,7 @@ export type TaskOutcome = {
 	finishedAt: number | null;
 	stdout: {text: string; truncated: boolean};
 	errorText?: string | undefined;
+	failureReason?: FailureReason | undefined;
 	/** What happened to this run of the task that a script should know (added to `warnings`). */
 	notes?: string[] | undefined;
 	logPath: string | null;
@@ -74,6 +75,7 @@ export function buildResult(task: PlannedTask, outcome: TaskOutcome): TaskResult
 		...(outcome.costUsd === undefined || outcome.costUsd === null ? {} : {cost_usd: outcome.costUsd}),
 		spend: outcome.spend ?? null,
 		...(outcome.errorText === undefined ? {} : {error: outcome.errorText}),
+		...(outcome.failureReason === undefined || outcome.status !== 'failed' ? {} : {failure_reason: outcome.failureReason}),
 		// A script reading one result must see that part of the route was not applied.
 		...(task.warnings.length > 0 || outcome.notes?.length ? {warnings: [...task.warnings, ...(outcome.notes ?? [])]} : {}),
 		log: outcome.logPath,

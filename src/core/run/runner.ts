@@ -33,6 +33,12 @@ export type RunnerOptions = TaskRunSettings & {
 	concurrency: number;
 	/** delegate.yaml's concurrency_per_provider: provider → most attempts on it at once. */
 	concurrencyPerProvider?: Readonly<Record<string, number>> | undefined;
+	/**
+	 * A Hermes home's max_concurrent_sessions (hermes/session-cap.ts): profile (`default`: the root) →
+	 * most at once, if capped. Asked whenever a task of that home may start, so a task re-routed into
+	 * another profile's home is held to that home's cap too.
+	 */
+	sessionCaps?: ((profile: string) => number | undefined) | undefined;
 	/** --budget-usd/--budget-tokens and delegate.yaml's per-route budgets. */
 	budgets?: readonly BudgetLimit[] | undefined;
 	/** delegate.yaml's stuck_after (default 5 min): quiet this long is task.stuck. */
@@ -101,7 +107,7 @@ export class BatchRunner {
 			},
 			reached: budget => this.cancelScope(budget),
 		});
-		this.queue = new BatchQueue({concurrency: Math.max(1, options.concurrency), perProvider: options.concurrencyPerProvider ?? {}, refusal: task => this.budgets.refusal(task)}, {
+		this.queue = new BatchQueue({concurrency: Math.max(1, options.concurrency), perProvider: options.concurrencyPerProvider ?? {}, perHome: options.sessionCaps, refusal: task => this.budgets.refusal(task)}, {
 			waitingTask: id => {
 				const entry = this.tasks.entry(id);
 				return entry?.status === 'queued' ? entry.task : undefined;

@@ -8,6 +8,7 @@ import {lowerAgentPriority} from '../process/priority.js';
 import {mkdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {interpretHermesOutput, withoutSessionLine} from '../hermes/output.js';
+import {readExit} from '../hermes/exit-reasons.js';
 import {buildLaunch, childEnv, promptOf, type Launch} from '../hermes/launcher.js';
 import {spawnIfDescriptors} from '../process/open-files.js';
 import {isFamilyAlive, watchFamily, type FamilyWatch} from '../process/family.js';
@@ -236,25 +237,32 @@ class TaskRun {
 	private interpret({launch, logPath}: Prepared, {exit, exitedAt}: Exited, ended: {notes: string[]; forced: boolean}): TaskResult {
 		const {task, settings: {capabilities}} = this;
 		const {output, decoder} = this.attemptOutput;
-		const status = finalStatus(this.stopReason, exit.exitCode);
-		const hermes = interpretHermesOutput({mode: launch.output, exitCode: exit.exitCode, stdout: output.result(), stderr: output.errorText(), stream: decoder?.summary()});
+		const stdout = output.result();
+		const stderr = output.errorText();
+		const stream = decoder?.summary();
+		const hermes = interpretHermesOutput({mode: launch.output, exitCode: exit.exitCode, stdout, stderr, stream});
+		// A stop we asked for decides; else Hermes's exit, where an exit 0 that answered nothing fails.
+		const reading = this.stopReason ? undefined : readExit({mode: launch.output, exitCode: exit.exitCode, signal: exit.signal, answer: hermes.answer, stdout: stdout.text, stderr, resultEvent: stream ? stream.result !== null : undefined});
+		const status = reading ? (reading.succeeded ? 'succeeded' : 'failed') : finalStatus(this.stopReason, exit.exitCode);
 		const followed = this.stopFollowing(hermes.sessionId);
 		// A stop we asked for is reported as what we did and what happened, not as the traceback
 		// Hermes prints when SIGTERM interrupts it (that stays in the log).
 		const stopped = this.stopReason && this.cascade
 			? describeStop({reason: this.stopReason, termSentAt: this.cascade.termSentAt, endedAt: exitedAt, signal: exit.signal, exitCode: exit.exitCode, forced: ended.forced})
 			: undefined;
-		const errorText = status === 'succeeded' ? undefined : stopped ?? hermes.error ?? describeExit(status, exit.exitCode, exit.signal, this.stopReason);
+		const errorText = status === 'succeeded' ? undefined : stopped ?? withReason(reading?.sentence, hermes.error) ?? describeExit(status, exit.exitCode, exit.signal, this.stopReason);
 		return buildResult(task, {
 			status,
 			exitCode: exit.exitCode,
 			signal: exit.signal,
 			startedAt: this.startedAt,
 			finishedAt: Date.now(),
-			stdout: {text: hermes.answer, truncated: hermes.answerTruncated},
-			answer: hermes.answer,
+			// An exit 0 read as a failure (no answer, the TUI's line) keeps no answer either.
+			stdout: status === 'succeeded' ? {text: hermes.answer, truncated: hermes.answerTruncated} : {text: '', truncated: false},
+			answer: status === 'succeeded' ? hermes.answer : '',
 			errorText,
-			notes: [...hermes.notes, ...ended.notes, ...followed.notes],
+			failureReason: reading?.reason,
+			notes: [...hermes.notes, ...(reading?.note ? [reading.note] : []), ...ended.notes, ...followed.notes],
 			logPath,
 			sessionId: hermes.sessionId,
 			hermesVersion: capabilities.version,
@@ -355,6 +363,12 @@ function writePromptFile(runDir: string, task: PlannedTask): string {
 	mkdirSync(path.dirname(file), {recursive: true, mode: 0o700});
 	writeFileSync(file, prompt, {mode: 0o600});
 	return file;
+}
+
+/** The reason's sentence first, then Hermes's own words: "quota wall (exit 75): …: HTTP 429 …". */
+function withReason(sentence: string | undefined, message: string | undefined): string | undefined {
+	if (sentence === undefined) return message;
+	return message === undefined || message === '' ? sentence : `${sentence}: ${message}`;
 }
 
 /** The process exited and awaits its reaping (a zombie: its pid cannot have been reused yet). */

@@ -148,3 +148,30 @@ describe('route names', () => {
 		expect(refusal(edited).location.path).toBe('delegation.backends.model_map.options[1].name');
 	});
 });
+
+describe('config.yaml as Hermes 0.21 reads it: ruamel.yaml, YAML 1.1 (upstream hermes_yaml.py)', () => {
+	const withDescription = (value: string) => `delegation:\n  backend: model_map\n  backends:\n    model_map:\n      options:\n        - name: fast\n          description: ${value}\n          provider: p\n          model: m\n`;
+
+	it.each(['y', 'n', 'Y', 'N'])('a bare %s is a boolean to Hermes: the text is used as written, with a warning to quote it', value => {
+		const parsed = parse(withDescription(value));
+		expect(parsed.delegation.modelMap.options[0]?.description).toBe(value);
+		expect(parsed.warnings).toContainEqual(expect.stringContaining(`Put it in quotes ("${value}")`));
+	});
+
+	it('a key written twice in one map is refused with its name, the line of its second time and the fix', () => {
+		const problem = refusal('model: a\ndelegation:\n  backend: default\n  max_iterations: 5\n  backend: model_map\n');
+		expect(problem.message).toMatch(/^the key "backend" is written twice in the same map .*ruamel\.yaml, which refuses the whole file/);
+		expect(problem.location.line).toBe(5);
+		expect(problem.fix).toBe('keep one "backend:" in that map, with what the two held merged into it');
+	});
+
+	it('a key written twice anywhere in the file is refused, not only under delegation', () => {
+		expect(refusal('display:\n  interface: cli\n  interface: tui\ndelegation:\n  backend: default\n').message).toMatch(/"interface" is written twice/);
+	});
+
+	it.each(['y', 'n', 'yes', 'off', 'Y'])('an edit writes %s quoted, so Hermes reads text back', value => {
+		const edited = applyRouteEdit(withDescription('Quick.'), {kind: 'set-field', list: 'model_map', name: 'fast', field: 'description', value}, 'config.yaml');
+		expect(edited).toContain(`description: "${value}"\n`);
+		expect(parse(edited).warnings).toEqual([]);
+	});
+});

@@ -4,7 +4,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {InputError} from '../../../src/core/errors.js';
-import {buildLaunch, promptOf, queryArgs, resolveHermesBin} from '../../../src/core/hermes/launcher.js';
+import {buildLaunch, childEnv, promptOf, queryArgs, resolveHermesBin} from '../../../src/core/hermes/launcher.js';
 import {planBatch} from '../../../src/core/plan/routing.js';
 import {createRunFolder} from '../../../src/core/run-folder/folder.js';
 import {BatchRunner} from '../../../src/core/run/runner.js';
@@ -318,5 +318,21 @@ describe('the environment a task\'s hermes starts with', () => {
 		const seen = Object.fromEntries(readFileSync(envFile, 'utf8').trim().split('\n').map(line => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
 		expect(Object.keys(seen).filter(name => name.startsWith('HERMES_')).sort()).toEqual(['HERMES_ACCEPT_HOOKS', 'HERMES_BUNDLED_SKILLS', 'HERMES_HOME']);
 		expect(seen).toMatchObject({HERMES_HOME: path.join(dir, 'home'), OPENROUTER_API_KEY: 'sk-or', HOME: dir});
+	});
+
+	it('drops HERMES_TUI, which would hand the run to Hermes\'s TUI, and names the home Hermes would fall back to when none is set', () => {
+		const env = childEnv({PATH: '/bin', HOME: dir, HERMES_TUI: '1'}, {});
+		expect(env['HERMES_TUI']).toBeUndefined();
+		expect(env['HERMES_HOME']).toBe(path.join(dir, '.hermes'));
+		expect(childEnv({HOME: dir, HERMES_HOME: '  '}, {})['HERMES_HOME']).toBe(path.join(dir, '.hermes'));
+	});
+});
+
+describe('buildLaunch: --cli', () => {
+	it('passes --cli where the installed Hermes lists it, so `display.interface: tui` cannot take the run', () => {
+		const withCli: HermesCapabilities = {...v20, flags: {...allFlags, cli: true}};
+		expect(launch(planned({goal: 'G'}, 'default', withCli), withCli).args).toEqual(['-p', 'default', 'chat', '-q', 'G', '--source', 'tool', '--cli', '-Q']);
+		// A Hermes whose help does not list it would refuse the whole call: never guessed.
+		expect(launch(planned({goal: 'G'}, 'default', v20), v20).args).not.toContain('--cli');
 	});
 });

@@ -73,3 +73,27 @@ describe('session lines', () => {
 		expect(stderrMessage('\nsession_id: b\n')).toBe('');
 	});
 });
+
+describe('stderr that is not only the session line (Hermes 0.21)', () => {
+	const fallback = "[HERMES_HOME fallback] HERMES_HOME is unset but active profile is 'coder'";
+	const configWarning = 'Warning: /h/config.yaml could not be read (duplicate key); it is not used for this run';
+
+	it('reads the session id from its own line among warnings', () => {
+		expect(sessionIdOf(`${fallback}\n${configWarning}\n\nsession_id: 20261204_101010_abcdef\n`)).toBe('20261204_101010_abcdef');
+	});
+
+	it('keeps warnings as warnings: a success carries them, and a failure\'s error is still Hermes\'s message on stdout', () => {
+		const stderr = `${fallback}\n${configWarning}\n\nsession_id: 20261204_101010_abcdef\n`;
+		const success = interpretHermesOutput({...quietSuccess, stderr});
+		expect(success).toMatchObject({answer: 'Hello from mock', error: undefined});
+		expect(success.notes).toEqual([`Hermes warned: ${fallback}`, `Hermes warned: ${configWarning}`]);
+		const failure = interpretHermesOutput({...quietSuccess, exitCode: 1, stdout: {text: 'API call failed after 3 retries: HTTP 500', truncated: false}, stderr});
+		expect(failure.error).toBe('API call failed after 3 retries: HTTP 500');
+		expect(stderrMessage(stderr)).toBe('');
+	});
+
+	it('a refusal\'s reason line is protocol: the message after it is the error', () => {
+		const stderr = 'hermes-refusal-reason: MAX_CONCURRENT_SESSIONS\nHermes is at the active session limit (2/2). Try again when another session finishes.\n';
+		expect(interpretHermesOutput({...quietSuccess, exitCode: 1, stdout: {text: '', truncated: false}, stderr}).error).toBe('Hermes is at the active session limit (2/2). Try again when another session finishes.');
+	});
+});

@@ -2,7 +2,7 @@ import {chmodSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {parseChatHelp, parseVersion, probeHermes} from '../../../src/core/hermes/probe.js';
+import {parseChatHelp, parseVersion, parseVersionLine, probeHermes} from '../../../src/core/hermes/probe.js';
 import {fakeAgentPath} from '../../helpers/processes.js';
 import {recordedHelp, recordingsMissing} from '../../helpers/recorded-help.js';
 
@@ -11,7 +11,7 @@ describe('parseChatHelp', () => {
 
 	real('reads 0.19.0: -Q and the chat flags, no --reasoning, no stream-json, no --query-file', () => {
 		const flags = parseChatHelp(recordedHelp('0.19.0', 'chat-help'));
-		expect(flags).toEqual({quiet: true, reasoning: false, streamJson: false, queryFile: false, runBudget: false, maxTurns: true, toolsets: true, skills: true, worktree: true, source: true, provider: true});
+		expect(flags).toEqual({quiet: true, reasoning: false, streamJson: false, queryFile: false, runBudget: false, maxTurns: true, toolsets: true, skills: true, worktree: true, source: true, provider: true, cli: true});
 	});
 
 	real('reads 0.20.0: adds --reasoning only', () => {
@@ -34,6 +34,14 @@ describe('parseVersion', () => {
 	it('reads the version from the first line', () => {
 		expect(parseVersion('Hermes Agent v0.19.0 (2026.7.20)\nInstall directory: /x\n')).toBe('0.19.0');
 		expect(parseVersion('something else')).toBeNull();
+	});
+
+	it('reads what a 0.21 source install prints in place of the release (upstream hermes_cli/version_info.py)', () => {
+		expect(parseVersionLine('Hermes Agent v0.21.5+3160.g42d70d2.dirty (2026.9.24)\n')).toEqual({version: '0.21.5', label: '0.21.5+3160.g42d70d2.dirty'});
+		expect(parseVersionLine('Hermes Agent v0.21.5 (2026.9.24) · upstream 42d70d2\n')).toEqual({version: '0.21.5', label: '0.21.5'});
+		// No release tag reachable, or no provenance at all: no release is guessed.
+		expect(parseVersionLine('Hermes Agent vgit.42d70d2.dirty (2026.9.24)\n')).toEqual({version: null, label: 'git.42d70d2.dirty'});
+		expect(parseVersionLine('Hermes Agent vunknown\n')).toEqual({version: null, label: 'unknown'});
 	});
 });
 

@@ -107,14 +107,38 @@ describe('the messages reader', () => {
 			expect(readMessages(file, 's1', 0)).toMatchObject({kind: 'problem', problem: {kind: 'damaged'}});
 		});
 
-		it('a messages table without the columns live lines need', () => {
+		it('a messages table without the columns every read needs', () => {
 			const file = path.join(scratch.folder('messages-db-'), 'state.db');
 			const db = new Database(file);
-			db.exec('CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL)');
+			db.exec('CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, timestamp REAL)');
 			db.close();
 			const read = readMessages(file, 's1', 0);
 			expect(read).toMatchObject({kind: 'problem', problem: {kind: 'schema'}});
-			expect(read.kind === 'problem' && read.problem.message).toMatch(/without tool_call_id, tool_calls, tool_name, finish_reason/);
+			expect(read.kind === 'problem' && read.problem.message).toMatch(/without content/);
 		});
+	});
+});
+
+describe('the messages reader on other schemas (issue 37)', () => {
+	it('reads a table that lacks the tool columns (an older or not yet upgraded database): they are unknown', () => {
+		const file = path.join(scratch.folder('messages-db-'), 'state.db');
+		const db = new Database(file);
+		db.exec("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL); INSERT INTO messages (session_id, role, content, timestamp) VALUES ('s1', 'user', 'the prompt', 1)");
+		db.close();
+		expect(rowsOf(file)).toEqual([expect.objectContaining({role: 'user', content: 'the prompt', tool_calls: null, tool_name: null, finish_reason: null, timestamp: 1})]);
+	});
+
+	it('leaves out the rows schema 30 marks hidden (display_kind), and a hidden flag where there is one', () => {
+		const file = path.join(scratch.folder('messages-db-'), 'state.db');
+		const db = new Database(file);
+		db.exec(`CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, tool_call_id TEXT, tool_calls TEXT, tool_name TEXT,
+			timestamp REAL, finish_reason TEXT, display_kind TEXT, hidden INTEGER, reasoning_details TEXT)`);
+		const add = db.prepare('INSERT INTO messages (session_id, role, content, timestamp, display_kind, hidden) VALUES (?, ?, ?, ?, ?, ?)');
+		add.run('s1', 'user', 'the prompt', 1, null, null);
+		add.run('s1', 'user', 'scaffolding for the model', 2, 'hidden', null);
+		add.run('s1', 'assistant', 'a hidden note', 3, null, 1);
+		add.run('s1', 'assistant', 'The answer.', 4, 'text', 0);
+		db.close();
+		expect(rowsOf(file).map(row => row.content)).toEqual(['the prompt', 'The answer.']);
 	});
 });
