@@ -240,6 +240,16 @@ export function buildProgram(): Command {
 			process.exitCode = await (await import('./commands/worker.js')).workerCommand(optionsOf(workerOptions, options, 'worker'), io);
 		});
 
+	program.command('fleet').description('the keys that say who belongs to a fleet of runner hosts and workers (docs/fleet-security.md)')
+		.command('key').description('make a fleet member\'s private key; prints the line for the fleet\'s trust file')
+		.requiredOption('--role <role>', 'host (a runner host: run, tui) or worker')
+		.requiredOption('--name <name>', 'the member\'s name (a worker: its --name)')
+		.option('--out <file>', 'where the key goes (default: $HERMES_DELEGATE_FLEET_KEY, else $HERMES_HOME/delegate/fleet/key.pem)')
+		.action(async (options: Record<string, unknown>) => {
+			const fleet = await import('./commands/fleet.js');
+			process.exitCode = await fleet.fleetKeyCommand(optionsOf(fleet.fleetKeyOptions, options, 'fleet key'), io);
+		});
+
 	// The runner host (commands/host.ts): started by tui, demo and run --detach, never by hand.
 	program.command('__host', {hidden: true})
 		.action(async () => {

@@ -13,7 +13,8 @@ import type {HermesCapabilities, PlannedTask, StopReason, TaskResult} from '../c
 import {messageOf} from '../core/errors.js';
 import type {Nats} from './connection.js';
 import type {Fleet} from './fleet.js';
-import {cancelReplySchema, claimRequestSchema, encodeMessage, messageVersion, offerOf, parseMessage, type AttemptReport, type ClaimReply} from './messages.js';
+import {cancelReplySchema, claimRequestSchema, messageVersion, offerOf, type AttemptReport, type ClaimReply} from './messages.js';
+import {replyTo} from './seal.js';
 import {InOrder, ReportStream} from './report-stream.js';
 import {readAs, remoteOutput} from './remote-output.js';
 import {defaultWorkerWaitMs} from './fit.js';
@@ -103,7 +104,7 @@ class RemoteAttempt {
 	});
 
 	private readonly subjects;
-	private readonly inOrder = new InOrder(report => this.apply(report));
+	private readonly inOrder = new InOrder(report => this.apply(report), why => this.options.log(`task ${this.task.id}: ${why}`));
 
 	constructor(
 		private readonly task: PlannedTask,
@@ -144,7 +145,7 @@ class RemoteAttempt {
 	/** The offer, published until JetStream has it (its message id makes a repeat harmless) or the attempt has ended. */
 	private async offer(): Promise<void> {
 		const {nats, batch} = this.options;
-		const offer = encodeMessage(offerOf(batch, this.task, this.attempt, this.options));
+		const offer = nats.signer.seal(offerSubject(batch), offerOf(batch, this.task, this.attempt, this.options)).bytes;
 		for (let tries = 0; !this.ended; tries++) {
 			try {
 				await nats.connection.flush(); // the claim subscription stands before any worker can answer
@@ -176,9 +177,20 @@ class RemoteAttempt {
 		const {connection} = this.options.nats;
 		for (let tries = 0; !this.ended; tries++) {
 			try {
-				const reply = await connection.request(this.subjects.cancel, encodeMessage({v: messageVersion, reason, skipGrace}), {timeout: this.options.graceMs + 30_000});
-				const parsed = parseMessage(cancelReplySchema, reply.data);
-				this.options.log(parsed.ok ? `worker ${parsed.value.worker} says task ${this.task.id}'s processes are gone` : `ignored a malformed reply to the stop of task ${this.task.id}: ${parsed.why}`);
+				const {signer} = this.options.nats;
+				const request = signer.seal(this.subjects.cancel, {v: messageVersion, reason, skipGrace});
+				const reply = await connection.request(this.subjects.cancel, request.bytes, {timeout: this.options.graceMs + 30_000});
+				const parsed = signer.open(cancelReplySchema, 'worker', replyTo(this.subjects.cancel), reply.data, {fresh: true});
+				const why = !parsed.ok ? parsed.why : parsed.from.name !== worker || parsed.value.worker !== worker ? `from ${parsed.from.name}, which does not hold it` : parsed.value.for === request.nonce ? undefined : 'it answers another stop';
+				if (why !== undefined || !parsed.ok) {
+					this.options.log(`ignored a reply to the stop of task ${this.task.id}: ${why ?? ''}`);
+					await new Promise(resolve => setTimeout(resolve, retryMs));
+					continue;
+				}
+
+				this.options.log(`worker ${worker} says task ${this.task.id}'s processes are gone${parsed.value.undelivered ? `, and its result cannot reach this host (${parsed.value.undelivered})` : ''}`);
+				// Its result will never come: the attempt ends here, so that the batch (and a runner stopped by a signal) can end.
+				if (parsed.value.undelivered) this.end(this.stoppedResult(reason, `stopped (${reason}); its worker ${worker} ended its processes, but its result could not be sent: ${parsed.value.undelivered}; the log on ${worker} has its output`));
 				return;
 			} catch (error) {
 				if (tries === 0) this.options.log(`worker ${worker} did not answer the stop of task ${this.task.id} (${messageOf(error)}): asking again until it does`);
@@ -188,12 +200,15 @@ class RemoteAttempt {
 	}
 
 	private answerClaim(message: Msg): void {
-		const parsed = parseMessage(claimRequestSchema, message.data);
-		const reply = (value: ClaimReply) => message.respond(encodeMessage(value));
-		if (!parsed.ok) {
-			this.options.log(`ignored a malformed claim of task ${this.task.id}: ${parsed.why}`);
+		const {signer} = this.options.nats;
+		const parsed = signer.open(claimRequestSchema, 'worker', this.subjects.claim, message.data, {fresh: true});
+		if (!parsed.ok || parsed.from.name !== parsed.value.worker) {
+			// Not believed: no answer at all (a forged claim learns nothing, and takes nothing).
+			this.options.log(`ignored a claim of task ${this.task.id}: ${parsed.ok ? `signed by worker ${parsed.from.name} for worker ${parsed.value.worker}` : parsed.why}`);
 			return;
 		}
+
+		const reply = (value: Omit<ClaimReply, 'for'>) => message.respond(signer.seal(replyTo(this.subjects.claim), {...value, for: parsed.nonce}).bytes);
 
 		if (this.ended || (this.worker && this.worker !== parsed.value.worker)) {
 			reply({v: messageVersion, granted: false, why: this.ended ? 'the attempt has ended' : `worker ${this.worker!} has it`});
@@ -282,6 +297,10 @@ class RemoteAttempt {
 	private lostResult(worker: string, why: string): TaskResult {
 		const errorText = `its worker ${worker} was lost: ${why}. What became of the attempt is unknown (it may have run on, with side effects), so it is not run again by itself; R runs it again`;
 		return {...buildResult(this.task, {status: 'lost', exitCode: null, signal: null, startedAt: this.startedAt ?? null, finishedAt: Date.now(), stdout: {text: '', truncated: false}, errorText, logPath: null}), host: worker};
+	}
+
+	private stoppedResult(reason: StopReason, errorText: string): TaskResult {
+		return {...buildResult(this.task, {status: finalStatus(reason, null), exitCode: null, signal: null, startedAt: this.startedAt ?? null, finishedAt: Date.now(), stdout: {text: '', truncated: false}, errorText, logPath: null}), ...(this.worker ? {host: this.worker} : {})};
 	}
 
 	private unstartedResult(status: TaskResult['status'], errorText: string): TaskResult {

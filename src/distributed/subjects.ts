@@ -18,6 +18,16 @@ export function isSubjectToken(value: string): boolean {
 
 export const offerSubjects = 'hd.*.offer';
 
+/** Where replies to a member come: one prefix per role, so a server can keep each role's replies from the other. */
+export function inboxPrefixOf(role: 'host' | 'worker'): string {
+	return `_INBOX_hd_${role}`;
+}
+
+/** The subject an advertisement in the KV bucket is sealed for. */
+export function advertisementSubject(worker: string): string {
+	return `kv:${workerBucket}.${checked(worker)}`;
+}
+
 /** Every live worker answers a request here with its advertisement: a runner host finds the fleet at once. */
 export const workerPingSubject = 'hd.workers.ping';
 

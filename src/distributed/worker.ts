@@ -11,8 +11,10 @@ import type {HermesCapabilities} from '../core/types.js';
 import {messageOf} from '../core/errors.js';
 import type {Nats} from './connection.js';
 import {unfitReason} from './fit.js';
-import {advertisementSchema, encodeMessage, messageVersion, offerSchema, parseMessage, type WorkerAdvertisement} from './messages.js';
-import {offerConsumer, offerStream, attemptSubjects, batchStream, workerPingSubject} from './subjects.js';
+import {homeRoutes, type HomeRoutes} from './home-routes.js';
+import {advertisementSchema, messageVersion, offerSchema, type WorkerAdvertisement} from './messages.js';
+import {advertisementSubject, offerConsumer, offerStream, attemptSubjects, batchStream, workerPingSubject} from './subjects.js';
+import {replyTo} from './seal.js';
 import {keepOutcome, markWorkerFolder, pendingOutcomes} from './outcomes.js';
 import {ReportPublisher} from './report-publisher.js';
 import {claim, runAttempt} from './worker-attempt.js';
@@ -64,8 +66,12 @@ export class Worker {
 	private heartbeat: NodeJS.Timeout | undefined;
 	private heartbeatFailing = false;
 
+	/** Read once at start: a route means what this home configured when the worker started. */
+	private readonly routes: HomeRoutes;
+
 	constructor(private readonly nats: Nats, private readonly options: WorkerOptions) {
 		this.spend = new SpendReader(options.env, options.capabilities.flags.source);
+		this.routes = homeRoutes(options.hermesHome);
 	}
 
 	/**
@@ -75,7 +81,7 @@ export class Worker {
 	async serve(serving: () => void = () => undefined): Promise<void> {
 		await this.advertise();
 		const pings = this.nats.connection.subscribe(workerPingSubject, {callback: (error, request) => {
-			if (!error) request.respond(encodeMessage(advertisementSchema.parse(this.advertisement())));
+			if (!error) request.respond(this.nats.signer.seal(replyTo(workerPingSubject), advertisementSchema.parse(this.advertisement())).bytes);
 		}});
 		await this.nats.connection.flush().catch(() => undefined); // the subscription stands at the server
 		serving();
@@ -97,7 +103,11 @@ export class Worker {
 				return null;
 			});
 			if (!message) continue;
-			const taken = this.take(message).finally(() => attempts.delete(taken));
+			// No offer can end this worker: whatever goes wrong with one is said, and the offer termed.
+			const taken = this.take(message).catch((error: unknown) => {
+				this.options.log(`dropped an offer on ${message.subject}: ${messageOf(error)}`);
+				drop(message);
+			}).finally(() => attempts.delete(taken));
 			attempts.add(taken);
 		}
 
@@ -120,6 +130,7 @@ export class Worker {
 			name,
 			hermes: {version: capabilities.version, probed: capabilities.probed, flags: capabilities.flags},
 			profiles: profilesIn(this.options.hermesHome),
+			routes: {providers: [...this.routes.providers].sort(), base_urls: [...this.routes.baseUrls].sort()},
 			slots: concurrency,
 			free: concurrency - this.running.size,
 			running: [...this.running],
@@ -132,7 +143,7 @@ export class Worker {
 	private async advertise(): Promise<void> {
 		const advertisement = advertisementSchema.parse(this.advertisement());
 		try {
-			await this.nats.workers.put(this.options.name, encodeMessage(advertisement));
+			await this.nats.workers.put(this.options.name, this.nats.signer.seal(advertisementSubject(this.options.name), advertisement).bytes);
 			if (this.heartbeatFailing) this.options.log('heartbeats go through again');
 			this.heartbeatFailing = false;
 		} catch (error) {
@@ -150,17 +161,18 @@ export class Worker {
 	}
 
 	private async take(message: JsMsg): Promise<void> {
-		const parsed = parseMessage(offerSchema, message.data);
+		// Only a runner host of this fleet may offer, and only on the subject it sealed the offer for.
+		const parsed = this.nats.signer.open(offerSchema, 'host', message.subject, message.data);
 		if (!parsed.ok) {
-			this.options.log(`ignored a malformed offer on ${message.subject}: ${parsed.why}`);
-			message.term('malformed offer');
+			this.options.log(`refused an offer on ${message.subject}: ${parsed.why}`);
+			drop(message);
 			return;
 		}
 
 		const offer = parsed.value;
 		if (message.subject !== `hd.${offer.batch}.offer`) {
 			this.options.log(`ignored an offer for batch ${offer.batch} that came on ${message.subject}`);
-			message.term('offer on a foreign subject');
+			drop(message);
 			return;
 		}
 
@@ -185,7 +197,7 @@ export class Worker {
 
 			if (!claimed.granted) {
 				this.options.log(`dropped task ${offer.task.id} of batch ${offer.batch}: ${claimed.why}`);
-				message.term(claimed.why);
+				drop(message);
 				return;
 			}
 
@@ -226,6 +238,8 @@ export class Worker {
 			const {batch, taskId, attempt, report, file} = outcome;
 			const publisher = new ReportPublisher({
 				js: this.nats.js,
+				signer: this.nats.signer,
+				maxPayload: () => this.nats.maxPayload,
 				subject: attemptSubjects(batch, taskId, attempt).report,
 				idPrefix: `${batch}.${taskId}.${attempt}.recovered`,
 				worker: this.options.name,
@@ -252,6 +266,16 @@ export class Worker {
 
 		return folder;
 	}
+}
+
+/**
+ * An offer no worker should ever get again, out of the work queue. An ack, not term(): nats-server
+ * 2.9 keeps a termed message of a work queue with max_deliver -1 pending and delivers it again
+ * after ack_wait (measured on 2.9.10: redelivered 2 s after a term with ack_wait 2 s), which made
+ * issue 36's poison offer come back to every worker, for good.
+ */
+function drop(message: JsMsg): void {
+	message.ack();
 }
 
 function profilesIn(hermesHome: string): string[] {

@@ -13,7 +13,7 @@ import {openNats} from '../../src/distributed/connection.js';
 import {natsExecutor, type NatsExecutor} from '../../src/distributed/executor.js';
 import {Fleet, fleetCapabilities} from '../../src/distributed/fleet.js';
 import {cliPath} from '../helpers/run-cli.js';
-import {killAfterTest, natsServerPath, natsSkipReason, scratchDir, startedRecords, startNatsServer, startWorker, stopFleet} from '../helpers/nats-fleet.js';
+import {killAfterTest, natsServerPath, natsSkipReason, scratchDir, startedRecords, startNatsServer, startWorker, stopFleet, testSigner} from '../helpers/nats-fleet.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 if (!natsServerPath) console.log(natsSkipReason);
@@ -67,7 +67,7 @@ describe.skipIf(!natsServerPath)('fitting tasks to workers', () => {
 	it('in a mixed fleet, output is read as the Hermes of the worker that ran it: a JSON-looking answer from one without stream-json stays text', async () => {
 		const {url} = await startNatsServer();
 		await Promise.all([startWorker(url, 'old', {profiles: ['legacy'], env: {FAKE_HERMES_VERSION: '0.19.0'}}), startWorker(url, 'new', {profiles: ['modern']})]);
-		const nats = await openNats(url, 'test runner host');
+		const nats = await openNats(url, 'test runner host', {}, testSigner());
 		const logged: string[] = [];
 		const fleet = await Fleet.discover(nats, line => logged.push(line));
 		let executor: NatsExecutor | undefined;
