@@ -47,7 +47,7 @@ function batchOptions(command: Command): Command {
 /** How NATS is reached, for every command that uses it; `--nats` itself is the command's own. */
 function natsAuthOptions(command: Command): Command {
 	return command
-		.option('--nats-creds <file>', 'a NATS credentials file (.creds: JWT and NKey seed) to connect with; a user and password go in the URL (nats://USER:PASS@HOST:4222)')
+		.option('--nats-creds <file>', 'a NATS credentials file (.creds: JWT and NKey seed) to connect with; a password or token goes in $HERMES_DELEGATE_NATS_PASSWORD_FILE / $HERMES_DELEGATE_NATS_TOKEN_FILE, never in the URL (docs/fleet-security.md)')
 		.option('--nats-tls-ca <file>', 'connect with TLS, trusting the server certificate this CA (PEM) signed')
 		.option('--nats-tls-cert <file>', 'with --nats-tls-key: a client certificate (PEM), for a server that asks for one')
 		.option('--nats-tls-key <file>', 'the client certificate\'s key (PEM)');

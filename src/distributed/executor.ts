@@ -15,6 +15,8 @@ import type {Nats} from './connection.js';
 import type {Fleet} from './fleet.js';
 import {cancelReplySchema, claimRequestSchema, messageVersion, offerOf, type AttemptReport, type ClaimReply} from './messages.js';
 import {replyTo} from './seal.js';
+import {offerMessage} from './offer-body.js';
+import {permanentError} from './report-publisher.js';
 import {InOrder, ReportStream} from './report-stream.js';
 import {readAs, remoteOutput} from './remote-output.js';
 import {defaultWorkerWaitMs} from './fit.js';
@@ -145,14 +147,22 @@ class RemoteAttempt {
 	/** The offer, published until JetStream has it (its message id makes a repeat harmless) or the attempt has ended. */
 	private async offer(): Promise<void> {
 		const {nats, batch} = this.options;
-		const offer = nats.signer.seal(offerSubject(batch), offerOf(batch, this.task, this.attempt, this.options)).bytes;
+		let offer: Uint8Array | undefined;
 		for (let tries = 0; !this.ended; tries++) {
 			try {
+				// Sealed; too large for one message, its body goes into the batch's stream first (offer-body.ts).
+				offer ??= await offerMessage(nats, offerSubject(batch), offerOf(batch, this.task, this.attempt, this.options));
 				await nats.connection.flush(); // the claim subscription stands before any worker can answer
 				if (!this.ended) this.offerSeq = (await nats.js.publish(offerSubject(batch), offer, {msgID: `${batch}.${this.task.id}.${this.attempt}`, timeout: 5000})).seq;
 				if (this.ended) this.withdrawOffer();
 				return;
 			} catch (error) {
+				const permanent = permanentError(error);
+				if (permanent) {
+					this.end(this.unstartedResult('failed', `not started: NATS refused its offer for good (${permanent})`));
+					return;
+				}
+
 				if (tries === 0) this.options.log(`could not offer task ${this.task.id} yet (${messageOf(error)}): trying again until NATS takes it`);
 				await new Promise(resolve => setTimeout(resolve, retryMs));
 			}

@@ -18,9 +18,9 @@ export const batchStreamMaxMessages = 1_000_000;
 const dayNs = 24 * 3600 * 1e9;
 
 /** The runner host's consumer, from the start of the stream, or from just after the last report it took. */
-function consumerConfig(lastSeq: number): Partial<ConsumerConfig> {
+function consumerConfig(batch: string, lastSeq: number): Partial<ConsumerConfig> {
 	const from = lastSeq === 0 ? {deliver_policy: DeliverPolicy.All} : {deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: lastSeq + 1};
-	return {durable_name: consumerName, ack_policy: AckPolicy.Explicit, ack_wait: 30 * 1e9, max_ack_pending: 20_000, ...from};
+	return {durable_name: consumerName, ack_policy: AckPolicy.Explicit, ack_wait: 30 * 1e9, max_ack_pending: 20_000, filter_subject: batchStream(batch).subjects, ...from};
 }
 
 export type ReportListener = {worker: () => string | undefined; onReport: (report: AttemptReport) => void};
@@ -38,11 +38,11 @@ export class ReportStream {
 	}
 
 	static async open(nats: Nats, batch: string, log: (line: string) => void): Promise<ReportStream> {
-		const {name, subjects} = batchStream(batch);
+		const {name, subjects, bodies} = batchStream(batch);
 		// File storage: it outlives a restart of the server. A week at most, for a runner host that died without deleting it.
 		// Bounded (issue 36): a batch's reports are never more than this on the server, whatever its workers send.
-		await nats.manager.streams.add({name, subjects: [subjects], retention: RetentionPolicy.Limits, storage: StorageType.File, discard: DiscardPolicy.Old, max_age: 7 * dayNs, duplicate_window: 120 * 1e9, max_bytes: batchStreamMaxBytes, max_msgs: batchStreamMaxMessages, max_msg_size: nats.maxPayload});
-		await nats.manager.consumers.add(name, consumerConfig(0));
+		await nats.manager.streams.add({name, subjects: [subjects, bodies], retention: RetentionPolicy.Limits, storage: StorageType.File, discard: DiscardPolicy.Old, max_age: 7 * dayNs, duplicate_window: 120 * 1e9, max_bytes: batchStreamMaxBytes, max_msgs: batchStreamMaxMessages, max_msg_size: nats.maxPayload});
+		await nats.manager.consumers.add(name, consumerConfig(batch, 0));
 		const stream = new ReportStream(nats, batch, log);
 		await stream.follow();
 		return stream;
@@ -87,7 +87,7 @@ export class ReportStream {
 			if (this.closed || (status.type !== 'consumer_not_found' && status.type !== 'consumer_deleted')) continue;
 			const {name} = batchStream(this.batch);
 			try {
-				await this.nats.manager.consumers.add(name, consumerConfig(this.lastSeq));
+				await this.nats.manager.consumers.add(name, consumerConfig(this.batch, this.lastSeq));
 				this.log(`the batch's consumer was gone (${status.type}): made again from report ${this.lastSeq + 1} of ${name}`);
 			} catch (error) {
 				this.log(`the batch's consumer is gone (${status.type}) and could not be made again yet: ${messageOf(error)}`);

@@ -49,9 +49,17 @@ export function attemptSubjects(batchId: string, taskId: string, attempt: number
 	return {claim: `${base}.claim`, cancel: `${base}.cancel`, report: `hd.${batchId}.report.${taskId}.${attempt}`};
 }
 
-/** The batch's stream: every report of its attempts, kept until the batch has ended (the runner host deletes it then). */
-export function batchStream(batchId: string): {name: string; subjects: string} {
-	return {name: `HD_BATCH_${checked(batchId)}`, subjects: `hd.${batchId}.report.>`};
+/**
+ * The batch's stream: every report of its attempts, and the bodies of offers too large for one
+ * message (offer-body.ts), kept until the batch has ended (the runner host deletes it then).
+ */
+export function batchStream(batchId: string): {name: string; subjects: string; bodies: string} {
+	return {name: `HD_BATCH_${checked(batchId)}`, subjects: `hd.${batchId}.report.>`, bodies: `hd.${batchId}.body.>`};
+}
+
+/** Where piece `index` of an offer's body waits for its worker. */
+export function offerBodySubject(batchId: string, taskId: string, attempt: number, index: number): string {
+	return `hd.${checked(batchId)}.body.${checked(taskId)}.${attempt}.${index}`;
 }
 
 /** task id and attempt of a report subject of `batchId`; undefined for anything else. */

@@ -12,7 +12,9 @@ import {messageOf} from '../core/errors.js';
 import type {Nats} from './connection.js';
 import {unfitReason} from './fit.js';
 import {homeRoutes, type HomeRoutes} from './home-routes.js';
-import {advertisementSchema, messageVersion, offerSchema, type WorkerAdvertisement} from './messages.js';
+import {z} from 'zod';
+import {advertisementSchema, messageVersion, offerSchema, type TaskOffer, type WorkerAdvertisement} from './messages.js';
+import {followReference, offerReferenceSchema} from './offer-body.js';
 import {advertisementSubject, offerConsumer, offerStream, attemptSubjects, batchStream, workerPingSubject} from './subjects.js';
 import {replyTo} from './seal.js';
 import {keepOutcome, markWorkerFolder, pendingOutcomes} from './outcomes.js';
@@ -162,14 +164,15 @@ export class Worker {
 
 	private async take(message: JsMsg): Promise<void> {
 		// Only a runner host of this fleet may offer, and only on the subject it sealed the offer for.
-		const parsed = this.nats.signer.open(offerSchema, 'host', message.subject, message.data);
-		if (!parsed.ok) {
-			this.options.log(`refused an offer on ${message.subject}: ${parsed.why}`);
+		const parsed = this.nats.signer.open(z.union([offerSchema, offerReferenceSchema]), 'host', message.subject, message.data);
+		const followed = parsed.ok && 'sha256' in parsed.value ? await followReference(this.nats, parsed.value) : undefined;
+		if (!parsed.ok || (followed && !followed.ok)) {
+			this.options.log(`refused an offer on ${message.subject}: ${!parsed.ok ? parsed.why : followed && !followed.ok ? followed.why : ''}`);
 			drop(message);
 			return;
 		}
 
-		const offer = parsed.value;
+		const offer = followed?.ok ? followed.offer : parsed.value as TaskOffer;
 		if (message.subject !== `hd.${offer.batch}.offer`) {
 			this.options.log(`ignored an offer for batch ${offer.batch} that came on ${message.subject}`);
 			drop(message);

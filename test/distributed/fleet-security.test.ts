@@ -167,7 +167,7 @@ describe.skipIf(!natsServerPath)('a fleet that trusts only its members', () => {
 		expect((JSON.parse(run.stdout) as BatchReport).results[0]).toMatchObject({status: 'succeeded', host: 'wb'});
 	}, 60_000);
 
-	it('the shipped server config: a batch runs with a user per role; a worker\'s user cannot offer or stop', async () => {
+	it('the shipped server config: a batch runs with a user per role (a goal over max_payload too); a worker\'s user cannot offer or stop', async () => {
 		const passwords = {HD_HOST_PASSWORD: 'host-pw:1', HD_WORKER_PASSWORD: 'worker-pw/2'};
 		const server = await startNatsServer({extraArgs: ['-c', shippedConfig], env: passwords});
 		const dir = scratchDir('hd-passwords-');
@@ -176,9 +176,15 @@ describe.skipIf(!natsServerPath)('a fleet that trusts only its members', () => {
 		const asWorker = server.url.replace('nats://', 'nats://hd-worker@');
 		const asHost = server.url.replace('nats://', 'nats://hd-host@');
 		await startWorker(asWorker, 'wa', {env: {HERMES_DELEGATE_NATS_PASSWORD_FILE: workerPassword}});
-		const run = await execa(process.execPath, [cliPath, 'run', '--nats', asHost, JSON.stringify([{goal: 'a [fake:answer=one]'}, {goal: 'b [fake:answer=two]'}])], {env: {...process.env, HERMES_HOME: scratchDir('hd-runner-'), HERMES_DELEGATE_NATS_PASSWORD: passwords.HD_HOST_PASSWORD}, reject: false});
+		// A goal of 1.2 MB too: its offer is over max_payload (1 MiB), so its body goes through the batch's stream.
+		const home = scratchDir('hd-runner-');
+		const tasks = path.join(home, 'tasks.json');
+		writeFileSync(tasks, JSON.stringify([{goal: 'a [fake:answer=one]'}, {goal: 'b [fake:answer=two]'}, {goal: `c ${'g'.repeat(1_200_000)} [fake:answer=three]`}]));
+		const run = await execa(process.execPath, [cliPath, 'run', '--nats', asHost, tasks], {env: {...process.env, HERMES_HOME: home, HERMES_DELEGATE_NATS_PASSWORD: passwords.HD_HOST_PASSWORD}, reject: false, timeout: 60_000});
 		expect(run.exitCode, run.stderr).toBe(0);
-		expect((JSON.parse(run.stdout) as BatchReport).results.map(result => result.answer)).toEqual(['one', 'two']);
+		const results = (JSON.parse(run.stdout) as BatchReport).results;
+		expect(results.map(result => result.answer)).toEqual(['one', 'two', 'three']);
+		expect(results[2]!.goal.length).toBeGreaterThan(1_200_000);
 
 		// Someone holding the workers' password: the server itself refuses offers and stops from it.
 		const attacker = await connect({servers: server.url, user: 'hd-worker', pass: passwords.HD_WORKER_PASSWORD, inboxPrefix: '_INBOX_hd_worker'});
@@ -189,5 +195,45 @@ describe.skipIf(!natsServerPath)('a fleet that trusts only its members', () => {
 		const host = await connect({servers: server.url, user: 'hd-host', pass: passwords.HD_HOST_PASSWORD, inboxPrefix: '_INBOX_hd_host'});
 		expect((await (await jetstreamManager(host)).streams.info(offerStream)).state.messages).toBe(0);
 		await host.close();
+	}, 60_000);
+});
+
+describe.skipIf(!natsServerPath)('payloads NATS cannot carry in one message', () => {
+	it('an answer that with its goal is larger than max_payload arrives whole, sent once (in pieces), and the batch ends', async () => {
+		const {url} = await startNatsServer();
+		const worker = await startWorker(url, 'wa');
+		// 700 KB of answer: as result and answer (and the goal beside them) it was 2.1 MB, over the 1 MiB NATS carries.
+		const answer = 'a'.repeat(700_000);
+		const home = scratchDir('hd-runner-');
+		const tasks = path.join(home, 'tasks.json');
+		writeFileSync(tasks, JSON.stringify([{goal: `big [fake:answer=${answer}]`}]));
+		const run = await execa(process.execPath, [cliPath, 'run', '--nats', url, tasks], {env: {...process.env, HERMES_HOME: home}, reject: false, timeout: 60_000});
+		expect(run.exitCode, run.stderr).toBe(0);
+		const result = (JSON.parse(run.stdout) as BatchReport).results[0]!;
+		expect(result).toMatchObject({status: 'succeeded', host: 'wa'});
+		expect(result.answer).toBe(answer);
+		expect(result.result).toBe(answer);
+		expect(worker.log.text).not.toMatch(/could not report/);
+	}, 90_000);
+
+	it('a report NATS refuses for good is not tried forever: a runner stopped by SIGTERM ends once its worker says the processes are gone and the result cannot come', async () => {
+		// The shipped config, but the workers' user may not publish reports: every report is refused for good.
+		const dir = scratchDir('hd-noreports-');
+		const config = path.join(dir, 'server.conf');
+		writeFileSync(config, readFileSync(shippedConfig, 'utf8').replace('"hd.*.report.>",', ''));
+		const passwords = {HD_HOST_PASSWORD: 'h', HD_WORKER_PASSWORD: 'w'};
+		const server = await startNatsServer({extraArgs: ['-c', config], env: passwords});
+		const worker = await startWorker(server.url.replace('nats://', 'nats://hd-worker@'), 'wa', {env: {HERMES_DELEGATE_NATS_PASSWORD: passwords.HD_WORKER_PASSWORD}});
+		const home = scratchDir('hd-runner-');
+		const run = execa(process.execPath, [cliPath, 'run', '--nats', server.url.replace('nats://', 'nats://hd-host@'), JSON.stringify([{goal: 'spin [fake:forever]'}])], {env: {...process.env, HERMES_HOME: home, HERMES_DELEGATE_NATS_PASSWORD: passwords.HD_HOST_PASSWORD}, reject: false});
+		killAfterTest(run);
+		await waitFor(() => startedRecords(worker.home).length === 1, {message: 'wa running t01'});
+		await waitFor(() => /could not report on \S+, for good: .*[Pp]ermissions [Vv]iolation/.test(worker.log.text), {message: 'the worker to give the report up'});
+		run.kill('SIGTERM');
+		const finished = await run;
+		expect(finished.exitCode).toBe(130); // ended by the signal, as a local batch is
+		const result = (JSON.parse(finished.stdout) as BatchReport).results[0]!;
+		expect(result).toMatchObject({status: 'cancelled', host: 'wa'});
+		expect(result.error).toMatch(/its worker wa ended its processes, but its result could not be sent: NATS refused a report for good/);
 	}, 60_000);
 });
