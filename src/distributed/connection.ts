@@ -4,10 +4,10 @@
 // neither has to be started first. A connection that drops (the server restarted, the network cut)
 // reconnects by itself for as long as it takes; who cares hears it through onConnection.
 import {connect, type NatsConnection} from '@nats-io/transport-node';
-import {AckPolicy, DiscardPolicy, JetStreamApiCodes, JetStreamApiError, jetstream, jetstreamManager, RetentionPolicy, type JetStreamClient, type JetStreamManager} from '@nats-io/jetstream';
+import {DiscardPolicy, JetStreamApiCodes, JetStreamApiError, jetstream, jetstreamManager, RetentionPolicy, type JetStreamClient, type JetStreamManager} from '@nats-io/jetstream';
 import {Kvm, type KV} from '@nats-io/kv';
 import {InputError, messageOf} from '../core/errors.js';
-import {offerConsumer, offerStream, offerSubjects, workerBucket} from './subjects.js';
+import {offerStream, offerSubjects, workerBucket} from './subjects.js';
 import {connectOptionsFor, shownUrl, type NatsAuth} from './auth.js';
 import {serverDemands} from './server-info.js';
 import type {Signer} from './seal.js';
@@ -63,14 +63,14 @@ export async function openNats(url: string, who: string, auth: NatsAuth, signer:
 
 	try {
 		const manager = await jetstreamManager(connection);
-		await manager.streams.info(offerStream).catch(async () => manager.streams.add({name: offerStream, subjects: [offerSubjects], retention: RetentionPolicy.Workqueue, max_bytes: offerStreamMaxBytes, max_msgs: offerStreamMaxMessages, discard: DiscardPolicy.New}));
-		await manager.consumers.info(offerStream, offerConsumer).catch(async () => manager.consumers.add(offerStream, {
-			durable_name: offerConsumer,
-			ack_policy: AckPolicy.Explicit,
-			ack_wait: offerAckWaitMs * 1_000_000,
-			max_deliver: -1,
-			filter_subject: offerSubjects,
-		}));
+		// Limits, not a work queue (subjects.ts, offerConsumerOf): an offer stays until its runner host
+		// deletes it (granted, or its attempt ended), a day at most for a runner host that died.
+		const offers = await manager.streams.info(offerStream).catch(() => undefined);
+		if (offers && offers.config.retention !== RetentionPolicy.Limits) await manager.streams.delete(offerStream).catch(() => undefined); // an earlier release's work queue: its offers are for workers of that release
+		if (!offers || offers.config.retention !== RetentionPolicy.Limits) {
+			await manager.streams.add({name: offerStream, subjects: [offerSubjects], retention: RetentionPolicy.Limits, max_age: 24 * 3600 * 1e9, max_bytes: offerStreamMaxBytes, max_msgs: offerStreamMaxMessages, discard: DiscardPolicy.New});
+		}
+
 		// Entries outlive a worker by a minute at most; liveness is judged by fresh heartbeats, not by this.
 		const workers = await new Kvm(connection).create(workerBucket, {ttl: 60_000});
 		return natsOf(url, connection, manager, workers, signer);

@@ -154,7 +154,7 @@ class RemoteAttempt {
 				offer ??= await offerMessage(nats, offerSubject(batch), offerOf(batch, this.task, this.attempt, this.options));
 				await nats.connection.flush(); // the claim subscription stands before any worker can answer
 				if (!this.ended) this.offerSeq = (await nats.js.publish(offerSubject(batch), offer, {msgID: `${batch}.${this.task.id}.${this.attempt}`, timeout: 5000})).seq;
-				if (this.ended) this.withdrawOffer();
+				if (this.ended || this.worker) this.withdrawOffer(); // granted (or ended) before NATS said where it stored the offer
 				return;
 			} catch (error) {
 				const permanent = permanentError(error);
@@ -221,7 +221,7 @@ class RemoteAttempt {
 		const reply = (value: Omit<ClaimReply, 'for'>) => message.respond(signer.seal(replyTo(this.subjects.claim), {...value, for: parsed.nonce}).bytes);
 
 		if (this.ended || (this.worker && this.worker !== parsed.value.worker)) {
-			reply({v: messageVersion, granted: false, why: this.ended ? 'the attempt has ended' : `worker ${this.worker!} has it`});
+			reply({v: messageVersion, granted: false, why: this.ended ? 'the attempt has ended' : `worker ${this.worker!} has it`, taken: !this.ended});
 			return;
 		}
 
@@ -230,6 +230,8 @@ class RemoteAttempt {
 			const worker = parsed.value.worker;
 			this.worker = worker;
 			this.fitWait?.stop();
+			// Granted: no other worker is to see it any more.
+			this.withdrawOffer();
 			const advertisement = this.options.fleet.live().find(live => live.name === worker);
 			if (advertisement) readAs(this.attemptOutput, advertisement.hermes.flags);
 			// Still queued until its worker says the process runs (task.started): the pane says who has it meanwhile.
@@ -296,12 +298,12 @@ class RemoteAttempt {
 		}
 	}
 
-	/** Nobody will take it now: out of the work queue, so that no worker is offered it again. */
+	/** Granted or ended: out of the offers' stream, so that no worker is offered it again. */
 	private withdrawOffer(): void {
 		const seq = this.offerSeq;
 		if (seq === undefined) return;
 		this.offerSeq = undefined;
-		void this.options.nats.manager.streams.deleteMessage(offerStream, seq, false).catch(() => undefined); // taken meanwhile: its claim is refused
+		void this.options.nats.manager.streams.deleteMessage(offerStream, seq, false).catch(() => undefined); // gone already (the batch's offers purged)
 	}
 
 	private lostResult(worker: string, why: string): TaskResult {
@@ -322,7 +324,7 @@ class RemoteAttempt {
 		this.ended = true;
 		this.fitWait?.stop();
 		this.claims?.unsubscribe();
-		if (!this.worker) this.withdrawOffer();
+		this.withdrawOffer();
 		this.stopLost?.();
 		this.attemptOutput.output.end();
 		this.hooks.finished(result);

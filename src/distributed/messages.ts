@@ -163,7 +163,7 @@ export type PieceReport = Extract<AttemptReport, {kind: 'piece'}>;
 /** A worker asks for an attempt it pulled; only the first claim of an attempt is granted. */
 export const claimRequestSchema = z.strictObject({v: z.literal(messageVersion), worker: token});
 /** for: the nonce of the claim it answers (seal.ts), so that a grant heard once cannot grant another claim. */
-export const claimReplySchema = z.strictObject({v: z.literal(messageVersion), for: z.string().max(64), granted: z.boolean(), why: text.optional()});
+export const claimReplySchema = z.strictObject({v: z.literal(messageVersion), for: z.string().max(64), granted: z.boolean(), why: text.optional(), taken: z.boolean().optional()});
 export type ClaimReply = z.infer<typeof claimReplySchema>;
 
 /** A stop for one attempt; answered once the attempt's process group is gone. */

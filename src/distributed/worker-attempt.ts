@@ -30,7 +30,7 @@ export type AttemptContext = {
 	log: (line: string) => void;
 };
 
-export type ClaimOutcome = {granted: true} | {granted: false; why: string; again: boolean};
+export type ClaimOutcome = {granted: true} | {granted: false; why: string; again: boolean; taken?: boolean};
 
 /**
  * How a claim went: granted; or refused, for good (another worker has it, its batch has ended) or
@@ -44,7 +44,7 @@ export async function claim(nats: Nats, batch: string, subjects: AttemptSubjects
 		const parsed = nats.signer.open(claimReplySchema, 'host', replyTo(subjects.claim), reply.data, {fresh: true});
 		if (!parsed.ok) return {granted: false, why: `the claim's reply is not believed: ${parsed.why}`, again: false};
 		if (parsed.value.for !== request.nonce) return {granted: false, why: 'the claim\'s reply answers another claim', again: false};
-		return parsed.value.granted ? {granted: true} : {granted: false, why: parsed.value.why ?? 'refused', again: false};
+		return parsed.value.granted ? {granted: true} : {granted: false, why: parsed.value.why ?? 'refused', again: false, taken: parsed.value.taken === true};
 	} catch (error) {
 		// Nobody listens for the claim: the batch has ended — or its runner host has not resubscribed
 		// yet after NATS came back. Only a stream that is gone says the batch has ended.

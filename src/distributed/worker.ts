@@ -1,9 +1,9 @@
-// A worker host: advertises itself in the KV bucket with heartbeats, pulls task offers from the
-// work queue only while it has a free slot, and runs each it can on this host (worker-attempt.ts).
+// A worker host: advertises itself in the KV bucket with heartbeats, pulls task offers through a
+// consumer of its own only while it has a free slot, and runs each it can on this host (worker-attempt.ts).
 // Its HERMES_HOME, profiles and keys are its own: nothing of them travels but the profiles' names.
 import {readdirSync, rmSync} from 'node:fs';
 import path from 'node:path';
-import type {JsMsg} from '@nats-io/jetstream';
+import {AckPolicy, DeliverPolicy, type JsMsg} from '@nats-io/jetstream';
 import {createRunFolder, recordProcess, type RunFolder} from '../core/run-folder/folder.js';
 import {localExecutor} from '../core/run/task-run.js';
 import {SpendReader} from '../core/run/spend.js';
@@ -15,7 +15,8 @@ import {homeRoutes, type HomeRoutes} from './home-routes.js';
 import {z} from 'zod';
 import {advertisementSchema, messageVersion, offerSchema, type TaskOffer, type WorkerAdvertisement} from './messages.js';
 import {followReference, offerReferenceSchema} from './offer-body.js';
-import {advertisementSubject, offerConsumer, offerStream, attemptSubjects, batchStream, workerPingSubject} from './subjects.js';
+import {advertisementSubject, offerConsumerOf, offerStream, offerSubjects, attemptSubjects, batchStream, workerPingSubject} from './subjects.js';
+import {offerAckWaitMs} from './connection.js';
 import {replyTo} from './seal.js';
 import {keepOutcome, markWorkerFolder, pendingOutcomes} from './outcomes.js';
 import {ReportPublisher} from './report-publisher.js';
@@ -32,25 +33,6 @@ export type WorkerOptions = {
 	log: (line: string) => void;
 };
 
-/**
- * How long an offer no worker has taken waits before JetStream offers it again (to anyone): 0.5 s
- * after the first worker that cannot run it, doubling with each such worker up to 5 s. A fitting
- * worker that comes back takes it within that; the runner host ends it after its own bounded
- * wait (and deletes the offer). Each worker says once per offer why it left it.
- * Jittered, as the pulls' expiry is: the server gives a redelivered offer to the oldest waiting
- * pull, and with whole seconds on both sides the worker that left it re-pulled in step with the
- * redelivery and got it back every time, so a busy fitting worker never saw it again (a coder
- * task of 61 waited forever about one batch in two).
- */
-function unfitDelayMs(deliveries: number): number {
-	return jittered(Math.min(5000, 500 * 2 ** Math.max(0, deliveries - 1)));
-}
-
-/** `ms` ± 25 %, so that no two workers' pulls and redeliveries keep in step. */
-function jittered(ms: number): number {
-	return Math.round(ms * (0.75 + Math.random() / 2));
-}
-
 /** How long one pull waits for an offer before it is made again: 1 to 1.5 s (the client's floor is 1 s). */
 const pullExpiresMs = () => 1000 + Math.round(Math.random() * 500);
 
@@ -59,8 +41,6 @@ const claimRetryMs = 1000;
 
 export class Worker {
 	private readonly running = new Set<string>();
-	/** Offers this worker cannot run and has said so for (once each). */
-	private readonly leftAlone = new Set<string>();
 	private readonly folders = new Map<string, RunFolder>();
 	private readonly spend: SpendReader;
 	private stopping = false;
@@ -89,7 +69,7 @@ export class Worker {
 		serving();
 		void this.reportKeptOutcomes();
 		this.heartbeat = setInterval(() => void this.advertise(), this.options.heartbeatMs);
-		const consumer = await this.nats.js.consumers.get(offerStream, offerConsumer);
+		const consumer = await this.offers();
 		const attempts = new Set<Promise<void>>();
 		let pullFailures = 0;
 		while (!this.stopping) {
@@ -182,10 +162,9 @@ export class Worker {
 		const key = `${offer.batch}/${offer.task.id}/${offer.attempt}`;
 		const unfit = unfitReason(offer.task, this.advertisement());
 		if (unfit) {
-			if (!this.leftAlone.has(key)) this.options.log(`left task ${offer.task.id} of batch ${offer.batch} to other workers: ${unfit}`);
-			this.leftAlone.add(key);
-			if (this.leftAlone.size > 10_000) this.leftAlone.delete(this.leftAlone.values().next().value!);
-			message.nak(unfitDelayMs(message.info.deliveryCount));
+			// Its own consumer: done with it; the workers that can run it each see it in theirs.
+			this.options.log(`left task ${offer.task.id} of batch ${offer.batch} to other workers: ${unfit}`);
+			message.ack();
 			return;
 		}
 
@@ -199,7 +178,8 @@ export class Worker {
 			}
 
 			if (!claimed.granted) {
-				this.options.log(`dropped task ${offer.task.id} of batch ${offer.batch}: ${claimed.why}`);
+				// Another worker's claim came first: the usual end of an offer every fitting worker sees, not worth a line.
+				if (!claimed.taken) this.options.log(`dropped task ${offer.task.id} of batch ${offer.batch}: ${claimed.why}`);
 				drop(message);
 				return;
 			}
@@ -230,6 +210,22 @@ export class Worker {
 			void this.advertise();
 			this.slotFreed?.();
 		}
+	}
+
+	/** This worker's own consumer of the offers (subjects.ts, offerConsumerOf), made if missing: every offer not yet granted, from the oldest. */
+	private async offers() {
+		const name = offerConsumerOf(this.options.name);
+		await this.nats.manager.consumers.info(offerStream, name).catch(async () => this.nats.manager.consumers.add(offerStream, {
+			durable_name: name,
+			ack_policy: AckPolicy.Explicit,
+			ack_wait: offerAckWaitMs * 1_000_000,
+			max_deliver: -1,
+			filter_subject: offerSubjects,
+			deliver_policy: DeliverPolicy.All,
+			// A worker gone for good leaves no consumer behind for long.
+			inactive_threshold: 24 * 3600 * 1e9,
+		}));
+		return this.nats.js.consumers.get(offerStream, name);
 	}
 
 	/**

@@ -17,7 +17,7 @@ import {waitFor} from '../helpers/wait-for.js';
 import {loadIdentity, publicIdOf} from '../../src/distributed/fleet-key.js';
 import {Signer} from '../../src/distributed/seal.js';
 import {messageVersion, offerOf} from '../../src/distributed/messages.js';
-import {attemptSubjects, offerConsumer, offerStream, offerSubject} from '../../src/distributed/subjects.js';
+import {attemptSubjects, offerConsumerOf, offerStream, offerSubject} from '../../src/distributed/subjects.js';
 import type {BatchEvent, BatchReport, PlannedTask} from '../../src/core/types.js';
 
 if (!natsServerPath) console.log(natsSkipReason);
@@ -76,7 +76,7 @@ describe.skipIf(!natsServerPath)('a fleet that trusts only its members', () => {
 		expect(worker.log.text).toMatch(/refused an offer on hd\.evil-batch\.offer: sent by worker wb, and only a runner host may send it/);
 		expect(worker.log.text).toMatch(/refused an offer on hd\.evil-batch\.offer: signed by hdk1:.*, a key the fleet's trust file does not list/);
 		// Dropped, not left to come back: nothing pending or awaiting an ack, so no worker is offered them again.
-		await waitFor(async () => settled(await (await jetstreamManager(attacker)).consumers.info(offerStream, offerConsumer)), {message: 'the offers dropped'});
+		await waitFor(async () => settled(await (await jetstreamManager(attacker)).consumers.info(offerStream, offerConsumerOf('wa'))), {message: 'the offers dropped'});
 		expect(startedRecords(worker.home)).toEqual([]);
 		await attacker.close();
 	}, 60_000);
@@ -135,7 +135,7 @@ describe.skipIf(!natsServerPath)('a fleet that trusts only its members', () => {
 		const offer = offerOf(batch, plannedTask('t.01', 'x'), 1, {graceMs: 1000, logLimitBytes: 0});
 		await jetstream(attacker).publish(offerSubject(batch), testSigner().seal(offerSubject(batch), offer).bytes);
 		await waitFor(() => /refused an offer on hd\.poison\.offer: .*letters, digits, _ and - only/.test(worker.log.text), {message: 'the poison offer refused'});
-		await waitFor(async () => settled(await (await jetstreamManager(attacker)).consumers.info(offerStream, offerConsumer)), {message: 'the poison offer dropped'});
+		await waitFor(async () => settled(await (await jetstreamManager(attacker)).consumers.info(offerStream, offerConsumerOf('wa'))), {message: 'the poison offer dropped'});
 		await attacker.close();
 		expect(worker.process.exitCode).toBe(null);
 		const run = await execa(process.execPath, [cliPath, 'run', '--nats', url, JSON.stringify([{goal: 'after [fake:answer=alive]'}])], {env: {...process.env, HERMES_HOME: scratchDir('hd-runner-')}, reject: false});
