@@ -1,5 +1,5 @@
 // The runner host's side of a distributed batch: a TaskExecutor (core/run/executor.ts) that hands
-// each attempt to a worker through the offers' work queue instead of starting a process here. It
+// each attempt to a worker through the offers' stream instead of starting a process here. It
 // grants the attempt to the first worker that claims it, turns the worker's reports (read from the
 // batch's stream, report-stream.ts) into the attempt's events, output and result, maps stop() to a
 // cancel request, and ends the attempt as `lost` when its worker stops heartbeating. Everything a
@@ -97,7 +97,7 @@ class RemoteAttempt {
 	private fitWait: FitWait | undefined;
 	/** Why its worker was declared lost, while the attempt stands as `lost`: a result that still comes replaces that. */
 	private lost: string | undefined;
-	/** The offer's place in the work queue, once JetStream has it: withdrawn if the attempt ends before a worker took it. */
+	/** The offer's place in the offers' stream, once JetStream has it: deleted once granted or ended. */
 	private offerSeq: number | undefined;
 	private stopLost: (() => void) | undefined;
 	private resolveDone!: () => void;

@@ -1,5 +1,5 @@
 // An offer too large for one NATS message (a goal of a megabyte; max_payload is 1 MiB by default):
-// its JSON goes in pieces into the batch's stream, and the work queue gets a sealed reference to
+// its JSON goes in pieces into the batch's stream, and the offers' stream gets a sealed reference to
 // it instead (how many pieces, and the SHA-256 of the whole), which a worker follows to read
 // them back. The reference is what the runner host signed; the pieces need no seal of their own:
 // anything else than what it hashed is refused.
@@ -9,7 +9,7 @@ import type {Nats} from './connection.js';
 import {encodeMessage, messageVersion, offerSchema, parseMessage, type TaskOffer} from './messages.js';
 import {batchStream, offerBodySubject} from './subjects.js';
 
-/** The offers' work queue carries this instead of an offer too large for it. */
+/** The offers' stream carries this instead of an offer too large for it. */
 export const offerReferenceSchema = z.strictObject({
 	v: z.literal(messageVersion),
 	batch: z.string().regex(/^[\w-]{1,100}$/),
@@ -24,7 +24,7 @@ export type OfferReference = z.infer<typeof offerReferenceSchema>;
 /** Room for the seal, the message id header and the server's framing. */
 const headroom = 8 * 1024;
 
-/** The offer as the work queue takes it: itself, sealed, if it fits; else its body stored in pieces and a sealed reference. */
+/** The offer as the offers' stream takes it: itself, sealed, if it fits; else its body stored in pieces and a sealed reference. */
 export async function offerMessage(nats: Nats, subject: string, offer: TaskOffer): Promise<Uint8Array> {
 	const sealed = nats.signer.seal(subject, offer).bytes;
 	const limit = nats.maxPayload - headroom;

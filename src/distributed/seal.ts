@@ -53,6 +53,8 @@ export function unseal(trust: Trust, role: FleetRole, subject: string, bytes: Ui
 	return {ok: true, value: {body: signed.body, from, at: signed.at, nonce: signed.nonce}};
 }
 
+const maxRemembered = 100_000;
+
 /** Nonces seen within the clock-skew window: a request or reply heard twice is a replay. */
 export class Replays {
 	private readonly seen = new Map<string, number>();
@@ -65,7 +67,12 @@ export class Replays {
 		if (this.seen.has(key)) return 'a replay (its nonce was seen before)';
 		this.seen.set(key, opened.at);
 		if (this.seen.size > 1000) {
-			for (const [old, at] of this.seen) if (now - at > clockSkewMs) this.seen.delete(old);
+			for (const [old, at] of this.seen) if (now - at > 2 * clockSkewMs) this.seen.delete(old);
+			// A flood of fresh ones: the oldest go (a replay of those is then refused only if stale).
+			for (const old of this.seen.keys()) {
+				if (this.seen.size <= maxRemembered) break;
+				this.seen.delete(old);
+			}
 		}
 
 		return undefined;
