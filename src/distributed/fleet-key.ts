@@ -80,7 +80,7 @@ export function loadIdentity(files: {key: string; trust: string}, role: FleetRol
 	return {identity: {role, name: me.name, id, privateKey}, trust};
 }
 
-/** The trust file, read again (at most once a second) when a key it did not list speaks: a member added needs no restart. */
+/** The trust file, looked at again (at most once a second) when it changed: a member added or removed needs no restart. */
 export class Trust {
 	private members = new Map<string, Member>();
 	private readAt = 0;
@@ -95,9 +95,7 @@ export class Trust {
 	}
 
 	member(id: string): Member | undefined {
-		const known = this.members.get(id);
-		if (known || Date.now() - this.readAt < 1000) return known;
-		this.read(false);
+		if (Date.now() - this.readAt >= 1000) this.read(false);
 		return this.members.get(id);
 	}
 

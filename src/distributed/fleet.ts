@@ -168,7 +168,8 @@ export class Fleet {
 		// Each heartbeat is newer than the last: an old one put back (a replay) says nothing of now.
 		const last = this.seen.get(entry.key)?.advertisement.at ?? this.lost.get(entry.key)?.advertisement.at ?? -1;
 		if (parsed.value.at <= last) {
-			this.log(`ignored an advertisement of worker ${entry.key} no newer than the last (a replay)`);
+			// A heartbeat overtaken by a ping's answer is merely late; one older than that is put back on purpose.
+			if (last - parsed.value.at > 2 * parsed.value.heartbeatMs) this.log(`ignored an advertisement of worker ${entry.key} older than the last one heard (a replay)`);
 			return;
 		}
 

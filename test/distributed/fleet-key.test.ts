@@ -6,6 +6,7 @@ import path from 'node:path';
 import {execa} from 'execa';
 import {describe, expect, it} from 'vitest';
 import {cliPath} from '../helpers/run-cli.js';
+import {fakeAgentPath} from '../helpers/processes.js';
 import {scratchDir} from '../helpers/nats-fleet.js';
 import {connectOptionsFor, parseNatsUrl, shownUrl} from '../../src/distributed/auth.js';
 import {InOrder, maxHeldReports} from '../../src/distributed/report-stream.js';
@@ -27,6 +28,21 @@ describe('hermes-delegate fleet key', () => {
 		expect(again.stderr).toMatch(/exists: a member's key is never overwritten/);
 		const badRole = await execa(process.execPath, [cliPath, 'fleet', 'key', '--role', 'admin', '--name', 'x', '--out', path.join(home, 'k')], {env, reject: false});
 		expect(badRole.exitCode).toBe(2);
+	});
+});
+
+describe('a member outside the fleet', () => {
+	it('a worker without a key, or whose key the trust file does not list as it, refuses to start (exit 2) and says the line to add; nothing connects', async () => {
+		const home = scratchDir('hd-nokey-');
+		const worker = async (env: Record<string, string>) => execa(process.execPath, [cliPath, 'worker', '--nats', 'nats://127.0.0.1:1', '--name', 'gpu-1', '--hermes-bin', fakeAgentPath], {env: {...process.env, HERMES_HOME: home, ...env}, reject: false});
+		const none = await worker({HERMES_DELEGATE_FLEET_KEY: path.join(home, 'missing.pem')});
+		expect(none.exitCode).toBe(2);
+		expect(none.stderr).toMatch(/cannot use this fleet key .*\n {2}fix: make one with `hermes-delegate fleet key --role ROLE --name NAME`/);
+		expect(none.stderr).not.toMatch(/cannot reach NATS/);
+		// A runner host's key, used by a worker: refused, with the line that would make it one.
+		const asHost = await worker({});
+		expect(asHost.exitCode).toBe(2);
+		expect(asHost.stderr).toMatch(/it lists this key as host test-runner, and this process is worker gpu-1\n {2}fix: add the line `worker gpu-1 hdk1:[\w-]{43}` to the trust file/);
 	});
 });
 
