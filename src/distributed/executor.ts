@@ -7,7 +7,8 @@
 // is ignored and logged. What must reach a worker while NATS is away (the offer, a stop) is tried
 // again until it does or the attempt has ended.
 import type {Msg, Subscription} from '@nats-io/transport-node';
-import {buildResult, finalStatus} from '../core/run/results.js';
+import {finalStatus} from '../core/run/results.js';
+import {endedResult, lostResult, unstartedResult} from './remote-results.js';
 import type {AttemptOutput, ExecutionHooks, TaskExecutor} from '../core/run/executor.js';
 import type {HermesCapabilities, PlannedTask, StopReason, TaskResult} from '../core/types.js';
 import {messageOf} from '../core/errors.js';
@@ -124,7 +125,7 @@ class RemoteAttempt {
 		try {
 			(await reports).listen(this.task.id, this.attempt, {worker: () => this.worker, onReport: report => this.take(report)});
 		} catch (error) {
-			this.end(this.unstartedResult('failed', `could not make the batch's stream on NATS: ${messageOf(error)}`));
+			this.end(unstartedResult(this.task, 'failed', `could not make the batch's stream on NATS: ${messageOf(error)}`));
 			return;
 		}
 
@@ -133,12 +134,12 @@ class RemoteAttempt {
 		}});
 		this.stopLost = this.options.fleet.onLost((name, why) => {
 			if (name !== this.worker || this.ended) return;
-			this.end(this.lostResult(name, why));
+			this.end(lostResult(this.task, this.startedAt, name, why));
 			this.lost = why;
 		});
 		this.fitWait = new FitWait(this.task, this.options.fleet, this.options.workerWaitMs ?? defaultWorkerWaitMs, {
 			waiting: waitingFor => this.hooks.emit({type: 'task.waiting', id: this.task.id, waitingFor, at: Date.now()}),
-			giveUp: why => this.end(this.unstartedResult('failed', why)),
+			giveUp: why => this.end(unstartedResult(this.task, 'failed', why)),
 		});
 		await this.offer();
 		await this.finishedOnce;
@@ -159,7 +160,7 @@ class RemoteAttempt {
 			} catch (error) {
 				const permanent = permanentError(error);
 				if (permanent) {
-					this.end(this.unstartedResult('failed', `not started: NATS refused its offer for good (${permanent})`));
+					this.end(unstartedResult(this.task, 'failed', `not started: NATS refused its offer for good (${permanent})`));
 					return;
 				}
 
@@ -175,7 +176,7 @@ class RemoteAttempt {
 		this.stopReason = reason;
 		if (!this.worker) {
 			// No worker holds it: it never starts (a claim that comes later is refused).
-			this.end(this.unstartedResult(finalStatus(reason, null), `stopped (${reason}) before a worker took it`));
+			this.end(unstartedResult(this.task, finalStatus(reason, null), `stopped (${reason}) before a worker took it`));
 			return;
 		}
 
@@ -200,7 +201,7 @@ class RemoteAttempt {
 
 				this.options.log(`worker ${worker} says task ${this.task.id}'s processes are gone${parsed.value.undelivered ? `, and its result cannot reach this host (${parsed.value.undelivered})` : ''}`);
 				// Its result will never come: the attempt ends here, so that the batch (and a runner stopped by a signal) can end.
-				if (parsed.value.undelivered) this.end(this.stoppedResult(reason, `stopped (${reason}); its worker ${worker} ended its processes, but its result could not be sent: ${parsed.value.undelivered}; the log on ${worker} has its output`));
+				if (parsed.value.undelivered) this.end(endedResult(this.task, finalStatus(reason, null), this.startedAt, worker, `stopped (${reason}); its worker ${worker} ended its processes, but its result could not be sent: ${parsed.value.undelivered}; the log on ${worker} has its output`));
 				return;
 			} catch (error) {
 				if (tries === 0) this.options.log(`worker ${worker} did not answer the stop of task ${this.task.id} (${messageOf(error)}): asking again until it does`);
@@ -304,19 +305,6 @@ class RemoteAttempt {
 		if (seq === undefined) return;
 		this.offerSeq = undefined;
 		void this.options.nats.manager.streams.deleteMessage(offerStream, seq, false).catch(() => undefined); // gone already (the batch's offers purged)
-	}
-
-	private lostResult(worker: string, why: string): TaskResult {
-		const errorText = `its worker ${worker} was lost: ${why}. What became of the attempt is unknown (it may have run on, with side effects), so it is not run again by itself; R runs it again`;
-		return {...buildResult(this.task, {status: 'lost', exitCode: null, signal: null, startedAt: this.startedAt ?? null, finishedAt: Date.now(), stdout: {text: '', truncated: false}, errorText, logPath: null}), host: worker};
-	}
-
-	private stoppedResult(reason: StopReason, errorText: string): TaskResult {
-		return {...buildResult(this.task, {status: finalStatus(reason, null), exitCode: null, signal: null, startedAt: this.startedAt ?? null, finishedAt: Date.now(), stdout: {text: '', truncated: false}, errorText, logPath: null}), ...(this.worker ? {host: this.worker} : {})};
-	}
-
-	private unstartedResult(status: TaskResult['status'], errorText: string): TaskResult {
-		return buildResult(this.task, {status, exitCode: null, signal: null, startedAt: null, finishedAt: null, stdout: {text: '', truncated: false}, errorText, logPath: null});
 	}
 
 	private end(result: TaskResult): void {
