@@ -247,10 +247,11 @@ export class Worker {
 			});
 			publisher.resend({...report, recovered: true});
 			const gone = await publisher.settled();
+			// Removed before it is said: whoever reads the line finds the file gone.
+			rmSync(file, {force: true});
 			this.options.log(gone
 				? `dropped the kept result of task ${taskId} of batch ${batch}: ${gone}`
 				: `reported task ${taskId} (attempt ${attempt}) of batch ${batch}, which ended while this worker was away`);
-			rmSync(file, {force: true});
 		}
 	}
 
