@@ -47,7 +47,7 @@ function batchOptions(command: Command): Command {
 /** How NATS is reached, for every command that uses it; `--nats` itself is the command's own. */
 function natsAuthOptions(command: Command): Command {
 	return command
-		.option('--nats-creds <file>', 'a NATS credentials file (.creds: JWT and NKey seed) to connect with; a user and password go in the URL (nats://USER:PASS@HOST:4222)')
+		.option('--nats-creds <file>', 'a NATS credentials file (.creds: JWT and NKey seed) to connect with; a password or token goes in $HERMES_DELEGATE_NATS_PASSWORD_FILE / $HERMES_DELEGATE_NATS_TOKEN_FILE, never in the URL (docs/fleet-security.md)')
 		.option('--nats-tls-ca <file>', 'connect with TLS, trusting the server certificate this CA (PEM) signed')
 		.option('--nats-tls-cert <file>', 'with --nats-tls-key: a client certificate (PEM), for a server that asks for one')
 		.option('--nats-tls-key <file>', 'the client certificate\'s key (PEM)');
@@ -238,6 +238,16 @@ export function buildProgram(): Command {
 		.addHelpText('after', '\nIts own HERMES_HOME, profiles and keys are used; no credentials travel over NATS. Logs go to this host\'s $HERMES_HOME/delegate/runs/.\nExit codes: 0 stopped by SIGINT/SIGTERM after its tasks ended · 2 bad flags, no usable hermes, or NATS unreachable')
 		.action(async (options: Record<string, unknown>) => {
 			process.exitCode = await (await import('./commands/worker.js')).workerCommand(optionsOf(workerOptions, options, 'worker'), io);
+		});
+
+	program.command('fleet').description('the keys that say who belongs to a fleet of runner hosts and workers (docs/fleet-security.md)')
+		.command('key').description('make a fleet member\'s private key; prints the line for the fleet\'s trust file')
+		.requiredOption('--role <role>', 'host (a runner host: run, tui) or worker')
+		.requiredOption('--name <name>', 'the member\'s name (a worker: its --name)')
+		.option('--out <file>', 'where the key goes (default: $HERMES_DELEGATE_FLEET_KEY, else $HERMES_HOME/delegate/fleet/key.pem)')
+		.action(async (options: Record<string, unknown>) => {
+			const fleet = await import('./commands/fleet.js');
+			process.exitCode = await fleet.fleetKeyCommand(optionsOf(fleet.fleetKeyOptions, options, 'fleet key'), io);
 		});
 
 	// The runner host (commands/host.ts): started by tui, demo and run --detach, never by hand.

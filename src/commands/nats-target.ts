@@ -5,10 +5,11 @@
 import {loadSettings, settingsPath} from '../core/config/settings.js';
 import {resolveHermesHome} from '../core/hermes/home.js';
 import type {NatsAuth} from '../distributed/auth.js';
+import {fleetFiles} from '../distributed/fleet-key.js';
 import {defaultWorkerWaitMs} from '../distributed/fit.js';
 import type {NatsOptions} from './flags.js';
 
-export type NatsTarget = {url: string; auth: NatsAuth; workerWaitMs: number};
+export type NatsTarget = {url: string; auth: NatsAuth; workerWaitMs: number; fleetFiles: {key: string; trust: string}};
 
 /**
  * Where the batch's tasks run: worker hosts through NATS (--nats wins; else delegate.yaml's
@@ -24,7 +25,8 @@ export function natsTargetOf(options: NatsOptions & {demo?: boolean | undefined}
 	const file = options.nats === undefined || options.nats === fromFile?.nats ? fromFile : undefined;
 	return {
 		url,
-		auth: {credsFile: options.natsCreds ?? file?.creds, tlsCa: options.natsTlsCa ?? file?.tls_ca, tlsCert: options.natsTlsCert ?? file?.tls_cert, tlsKey: options.natsTlsKey ?? file?.tls_key},
+		auth: {credsFile: options.natsCreds ?? file?.creds, tlsCa: options.natsTlsCa ?? file?.tls_ca, tlsCert: options.natsTlsCert ?? file?.tls_cert, tlsKey: options.natsTlsKey ?? file?.tls_key, urlFromArgv: options.nats !== undefined, env},
 		workerWaitMs: Math.round((file?.worker_wait ?? defaultWorkerWaitMs / 1000) * 1000),
+		fleetFiles: fleetFiles(env, resolveHermesHome(env)),
 	};
 }

@@ -7,6 +7,8 @@ import type {RunFolder} from '../core/run-folder/folder.js';
 import type {TaskExecutor} from '../core/run/executor.js';
 import {openNats, type Nats} from '../distributed/connection.js';
 import {shownUrl} from '../distributed/auth.js';
+import {loadIdentity} from '../distributed/fleet-key.js';
+import {Signer} from '../distributed/seal.js';
 import {natsExecutor, type NatsExecutor} from '../distributed/executor.js';
 import {Fleet, fleetCapabilities, refuseUnfit} from '../distributed/fleet.js';
 import type {NatsTarget} from './nats-target.js';
@@ -24,7 +26,8 @@ export type Remote = {
 /** NATS reached and at least one live worker, or an InputError (exit 2) that says how to get there. */
 export async function openRemote(target: NatsTarget, who: string, log: (line: string) => void): Promise<Remote> {
 	const {url} = target;
-	const nats = await openNats(url, who, target.auth);
+	const {identity, trust} = loadIdentity(target.fleetFiles, 'host');
+	const nats = await openNats(url, who, target.auth, new Signer(identity, trust));
 	const fleet = await Fleet.discover(nats, log);
 	const workers = fleet.live();
 	if (workers.length === 0) {

@@ -4,12 +4,18 @@
 // neither has to be started first. A connection that drops (the server restarted, the network cut)
 // reconnects by itself for as long as it takes; who cares hears it through onConnection.
 import {connect, type NatsConnection} from '@nats-io/transport-node';
-import {AckPolicy, JetStreamApiCodes, JetStreamApiError, jetstream, jetstreamManager, RetentionPolicy, type JetStreamClient, type JetStreamManager} from '@nats-io/jetstream';
+import {DiscardPolicy, JetStreamApiCodes, JetStreamApiError, jetstream, jetstreamManager, RetentionPolicy, type JetStreamClient, type JetStreamManager} from '@nats-io/jetstream';
 import {Kvm, type KV} from '@nats-io/kv';
 import {InputError, messageOf} from '../core/errors.js';
-import {offerConsumer, offerStream, offerSubjects, workerBucket} from './subjects.js';
+import {offerStream, offerSubjects, workerBucket} from './subjects.js';
 import {connectOptionsFor, shownUrl, type NatsAuth} from './auth.js';
 import {serverDemands} from './server-info.js';
+import type {Signer} from './seal.js';
+import {inboxPrefixOf} from './subjects.js';
+
+/** Offers waiting for workers, at most (a batch offers only as many as it runs at once; past this a publish is refused, not stored). */
+export const offerStreamMaxBytes = 1024 * 1024 * 1024;
+export const offerStreamMaxMessages = 100_000;
 
 /** How long a worker may hold an offer without a sign of life before JetStream offers it again. */
 export const offerAckWaitMs = 30_000;
@@ -20,6 +26,10 @@ export type Nats = {
 	js: JetStreamClient;
 	manager: JetStreamManager;
 	workers: KV;
+	/** This member's fleet key and the fleet's trust file: everything sent is sealed, everything heard opened with it. */
+	signer: Signer;
+	/** The largest message the server takes (its max_payload). */
+	readonly maxPayload: number;
 	/** Hears each loss (false) and return (true) of the connection; returns how to stop hearing it. */
 	onConnection(listener: (up: boolean) => void): () => void;
 	/** Whether the connection is up as far as this client knows. */
@@ -30,9 +40,11 @@ export type Nats = {
 };
 
 /** Connects to `url` and readies the stream, consumer and bucket; unreachable or without JetStream: an InputError (exit 2). */
-export async function openNats(url: string, who: string, auth: NatsAuth = {}): Promise<Nats> {
+export async function openNats(url: string, who: string, auth: NatsAuth, signer: Signer): Promise<Nats> {
 	let connection: NatsConnection;
 	const options = connectOptionsFor(url, auth); // bad files: their own InputError, before any connecting
+	// Replies come to an inbox of the member's role: the server's permissions (docs/fleet-nats.conf) keep each role's replies from the other.
+	options.inboxPrefix = inboxPrefixOf(signer.identity.role);
 	try {
 		// A lost server is noticed within ~15 s even without a closed socket (a cut network); retried every 0.5 s.
 		connection = await connect({name: who, timeout: 5000, maxReconnectAttempts: -1, reconnectTimeWait: 500, pingInterval: 5000, maxPingOut: 3, ...options});
@@ -51,24 +63,24 @@ export async function openNats(url: string, who: string, auth: NatsAuth = {}): P
 
 	try {
 		const manager = await jetstreamManager(connection);
-		await manager.streams.info(offerStream).catch(async () => manager.streams.add({name: offerStream, subjects: [offerSubjects], retention: RetentionPolicy.Workqueue}));
-		await manager.consumers.info(offerStream, offerConsumer).catch(async () => manager.consumers.add(offerStream, {
-			durable_name: offerConsumer,
-			ack_policy: AckPolicy.Explicit,
-			ack_wait: offerAckWaitMs * 1_000_000,
-			max_deliver: -1,
-			filter_subject: offerSubjects,
-		}));
+		// Limits, not a work queue (subjects.ts, offerConsumerOf): an offer stays until its runner host
+		// deletes it (granted, or its attempt ended), a day at most for a runner host that died.
+		const offers = await manager.streams.info(offerStream).catch(() => undefined);
+		if (offers && offers.config.retention !== RetentionPolicy.Limits) await manager.streams.delete(offerStream).catch(() => undefined); // an earlier release's work queue: its offers are for workers of that release
+		if (!offers || offers.config.retention !== RetentionPolicy.Limits) {
+			await manager.streams.add({name: offerStream, subjects: [offerSubjects], retention: RetentionPolicy.Limits, max_age: 24 * 3600 * 1e9, max_bytes: offerStreamMaxBytes, max_msgs: offerStreamMaxMessages, discard: DiscardPolicy.New});
+		}
+
 		// Entries outlive a worker by a minute at most; liveness is judged by fresh heartbeats, not by this.
 		const workers = await new Kvm(connection).create(workerBucket, {ttl: 60_000});
-		return natsOf(url, connection, manager, workers);
+		return natsOf(url, connection, manager, workers, signer);
 	} catch (error) {
 		await connection.close().catch(() => undefined);
 		throw new InputError(`NATS at ${shownUrl(url)} does not offer JetStream (${messageOf(error)})`, {}, 'start nats-server with -js (JetStream on), version 2.9 or newer');
 	}
 }
 
-function natsOf(url: string, connection: NatsConnection, manager: JetStreamManager, workers: KV): Nats {
+function natsOf(url: string, connection: NatsConnection, manager: JetStreamManager, workers: KV, signer: Signer): Nats {
 	const listeners = new Set<(up: boolean) => void>();
 	let up = true;
 	void (async () => {
@@ -85,6 +97,10 @@ function natsOf(url: string, connection: NatsConnection, manager: JetStreamManag
 		js: jetstream(connection),
 		manager,
 		workers,
+		signer,
+		get maxPayload() {
+			return connection.info?.max_payload ?? 1024 * 1024;
+		},
 		get up() {
 			return up;
 		},

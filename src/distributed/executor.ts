@@ -1,5 +1,5 @@
 // The runner host's side of a distributed batch: a TaskExecutor (core/run/executor.ts) that hands
-// each attempt to a worker through the offers' work queue instead of starting a process here. It
+// each attempt to a worker through the offers' stream instead of starting a process here. It
 // grants the attempt to the first worker that claims it, turns the worker's reports (read from the
 // batch's stream, report-stream.ts) into the attempt's events, output and result, maps stop() to a
 // cancel request, and ends the attempt as `lost` when its worker stops heartbeating. Everything a
@@ -7,13 +7,17 @@
 // is ignored and logged. What must reach a worker while NATS is away (the offer, a stop) is tried
 // again until it does or the attempt has ended.
 import type {Msg, Subscription} from '@nats-io/transport-node';
-import {buildResult, finalStatus} from '../core/run/results.js';
+import {finalStatus} from '../core/run/results.js';
+import {endedResult, lostResult, unstartedResult} from './remote-results.js';
 import type {AttemptOutput, ExecutionHooks, TaskExecutor} from '../core/run/executor.js';
 import type {HermesCapabilities, PlannedTask, StopReason, TaskResult} from '../core/types.js';
 import {messageOf} from '../core/errors.js';
 import type {Nats} from './connection.js';
 import type {Fleet} from './fleet.js';
-import {cancelReplySchema, claimRequestSchema, encodeMessage, messageVersion, offerOf, parseMessage, type AttemptReport, type ClaimReply} from './messages.js';
+import {cancelReplySchema, claimRequestSchema, messageVersion, offerOf, type AttemptReport, type ClaimReply} from './messages.js';
+import {replyTo} from './seal.js';
+import {offerMessage} from './offer-body.js';
+import {permanentError} from './report-publisher.js';
 import {InOrder, ReportStream} from './report-stream.js';
 import {readAs, remoteOutput} from './remote-output.js';
 import {defaultWorkerWaitMs} from './fit.js';
@@ -94,7 +98,7 @@ class RemoteAttempt {
 	private fitWait: FitWait | undefined;
 	/** Why its worker was declared lost, while the attempt stands as `lost`: a result that still comes replaces that. */
 	private lost: string | undefined;
-	/** The offer's place in the work queue, once JetStream has it: withdrawn if the attempt ends before a worker took it. */
+	/** The offer's place in the offers' stream, once JetStream has it: deleted once granted or ended. */
 	private offerSeq: number | undefined;
 	private stopLost: (() => void) | undefined;
 	private resolveDone!: () => void;
@@ -103,7 +107,7 @@ class RemoteAttempt {
 	});
 
 	private readonly subjects;
-	private readonly inOrder = new InOrder(report => this.apply(report));
+	private readonly inOrder = new InOrder(report => this.apply(report), why => this.options.log(`task ${this.task.id}: ${why}`));
 
 	constructor(
 		private readonly task: PlannedTask,
@@ -121,7 +125,7 @@ class RemoteAttempt {
 		try {
 			(await reports).listen(this.task.id, this.attempt, {worker: () => this.worker, onReport: report => this.take(report)});
 		} catch (error) {
-			this.end(this.unstartedResult('failed', `could not make the batch's stream on NATS: ${messageOf(error)}`));
+			this.end(unstartedResult(this.task, 'failed', `could not make the batch's stream on NATS: ${messageOf(error)}`));
 			return;
 		}
 
@@ -130,12 +134,12 @@ class RemoteAttempt {
 		}});
 		this.stopLost = this.options.fleet.onLost((name, why) => {
 			if (name !== this.worker || this.ended) return;
-			this.end(this.lostResult(name, why));
+			this.end(lostResult(this.task, this.startedAt, name, why));
 			this.lost = why;
 		});
 		this.fitWait = new FitWait(this.task, this.options.fleet, this.options.workerWaitMs ?? defaultWorkerWaitMs, {
 			waiting: waitingFor => this.hooks.emit({type: 'task.waiting', id: this.task.id, waitingFor, at: Date.now()}),
-			giveUp: why => this.end(this.unstartedResult('failed', why)),
+			giveUp: why => this.end(unstartedResult(this.task, 'failed', why)),
 		});
 		await this.offer();
 		await this.finishedOnce;
@@ -144,14 +148,22 @@ class RemoteAttempt {
 	/** The offer, published until JetStream has it (its message id makes a repeat harmless) or the attempt has ended. */
 	private async offer(): Promise<void> {
 		const {nats, batch} = this.options;
-		const offer = encodeMessage(offerOf(batch, this.task, this.attempt, this.options));
+		let offer: Uint8Array | undefined;
 		for (let tries = 0; !this.ended; tries++) {
 			try {
+				// Sealed; too large for one message, its body goes into the batch's stream first (offer-body.ts).
+				offer ??= await offerMessage(nats, offerSubject(batch), offerOf(batch, this.task, this.attempt, this.options));
 				await nats.connection.flush(); // the claim subscription stands before any worker can answer
 				if (!this.ended) this.offerSeq = (await nats.js.publish(offerSubject(batch), offer, {msgID: `${batch}.${this.task.id}.${this.attempt}`, timeout: 5000})).seq;
-				if (this.ended) this.withdrawOffer();
+				if (this.ended || this.worker) this.withdrawOffer(); // granted (or ended) before NATS said where it stored the offer
 				return;
 			} catch (error) {
+				const permanent = permanentError(error);
+				if (permanent) {
+					this.end(unstartedResult(this.task, 'failed', `not started: NATS refused its offer for good (${permanent})`));
+					return;
+				}
+
 				if (tries === 0) this.options.log(`could not offer task ${this.task.id} yet (${messageOf(error)}): trying again until NATS takes it`);
 				await new Promise(resolve => setTimeout(resolve, retryMs));
 			}
@@ -164,7 +176,7 @@ class RemoteAttempt {
 		this.stopReason = reason;
 		if (!this.worker) {
 			// No worker holds it: it never starts (a claim that comes later is refused).
-			this.end(this.unstartedResult(finalStatus(reason, null), `stopped (${reason}) before a worker took it`));
+			this.end(unstartedResult(this.task, finalStatus(reason, null), `stopped (${reason}) before a worker took it`));
 			return;
 		}
 
@@ -176,9 +188,20 @@ class RemoteAttempt {
 		const {connection} = this.options.nats;
 		for (let tries = 0; !this.ended; tries++) {
 			try {
-				const reply = await connection.request(this.subjects.cancel, encodeMessage({v: messageVersion, reason, skipGrace}), {timeout: this.options.graceMs + 30_000});
-				const parsed = parseMessage(cancelReplySchema, reply.data);
-				this.options.log(parsed.ok ? `worker ${parsed.value.worker} says task ${this.task.id}'s processes are gone` : `ignored a malformed reply to the stop of task ${this.task.id}: ${parsed.why}`);
+				const {signer} = this.options.nats;
+				const request = signer.seal(this.subjects.cancel, {v: messageVersion, reason, skipGrace});
+				const reply = await connection.request(this.subjects.cancel, request.bytes, {timeout: this.options.graceMs + 30_000});
+				const parsed = signer.open(cancelReplySchema, 'worker', replyTo(this.subjects.cancel), reply.data, {fresh: true});
+				const why = !parsed.ok ? parsed.why : parsed.from.name !== worker || parsed.value.worker !== worker ? `from ${parsed.from.name}, which does not hold it` : parsed.value.for === request.nonce ? undefined : 'it answers another stop';
+				if (why !== undefined || !parsed.ok) {
+					this.options.log(`ignored a reply to the stop of task ${this.task.id}: ${why ?? ''}`);
+					await new Promise(resolve => setTimeout(resolve, retryMs));
+					continue;
+				}
+
+				this.options.log(`worker ${worker} says task ${this.task.id}'s processes are gone${parsed.value.undelivered ? `, and its result cannot reach this host (${parsed.value.undelivered})` : ''}`);
+				// Its result will never come: the attempt ends here, so that the batch (and a runner stopped by a signal) can end.
+				if (parsed.value.undelivered) this.end(endedResult(this.task, finalStatus(reason, null), this.startedAt, worker, `stopped (${reason}); its worker ${worker} ended its processes, but its result could not be sent: ${parsed.value.undelivered}; the log on ${worker} has its output`));
 				return;
 			} catch (error) {
 				if (tries === 0) this.options.log(`worker ${worker} did not answer the stop of task ${this.task.id} (${messageOf(error)}): asking again until it does`);
@@ -188,15 +211,18 @@ class RemoteAttempt {
 	}
 
 	private answerClaim(message: Msg): void {
-		const parsed = parseMessage(claimRequestSchema, message.data);
-		const reply = (value: ClaimReply) => message.respond(encodeMessage(value));
-		if (!parsed.ok) {
-			this.options.log(`ignored a malformed claim of task ${this.task.id}: ${parsed.why}`);
+		const {signer} = this.options.nats;
+		const parsed = signer.open(claimRequestSchema, 'worker', this.subjects.claim, message.data, {fresh: true});
+		if (!parsed.ok || parsed.from.name !== parsed.value.worker) {
+			// Not believed: no answer at all (a forged claim learns nothing, and takes nothing).
+			this.options.log(`ignored a claim of task ${this.task.id}: ${parsed.ok ? `signed by worker ${parsed.from.name} for worker ${parsed.value.worker}` : parsed.why}`);
 			return;
 		}
 
+		const reply = (value: Omit<ClaimReply, 'for'>) => message.respond(signer.seal(replyTo(this.subjects.claim), {...value, for: parsed.nonce}).bytes);
+
 		if (this.ended || (this.worker && this.worker !== parsed.value.worker)) {
-			reply({v: messageVersion, granted: false, why: this.ended ? 'the attempt has ended' : `worker ${this.worker!} has it`});
+			reply({v: messageVersion, granted: false, why: this.ended ? 'the attempt has ended' : `worker ${this.worker!} has it`, taken: !this.ended});
 			return;
 		}
 
@@ -205,6 +231,8 @@ class RemoteAttempt {
 			const worker = parsed.value.worker;
 			this.worker = worker;
 			this.fitWait?.stop();
+			// Granted: no other worker is to see it any more.
+			this.withdrawOffer();
 			const advertisement = this.options.fleet.live().find(live => live.name === worker);
 			if (advertisement) readAs(this.attemptOutput, advertisement.hermes.flags);
 			// Still queued until its worker says the process runs (task.started): the pane says who has it meanwhile.
@@ -271,21 +299,12 @@ class RemoteAttempt {
 		}
 	}
 
-	/** Nobody will take it now: out of the work queue, so that no worker is offered it again. */
+	/** Granted or ended: out of the offers' stream, so that no worker is offered it again. */
 	private withdrawOffer(): void {
 		const seq = this.offerSeq;
 		if (seq === undefined) return;
 		this.offerSeq = undefined;
-		void this.options.nats.manager.streams.deleteMessage(offerStream, seq, false).catch(() => undefined); // taken meanwhile: its claim is refused
-	}
-
-	private lostResult(worker: string, why: string): TaskResult {
-		const errorText = `its worker ${worker} was lost: ${why}. What became of the attempt is unknown (it may have run on, with side effects), so it is not run again by itself; R runs it again`;
-		return {...buildResult(this.task, {status: 'lost', exitCode: null, signal: null, startedAt: this.startedAt ?? null, finishedAt: Date.now(), stdout: {text: '', truncated: false}, errorText, logPath: null}), host: worker};
-	}
-
-	private unstartedResult(status: TaskResult['status'], errorText: string): TaskResult {
-		return buildResult(this.task, {status, exitCode: null, signal: null, startedAt: null, finishedAt: null, stdout: {text: '', truncated: false}, errorText, logPath: null});
+		void this.options.nats.manager.streams.deleteMessage(offerStream, seq, false).catch(() => undefined); // gone already (the batch's offers purged)
 	}
 
 	private end(result: TaskResult): void {
@@ -293,7 +312,7 @@ class RemoteAttempt {
 		this.ended = true;
 		this.fitWait?.stop();
 		this.claims?.unsubscribe();
-		if (!this.worker) this.withdrawOffer();
+		this.withdrawOffer();
 		this.stopLost?.();
 		this.attemptOutput.output.end();
 		this.hooks.finished(result);

@@ -8,8 +8,16 @@ import {messageOf} from '../core/errors.js';
 import {shownUrl} from './auth.js';
 import type {Nats} from './connection.js';
 import {unfitReason} from './fit.js';
-import {advertisementSchema, parseMessage, type WorkerAdvertisement} from './messages.js';
-import {workerPingSubject} from './subjects.js';
+import {advertisementSchema, type WorkerAdvertisement} from './messages.js';
+import {advertisementSubject, isSubjectToken, workerPingSubject} from './subjects.js';
+import {clockSkewMs, replyTo, type Received} from './seal.js';
+
+/** An advertisement from the bucket, believed only when worker `key` itself sealed it for its own entry. */
+function openAdvertisement(nats: Nats, key: string, value: Uint8Array): Received<WorkerAdvertisement> {
+	const opened = nats.signer.open(advertisementSchema, 'worker', advertisementSubject(key), value);
+	if (opened.ok && (opened.from.name !== key || opened.value.name !== key)) return {ok: false, why: `signed by worker ${opened.from.name}, not by ${key}`};
+	return opened;
+}
 
 /** Heartbeats a worker may miss before it is lost. */
 const missedHeartbeats = 3;
@@ -44,8 +52,8 @@ export class Fleet {
 		const listed: WorkerAdvertisement[] = [];
 		for await (const key of await nats.workers.keys()) {
 			const entry = await nats.workers.get(key);
-			const parsed = entry && entry.operation === 'PUT' ? parseMessage(advertisementSchema, entry.value) : undefined;
-			if (parsed?.ok) listed.push(parsed.value);
+			const opened = entry && entry.operation === 'PUT' && isSubjectToken(key) ? openAdvertisement(nats, key, entry.value) : undefined;
+			if (opened?.ok && Math.abs(Date.now() - opened.value.at) <= clockSkewMs) listed.push(opened.value);
 		}
 
 		const fleet = new Fleet(nats, log);
@@ -64,8 +72,12 @@ export class Fleet {
 		try {
 			const answers = await this.nats.connection.requestMany(workerPingSubject, undefined, {strategy: 'count', maxWait: 500, maxMessages: expected});
 			for await (const answer of answers) {
-				const parsed = parseMessage(advertisementSchema, answer.data);
-				if (parsed.ok && !this.seen.has(parsed.value.name)) this.seen.set(parsed.value.name, {advertisement: parsed.value, seenAt: Date.now()});
+				const parsed = this.nats.signer.open(advertisementSchema, 'worker', replyTo(workerPingSubject), answer.data, {fresh: true});
+				if (!parsed.ok || parsed.from.name !== parsed.value.name) {
+					this.log(`ignored an answer to the fleet's ping: ${parsed.ok ? `signed by worker ${parsed.from.name} for ${parsed.value.name}` : parsed.why}`);
+				} else if (!this.seen.has(parsed.value.name)) {
+					this.seen.set(parsed.value.name, {advertisement: parsed.value, seenAt: Date.now()});
+				}
 			}
 		} catch {
 			// Nobody answered at all: the heartbeats decide.
@@ -141,13 +153,23 @@ export class Fleet {
 
 	private heard(entry: KvWatchEntry): void {
 		if (entry.operation !== 'PUT') {
-			this.lose(entry.key, 'it left (its advertisement was removed)');
+			// Not believed: anyone who may write the bucket can delete an entry. A worker that left
+			// stops heartbeating; its silence, not the removal, makes it lost.
+			if (this.seen.has(entry.key)) this.log(`the advertisement of worker ${entry.key} was removed: it is lost if it does not heartbeat again`);
 			return;
 		}
 
-		const parsed = parseMessage(advertisementSchema, entry.value);
-		if (!parsed.ok || parsed.value.name !== entry.key) {
-			this.log(`ignored a malformed worker advertisement under "${entry.key}": ${parsed.ok ? 'its name is not its key' : parsed.why}`);
+		const parsed = isSubjectToken(entry.key) ? openAdvertisement(this.nats, entry.key, entry.value) : {ok: false as const, why: 'not a worker name'};
+		if (!parsed.ok) {
+			this.log(`ignored a worker advertisement under "${entry.key}": ${parsed.why}`);
+			return;
+		}
+
+		// Each heartbeat is newer than the last: an old one put back (a replay) says nothing of now.
+		const last = this.seen.get(entry.key)?.advertisement.at ?? this.lost.get(entry.key)?.advertisement.at ?? -1;
+		if (parsed.value.at <= last) {
+			// A heartbeat overtaken by a ping's answer is merely late; one older than that is put back on purpose.
+			if (last - parsed.value.at > 2 * parsed.value.heartbeatMs) this.log(`ignored an advertisement of worker ${entry.key} older than the last one heard (a replay)`);
 			return;
 		}
 

@@ -6,10 +6,15 @@
 import {z} from 'zod';
 import {failureReasons, isFinal, reasoningEfforts, routingModes, stopReasons, type HermesCapabilities, type PlannedTask, type ResultRoute, type Spend, type TaskResult, type TaskSpec, type TokenCounts, type ToolCallRecord} from '../core/types.js';
 
+/** A report of at most this many pieces: 64 of 256 KiB hold the largest result (two texts of 16 MiB would not: those are cut at the worker). */
+export const maxPieces = 256;
+
 /** Bumped on any change a peer of the previous version would misread. */
-export const messageVersion = 2;
+export const messageVersion = 3;
 
 const id = z.string().min(1).max(200);
+/** What becomes part of a subject (a batch, a task, a worker): never a '.', '*' or '>' (subjects.ts). */
+const token = id.regex(/^[\w-]{1,100}$/, 'must be letters, digits, _ and - only (at most 100): it becomes a NATS subject token');
 const name = z.string().max(1000);
 const text = z.string().max(16 * 1024 * 1024);
 const count = z.number().int().nonnegative();
@@ -31,7 +36,7 @@ const profileRouteSchema = z.strictObject({kind: z.literal('profile'), name, des
 
 const plannedTaskSchema = z.strictObject({
 	index: count,
-	id,
+	id: token,
 	spec: specSchema,
 	characteristic: z.strictObject({value: name, inferred: z.boolean(), from: name.optional()}).optional(),
 	decision: z.strictObject({
@@ -52,8 +57,8 @@ const plannedTaskSchema = z.strictObject({
 /** A task for a worker: one attempt of one planned task, and the batch settings it runs under. */
 export const offerSchema = z.strictObject({
 	v: z.literal(messageVersion),
-	batch: id,
-	attempt: z.number().int().positive(),
+	batch: token,
+	attempt: z.number().int().positive().max(999_999),
 	task: plannedTaskSchema,
 	graceMs: count,
 	timeoutMs: z.number().positive().optional(),
@@ -76,9 +81,11 @@ const flagsSchema = z.strictObject({
 /** What a worker keeps in the KV bucket while it lives: who it is, what its Hermes can do, room. */
 export const advertisementSchema = z.strictObject({
 	v: z.literal(messageVersion),
-	name: id,
+	name: token,
 	hermes: z.strictObject({version: name.nullable(), probed: z.boolean(), flags: flagsSchema}),
 	profiles: names,
+	/** The providers and base URLs its own home configures: the only ones it runs a task with (home-routes.ts). */
+	routes: z.strictObject({providers: names, base_urls: names}),
 	slots: z.number().int().positive(),
 	free: count,
 	/** The attempts it runs now, as `batch/task/attempt`: what a runner host marks lost when it goes. */
@@ -138,23 +145,36 @@ export const reportSchema = z.discriminatedUnion('kind', [
 	 * the worker did not send because too much was waiting (NATS unreachable); its log has all of it.
 	 */
 	/** recovered: sent again by the worker started anew, from what it kept on its disk (outcomes.ts): reports before it may never come. */
-	z.strictObject({v, seq: count, worker: id, kind: z.literal('finished'), result: resultSchema, droppedOutputBytes: count, at: epochMs, recovered: z.literal(true).optional()}),
+	/** resultIsAnswer: `result` was sent empty, being `answer` again (sent once: issue 36, an answer of 0.6 MB went over max_payload twice). */
+	z.strictObject({v, seq: count, worker: id, kind: z.literal('finished'), result: resultSchema, droppedOutputBytes: count, at: epochMs, recovered: z.literal(true).optional(), resultIsAnswer: z.literal(true).optional()}),
+	/**
+	 * One of `count` pieces of the report numbered `seq`, too large for one NATS message: its JSON,
+	 * cut (pieces.ts). Each piece is sealed on its own; the whole is read once every piece is there.
+	 */
+	z.strictObject({v, seq: count, worker: id, kind: z.literal('piece'), index: count, count: z.number().int().min(2).max(maxPieces), data: z.base64().max(1024 * 1024), recovered: z.literal(true).optional()}),
 ]);
 export type AttemptReport = z.infer<typeof reportSchema>;
 export type FinishedReport = Extract<AttemptReport, {kind: 'finished'}>;
 /** A report as the attempt hands it over: the publisher (report-publisher.ts) adds the version, its seq and the worker. */
 type Body<R> = R extends unknown ? Omit<R, 'v' | 'seq' | 'worker'> : never;
-export type ReportBody = Body<AttemptReport>;
+export type ReportBody = Body<Exclude<AttemptReport, {kind: 'piece'}>>;
+export type PieceReport = Extract<AttemptReport, {kind: 'piece'}>;
 
 /** A worker asks for an attempt it pulled; only the first claim of an attempt is granted. */
-export const claimRequestSchema = z.strictObject({v: z.literal(messageVersion), worker: id});
-export const claimReplySchema = z.strictObject({v: z.literal(messageVersion), granted: z.boolean(), why: text.optional()});
+export const claimRequestSchema = z.strictObject({v: z.literal(messageVersion), worker: token});
+/** for: the nonce of the claim it answers (seal.ts), so that a grant heard once cannot grant another claim. */
+export const claimReplySchema = z.strictObject({v: z.literal(messageVersion), for: z.string().max(64), granted: z.boolean(), why: text.optional(), taken: z.boolean().optional()});
 export type ClaimReply = z.infer<typeof claimReplySchema>;
 
 /** A stop for one attempt; answered once the attempt's process group is gone. */
 export const cancelRequestSchema = z.strictObject({v: z.literal(messageVersion), reason: z.enum(stopReasons), skipGrace: z.boolean()});
 export type CancelRequest = z.infer<typeof cancelRequestSchema>;
-export const cancelReplySchema = z.strictObject({v: z.literal(messageVersion), worker: id, gone: z.boolean(), why: text.optional()});
+/**
+ * for: the nonce of the stop it answers. result: whether the attempt's result is in the batch's
+ * stream (then it follows there), or why it never will be: the runner host then ends the attempt
+ * itself rather than wait for it.
+ */
+export const cancelReplySchema = z.strictObject({v: z.literal(messageVersion), for: z.string().max(64), worker: id, gone: z.boolean(), why: text.optional(), undelivered: text.optional()});
 export type CancelReply = z.infer<typeof cancelReplySchema>;
 
 /** Parsed JSON, or why not: the one way every receiver reads a message's bytes. */

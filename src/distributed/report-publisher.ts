@@ -13,6 +13,8 @@
 import type {JetStreamClient} from '@nats-io/jetstream';
 import {messageOf} from '../core/errors.js';
 import {encodeMessage, messageVersion, type AttemptReport, type ReportBody} from './messages.js';
+import type {Signer} from './seal.js';
+import {piecesOf, sentForm} from './pieces.js';
 
 /** Raw bytes per output report: 256 KiB is 342 KiB in base64, under NATS's default max_payload of 1 MiB. */
 export const maxReportBytes = 256 * 1024;
@@ -24,6 +26,10 @@ type Waiting = {report: AttemptReport} | {seq: number; stream: 'stdout' | 'stder
 
 export type ReportTarget = {
 	js: JetStreamClient;
+	/** Every report goes sealed with this worker's fleet key (seal.ts). */
+	signer: Signer;
+	/** The server's max_payload: a report larger than that goes in pieces (pieces.ts). */
+	maxPayload: () => number;
 	/** The attempt's report subject. */
 	subject: string;
 	/** Prefix of each report's message id (Nats-Msg-Id): the stream drops a second copy of one id. */
@@ -116,26 +122,50 @@ export class ReportPublisher {
 	private async sendAll(): Promise<void> {
 		for (let next = this.waiting.shift(); next && !this.abandoned; next = this.waiting.shift()) {
 			if ('report' in next) {
-				await this.publish(next.report.seq, encodeMessage(next.report));
+				await this.publishReport(next.report);
 			} else {
 				this.waitingOutputBytes -= next.bytes;
 				const {seq, stream, chunks} = next;
-				await this.publish(seq, encodeMessage({v: messageVersion, seq, worker: this.target.worker, kind: 'output', stream, data: Buffer.concat(chunks).toString('base64')}));
+				await this.publishReport({v: messageVersion, seq, worker: this.target.worker, kind: 'output', stream, data: Buffer.concat(chunks).toString('base64')});
 			}
 		}
 
 		if (this.abandoned) this.waiting.length = 0;
 	}
 
-	/** Until acked, or the batch is gone; a publish that failed may have landed, so the retry carries the same id. */
-	private async publish(seq: number, bytes: Uint8Array): Promise<void> {
-		const {js, subject, idPrefix, log} = this.target;
+	/** Sealed, in one message if the server takes one that large, else in pieces (each its own message id). */
+	private async publishReport(report: AttemptReport): Promise<void> {
+		const {signer, subject, idPrefix} = this.target;
+		const sent = sentForm(report);
+		const whole = signer.seal(subject, sent).bytes;
+		if (whole.length <= this.target.maxPayload() - headroom) {
+			await this.publish(`${idPrefix}.${report.seq}`, whole);
+			return;
+		}
+
+		for (const piece of piecesOf(encodeMessage(sent), report, this.target.maxPayload() - headroom)) {
+			if (this.abandoned) return;
+			await this.publish(`${idPrefix}.${report.seq}.${piece.index}`, signer.seal(subject, piece).bytes);
+		}
+	}
+
+	/** Until acked, or the batch is gone, or NATS refuses it for good; a publish that failed may have landed, so the retry carries the same id. */
+	private async publish(msgID: string, bytes: Uint8Array): Promise<void> {
+		const {js, subject, log} = this.target;
 		for (let tries = 0; ; tries++) {
 			try {
-				await js.publish(subject, bytes, {msgID: `${idPrefix}.${seq}`, timeout: 2000});
+				await js.publish(subject, bytes, {msgID, timeout: 2000});
 				if (tries > 0) log(`reported on ${subject} again after ${tries} failed tr${tries === 1 ? 'y' : 'ies'}`);
 				return;
 			} catch (error) {
+				const permanent = permanentError(error);
+				if (permanent) {
+					// Trying again cannot help (issue 36: a report over max_payload was tried forever, and its runner host waited forever).
+					log(`could not report on ${subject}, for good: ${permanent}`);
+					this.abandoned = `NATS refused a report for good (${permanent})`;
+					return;
+				}
+
 				if (tries === 0) log(`could not report on ${subject} (${messageOf(error)}): trying again until NATS takes it`);
 				if (await this.target.isGone().catch(() => false)) {
 					this.abandoned = `the batch's stream is gone (its runner host has ended the batch), so nothing more of it can be reported`;
@@ -146,4 +176,13 @@ export class ReportPublisher {
 			}
 		}
 	}
+}
+
+/** Room for the message id header and the server's own framing. */
+const headroom = 8 * 1024;
+
+/** Why a publish can never succeed, or undefined for one worth trying again (NATS away, a timeout). */
+export function permanentError(error: unknown): string | undefined {
+	const text = messageOf(error);
+	return /max.?payload|payload.*(too large|exceeded)|permissions? violation|message size exceeds|maximum message size/i.test(text) ? text : undefined;
 }

@@ -7,34 +7,42 @@
 import {AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, type ConsumerConfig, type ConsumerMessages} from '@nats-io/jetstream';
 import {messageOf} from '../core/errors.js';
 import type {Nats} from './connection.js';
-import {parseMessage, reportSchema, type AttemptReport} from './messages.js';
+import {reportSchema, type AttemptReport} from './messages.js';
 import {batchStream, reportOf} from './subjects.js';
+import {Pieces, receivedForm} from './pieces.js';
 
 const consumerName = 'runner-host';
+/** A batch's stream holds at most this (the oldest reports, long taken by the runner host, go first). */
+export const batchStreamMaxBytes = 2 * 1024 * 1024 * 1024;
+export const batchStreamMaxMessages = 1_000_000;
 const dayNs = 24 * 3600 * 1e9;
 
 /** The runner host's consumer, from the start of the stream, or from just after the last report it took. */
-function consumerConfig(lastSeq: number): Partial<ConsumerConfig> {
+function consumerConfig(batch: string, lastSeq: number): Partial<ConsumerConfig> {
 	const from = lastSeq === 0 ? {deliver_policy: DeliverPolicy.All} : {deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: lastSeq + 1};
-	return {durable_name: consumerName, ack_policy: AckPolicy.Explicit, ack_wait: 30 * 1e9, max_ack_pending: 20_000, ...from};
+	return {durable_name: consumerName, ack_policy: AckPolicy.Explicit, ack_wait: 30 * 1e9, max_ack_pending: 20_000, filter_subject: batchStream(batch).subjects, ...from};
 }
 
 export type ReportListener = {worker: () => string | undefined; onReport: (report: AttemptReport) => void};
 
 export class ReportStream {
 	private readonly listeners = new Map<string, ReportListener>();
+	private readonly pieces: Pieces;
 	private messages: ConsumerMessages | undefined;
 	private closed = false;
 	/** The stream sequence of the newest report taken: where the batch stands, for host.log. */
 	lastSeq = 0;
 
-	private constructor(private readonly nats: Nats, private readonly batch: string, private readonly log: (line: string) => void) {}
+	private constructor(private readonly nats: Nats, private readonly batch: string, private readonly log: (line: string) => void) {
+		this.pieces = new Pieces(log);
+	}
 
 	static async open(nats: Nats, batch: string, log: (line: string) => void): Promise<ReportStream> {
-		const {name, subjects} = batchStream(batch);
+		const {name, subjects, bodies} = batchStream(batch);
 		// File storage: it outlives a restart of the server. A week at most, for a runner host that died without deleting it.
-		await nats.manager.streams.add({name, subjects: [subjects], retention: RetentionPolicy.Limits, storage: StorageType.File, discard: DiscardPolicy.Old, max_age: 7 * dayNs, duplicate_window: 120 * 1e9});
-		await nats.manager.consumers.add(name, consumerConfig(0));
+		// Bounded (issue 36): a batch's reports are never more than this on the server, whatever its workers send.
+		await nats.manager.streams.add({name, subjects: [subjects, bodies], retention: RetentionPolicy.Limits, storage: StorageType.File, discard: DiscardPolicy.Old, max_age: 7 * dayNs, duplicate_window: 120 * 1e9, max_bytes: batchStreamMaxBytes, max_msgs: batchStreamMaxMessages, max_msg_size: nats.maxPayload});
+		await nats.manager.consumers.add(name, consumerConfig(batch, 0));
 		const stream = new ReportStream(nats, batch, log);
 		await stream.follow();
 		return stream;
@@ -79,7 +87,7 @@ export class ReportStream {
 			if (this.closed || (status.type !== 'consumer_not_found' && status.type !== 'consumer_deleted')) continue;
 			const {name} = batchStream(this.batch);
 			try {
-				await this.nats.manager.consumers.add(name, consumerConfig(this.lastSeq));
+				await this.nats.manager.consumers.add(name, consumerConfig(this.batch, this.lastSeq));
 				this.log(`the batch's consumer was gone (${status.type}): made again from report ${this.lastSeq + 1} of ${name}`);
 			} catch (error) {
 				this.log(`the batch's consumer is gone (${status.type}) and could not be made again yet: ${messageOf(error)}`);
@@ -94,37 +102,65 @@ export class ReportStream {
 			return;
 		}
 
-		const parsed = parseMessage(reportSchema, data);
-		if (!parsed.ok) {
-			this.log(`ignored a malformed report of task ${where.taskId}: ${parsed.why}`);
+		// Signed by a worker of the fleet for this very subject (attempt), and by the worker it names.
+		const parsed = this.nats.signer.open(reportSchema, 'worker', subject, data);
+		if (!parsed.ok || parsed.from.name !== parsed.value.worker) {
+			this.log(`ignored a report of task ${where.taskId}: ${parsed.ok ? `signed by worker ${parsed.from.name} in the name of ${parsed.value.worker}` : parsed.why}`);
 			return;
 		}
 
-		const report = parsed.value;
 		const listener = this.listeners.get(`${where.taskId}.${where.attempt}`);
 		const holder = listener?.worker();
-		if (!listener || holder !== report.worker) {
-			this.log(`ignored a ${report.kind} report of task ${where.taskId} from ${report.worker}, which does not hold it`);
+		if (!listener || holder !== parsed.value.worker) {
+			this.log(`ignored a ${parsed.value.kind} report of task ${where.taskId} from ${parsed.value.worker}, which does not hold it`);
 			return;
 		}
 
-		listener.onReport(report);
+		const report = parsed.value.kind === 'piece' ? this.pieces.add(`task ${where.taskId} (attempt ${where.attempt})`, parsed.value) : parsed.value;
+		if (report) listener.onReport(receivedForm(report));
 	}
 }
 
-/** An attempt's reports in their seq order: duplicates dropped, early ones held until the gap before them is filled. */
+/** Reports held ahead of a gap, at most: past either bound a report is dropped (said once), not held. */
+export const maxHeldReports = 512;
+export const maxHeldBytes = 64 * 1024 * 1024;
+
+function sizeOf(report: AttemptReport): number {
+	return report.kind === 'output' ? report.data.length : report.kind === 'finished' ? 4096 + report.result.answer.length + report.result.result.length : 1024;
+}
+
+/**
+ * An attempt's reports in their seq order: duplicates dropped, early ones held until the gap before
+ * them is filled — but only so many (a worker that skipped a seq must not grow this host's memory
+ * without end: issue 36 found 300 reports taking it from 103 to 419 MB).
+ */
 export class InOrder {
 	private next = 0;
 	private readonly held = new Map<number, AttemptReport>();
+	private heldBytes = 0;
+	private overflowSaid = false;
 
-	constructor(private readonly apply: (report: AttemptReport) => void) {}
+	constructor(private readonly apply: (report: AttemptReport) => void, private readonly overflow: (why: string) => void = () => undefined) {}
 
 	push(report: AttemptReport): void {
 		if (report.seq < this.next || this.held.has(report.seq)) return;
+		if (report.seq !== this.next && (report.seq >= this.next + maxHeldReports || this.heldBytes + sizeOf(report) > maxHeldBytes)) {
+			if (!this.overflowSaid) this.overflow(`report ${report.seq} came while report ${this.next} is still missing, with ${this.held.size} held (${this.heldBytes} bytes): dropped, as every one past ${maxHeldReports} reports or ${maxHeldBytes / (1024 * 1024)} MiB ahead of the gap`);
+			this.overflowSaid = true;
+			return;
+		}
+
 		this.held.set(report.seq, report);
+		this.heldBytes += sizeOf(report);
 		for (let ready = this.held.get(this.next); ready; ready = this.held.get(this.next)) {
 			this.held.delete(this.next++);
+			this.heldBytes -= sizeOf(ready);
 			this.apply(ready);
 		}
+	}
+
+	/** How many wait for a gap before them to fill. */
+	get holding(): number {
+		return this.held.size;
 	}
 }

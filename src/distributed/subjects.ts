@@ -1,11 +1,21 @@
 // Where everything of the distributed path lives on NATS. Every subject a batch uses starts with
-// `hd.<batchId>.`, so two batches on one server never read each other's messages, and a worker
-// pulls the offers of every batch from one work-queue stream.
+// `hd.<batchId>.`, so two batches on one server never read each other's messages, and every
+// worker reads the offers of every batch from one stream, through a consumer of its own.
 
-/** The work-queue stream that holds task offers until one worker has taken (acked) each. */
+/** The stream that holds task offers until their runner host has granted each (then it deletes it). */
 export const offerStream = 'HD_OFFERS';
-/** The one durable pull consumer every worker shares: a work queue hands each offer to one of them. */
-export const offerConsumer = 'hd-workers';
+
+/**
+ * Each worker's own durable consumer of the offers: every worker sees every offer, takes those it
+ * can run and leaves the others (acked: it is done with them), and the runner host grants each
+ * attempt to the first claim. A work queue shared by all workers, as before, hands an offer a
+ * worker left back to the oldest waiting pull — often that same worker: two workers each holding
+ * the other's task swapped them back and forth for many seconds (issue 40 item 8: 11.9 s measured
+ * with test/distributed/worker-return.test.ts's workers started the other way round).
+ */
+export function offerConsumerOf(worker: string): string {
+	return `hd-worker-${checked(worker)}`;
+}
 /** The KV bucket where each live worker keeps its advertisement; entries expire without heartbeats. */
 export const workerBucket = 'hd-workers';
 
@@ -17,6 +27,16 @@ export function isSubjectToken(value: string): boolean {
 }
 
 export const offerSubjects = 'hd.*.offer';
+
+/** Where replies to a member come: one prefix per role, so a server can keep each role's replies from the other. */
+export function inboxPrefixOf(role: 'host' | 'worker'): string {
+	return `_INBOX_hd_${role}`;
+}
+
+/** The subject an advertisement in the KV bucket is sealed for. */
+export function advertisementSubject(worker: string): string {
+	return `kv:${workerBucket}.${checked(worker)}`;
+}
 
 /** Every live worker answers a request here with its advertisement: a runner host finds the fleet at once. */
 export const workerPingSubject = 'hd.workers.ping';
@@ -39,9 +59,17 @@ export function attemptSubjects(batchId: string, taskId: string, attempt: number
 	return {claim: `${base}.claim`, cancel: `${base}.cancel`, report: `hd.${batchId}.report.${taskId}.${attempt}`};
 }
 
-/** The batch's stream: every report of its attempts, kept until the batch has ended (the runner host deletes it then). */
-export function batchStream(batchId: string): {name: string; subjects: string} {
-	return {name: `HD_BATCH_${checked(batchId)}`, subjects: `hd.${batchId}.report.>`};
+/**
+ * The batch's stream: every report of its attempts, and the bodies of offers too large for one
+ * message (offer-body.ts), kept until the batch has ended (the runner host deletes it then).
+ */
+export function batchStream(batchId: string): {name: string; subjects: string; bodies: string} {
+	return {name: `HD_BATCH_${checked(batchId)}`, subjects: `hd.${batchId}.report.>`, bodies: `hd.${batchId}.body.>`};
+}
+
+/** Where piece `index` of an offer's body waits for its worker. */
+export function offerBodySubject(batchId: string, taskId: string, attempt: number, index: number): string {
+	return `hd.${checked(batchId)}.body.${checked(taskId)}.${attempt}.${index}`;
 }
 
 /** task id and attempt of a report subject of `batchId`; undefined for anything else. */

@@ -12,7 +12,8 @@ import type {BatchEvent} from '../core/types.js';
 import {messageOf} from '../core/errors.js';
 import {offerAckWaitMs} from './connection.js';
 import {attemptSubjects, batchStream, type AttemptSubjects} from './subjects.js';
-import {cancelRequestSchema, claimReplySchema, encodeMessage, messageVersion, parseMessage, type AttemptReport, type CancelReply, type TaskOffer, type ReportBody} from './messages.js';
+import {cancelRequestSchema, claimReplySchema, messageVersion, type AttemptReport, type CancelReply, type TaskOffer, type ReportBody} from './messages.js';
+import {replyTo} from './seal.js';
 import type {Nats} from './connection.js';
 import {ReportPublisher} from './report-publisher.js';
 
@@ -29,7 +30,7 @@ export type AttemptContext = {
 	log: (line: string) => void;
 };
 
-export type ClaimOutcome = {granted: true} | {granted: false; why: string; again: boolean};
+export type ClaimOutcome = {granted: true} | {granted: false; why: string; again: boolean; taken?: boolean};
 
 /**
  * How a claim went: granted; or refused, for good (another worker has it, its batch has ended) or
@@ -37,10 +38,13 @@ export type ClaimOutcome = {granted: true} | {granted: false; why: string; again
  */
 export async function claim(nats: Nats, batch: string, subjects: AttemptSubjects, worker: string): Promise<ClaimOutcome> {
 	try {
-		const reply = await nats.connection.request(subjects.claim, encodeMessage({v: messageVersion, worker}), {timeout: 5000});
-		const parsed = parseMessage(claimReplySchema, reply.data);
-		if (!parsed.ok) return {granted: false, why: `the claim's reply is malformed: ${parsed.why}`, again: false};
-		return parsed.value.granted ? {granted: true} : {granted: false, why: parsed.value.why ?? 'refused', again: false};
+		const request = nats.signer.seal(subjects.claim, {v: messageVersion, worker});
+		const reply = await nats.connection.request(subjects.claim, request.bytes, {timeout: 5000});
+		// Only a runner host of the fleet grants, and only this very claim (a grant heard before grants nothing).
+		const parsed = nats.signer.open(claimReplySchema, 'host', replyTo(subjects.claim), reply.data, {fresh: true});
+		if (!parsed.ok) return {granted: false, why: `the claim's reply is not believed: ${parsed.why}`, again: false};
+		if (parsed.value.for !== request.nonce) return {granted: false, why: 'the claim\'s reply answers another claim', again: false};
+		return parsed.value.granted ? {granted: true} : {granted: false, why: parsed.value.why ?? 'refused', again: false, taken: parsed.value.taken === true};
 	} catch (error) {
 		// Nobody listens for the claim: the batch has ended — or its runner host has not resubscribed
 		// yet after NATS came back. Only a stream that is gone says the batch has ended.
@@ -59,6 +63,8 @@ export async function runAttempt(message: JsMsg, offer: TaskOffer, context: Atte
 	const subjects = attemptSubjects(offer.batch, task.id, attempt);
 	const reports = new ReportPublisher({
 		js: nats.js,
+		signer: nats.signer,
+		maxPayload: () => nats.maxPayload,
 		subject: subjects.report,
 		idPrefix: `${offer.batch}.${task.id}.${attempt}`,
 		worker,
@@ -95,15 +101,19 @@ export async function runAttempt(message: JsMsg, offer: TaskOffer, context: Atte
 	const stops = connection.subscribe(subjects.cancel, {
 		callback: (error, request) => {
 			if (error) return;
-			const parsed = parseMessage(cancelRequestSchema, request.data);
+			// Only a runner host of the fleet may stop it, and only with a stop made for this attempt, now.
+			const parsed = nats.signer.open(cancelRequestSchema, 'host', subjects.cancel, request.data, {fresh: true});
 			if (!parsed.ok) {
-				context.log(`ignored a malformed stop on ${request.subject}: ${parsed.why}`);
+				context.log(`refused a stop on ${request.subject}: ${parsed.why}`);
 				return;
 			}
 
 			if (!finished) execution.stop(parsed.value.reason, parsed.value.skipGrace);
-			// Answered only once the group is gone: `done` resolves after the cascade and the result.
-			void execution.done.then(() => request.respond(encodeMessage({v: messageVersion, worker, gone: true} satisfies CancelReply)));
+			// Answered once the group is gone and the result is in the stream, or known never to get there.
+			void execution.done.then(async () => reports.settled()).then(undelivered => {
+				const reply = {v: messageVersion, for: parsed.nonce, worker, gone: true, ...(undelivered ? {undelivered} : {})} satisfies CancelReply;
+				request.respond(nats.signer.seal(replyTo(subjects.cancel), reply).bytes);
+			});
 		},
 	});
 	await execution.done;

@@ -1,9 +1,9 @@
-// A worker host: advertises itself in the KV bucket with heartbeats, pulls task offers from the
-// work queue only while it has a free slot, and runs each it can on this host (worker-attempt.ts).
+// A worker host: advertises itself in the KV bucket with heartbeats, pulls task offers through a
+// consumer of its own only while it has a free slot, and runs each it can on this host (worker-attempt.ts).
 // Its HERMES_HOME, profiles and keys are its own: nothing of them travels but the profiles' names.
 import {readdirSync, rmSync} from 'node:fs';
 import path from 'node:path';
-import type {JsMsg} from '@nats-io/jetstream';
+import {AckPolicy, DeliverPolicy, type JsMsg} from '@nats-io/jetstream';
 import {createRunFolder, recordProcess, type RunFolder} from '../core/run-folder/folder.js';
 import {localExecutor} from '../core/run/task-run.js';
 import {SpendReader} from '../core/run/spend.js';
@@ -11,8 +11,13 @@ import type {HermesCapabilities} from '../core/types.js';
 import {messageOf} from '../core/errors.js';
 import type {Nats} from './connection.js';
 import {unfitReason} from './fit.js';
-import {advertisementSchema, encodeMessage, messageVersion, offerSchema, parseMessage, type WorkerAdvertisement} from './messages.js';
-import {offerConsumer, offerStream, attemptSubjects, batchStream, workerPingSubject} from './subjects.js';
+import {homeRoutes, type HomeRoutes} from './home-routes.js';
+import {z} from 'zod';
+import {advertisementSchema, messageVersion, offerSchema, type TaskOffer, type WorkerAdvertisement} from './messages.js';
+import {followReference, offerReferenceSchema} from './offer-body.js';
+import {advertisementSubject, offerConsumerOf, offerStream, offerSubjects, attemptSubjects, batchStream, workerPingSubject} from './subjects.js';
+import {offerAckWaitMs} from './connection.js';
+import {replyTo} from './seal.js';
 import {keepOutcome, markWorkerFolder, pendingOutcomes} from './outcomes.js';
 import {ReportPublisher} from './report-publisher.js';
 import {claim, runAttempt} from './worker-attempt.js';
@@ -28,25 +33,6 @@ export type WorkerOptions = {
 	log: (line: string) => void;
 };
 
-/**
- * How long an offer no worker has taken waits before JetStream offers it again (to anyone): 0.5 s
- * after the first worker that cannot run it, doubling with each such worker up to 5 s. A fitting
- * worker that comes back takes it within that; the runner host ends it after its own bounded
- * wait (and deletes the offer). Each worker says once per offer why it left it.
- * Jittered, as the pulls' expiry is: the server gives a redelivered offer to the oldest waiting
- * pull, and with whole seconds on both sides the worker that left it re-pulled in step with the
- * redelivery and got it back every time, so a busy fitting worker never saw it again (a coder
- * task of 61 waited forever about one batch in two).
- */
-function unfitDelayMs(deliveries: number): number {
-	return jittered(Math.min(5000, 500 * 2 ** Math.max(0, deliveries - 1)));
-}
-
-/** `ms` ± 25 %, so that no two workers' pulls and redeliveries keep in step. */
-function jittered(ms: number): number {
-	return Math.round(ms * (0.75 + Math.random() / 2));
-}
-
 /** How long one pull waits for an offer before it is made again: 1 to 1.5 s (the client's floor is 1 s). */
 const pullExpiresMs = () => 1000 + Math.round(Math.random() * 500);
 
@@ -55,8 +41,6 @@ const claimRetryMs = 1000;
 
 export class Worker {
 	private readonly running = new Set<string>();
-	/** Offers this worker cannot run and has said so for (once each). */
-	private readonly leftAlone = new Set<string>();
 	private readonly folders = new Map<string, RunFolder>();
 	private readonly spend: SpendReader;
 	private stopping = false;
@@ -64,8 +48,12 @@ export class Worker {
 	private heartbeat: NodeJS.Timeout | undefined;
 	private heartbeatFailing = false;
 
+	/** Read once at start: a route means what this home configured when the worker started. */
+	private readonly routes: HomeRoutes;
+
 	constructor(private readonly nats: Nats, private readonly options: WorkerOptions) {
 		this.spend = new SpendReader(options.env, options.capabilities.flags.source);
+		this.routes = homeRoutes(options.hermesHome);
 	}
 
 	/**
@@ -75,13 +63,13 @@ export class Worker {
 	async serve(serving: () => void = () => undefined): Promise<void> {
 		await this.advertise();
 		const pings = this.nats.connection.subscribe(workerPingSubject, {callback: (error, request) => {
-			if (!error) request.respond(encodeMessage(advertisementSchema.parse(this.advertisement())));
+			if (!error) request.respond(this.nats.signer.seal(replyTo(workerPingSubject), advertisementSchema.parse(this.advertisement())).bytes);
 		}});
 		await this.nats.connection.flush().catch(() => undefined); // the subscription stands at the server
 		serving();
 		void this.reportKeptOutcomes();
 		this.heartbeat = setInterval(() => void this.advertise(), this.options.heartbeatMs);
-		const consumer = await this.nats.js.consumers.get(offerStream, offerConsumer);
+		const consumer = await this.offers();
 		const attempts = new Set<Promise<void>>();
 		let pullFailures = 0;
 		while (!this.stopping) {
@@ -97,7 +85,11 @@ export class Worker {
 				return null;
 			});
 			if (!message) continue;
-			const taken = this.take(message).finally(() => attempts.delete(taken));
+			// No offer can end this worker: whatever goes wrong with one is said, and the offer termed.
+			const taken = this.take(message).catch((error: unknown) => {
+				this.options.log(`dropped an offer on ${message.subject}: ${messageOf(error)}`);
+				drop(message);
+			}).finally(() => attempts.delete(taken));
 			attempts.add(taken);
 		}
 
@@ -120,6 +112,7 @@ export class Worker {
 			name,
 			hermes: {version: capabilities.version, probed: capabilities.probed, flags: capabilities.flags},
 			profiles: profilesIn(this.options.hermesHome),
+			routes: {providers: [...this.routes.providers].sort(), base_urls: [...this.routes.baseUrls].sort()},
 			slots: concurrency,
 			free: concurrency - this.running.size,
 			running: [...this.running],
@@ -132,7 +125,7 @@ export class Worker {
 	private async advertise(): Promise<void> {
 		const advertisement = advertisementSchema.parse(this.advertisement());
 		try {
-			await this.nats.workers.put(this.options.name, encodeMessage(advertisement));
+			await this.nats.workers.put(this.options.name, this.nats.signer.seal(advertisementSubject(this.options.name), advertisement).bytes);
 			if (this.heartbeatFailing) this.options.log('heartbeats go through again');
 			this.heartbeatFailing = false;
 		} catch (error) {
@@ -150,27 +143,28 @@ export class Worker {
 	}
 
 	private async take(message: JsMsg): Promise<void> {
-		const parsed = parseMessage(offerSchema, message.data);
-		if (!parsed.ok) {
-			this.options.log(`ignored a malformed offer on ${message.subject}: ${parsed.why}`);
-			message.term('malformed offer');
+		// Only a runner host of this fleet may offer, and only on the subject it sealed the offer for.
+		const parsed = this.nats.signer.open(z.union([offerSchema, offerReferenceSchema]), 'host', message.subject, message.data);
+		const followed = parsed.ok && 'sha256' in parsed.value ? await followReference(this.nats, parsed.value) : undefined;
+		if (!parsed.ok || (followed && !followed.ok)) {
+			this.options.log(`refused an offer on ${message.subject}: ${!parsed.ok ? parsed.why : followed && !followed.ok ? followed.why : ''}`);
+			drop(message);
 			return;
 		}
 
-		const offer = parsed.value;
+		const offer = followed?.ok ? followed.offer : parsed.value as TaskOffer;
 		if (message.subject !== `hd.${offer.batch}.offer`) {
 			this.options.log(`ignored an offer for batch ${offer.batch} that came on ${message.subject}`);
-			message.term('offer on a foreign subject');
+			drop(message);
 			return;
 		}
 
 		const key = `${offer.batch}/${offer.task.id}/${offer.attempt}`;
 		const unfit = unfitReason(offer.task, this.advertisement());
 		if (unfit) {
-			if (!this.leftAlone.has(key)) this.options.log(`left task ${offer.task.id} of batch ${offer.batch} to other workers: ${unfit}`);
-			this.leftAlone.add(key);
-			if (this.leftAlone.size > 10_000) this.leftAlone.delete(this.leftAlone.values().next().value!);
-			message.nak(unfitDelayMs(message.info.deliveryCount));
+			// Its own consumer: done with it; the workers that can run it each see it in theirs.
+			this.options.log(`left task ${offer.task.id} of batch ${offer.batch} to other workers: ${unfit}`);
+			message.ack();
 			return;
 		}
 
@@ -184,8 +178,9 @@ export class Worker {
 			}
 
 			if (!claimed.granted) {
-				this.options.log(`dropped task ${offer.task.id} of batch ${offer.batch}: ${claimed.why}`);
-				message.term(claimed.why);
+				// Another worker's claim came first: the usual end of an offer every fitting worker sees, not worth a line.
+				if (!claimed.taken) this.options.log(`dropped task ${offer.task.id} of batch ${offer.batch}: ${claimed.why}`);
+				drop(message);
 				return;
 			}
 
@@ -217,6 +212,22 @@ export class Worker {
 		}
 	}
 
+	/** This worker's own consumer of the offers (subjects.ts, offerConsumerOf), made if missing: every offer not yet granted, from the oldest. */
+	private async offers() {
+		const name = offerConsumerOf(this.options.name);
+		await this.nats.manager.consumers.info(offerStream, name).catch(async () => this.nats.manager.consumers.add(offerStream, {
+			durable_name: name,
+			ack_policy: AckPolicy.Explicit,
+			ack_wait: offerAckWaitMs * 1_000_000,
+			max_deliver: -1,
+			filter_subject: offerSubjects,
+			deliver_policy: DeliverPolicy.All,
+			// A worker gone for good leaves no consumer behind for long.
+			inactive_threshold: 24 * 3600 * 1e9,
+		}));
+		return this.nats.js.consumers.get(offerStream, name);
+	}
+
 	/**
 	 * Results an earlier run of this worker (same name, same home) kept and never got into their
 	 * batch's stream: published now, marked recovered; dropped for a batch that has ended.
@@ -226,6 +237,8 @@ export class Worker {
 			const {batch, taskId, attempt, report, file} = outcome;
 			const publisher = new ReportPublisher({
 				js: this.nats.js,
+				signer: this.nats.signer,
+				maxPayload: () => this.nats.maxPayload,
 				subject: attemptSubjects(batch, taskId, attempt).report,
 				idPrefix: `${batch}.${taskId}.${attempt}.recovered`,
 				worker: this.options.name,
@@ -234,10 +247,11 @@ export class Worker {
 			});
 			publisher.resend({...report, recovered: true});
 			const gone = await publisher.settled();
+			// Removed before it is said: whoever reads the line finds the file gone.
+			rmSync(file, {force: true});
 			this.options.log(gone
 				? `dropped the kept result of task ${taskId} of batch ${batch}: ${gone}`
 				: `reported task ${taskId} (attempt ${attempt}) of batch ${batch}, which ended while this worker was away`);
-			rmSync(file, {force: true});
 		}
 	}
 
@@ -252,6 +266,16 @@ export class Worker {
 
 		return folder;
 	}
+}
+
+/**
+ * An offer this worker should never get again: acked, not term()'d. nats-server 2.9 keeps a termed
+ * message of a consumer with max_deliver -1 pending and delivers it again
+ * after ack_wait (measured on 2.9.10: redelivered 2 s after a term with ack_wait 2 s), which made
+ * issue 36's poison offer come back to every worker, for good.
+ */
+function drop(message: JsMsg): void {
+	message.ack();
 }
 
 function profilesIn(hermesHome: string): string[] {

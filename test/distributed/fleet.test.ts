@@ -9,7 +9,7 @@ import {jetstream} from '@nats-io/jetstream';
 import {cliPath} from '../helpers/run-cli.js';
 import {fakeAgentPath} from '../helpers/processes.js';
 import {listGroupMembers} from '../../src/core/process/group.js';
-import {natsServerPath, natsSkipReason, scratchDir, startedRecords, startNatsServer, startWorker, stopFleet} from '../helpers/nats-fleet.js';
+import {natsServerPath, natsSkipReason, scratchDir, startedRecords, startNatsServer, startWorker, stopFleet, workerFleetEnv} from '../helpers/nats-fleet.js';
 import {waitFor} from '../helpers/wait-for.js';
 import type {BatchReport} from '../../src/core/types.js';
 
@@ -127,13 +127,13 @@ describe.skipIf(!natsServerPath)('run --nats with three workers', () => {
 		expect(report.results.map(result => [result.status, result.answer, result.host])).toEqual([['succeeded', 'first', 'wa'], ['succeeded', 'second', 'wa']]);
 	}, 60_000);
 
-	it('two batches at once on one server stay apart; malformed offers are ignored and logged', async () => {
+	it('two batches at once on one server stay apart; an unsigned offer is refused and logged', async () => {
 		const {url} = await startNatsServer();
 		const workers = await Promise.all([startWorker(url, 'wa'), startWorker(url, 'wb')]);
 		const connection = await connect({servers: url});
 		await jetstream(connection).publish('hd.garbage.offer', new TextEncoder().encode('{"v":1,"nonsense":true}'));
 		await connection.close();
-		await waitFor(() => workers.some(worker => worker.log.text.includes('ignored a malformed offer on hd.garbage.offer')), {message: 'a worker to log the malformed offer'});
+		await waitFor(() => workers.some(worker => worker.log.text.includes('refused an offer on hd.garbage.offer: not sealed with a fleet key')), {message: 'a worker to log the malformed offer'});
 		const [first, second] = await Promise.all([
 			runBatch(url, Array.from({length: 6}, (_, index) => ({goal: `A${index} [fake:duration=0.3] [fake:answer=A${index}]`}))),
 			runBatch(url, Array.from({length: 6}, (_, index) => ({goal: `B${index} [fake:duration=0.3] [fake:answer=B${index}]`}))),
@@ -163,7 +163,7 @@ describe.skipIf(!natsServerPath)('run --nats with three workers', () => {
 		const unreachable = await runBatch('nats://127.0.0.1:1', [{goal: 'x'}]);
 		expect(unreachable.exitCode).toBe(2);
 		expect(unreachable.stderr).toMatch(/cannot reach NATS at nats:\/\/127\.0\.0\.1:1.*\n {2}fix: start a server with JetStream/);
-		const worker = await execa(process.execPath, [cliPath, 'worker', '--nats', 'nats://127.0.0.1:1', '--hermes-bin', fakeAgentPath], {env: {...process.env, HERMES_HOME: scratchDir('hd-lonely-')}, reject: false});
+		const worker = await execa(process.execPath, [cliPath, 'worker', '--nats', 'nats://127.0.0.1:1', '--name', 'lonely', '--hermes-bin', fakeAgentPath], {env: {...process.env, HERMES_HOME: scratchDir('hd-lonely-'), ...workerFleetEnv('lonely')}, reject: false});
 		expect(worker.exitCode).toBe(2);
 		expect(worker.stderr).toMatch(/cannot reach NATS at nats:\/\/127\.0\.0\.1:1.*\n {2}fix: /);
 	}, 30_000);

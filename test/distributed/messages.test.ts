@@ -45,7 +45,7 @@ describe('distributed messages', () => {
 	it('subjects are namespaced per batch and refuse tokens that would widen them', () => {
 		expect(offerSubject('b1')).toBe('hd.b1.offer');
 		expect(attemptSubjects('b1', 't01', 2)).toEqual({claim: 'hd.b1.task.t01.2.claim', cancel: 'hd.b1.task.t01.2.cancel', report: 'hd.b1.report.t01.2'});
-		expect(batchStream('b1')).toEqual({name: 'HD_BATCH_b1', subjects: 'hd.b1.report.>'});
+		expect(batchStream('b1')).toEqual({name: 'HD_BATCH_b1', subjects: 'hd.b1.report.>', bodies: 'hd.b1.body.>'});
 		expect(reportOf('b1', 'hd.b1.report.t01.2')).toEqual({taskId: 't01', attempt: 2});
 		for (const foreign of ['hd.b2.report.t01.2', 'hd.b1.report.t01.2.x', 'hd.b1.report.t01.0', 'hd.b1.task.t01.2.claim']) expect(reportOf('b1', foreign)).toBeUndefined();
 		for (const bad of ['*', '>', 'a.b', '', 'a b']) expect(() => offerSubject(bad)).toThrow(/subject token/);

@@ -10,7 +10,7 @@ import {execa} from 'execa';
 import {afterEach, describe, expect, it} from 'vitest';
 import {cliPath} from '../helpers/run-cli.js';
 import {fakeAgentPath} from '../helpers/processes.js';
-import {natsServerPath, natsSkipReason, scratchDir, startNatsServer, startWorker, stopFleet} from '../helpers/nats-fleet.js';
+import {natsServerPath, natsSkipReason, scratchDir, startNatsServer, startWorker, stopFleet, workerFleetEnv} from '../helpers/nats-fleet.js';
 import type {BatchReport} from '../../src/core/types.js';
 import {operatorMode} from '../helpers/nats-creds.js';
 
@@ -19,12 +19,12 @@ const opensslPath = ['/usr/bin/openssl', '/usr/local/bin/openssl', '/bin/openssl
 if (natsServerPath && !opensslPath) console.log('openssl is not installed (apt-get install openssl): the TLS tests are skipped, since they make their certificates with it');
 afterEach(stopFleet);
 
-function runBatch(url: string, flags: string[] = []) {
-	return execa(process.execPath, [cliPath, 'run', '--nats', url, ...flags, JSON.stringify([{goal: 'hello [fake:duration=0.1] [fake:answer=hi]'}])], {env: {...process.env, HERMES_HOME: scratchDir('hd-runner-')}, reject: false});
+function runBatch(url: string, flags: string[] = [], env: Record<string, string> = {}) {
+	return execa(process.execPath, [cliPath, 'run', '--nats', url, ...flags, JSON.stringify([{goal: 'hello [fake:duration=0.1] [fake:answer=hi]'}])], {env: {...process.env, HERMES_HOME: scratchDir('hd-runner-'), ...env}, reject: false});
 }
 
 function lonelyWorker(url: string, flags: string[] = []) {
-	return execa(process.execPath, [cliPath, 'worker', '--nats', url, '--hermes-bin', fakeAgentPath, ...flags], {env: {...process.env, HERMES_HOME: scratchDir('hd-lonely-')}, reject: false, timeout: 20_000});
+	return execa(process.execPath, [cliPath, 'worker', '--nats', url, '--name', 'lonely', '--hermes-bin', fakeAgentPath, ...flags], {env: {...process.env, HERMES_HOME: scratchDir('hd-lonely-'), ...workerFleetEnv('lonely')}, reject: false, timeout: 20_000});
 }
 
 /**
@@ -47,25 +47,44 @@ function certificates(dir: string): {ca: string; cert: string; key: string; clie
 }
 
 describe.skipIf(!natsServerPath)('NATS auth', () => {
-	it('a server that asks for a user and password: refused without them (exit 2), a batch runs with them in the URL, and the password is never printed', async () => {
+	it('a server that asks for a user and password: the password from a file or the environment, never argv; read as RFC 3986 says (":" and "/" in it); never printed', async () => {
 		const dir = scratchDir('hd-auth-');
 		const config = path.join(dir, 'server.conf');
-		writeFileSync(config, 'authorization {\n  user: hd\n  password: "s3cret-pw"\n}\n');
+		const password = 's3:cr/et@pw%';
+		writeFileSync(config, `authorization {\n  user: hd\n  password: "${password}"\n}\n`);
 		const server = await startNatsServer({extraArgs: ['-c', config]});
-		const withPassword = server.url.replace('nats://', 'nats://hd:s3cret-pw@');
+		const passwordFile = path.join(dir, 'password');
+		writeFileSync(passwordFile, `${password}\n`, {mode: 0o600});
+		const withUser = server.url.replace('nats://', 'nats://hd@');
 
 		const refused = await lonelyWorker(server.url);
 		expect(refused.exitCode).toBe(2);
 		expect(refused.stderr).toMatch(/cannot reach NATS at nats:\/\/127\.0\.0\.1:\d+: .*[Aa]uthorization/);
-		const worker = await startWorker(withPassword, 'wa');
+		// In argv every local user reads it (ps): refused before anything connects, without repeating it.
+		const inArgv = await lonelyWorker(server.url.replace('nats://', `nats://hd:${encodeURIComponent(password)}@`));
+		expect(inArgv.exitCode).toBe(2);
+		expect(inArgv.stderr).toMatch(/--nats: the URL holds a password, which every user of this host can read in the process list \(ps\)\n {2}fix: leave the password out of the URL .*HERMES_DELEGATE_NATS_PASSWORD_FILE/);
+		// A "/" written as it is ends the host part: said without the password.
+		const torn = await lonelyWorker(server.url.replace('nats://', `nats://hd:${password}@`));
+		expect(torn.exitCode).toBe(2);
+		expect(torn.stderr).toMatch(/a "\/", "\?" or "#" in a password ends the host part/);
+
+		const worker = await startWorker(withUser, 'wa', {env: {HERMES_DELEGATE_NATS_PASSWORD_FILE: passwordFile}});
 		const unauthorised = await runBatch(server.url);
 		expect(unauthorised.exitCode).toBe(2);
-
-		const run = await runBatch(withPassword);
+		const run = await runBatch(withUser, [], {HERMES_DELEGATE_NATS_PASSWORD: password});
 		expect(run.exitCode, run.stderr).toBe(0);
 		expect((JSON.parse(run.stdout) as BatchReport).results[0]).toMatchObject({status: 'succeeded', answer: 'hi', host: 'wa'});
-		for (const text of [run.stdout, run.stderr, worker.log.text, refused.stderr]) expect(text).not.toContain('s3cret-pw');
 		expect(run.stderr).toMatch(/nats: 1 live worker: wa/);
+		// delegate.yaml is no process list: the URL there may hold it, percent-encoded (":" stays as it is).
+		const home = scratchDir('hd-runner-');
+		writeFileSync(path.join(home, 'delegate.yaml'), `executor:\n  nats: "${server.url.replace('nats://', `nats://hd:${password.replaceAll('%', '%25').replaceAll('/', '%2F').replaceAll('@', '%40')}@`)}"\n`);
+		const configured = await execa(process.execPath, [cliPath, 'run', JSON.stringify([{goal: 'hello [fake:duration=0.1] [fake:answer=hi]'}])], {env: {...process.env, HERMES_HOME: home}, reject: false});
+		expect(configured.exitCode, configured.stderr).toBe(0);
+		for (const text of [run.stdout, run.stderr, worker.log.text, refused.stderr, inArgv.stderr, torn.stderr, configured.stderr]) {
+			expect(text).not.toContain('s3:cr');
+			expect(text).not.toContain('s3%3Acr');
+		}
 	}, 60_000);
 
 	it.skipIf(!opensslPath)('a server that speaks only TLS: --nats-tls-ca on both ends; without it nothing connects (exit 2)', async () => {

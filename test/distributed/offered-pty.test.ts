@@ -5,8 +5,8 @@
 import {writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {cliPath, makeHome, tasksJson} from '../helpers/run-cli.js';
-import {natsServerPath, natsSkipReason, scratchDir, startedRecords, startNatsServer, startWorker, stopFleet} from '../helpers/nats-fleet.js';
+import {cliPath, makeHome, modelMapConfig, tasksJson} from '../helpers/run-cli.js';
+import {natsServerPath, natsSkipReason, scratchDir, startedRecords, startNatsServer, startWorker, stopFleet, hostFleetEnv} from '../helpers/nats-fleet.js';
 import {startTmux} from '../helpers/tmux.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -24,13 +24,13 @@ const count = (screen: string, text: string) => screen.split(text).length - 1;
 describe.skipIf(!natsServerPath)('offers no worker has claimed yet', () => {
 	it('show as queued with what they wait for, not running, until the worker claims each', async () => {
 		const {url} = await startNatsServer();
-		const worker = await startWorker(url, 'wa', {concurrency: 1});
+		const worker = await startWorker(url, 'wa', {config: modelMapConfig, concurrency: 1});
 		const home = makeHome();
 		cleanups.push(() => home.remove());
 		const files = scratchDir('hd-go-');
 		const release = (id: string) => writeFileSync(path.join(files, id), '');
 		const file = home.write('tasks.json', tasksJson(...['t01', 't02', 't03'].map(id => ({name: `job-${id}`, goal: `Work on ${id} [fake:until-file=${path.join(files, id)}]`}))));
-		const screen = startTmux([process.execPath, cliPath, 'tui', file, '--nats', url, '-j', '3'], {env: {HERMES_HOME: home.dir}, columns: 160, rows: 40});
+		const screen = startTmux([process.execPath, cliPath, 'tui', file, '--nats', url, '-j', '3'], {env: {HERMES_HOME: home.dir, ...hostFleetEnv()}, columns: 160, rows: 40});
 		cleanups.push(() => screen.kill());
 
 		// One running on wa's one slot; the other two offered and waiting, counted as queued.

@@ -14,7 +14,7 @@ import {Fleet, fleetCapabilities} from '../../src/distributed/fleet.js';
 import {attemptSubjects, batchStream} from '../../src/distributed/subjects.js';
 import {messageVersion} from '../../src/distributed/messages.js';
 import {isProcessRunning} from '../helpers/processes.js';
-import {natsServerPath, natsSkipReason, startNatsServer, startWorker, stopFleet} from '../helpers/nats-fleet.js';
+import {natsServerPath, natsSkipReason, startNatsServer, startWorker, stopFleet, testSigner} from '../helpers/nats-fleet.js';
 import {waitFor} from '../helpers/wait-for.js';
 
 if (!natsServerPath) console.log(natsSkipReason);
@@ -45,8 +45,11 @@ describe.skipIf(!natsServerPath)('the NATS executor', () => {
 	it('cancels a remote task: the worker ends its process group, then answers; foreign and malformed messages are ignored and logged', async () => {
 		const {url} = await startNatsServer();
 		const worker = await startWorker(url, 'wa');
+		// mallory is a worker of the fleet too (listed before the runner host reads the trust file), holding no task.
+		const mallory = testSigner('worker', 'mallory');
+		const wa = testSigner('worker', 'wa');
 		const home = mkdtempSync(path.join(tmpdir(), 'hd-cancel-home-'));
-		const nats = await openNats(url, 'test runner host');
+		const nats = await openNats(url, 'test runner host', {}, testSigner());
 		const logged: string[] = [];
 		const log = (line: string) => logged.push(line);
 		const fleet = await Fleet.discover(nats, log);
@@ -69,16 +72,19 @@ describe.skipIf(!natsServerPath)('the NATS executor', () => {
 
 			const subjects = attemptSubjects(folder.runId, 't01', 1);
 			const encode = (value: string) => new TextEncoder().encode(value);
-			// Into the batch's stream, as a worker's reports go: a torn one, one from a worker that does
-			// not hold the task (with the seq the next true report will have), bad output, a subject no attempt has.
+			// Into the batch's stream, as a worker's reports go: a torn one; one sealed by worker mallory,
+			// which does not hold the task (with the seq the next true report will have); one mallory
+			// sealed in wa's name; bad output sealed by wa itself; a subject no attempt has.
 			nats.connection.publish(subjects.report, encode('{"v":2,"kind":"finished"'));
-			nats.connection.publish(subjects.report, encode(JSON.stringify({v: messageVersion, seq: 1, worker: 'mallory', kind: 'killed', at: 1})));
-			nats.connection.publish(subjects.report, encode(JSON.stringify({v: messageVersion, seq: 1, worker: 'wa', kind: 'output', stream: 'stdout', data: 'not base64 at all!'})));
+			nats.connection.publish(subjects.report, mallory.seal(subjects.report, {v: messageVersion, seq: 1, worker: 'mallory', kind: 'killed', at: 1}).bytes);
+			nats.connection.publish(subjects.report, mallory.seal(subjects.report, {v: messageVersion, seq: 1, worker: 'wa', kind: 'killed', at: 1}).bytes);
+			nats.connection.publish(subjects.report, wa.seal(subjects.report, {v: messageVersion, seq: 1, worker: 'wa', kind: 'output', stream: 'stdout', data: 'not base64 at all!'}).bytes);
 			nats.connection.publish(`${subjects.report}.bogus`, encode('{}'));
-			await waitFor(() => logged.filter(line => line.startsWith('ignored')).length === 4, {message: 'four ignored messages logged'});
-			expect(logged.join('\n')).toMatch(/ignored a malformed report of task t01: not JSON/);
+			await waitFor(() => logged.filter(line => line.startsWith('ignored')).length === 5, {message: 'five ignored messages logged'});
+			expect(logged.join('\n')).toMatch(/ignored a report of task t01: not sealed with a fleet key/);
 			expect(logged.join('\n')).toMatch(/ignored a killed report of task t01 from mallory, which does not hold it/);
-			expect(logged.join('\n')).toMatch(/ignored a malformed report of task t01: .*data/);
+			expect(logged.join('\n')).toMatch(/ignored a report of task t01: signed by worker mallory in the name of wa/);
+			expect(logged.join('\n')).toMatch(/ignored a report of task t01: .*data/);
 			expect(logged.join('\n')).toMatch(/ignored a message on hd\.[\w-]+\.report\.t01\.1\.bogus: no such subject of an attempt/);
 			expect(events.some(event => event.type === 'task.killed')).toBe(false);
 			expect(runner.status('t01')).toBe('running');
@@ -113,7 +119,7 @@ describe.skipIf(!natsServerPath)('the NATS executor', () => {
 		await startWorker(url, 'wa');
 		const home = mkdtempSync(path.join(tmpdir(), 'hd-consumer-home-'));
 		const release = path.join(home, 'go');
-		const nats = await openNats(url, 'test runner host');
+		const nats = await openNats(url, 'test runner host', {}, testSigner());
 		const logged: string[] = [];
 		const log = (line: string) => logged.push(line);
 		const fleet = await Fleet.discover(nats, log);

@@ -7,8 +7,8 @@ import {writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {listGroupMembers} from '../../src/core/process/group.js';
-import {cliPath, makeHome, tasksJson} from '../helpers/run-cli.js';
-import {natsServerPath, natsSkipReason, restartNatsServer, scratchDir, startedRecords, startNatsServer, startWorker, stopFleet, stopNatsServer} from '../helpers/nats-fleet.js';
+import {cliPath, makeHome, modelMapConfig, tasksJson} from '../helpers/run-cli.js';
+import {natsServerPath, natsSkipReason, restartNatsServer, scratchDir, startedRecords, startNatsServer, startWorker, stopFleet, stopNatsServer, hostFleetEnv} from '../helpers/nats-fleet.js';
 import {startTmux} from '../helpers/tmux.js';
 
 if (!natsServerPath) console.log(natsSkipReason);
@@ -25,7 +25,7 @@ describe.skipIf(!natsServerPath)('tui --nats in a real terminal', () => {
 	it('shows the workers and each pane\'s host, and cancels a remote task: its group on the worker is gone', async () => {
 		let server = await startNatsServer();
 		const {url} = server;
-		const workers = await Promise.all([startWorker(url, 'wa', {concurrency: 1}), startWorker(url, 'wb', {concurrency: 1})]);
+		const workers = await Promise.all([startWorker(url, 'wa', {config: modelMapConfig, concurrency: 1}), startWorker(url, 'wb', {config: modelMapConfig, concurrency: 1})]);
 		const home = makeHome();
 		cleanups.push(() => home.remove());
 		const go = path.join(scratchDir('hd-go-'), 'go');
@@ -33,7 +33,7 @@ describe.skipIf(!natsServerPath)('tui --nats in a real terminal', () => {
 			{name: 'alpha-notes', goal: `Summarise the alpha notes [fake:until-file=${go}]`},
 			{name: 'runaway-crawler', goal: 'Crawl the whole docs site [fake:forever]'},
 		));
-		const screen = startTmux([process.execPath, cliPath, 'tui', file, '--nats', url, '--grace', '1'], {env: {HERMES_HOME: home.dir}, columns: 160, rows: 40});
+		const screen = startTmux([process.execPath, cliPath, 'tui', file, '--nats', url, '--grace', '1'], {env: {HERMES_HOME: home.dir, ...hostFleetEnv()}, columns: 160, rows: 40});
 		cleanups.push(() => screen.kill());
 
 		// One task on each worker (one slot each), every slot taken.
@@ -46,7 +46,7 @@ describe.skipIf(!natsServerPath)('tui --nats in a real terminal', () => {
 		expect(listGroupMembers(pid)).not.toEqual([]);
 
 		// `attach` from another terminal sees the same: the runner host replays the fleet's newest standing.
-		const attached = startTmux([process.execPath, cliPath, 'attach'], {env: {HERMES_HOME: home.dir}, columns: 160, rows: 40});
+		const attached = startTmux([process.execPath, cliPath, 'attach'], {env: {HERMES_HOME: home.dir, ...hostFleetEnv()}, columns: 160, rows: 40});
 		cleanups.push(() => attached.kill());
 		const seen = await attached.waitForScreen(all(/workers: wa 0\/1 free · wb 0\/1 free/, /t02 runaway-crawler +● running/), {timeoutMs: 20_000, message: 'the attached dashboard with the workers line'});
 		expect([...seen.matchAll(/on (w[ab]) · /g)].map(match => match[1]).toSorted()).toEqual(['wa', 'wb']);
