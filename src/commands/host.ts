@@ -102,6 +102,7 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 			graceMs: batch.graceMs,
 			canSteer: true,
 			canReroute: true,
+			origin: spec.origin,
 			watchConfig: listener => steering.watch(outcome => {
 				log(`config.yaml changed: ${outcome.message}`);
 				listener(outcome);

@@ -77,7 +77,8 @@ export async function delegate(context: McpContext, args: unknown, progress?: Wa
 	const routing = readRouting(context);
 	checkTasks(tasks, routing);
 	const options = Object.fromEntries(Object.entries(context.options).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-	const origin = context.origin();
+	// The client's own name for itself: shown by ls and the dashboard, so one short line.
+	const origin = context.origin()?.replaceAll(/\s+/g, ' ').trim().slice(0, 100) || undefined;
 	const status = await launchHost({command: 'run', taskArg: '-', options, stdinIsTTY: false, stdin: JSON.stringify(tasks.map(asTaskFile)), color: false, ...(origin ? {origin} : {})}, {env: context.env});
 	if (status.type === 'refused') {
 		throw new ToolInputError(`nothing was started: ${status.message.replace(/^hermes-delegate: /, '').trim()}`, 'fix what the message names and call delegate again');

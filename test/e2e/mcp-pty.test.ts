@@ -31,7 +31,9 @@ describe('an MCP-started batch in the dashboard', () => {
 
 		const screen = startTmux([process.execPath, cliPath, 'attach', batchId], {env: {HERMES_HOME: test.dir, HERMES_DELEGATE_DEMO_HOME: path.join(test.dir, 'demo-home')}});
 		cleanups.push(() => screen.kill());
-		await screen.waitForScreen(/t01 runaway +● running/, {message: 'the MCP batch in the attached dashboard'});
+		const shown = await screen.waitForScreen(/t01 runaway +● running/, {message: 'the MCP batch in the attached dashboard'});
+		// The header names the parent that started it.
+		expect(shown).toContain('started by parent-agent');
 		screen.sendKeys('c');
 		await screen.waitForScreen(/Cancel t01 'runaway'\? SIGTERM to its process group, SIGKILL after 1s\. y\/n/);
 		screen.sendKeys('y');
