@@ -6,7 +6,7 @@
 import {unwatchFile, watchFile} from 'node:fs';
 import {McpServer, CLIENT_INFO_META_KEY, type LoggingLevel, type RegisteredTool} from '@modelcontextprotocol/server';
 import {serveStdio} from '@modelcontextprotocol/server/stdio';
-import {settingsPath} from '../core/config/settings.js';
+import {defaultMcpMaxTasks, settingsPath} from '../core/config/settings.js';
 import {InputError, messageOf} from '../core/errors.js';
 import type {McpContext} from './context.js';
 import {advertised, batchesArgs, cancelArgs, delegateSchema, outputArgs, parseArgs, routesArgs, staticSchemas, statusArgs, ToolInputError, waitArgs} from './inputs.js';
@@ -44,7 +44,7 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
 		const server = new McpServer({name: 'hermes-delegate', version: options.version}, {capabilities: {tools: {listChanged: true}, logging: {}}});
 		const register = (name: ToolName, handler: Handler, annotations: Record<string, boolean>) => server.registerTool(name, {
 			description: name === 'delegate' && routing ? delegateDescription(routing.view) : descriptions[name],
-			inputSchema: advertised(name === 'delegate' ? delegateSchema(routing?.view ?? emptyView, routing?.maxTasks ?? 1) : staticSchemas[name]),
+			inputSchema: advertised(name === 'delegate' ? delegateSchema(routing?.view ?? emptyView, routing?.maxTasks ?? defaultMcpMaxTasks) : staticSchemas[name]),
 			annotations,
 		}, async (args: unknown, ctx: ToolContext) => {
 			const client = ctx.mcpReq.envelope?.[CLIENT_INFO_META_KEY] as {name?: unknown} | undefined;

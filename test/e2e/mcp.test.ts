@@ -129,8 +129,25 @@ describe('hermes-delegate mcp', () => {
 		test.write('go', '');
 		const waited = (await mcp.call('batch_wait', {batch_id: batchId, timeout_s: 120})).json();
 		expect(waited.results[0].status).toBe('succeeded');
-		const after = (await mcp.call('task_output', {batch_id: batchId, task_id: 't01', search: 'fake answer'})).json();
-		expect(after.matches).toBeGreaterThan(0);
+		// Once its host has gone, the output comes from the task's log, made as plain.
+		await waitFor(async () => (await mcp.call('batches')).json().batches[0].state === 'finished', {message: 'the host to end'});
+		const after = await mcp.call('task_output', {batch_id: batchId, task_id: 't01', search: 'fake answer'});
+		expect(after.json().matches).toBeGreaterThan(0);
+		// eslint-disable-next-line no-control-regex
+		expect(after.text).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]|\\u001b/i);
+		const whole = await mcp.call('task_output', {batch_id: batchId, task_id: 't01', lines: 500});
+		expect(whole.json().lines.length).toBeGreaterThan(1);
+		expect(whole.text).not.toMatch(/\\u001b/i);
+	});
+
+	it('delegate with wait_s answers with the results, and a progress notification per finished task', async () => {
+		const mcp = await session(home());
+		const progress: Array<number> = [];
+		const answer = (await mcp.call('delegate', {tasks: [{goal: 'One [fake:duration=0.1]'}, {goal: 'Two [fake:duration=0.1]', option: 'deep'}], wait_s: 120}, {onprogress: event => progress.push(event.progress)})).json();
+		expect(answer.batch_id).toBeDefined();
+		expect(answer.timed_out).toBe(false);
+		expect(answer.results.map((result: any) => [result.id, result.status, result.route.name])).toEqual([['t01', 'succeeded', 'fast'], ['t02', 'succeeded', 'deep']]);
+		expect(progress.at(-1)).toBe(2);
 	});
 
 	it('cancel of a runaway ends its process group; the batch says cancelled', async () => {
