@@ -38,7 +38,8 @@ export async function batchWait(context: McpContext, args: {batch_id: string; un
 		let timedOut = false;
 		let live: Map<string, TaskResult> | undefined;
 		if (reached.kind === 'live') {
-			const waited = await settled(reached, args.until ?? 'all', (args.timeout_s ?? defaultWaitSeconds) * 1000, progress, signal);
+			const seen = context.reported.get(reached.run.runId) ?? new Set<string>();
+			const waited = await settled(reached, args.until ?? 'all', seen, (args.timeout_s ?? defaultWaitSeconds) * 1000, progress, signal);
 			timedOut = !waited.over;
 			live = waited.results;
 		}
@@ -46,26 +47,33 @@ export async function batchWait(context: McpContext, args: {batch_id: string; un
 		const view = viewOf(reached, 3);
 		const resultsFile = view.report?.results_file ?? null;
 		const results: TaskResult[] = view.report ? view.report.results : [...(live?.values() ?? [])];
+		const finished = results.filter(result => result.status !== 'queued' && result.status !== 'running');
+		context.reported.set(reached.run.runId, new Set([...(context.reported.get(reached.run.runId) ?? []), ...finished.map(result => result.id)]));
 		return {
 			...agentStatus(reached.run.runId, view),
 			timed_out: timedOut,
 			...(timedOut ? {hint: `still running: call batch_wait again, or watch it with \`${attachCommandFor(reached.run.runId)}\``} : {}),
 			...(view.report ? {summary: view.report.summary} : {}),
-			results: results.filter(result => result.status !== 'queued' && result.status !== 'running').map(result => agentResult(result, resultsFile)),
+			results: finished.map(result => agentResult(result, resultsFile)),
 		};
 	} finally {
 		await release(reached);
 	}
 }
 
-/** over: the batch (or the next task) finished; false at the timeout. results: the tasks finished so far. */
-async function settled(reached: Extract<Reached, {kind: 'live'}>, until: 'all' | 'any', timeoutMs: number, progress: WaitProgress | undefined, signal: AbortSignal | undefined): Promise<{over: boolean; results: Map<string, TaskResult>}> {
+/**
+ * over: the batch finished (until "all"), or a task this session has not been given yet did (until
+ * "any"); false at the timeout. results: the tasks finished so far.
+ */
+async function settled(reached: Extract<Reached, {kind: 'live'}>, until: 'all' | 'any', seen: ReadonlySet<string>, timeoutMs: number, progress: WaitProgress | undefined, signal: AbortSignal | undefined): Promise<{over: boolean; results: Map<string, TaskResult>}> {
 	const {batch, connection} = reached;
 	const results = new Map<string, TaskResult>();
 	// What had finished before we came: the snapshot's own events.
 	for (const {event} of connection.snapshot.events) remember(event, results);
 	const total = connection.snapshot.plan.tasks.length;
-	if (batch.view({lines: 0}).finished) return {over: true, results};
+	// "any": a task finished that this session's batch_wait has not returned yet, even before we came.
+	const unseen = () => [...results.keys()].some(id => !seen.has(id));
+	if (batch.view({lines: 0}).finished || (until === 'any' && unseen())) return {over: true, results};
 	const over = await new Promise<boolean>(resolve => {
 		const done = (value: boolean) => {
 			clearTimeout(timer);
@@ -81,7 +89,7 @@ async function settled(reached: Extract<Reached, {kind: 'live'}>, until: 'all' |
 			remember(event, results);
 			if (event.type === 'task.finished') {
 				progress?.(results.size, total, `${event.id} ${event.result.status}`);
-				if (until === 'any') done(true);
+				if (until === 'any' && unseen()) done(true);
 			} else if (event.type === 'batch.finished') {
 				done(true);
 			}

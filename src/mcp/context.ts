@@ -22,4 +22,6 @@ export type McpContext = {
 	/** The parent agent's name as its MCP client said in initialize (or its request envelope). */
 	origin(): string | undefined;
 	log(level: LoggingLevel, message: string): void;
+	/** Per batch, the finished tasks batch_wait has returned in this session: `until: "any"` waits for one not among them. */
+	reported: Map<string, Set<string>>;
 };

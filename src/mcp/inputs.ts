@@ -45,7 +45,7 @@ export const staticSchemas = {
 	batch_status: object({batch_id: batchId, lines: {type: 'integer', minimum: 0, maximum: 20, default: 3, description: 'Last output lines per task.'}}, ['batch_id']),
 	batch_wait: object({
 		batch_id: batchId,
-		until: {type: 'string', enum: ['all', 'any'], default: 'all', description: 'all: the whole batch; any: the next task that finishes.'},
+		until: {type: 'string', enum: ['all', 'any'], default: 'all', description: 'all: the whole batch; any: the next task to finish that this session was not given yet (at once if one has).'},
 		timeout_s: {type: 'number', minimum: 0, maximum: maxWaitSeconds, default: defaultWaitSeconds, description: `Return after this many seconds even if not done (default ${defaultWaitSeconds}).`},
 	}, ['batch_id']),
 	task_output: object({

@@ -22,7 +22,7 @@ import {delegateDescription, descriptions, type ToolName} from './descriptions.j
 type Handler = (args: unknown, progress: WaitProgress | undefined, signal: AbortSignal) => Promise<unknown> | unknown;
 type ToolContext = {mcpReq: {_meta?: {progressToken?: string | number} | undefined; envelope?: Record<string, unknown> | undefined; signal: AbortSignal; notify(notification: {method: string; params?: Record<string, unknown>}): Promise<void>}};
 
-export type ServeOptions = Omit<McpContext, 'origin' | 'log'> & {version: string; pollMs?: number};
+export type ServeOptions = Omit<McpContext, 'origin' | 'log' | 'reported'> & {version: string; pollMs?: number};
 
 export async function serveMcp(options: ServeOptions): Promise<void> {
 	const instances = new Set<{server: McpServer; delegateTool: RegisteredTool}>();
@@ -31,6 +31,7 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
 		env: options.env,
 		hermesHome: options.hermesHome,
 		options: options.options,
+		reported: new Map(),
 		origin: () => origin ?? [...instances].map(({server}) => server.server.getClientVersion()?.name).find(Boolean),
 		log(level, message) {
 			for (const {server} of instances) {

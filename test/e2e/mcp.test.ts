@@ -165,6 +165,36 @@ describe('hermes-delegate mcp', () => {
 		expect(status.tasks[0].status).toBe('cancelled');
 	});
 
+	it('batch_wait until any returns at the next finished task; cancel of the whole batch stops the rest; the log says what started', async () => {
+		const test = home();
+		const mcp = await session(test, {args: ['--grace', '1']});
+		const logged: string[] = [];
+		mcp.client.setNotificationHandler('notifications/message', notification => {
+			logged.push(String(notification.params.data));
+		});
+		await mcp.client.setLoggingLevel('info');
+		const {batch_id: batchId} = (await mcp.call('delegate', {tasks: [
+			{goal: 'Quick [fake:duration=0.1] [fake:lines=30]'},
+			{goal: 'Never stop [fake:forever] [fake:ready]'},
+			{goal: 'Never stop either [fake:forever] [fake:ready]'},
+		]})).json();
+		const first = (await mcp.call('batch_wait', {batch_id: batchId, until: 'any', timeout_s: 120})).json();
+		expect(first).toMatchObject({timed_out: false, finished: false});
+		expect(first.results.map((result: any) => [result.id, result.status])).toEqual([['t01', 'succeeded']]);
+		// Given once, t01 is not "the next" any more: a second wait for any runs to its timeout.
+		const second = (await mcp.call('batch_wait', {batch_id: batchId, until: 'any', timeout_s: 0.5})).json();
+		expect(second).toMatchObject({timed_out: true, finished: false});
+		await waitFor(() => logged.some(line => line.includes(`batch ${batchId}: 3 task(s) started`)), {message: 'the log message'});
+
+		const window = (await mcp.call('task_output', {batch_id: batchId, task_id: 't01', offset: 2, lines: 3})).json();
+		expect(window.lines.map((line: {n: number}) => line.n)).toEqual([2, 3, 4]);
+
+		await waitFor(() => recordedGroups(path.join(test.runsDir, batchId)).length === 3, {message: 'every agent started'});
+		const stopped = (await mcp.call('cancel', {batch_id: batchId})).json();
+		expect(stopped.tasks).toEqual([{id: 't02', status: 'cancelled'}, {id: 't03', status: 'cancelled'}]);
+		for (const pgid of recordedGroups(path.join(test.runsDir, batchId))) expect(listGroupMembers(pgid)).toEqual([]);
+	});
+
 	it('a route description changed with `config route` while connected: list_changed arrives, and tools/list carries the new words', async () => {
 		const test = home();
 		const mcp = await session(test);
