@@ -89,7 +89,7 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
 
 	const watched = [configPathOf(context), settingsPath(context.hermesHome)];
 	for (const file of watched) watchFile(file, {interval: options.pollMs ?? 500, persistent: false}, refresh);
-	const handle = serveStdio(factory, {onerror: error => process.stderr.write(`hermes-delegate mcp: ${messageOf(error)}\n`)});
+	const handle = serveStdio(factory, {onerror: answerMalformed});
 	try {
 		// The client closing its end (or dying) ends the session; the batches run on under their hosts.
 		await new Promise<void>(resolve => {
@@ -99,6 +99,20 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
 	} finally {
 		for (const file of watched) unwatchFile(file, refresh);
 		await handle.close();
+	}
+}
+
+/**
+ * A line that is JSON but no JSON-RPC message reaches here, unanswered by the SDK: the client is
+ * told (-32600, id null, as JSON-RPC 2.0 says for a request whose id cannot be read) rather than
+ * left waiting. A line that is no JSON at all the SDK's reader drops without a word.
+ */
+function answerMalformed(error: Error): void {
+	const invalid = error.name === 'ZodError' || error.name === 'SyntaxError';
+	process.stderr.write(`hermes-delegate mcp: ${invalid ? 'a message that is no JSON-RPC request was refused' : messageOf(error).split('\n')[0]}\n`);
+	if (invalid) {
+		const code = error.name === 'SyntaxError' ? -32_700 : -32_600;
+		process.stdout.write(`${JSON.stringify({jsonrpc: '2.0', id: null, error: {code, message: code === -32_700 ? 'Parse error' : 'Invalid Request: not a JSON-RPC 2.0 message'}})}\n`);
 	}
 }
 

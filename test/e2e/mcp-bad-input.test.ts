@@ -100,12 +100,15 @@ describe('hermes-delegate mcp: bad input', () => {
 			out += String(chunk);
 		});
 		server.stdin.write('{this is not json\n');
+		server.stdin.write('[1, 2]\n');
 		server.stdin.write(`${JSON.stringify({jsonrpc: '2.0', id: 7, method: 'no/such/method'})}\n`);
 		server.stdin.write(`${JSON.stringify({jsonrpc: '2.0', id: 1, method: 'initialize', params: {protocolVersion: '2025-11-25', capabilities: {}, clientInfo: {name: 'raw', version: '0'}}})}\n`);
 		const answers = () => out.split('\n').filter(Boolean).map(line => JSON.parse(line) as {id?: number; result?: unknown; error?: {code: number}});
 		await waitFor(() => answers().some(answer => answer.id === 1 && answer.result !== undefined), {message: 'the initialize answer'});
-		// The line that is no JSON is dropped (the SDK's stdio transport answers nothing it cannot parse); the unknown method is -32601.
+		// The line that is no JSON is dropped (the SDK's stdio reader answers nothing it cannot parse); the unknown method is -32601.
 		expect(answers().find(answer => answer.id === 7)?.error?.code).toBe(-32601);
+		// JSON that is no JSON-RPC message: -32600 with no id.
+		expect(answers().find(answer => answer.id === null)?.error?.code).toBe(-32600);
 		expect(server.exitCode).toBeNull();
 		nothingStarted(test);
 	});
