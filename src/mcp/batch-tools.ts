@@ -1,6 +1,7 @@
 // batch_status, batch_wait and batches: what an agent polls, blocks on, and finds its work with.
 import type {BatchEvent, TaskResult} from '../core/types.js';
 import {attachCommandFor, describeTasks, listRecentRuns, runHomes} from '../client/live-runs.js';
+import {reportBatchView, type BatchView} from '../client/batch-view.js';
 import type {McpContext} from './context.js';
 import {defaultWaitSeconds} from './inputs.js';
 import {reachBatch, release, type Reached} from './batch-access.js';
@@ -15,15 +16,8 @@ export async function batchStatus(context: McpContext, args: {batch_id: string; 
 	}
 }
 
-function viewOf(reached: Reached, lines: number) {
-	if (reached.kind === 'live') return reached.batch.view({lines});
-	const {report} = reached;
-	return {finished: true, report, tasks: report.results.map(result => ({
-		id: result.id, name: result.name, status: result.status, route: agentResult(result, null).route, reason: result.route.reason, attempt: result.attempt ?? 1,
-		elapsed_s: result.duration_ms === null ? null : Math.round(result.duration_ms / 100) / 10, quiet_s: null,
-		spend: {cost_usd: result.spend?.cost_usd ?? 'unknown' as const, input_tokens: result.spend?.input_tokens ?? 'unknown' as const, output_tokens: result.spend?.output_tokens ?? 'unknown' as const, tool_calls: result.spend?.tool_calls ?? 'unknown' as const},
-		last_lines: [],
-	}))};
+function viewOf(reached: Reached, lines: number): BatchView {
+	return reached.kind === 'live' ? reached.batch.view({lines}) : reportBatchView(reached.report);
 }
 
 export type WaitProgress = (finished: number, total: number, message: string) => void;

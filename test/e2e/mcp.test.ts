@@ -135,6 +135,10 @@ describe('hermes-delegate mcp', () => {
 		expect(after.json().matches).toBeGreaterThan(0);
 		// eslint-disable-next-line no-control-regex
 		expect(after.text).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]|\\u001b/i);
+		const finished = (await mcp.call('batch_status', {batch_id: batchId})).json();
+		expect(finished).toMatchObject({finished: true, counts: {succeeded: 1}});
+		expect(finished.tasks[0]).toMatchObject({status: 'succeeded', route: {name: 'deep'}, quiet_s: null});
+		expect(typeof finished.tasks[0].spend.cost_usd).toBe('number');
 		const whole = await mcp.call('task_output', {batch_id: batchId, task_id: 't01', lines: 500});
 		expect(whole.json().lines.length).toBeGreaterThan(1);
 		expect(whole.text).not.toMatch(/\\u001b/i);
