@@ -2,7 +2,7 @@
 // tool call at all, a protocol error), never a crash, and nothing starts: no run folder, no agent.
 import {spawn} from 'node:child_process';
 import {describe, expect, it, onTestFinished} from 'vitest';
-import {makeHome, modelMapConfig, type TestHome} from '../helpers/run-cli.js';
+import {makeHome, modelMapConfig, runCli, type TestHome} from '../helpers/run-cli.js';
 import {cliEnv} from '../helpers/run-cli.js';
 import {connectMcp, mcpArgs, type McpSession} from '../helpers/mcp-client.js';
 import {waitFor} from '../helpers/wait-for.js';
@@ -87,6 +87,14 @@ describe('hermes-delegate mcp: bad input', () => {
 		// Still answering.
 		expect((await mcp.call('routes')).isError).toBe(false);
 		nothingStarted(test);
+	});
+
+	it('a bad flag is exit 2 with the fix on stderr, before anything is served', async () => {
+		const test = home();
+		const result = await runCli(test, ['mcp', '--grace', 'soon']);
+		expect(result.exitCode).toBe(2);
+		expect(result.stdout).toBe('');
+		expect(result.stderr).toContain('--grace must be a number');
 	});
 
 	it('malformed JSON-RPC is answered with a protocol error and the server goes on', async () => {

@@ -212,6 +212,28 @@ describe('hermes-delegate mcp', () => {
 		expect((await mcp.call('routes')).json().routes[1].description).toBe('Only for proofs and gnarly concurrency bugs.');
 	});
 
+	it('no tool returns a key or a base_url: not routes, not tools/list, not a task\'s plan or result', async () => {
+		const test = home(`delegation:
+  backend: model_map
+  backends:
+    model_map:
+      options:
+        - name: private
+          description: On our own endpoint.
+          base_url: https://user:hunter2-secret@llm.internal/v1
+          api_key: sk-hunter2-secret
+          model: our-model
+      default: private
+`);
+		const mcp = await session(test);
+		const texts = [JSON.stringify(await mcp.client.listTools()), (await mcp.call('routes')).text];
+		const started = await mcp.call('delegate', {tasks: [{goal: 'Hi [fake:duration=0.1]', option: 'private'}], wait_s: 120});
+		texts.push(started.text, (await mcp.call('batch_status', {batch_id: started.json().batch_id})).text);
+		expect(started.json().results[0].status).toBe('succeeded');
+		// (A warning may name the api_key field, to say a key sits in plain text; never its value.)
+		for (const text of texts) expect(text).not.toMatch(/hunter2|\\?"(base_url|api_key)\\?":/);
+	});
+
 	it('serves a 2026-07-28 client as well as a 2025-11-25 one', async () => {
 		const test = home();
 		const modern = await session(test, {mode: 'auto'});
