@@ -110,6 +110,21 @@ describe('hermes-delegate mcp', () => {
 		expect(ls.stdout).toContain('started by parent-agent (MCP)');
 	});
 
+	it('a task the plan refuses (this Hermes cannot take its prompt) is refused on its own with the reason; the others run', async () => {
+		const test = home();
+		// Hermes 0.19.0 has no --query-file: a prompt over one argument's 128 KiB cannot reach it.
+		const mcp = await session(test, {env: {FAKE_HERMES_VERSION: '0.19.0'}});
+		const started = (await mcp.call('delegate', {tasks: [
+			{goal: 'Fine [fake:duration=0.1]', option: 'fast'},
+			{goal: `Huge ${'x'.repeat(128 * 1024 - 6)}`, name: 'huge'},
+		]})).json();
+		expect(started.tasks[0].route.name).toBe('fast');
+		expect(started.tasks[1]).toMatchObject({id: 't02', name: 'huge'});
+		expect(started.tasks[1].refused).toContain('has no --query-file');
+		const waited = (await mcp.call('batch_wait', {batch_id: started.batch_id, timeout_s: 120})).json();
+		expect(waited.results.map((result: any) => result.status)).toEqual(['succeeded', 'refused']);
+	});
+
 	it('batch_status shows a running task\'s route, attempt, elapsed and spend (unknown, never 0); task_output gives a plain window', async () => {
 		const test = home();
 		const mcp = await session(test);
