@@ -254,6 +254,10 @@ describe('hermes-delegate mcp', () => {
 		const modern = await session(test, {mode: 'auto'});
 		expect(modern.client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
 		expect((await modern.call('routes')).json().mode).toBe('model_map');
+		await modern.client.listTools();
+		const edited = await runCli(test, ['config', 'route', 'fast', '--description', 'Lookups only.']);
+		expect(edited.exitCode, edited.stderr).toBe(0);
+		await waitFor(() => modern.listChanges() > 0, {message: 'list_changed in the 2026-07-28 era'});
 		const legacy = await session(test);
 		expect(legacy.client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
 	});
