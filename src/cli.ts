@@ -5,7 +5,7 @@
 import {readFileSync} from 'node:fs';
 import {Command, CommanderError, Option} from 'commander';
 import {gcCommand, warnAboutOrphans} from './commands/gc.js';
-import {addRouteOptions, attachOptions, cancelOptions, configOptions, doctorOptions, gcOptions, logsOptions, lsOptions, optionsOf, spendOptions, removeRouteOptions, routeEditOptions, runOptions, tuiOptions, waitOptions, workerOptions} from './commands/flags.js';
+import {addRouteOptions, attachOptions, cancelOptions, configOptions, mcpOptions, setupOptions, doctorOptions, gcOptions, logsOptions, lsOptions, optionsOf, spendOptions, removeRouteOptions, routeEditOptions, runOptions, tuiOptions, waitOptions, workerOptions} from './commands/flags.js';
 import {flushed, readAll, type CommandIO} from './commands/io.js';
 import {exitCodes, InputError} from './core/errors.js';
 import {killUnfinishedGroupsNow} from './core/process/group.js';
@@ -248,6 +248,30 @@ export function buildProgram(): Command {
 		.action(async (options: Record<string, unknown>) => {
 			const fleet = await import('./commands/fleet.js');
 			process.exitCode = await fleet.fleetKeyCommand(optionsOf(fleet.fleetKeyOptions, options, 'fleet key'), io);
+		});
+
+	program.command('mcp')
+		.description('serve the delegate tools to an agent over MCP (stdio): Hermes attaches it with `hermes-delegate setup hermes`')
+		.option('--config <path>', 'Hermes config file (default: $HERMES_HOME/config.yaml)')
+		.option('--hermes-bin <path>', 'the hermes binary (default: $HERMES_BIN, else `hermes` on PATH)')
+		.option('-j, --concurrency <n>', 'tasks of one batch running at once (default as for `run`)')
+		.option('--grace <seconds>', 'SIGTERM → SIGKILL grace period when stopping a task (default 5)')
+		.option('--timeout <seconds>', 'stop any task running longer than this (a task\'s own timeout_s wins)')
+		.option('--budget-usd <usd>', 'each batch\'s budget in USD, as for `run`')
+		.option('--budget-tokens <n>', 'each batch\'s budget in tokens, as for `run`')
+		.option('--log-limit <size>', 'most bytes one task\'s log keeps (default: delegate.yaml, else 256MiB)')
+		.option('--stuck-timeout <seconds>', 'stop a task with neither output nor tool activity for this long')
+		.action(async (options: Record<string, unknown>) => {
+			process.exitCode = await (await import('./commands/mcp.js')).mcpCommand(optionsOf(mcpOptions, options, 'mcp'), io, packageVersion());
+		});
+
+	program.command('setup')
+		.description('register hermes-delegate with an agent: `setup hermes` adds the MCP server to Hermes\'s config.yaml and installs a skill')
+		.argument('<agent>', 'the agent to set up: hermes')
+		.option('--profile <name>', 'the Hermes profile to set up (default: the home itself)')
+		.option('--dry-run', 'show what would change and change nothing')
+		.action(async (agent: string, options: Record<string, unknown>) => {
+			process.exitCode = await (await import('./commands/setup.js')).setupCommand(agent, optionsOf(setupOptions, options, 'setup'), io);
 		});
 
 	// The runner host (commands/host.ts): started by tui, demo and run --detach, never by hand.

@@ -9,7 +9,7 @@ export function storeFromSnapshot(connection: BatchConnection): BatchStore {
 	const {snapshot, control} = connection;
 	const planned = snapshot.events.find(({event}) => event.type === 'batch.planned');
 	// The header's clock counts from when the batch began, not from when this client attached.
-	const store = createBatchStore({control, plan: snapshot.plan, runId: snapshot.runId, runDir: snapshot.runDir, concurrency: snapshot.concurrency, graceMs: snapshot.graceMs, ...(planned ? {now: planned.event.at} : {})});
+	const store = createBatchStore({control, plan: snapshot.plan, runId: snapshot.runId, runDir: snapshot.runDir, concurrency: snapshot.concurrency, graceMs: snapshot.graceMs, ...(snapshot.origin === undefined ? {} : {origin: snapshot.origin}), ...(planned ? {now: planned.event.at} : {})});
 	for (const {event} of snapshot.events) {
 		store.getState().applyEvent(event);
 	}

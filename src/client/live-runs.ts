@@ -30,6 +30,8 @@ export type RunEntry = {
 	clients: number | null;
 	tasks: Record<string, number>;
 	socket: string | null;
+	/** Who started it, when not the operator at a terminal (the MCP client's name, from host.json). */
+	origin: string | null;
 };
 
 /** This HERMES_HOME and the demo's (a demo runs under a host of its own too), as `gc` searches them. */
@@ -70,6 +72,7 @@ export function describeRun(runId: string, hermesHome: string): RunEntry {
 		clients: socket ? host!.clients : null,
 		tasks: socket ? host!.tasks : tasksOnDisk(runId, dir),
 		socket,
+		origin: host?.origin ?? null,
 	};
 }
 

@@ -6,9 +6,8 @@
 // 1 a named task had ended already · 2 no such live run or task.
 import {exitCodes, InputError} from '../core/errors.js';
 import {terminalSafe} from '../core/output/visible-text.js';
-import type {BatchEvent} from '../core/types.js';
 import {storeFromSnapshot} from '../client/attach-store.js';
-import type {BatchConnection} from '../client/connection.js';
+import {endedEvents, type Ends} from '../client/task-ends.js';
 import {chooseRun, connectToRun, runHomes} from '../client/live-runs.js';
 import type {ConfirmQuestion} from '../state/overlay.js';
 import type {BatchState} from '../state/store-types.js';
@@ -73,38 +72,6 @@ function taskId(state: BatchState, wanted: string, runId: string): string {
 		{},
 		`name the task by id (${state.order.join(', ')})`,
 	);
-}
-
-type Ends = {next(ids: ReadonlySet<string>): Promise<Array<Extract<BatchEvent, {type: 'task.finished'}>>>};
-
-/** task.finished events from now on (subscribed before anything is asked, so none is missed). */
-function endedEvents(connection: BatchConnection): Ends {
-	const seen: Array<Extract<BatchEvent, {type: 'task.finished'}>> = [];
-	let wake = () => undefined as void;
-	connection.source.subscribe(event => {
-		if (event.type === 'task.finished') {
-			seen.push(event);
-			wake();
-		}
-	});
-	let closed = false;
-	void connection.closed.then(() => {
-		closed = true;
-		wake();
-	});
-	return {
-		async next(ids) {
-			while (!closed && !seen.some(event => ids.has(event.id))) {
-				await new Promise<void>(resolve => {
-					wake = resolve;
-				});
-			}
-
-			const found = seen.filter(event => ids.has(event.id));
-			seen.splice(0, seen.length, ...seen.filter(event => !ids.has(event.id)));
-			return found;
-		},
-	};
 }
 
 async function reportEnds(ids: readonly string[], ended: Ends, say: (text: string) => void): Promise<void> {

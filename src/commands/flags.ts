@@ -51,6 +51,9 @@ export const lsOptions = z.strictObject({json: flag});
 export const spendOptions = z.strictObject({json: flag});
 export const waitOptions = z.strictObject({timeout: text, jsonl: flag});
 export const cancelOptions = z.strictObject({kill: flag});
+// `mcp`: run's batch flags that apply to every batch the server starts.
+export const mcpOptions = z.strictObject({config: text, hermesBin: text, concurrency: text, grace: text, timeout: text, budgetUsd: text, budgetTokens: text, logLimit: text, stuckTimeout: text});
+export const setupOptions = z.strictObject({profile: text, dryRun: flag});
 export const workerOptions = z.strictObject({...natsShape, nats: z.string(), concurrency: text, name: text, hermesBin: text, heartbeat: text});
 export type NatsOptions = {[K in keyof typeof natsShape]?: string | undefined};
 
@@ -67,6 +70,8 @@ export type SpendOptions = z.infer<typeof spendOptions>;
 export type WaitOptions = z.infer<typeof waitOptions>;
 export type CancelOptions = z.infer<typeof cancelOptions>;
 export type WorkerOptions = z.infer<typeof workerOptions>;
+export type McpOptions = z.infer<typeof mcpOptions>;
+export type SetupOptions = z.infer<typeof setupOptions>;
 /** The flags of `config route`, `add-route` and `remove-route` (not a route's `hermes chat` flags: core/hermes/flags.ts). */
 export type RouteEditOptions = z.infer<typeof routeEditOptions>;
 

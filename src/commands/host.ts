@@ -44,7 +44,7 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 	try {
 		const parsed = hostSpecSchema.safeParse(JSON.parse(await readAll(io.stdin)));
 		if (!parsed.success) throw new Error(`the runner host was started with a spec it cannot read: ${parsed.error.message}`);
-		spec = {...parsed.data, taskArg: parsed.data.taskArg};
+		spec = {...parsed.data, taskArg: parsed.data.taskArg, origin: parsed.data.origin};
 		const dashboard = spec.command !== 'run';
 		const agentNice = dashboard ? agentNiceOption(stringOption(spec.options['agentNice'])) : undefined;
 		const options = {...spec.options, demo: spec.command === 'demo' || spec.options['demo'] === true};
@@ -89,7 +89,7 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 	runner = created.runner;
 	const {folder} = created;
 	log = openHostLog(folder.dir);
-	log(`runner host for ${spec.command}: ${batch.plan.tasks.length} task(s), concurrency ${batch.concurrency}${remote ? `, on ${remote.fleet.live().length} worker host(s) through NATS` : ''}`);
+	log(`runner host for ${spec.command}${spec.origin === undefined ? '' : ` (started by ${spec.origin} through MCP)`}: ${batch.plan.tasks.length} task(s), concurrency ${batch.concurrency}${remote ? `, on ${remote.fleet.live().length} worker host(s) through NATS` : ''}`);
 	const steering = new BatchSteering(batch.config, {runDir: folder.dir, applyRouting: delegation => created.runner.applyRouting(delegation)});
 	try {
 		host = await startHost({
@@ -102,11 +102,12 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 			graceMs: batch.graceMs,
 			canSteer: true,
 			canReroute: true,
+			origin: spec.origin,
 			watchConfig: listener => steering.watch(outcome => {
 				log(`config.yaml changed: ${outcome.message}`);
 				listener(outcome);
 			}),
-		}, created.runner, {mode: dashboard ? 'dashboard' : 'headless', log, firstClientGraceMs: firstClientGraceFrom(io.env)});
+		}, created.runner, {mode: dashboard ? 'dashboard' : 'headless', log, firstClientGraceMs: firstClientGraceFrom(io.env), origin: spec.origin});
 	} catch (error) {
 		// No socket, or no plan on disk: nobody could ever see or stop the batch. Nothing has started.
 		stopSignals();

@@ -46,13 +46,15 @@ function asJson(run: RunEntry) {
 		tasks: run.tasks,
 		attach_command: run.state === 'live' ? attachCommandFor(run.runId) : null,
 		gc_command: run.state === 'owner died' ? gcCommand : null,
+		origin: run.origin,
 	};
 }
 
 function textLines(run: RunEntry): string[] {
 	const state = run.state === 'live' ? (run.batchFinished ? 'live (finished, kept open by its clients)' : 'live') : run.state;
 	const clients = run.clients === null ? '' : ` · ${run.clients} client${run.clients === 1 ? '' : 's'} attached`;
-	const head = `${run.runId}  ${state}  started ${run.startedAt ?? '?'} · ${describeTasks(run.tasks)}${clients}`;
+	const origin = run.origin === null ? '' : ` · started by ${run.origin} (MCP)`;
+	const head = `${run.runId}  ${state}  started ${run.startedAt ?? '?'}${origin} · ${describeTasks(run.tasks)}${clients}`;
 	if (run.state === 'live') return [head, `  attach: ${attachCommandFor(run.runId)}`];
 	if (run.state === 'owner died') return [head, `  owner died before the batch finished: \`${gcCommand}\` ends what it left running`];
 	if (run.state === 'running') return [head, '  runs in a `hermes-delegate run` without a runner host: cannot be attached'];

@@ -155,6 +155,8 @@ export type DelegateSettings = {
 	budgetAction?: 'stop' | 'cancel' | undefined;
 	/** stuck_after in ms: quiet this long (no output, no tool activity) is "stuck?" (default 5 min). */
 	stuckAfterMs?: number | undefined;
+	/** mcp.max_tasks: most tasks one MCP `delegate` call may start (default 100). */
+	mcpMaxTasks?: number | undefined;
 };
 
 /** Why a task got the route it got: always recorded, shown in the dashboard and results. */

@@ -56,10 +56,10 @@ export type RunningHost = {
 	done: Promise<BatchReport>;
 };
 
-export async function startHost(batch: HostedBatch, runner: BatchRunner, options: {mode: HostMode; log: HostLog; firstClientGraceMs?: number}): Promise<RunningHost> {
+export async function startHost(batch: HostedBatch, runner: BatchRunner, options: {mode: HostMode; log: HostLog; firstClientGraceMs?: number; origin?: string | undefined}): Promise<RunningHost> {
 	const {log} = options;
 	const socket = path.join(batch.runDir, socketName);
-	const status = new HostStatusFile(batch.runDir, socket, batch.plan.tasks.map(task => ({id: task.id, refused: task.decision.refused})));
+	const status = new HostStatusFile(batch.runDir, socket, batch.plan.tasks.map(task => ({id: task.id, refused: task.decision.refused})), options.origin);
 	let settled = false;
 	let stopping = false;
 	/** A client other than a script has attached: the dashboard a dashboard's host waits for in its grace. */

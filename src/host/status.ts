@@ -14,7 +14,7 @@ export class HostStatusFile {
 	/** Something changed since the status being written was taken. */
 	private stale = false;
 
-	constructor(private readonly runDir: string, private readonly socket: string, taskIds: ReadonlyArray<{id: string; refused: boolean}>) {
+	constructor(private readonly runDir: string, private readonly socket: string, taskIds: ReadonlyArray<{id: string; refused: boolean}>, private readonly origin?: string) {
 		for (const task of taskIds) this.statuses.set(task.id, task.refused ? 'refused' : 'queued');
 		this.write();
 	}
@@ -73,6 +73,7 @@ export class HostStatusFile {
 			tasks: countByStatus(this.statuses.values()),
 			finished: this.finished,
 			updated_at: new Date().toISOString(),
+			...(this.origin === undefined ? {} : {origin: this.origin}),
 		};
 	}
 }

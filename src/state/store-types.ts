@@ -14,6 +14,8 @@ export type BatchState = {
 	mode: RoutingMode;
 	concurrency: number;
 	graceMs: number;
+	/** Who started the batch when not the operator at a terminal: an MCP client's name; null otherwise. */
+	origin: string | null;
 	startedAt: number;
 	/** When the runner finished the batch (batch.finished); the header's clock stops there. */
 	finishedAt: number | null;

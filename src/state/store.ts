@@ -5,6 +5,7 @@
 import {createStore} from 'zustand/vanilla';
 import type {PlannedTask, RoutingMode, TaskStatus} from '../core/types.js';
 import {isActive} from '../core/types.js';
+import {safeExcerpt} from '../core/output/visible-text.js';
 import {eventPatch, outputPatch} from './apply-event.js';
 import {closedTop, withField, withZoom} from './overlay.js';
 import {cancelRequest, quitRequest} from './intents.js';
@@ -27,6 +28,8 @@ export type BatchStoreOptions = {
 	runDir: string;
 	concurrency: number;
 	graceMs: number;
+	/** Who started the batch when not the operator (an MCP client's name). */
+	origin?: string | undefined;
 	now?: number;
 	/** Lines of tail copied per pane; the frame never needs more. */
 	tailLines?: number;
@@ -51,6 +54,8 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			mode: options.plan.mode,
 			concurrency: options.concurrency,
 			graceMs: options.graceMs,
+			// An MCP client's name: as untrusted as a task file's text, and shown on one line.
+			origin: options.origin ? safeExcerpt(options.origin, 60).replaceAll('\n', ' ') : null,
 			startedAt,
 			finishedAt: null,
 			now: startedAt,

@@ -17,6 +17,8 @@ export const hostStatusSchema = z.object({
 	tasks: z.record(z.string(), z.number().int().nonnegative()),
 	finished: z.boolean(),
 	updated_at: z.string(),
+	/** Who started the batch when it was not the operator at a terminal (the MCP client's name). */
+	origin: z.string().optional(),
 });
 
 export type HostStatus = z.infer<typeof hostStatusSchema>;

@@ -25,6 +25,8 @@ export type HostSpec = {
 	stdin: string | null;
 	/** False under NO_COLOR: the host checks the dashboard's theme as the dashboard will load it. */
 	color: boolean;
+	/** Who started the batch, when not the operator at a terminal: the MCP client's name (`ls` shows it). */
+	origin?: string | undefined;
 };
 
 export const hostSpecSchema = z.object({
@@ -34,6 +36,7 @@ export const hostSpecSchema = z.object({
 	stdinIsTTY: z.boolean(),
 	stdin: z.string().nullable(),
 	color: z.boolean(),
+	origin: z.string().max(200).optional(),
 });
 
 export type HostReady = {

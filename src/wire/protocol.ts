@@ -153,11 +153,13 @@ export type BatchIdentity = {
 	graceMs: number;
 	canSteer: boolean;
 	canReroute: boolean;
+	/** Who started the batch when not the operator at a terminal: the MCP client's name (the dashboard's header shows it). */
+	origin?: string | undefined;
 };
 
 /** Only the identity of something that holds more (the host's batch also holds its runner). */
-export function batchIdentity({plan, runId, runDir, concurrency, graceMs, canSteer, canReroute}: BatchIdentity): BatchIdentity {
-	return {plan, runId, runDir, concurrency, graceMs, canSteer, canReroute};
+export function batchIdentity({plan, runId, runDir, concurrency, graceMs, canSteer, canReroute, origin}: BatchIdentity): BatchIdentity {
+	return {plan, runId, runDir, concurrency, graceMs, canSteer, canReroute, ...(origin === undefined ? {} : {origin})};
 }
 
 export type BatchSnapshot = BatchIdentity & {

@@ -39,11 +39,14 @@ export const allowedImports: Record<Zone, readonly string[]> = {
 	// What dashboards, scripts and the MCP server run to reach a host: the connection, the panes it
 	// pushes, finding live runs (from run folders and the demo's home) and launching a host.
 	client: ['wire', 'state', 'core root', 'core/hermes/home.ts', 'core/input/demo.ts', 'core/run-folder'],
+	// The MCP server (`hermes-delegate mcp`): its tools reach batches only as a client does (the
+	// batches run under runner hosts), and read the routing and settings as `run` does.
+	mcp: ['client', 'wire', 'core root', 'core/text', 'core/output', 'core/hermes', 'core/run-folder', 'core/plan', 'core/config'],
 	ui: ['state', 'core root', 'core/text', 'core/output', 'core/theme', 'package-files.ts'],
 	// Tasks on worker hosts through NATS: a worker runs attempts with the core's local executor; the
 	// runner host's side is an executor. The core never imports it.
 	distributed: ['core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/plan', 'core/run'],
-	commands: ['ui', 'state', 'wire', 'client', 'host', 'distributed', 'core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/input', 'core/plan', 'core/config', 'core/run', 'core/theme', 'package-files.ts'],
+	commands: ['ui', 'state', 'wire', 'client', 'host', 'mcp', 'distributed', 'core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/input', 'core/plan', 'core/config', 'core/run', 'core/theme', 'package-files.ts'],
 	// cli.ts and host-process.ts (the runner host's entry, without commander): the last-resort kill
 	// and terminal-safe messages; everything else goes through a command.
 	cli: ['commands', 'core root', 'core/process', 'core/output', 'package-files.ts'],
@@ -60,6 +63,7 @@ export const forbiddenPackages: Partial<Record<Zone, readonly string[]>> = {
 	wire: ['react', 'ink', 'zustand'],
 	host: ['react', 'ink', 'zustand'],
 	client: ['react', 'ink'],
+	mcp: ['react', 'ink', 'zustand'],
 	distributed: ['react', 'ink', 'zustand'],
 };
 const uiLibraries = ['react', 'ink', 'zustand'];

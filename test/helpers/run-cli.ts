@@ -119,7 +119,7 @@ export type CliOptions = {
 
 export type CliResult = {exitCode: number | undefined; stdout: string; stderr: string};
 
-function cliEnv(home: TestHome, env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+export function cliEnv(home: TestHome, env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 	// The probe cache goes into the home too: each test asks its own binary, as a fresh machine would.
 	// TMPDIR too: every command checks the demo home ($TMPDIR/hermes-delegate-demo-<uid>) for orphans,
 	// and a real one left by a killed demo must not put a warning into these tests' stderr.

@@ -32,6 +32,8 @@ const settingsSchema = z.strictObject({
 		.refine(budget => budget.usd !== undefined || budget.tokens !== undefined, {message: 'a route\'s budget names usd, tokens or both'})).optional(),
 	budget_action: z.enum(['stop', 'cancel']).optional(),
 	stuck_after: z.number().positive().max(86_400).optional(),
+	/** The MCP server's own limits (`hermes-delegate mcp`): most tasks one `delegate` call may start. */
+	mcp: z.strictObject({max_tasks: z.number().int().min(1).max(1000).optional()}).optional(),
 });
 
 /** Generous: a real agent's log is a few MB; twelve flooding tasks must not fill a disk in a minute. */
@@ -63,6 +65,9 @@ export const defaultCharacteristicWords: Readonly<Record<string, readonly string
 	creative: ['poem', 'story', 'creative', 'brainstorm', 'slogan', 'haiku', 'lyrics', 'names'],
 };
 
+/** An agent that splits its work into more than this many subagents at once has most likely looped. */
+export const defaultMcpMaxTasks = 100;
+
 export const defaultSettings: DelegateSettings = {
 	concurrency: 3,
 	graceSeconds: 5,
@@ -73,6 +78,7 @@ export const defaultSettings: DelegateSettings = {
 	concurrencyPerProvider: {},
 	routeBudgets: {},
 	budgetAction: 'stop',
+	mcpMaxTasks: defaultMcpMaxTasks,
 };
 
 export function settingsPath(hermesHome: string): string {
@@ -133,6 +139,7 @@ export function loadSettings(file: string): LoadedSettings {
 		routeBudgets: value.budgets ?? {},
 		budgetAction: value.budget_action ?? 'stop',
 		stuckAfterMs: value.stuck_after === undefined ? undefined : Math.round(value.stuck_after * 1000),
+		mcpMaxTasks: value.mcp?.max_tasks ?? defaultMcpMaxTasks,
 	};
 }
 

@@ -4,8 +4,8 @@
 import {parse, type Scalar} from 'yaml';
 import {pyYamlRefusal} from './yaml11.js';
 
-/** A scalar, a list of flat maps (new routes), or nothing: what an edit may write. */
-export type NewValue = string | number | Array<Record<string, string>>;
+/** A scalar, a list of flat maps (new routes) or of strings (an MCP server's args): what an edit may write. */
+export type NewValue = string | number | Array<Record<string, string> | string>;
 
 /**
  * A string as YAML text in the style the file already uses there. Plain only where both YAML 1.2
@@ -67,6 +67,6 @@ export function emit(path: readonly string[], value: NewValue, indent: number, s
 	return `${pad}${key}: ${typeof value === 'number' ? String(value) : formatScalar(value, undefined, false)}\n`;
 }
 
-export function emitItems(items: ReadonlyArray<Record<string, string>>, indent: number): string {
-	return items.map(item => Object.entries(item).map(([key, value], index) => `${' '.repeat(indent)}${index === 0 ? '- ' : '  '}${key}: ${formatScalar(value, undefined, false)}\n`).join('')).join('');
+export function emitItems(items: ReadonlyArray<Record<string, string> | string>, indent: number): string {
+	return items.map(item => typeof item === 'string' ? `${' '.repeat(indent)}- ${formatScalar(item, undefined, false)}\n` : Object.entries(item).map(([key, value], index) => `${' '.repeat(indent)}${index === 0 ? '- ' : '  '}${key}: ${formatScalar(value, undefined, false)}\n`).join('')).join('');
 }

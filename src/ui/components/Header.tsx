@@ -24,6 +24,7 @@ export function Header({width, bindings}: {readonly width: number; readonly bind
 	const theme = useTheme();
 	const info = useBatch(useShallow(state => ({
 		runId: state.runId,
+		origin: state.origin,
 		mode: state.mode,
 		concurrency: state.concurrency,
 		total: state.order.length,
@@ -50,6 +51,7 @@ export function Header({width, bindings}: {readonly width: number; readonly bind
 		// Spend from state.db once any attempt started; Hermes's stream-json tokens before that.
 		spend ?? (tokens > 0 ? `${formatCount(tokens)} tokens` : undefined),
 		burn ?? undefined,
+		info.origin ? `started by ${info.origin}` : undefined,
 		info.runId ? `run ${info.runId}` : undefined,
 	].filter(Boolean).join(' · ');
 

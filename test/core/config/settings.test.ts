@@ -139,7 +139,7 @@ describe('loadSettings', () => {
 		const [problem] = problemsOf('concurrency: 2\nconcurrancy: 4\n');
 		expect(problem!.message).toBe('unknown setting concurrancy');
 		expect(problem!.location).toMatchObject({path: 'concurrancy', line: 2});
-		expect(problem!.fix).toBe('known settings: concurrency, grace, characteristics, characteristic_words, theme, keys, log_limit, executor, concurrency_per_provider, budgets, budget_action, stuck_after');
+		expect(problem!.fix).toBe('known settings: concurrency, grace, characteristics, characteristic_words, theme, keys, log_limit, executor, concurrency_per_provider, budgets, budget_action, stuck_after, mcp');
 	});
 
 	it('a syntax error is an input error naming the file, the line and the fix', () => {
@@ -187,5 +187,17 @@ describe('delegate.yaml: budgets, per-provider concurrency, stuck_after (issue 2
 		const problems = problemsOf('concurrency: 2\nbudgets:\n  deep: {dollars: 2}\nbudget_action: pause\n');
 		expect(problems.map(problem => [problem.location.path, problem.location.line])).toEqual([['budgets.deep.dollars', 3], ['budgets.deep', 3], ['budget_action', 4]]);
 		expect(problems[2]!.fix).toContain('`stop` (no further task of the scope starts) or `cancel`');
+	});
+});
+
+describe('delegate.yaml: the MCP server\'s task limit (issue 35)', () => {
+	it('mcp.max_tasks is read; without it, the default', () => {
+		expect(loadSettings(writeHermesHome({delegate: 'mcp:\n  max_tasks: 7\n'}).settingsPath).mcpMaxTasks).toBe(7);
+		expect(loadSettings(writeHermesHome({delegate: 'concurrency: 2\n'}).settingsPath).mcpMaxTasks).toBe(defaultSettings.mcpMaxTasks);
+	});
+
+	it('a limit that is no whole number from 1 is named with its line', () => {
+		const problems = problemsOf('concurrency: 2\nmcp:\n  max_tasks: 0\n');
+		expect(problems.map(problem => [problem.location.path, problem.location.line])).toEqual([['mcp.max_tasks', 3]]);
 	});
 });
