@@ -246,6 +246,13 @@ export function buildProgram(): Command {
 			process.exitCode = await (await import('./commands/host.js')).hostCommand({env: io.env, stdin: process.stdin});
 		});
 
+	// The reference pages' source (scripts/docs.mjs): every command's help, as JSON.
+	program.command('__reference', {hidden: true})
+		.action(async () => {
+			const {commandReference} = await import('./commands/reference.js');
+			io.stdout.write(`${JSON.stringify(commandReference(program), null, '\t')}\n`);
+		});
+
 	program.command('gc')
 		.description('find and end processes left running by a hermes-delegate that was killed (kill -9)')
 		.option('--dry-run', 'list them and signal nothing')
@@ -256,7 +263,7 @@ export function buildProgram(): Command {
 
 	// Every other command says so when a killed run left processes behind.
 	program.hook('preAction', (_program, command) => {
-		if (command.name() !== 'gc' && command.name() !== '__host') warnAboutOrphans(io);
+		if (command.name() !== 'gc' && !command.name().startsWith('__')) warnAboutOrphans(io);
 	});
 
 	return program;
