@@ -6,6 +6,7 @@ import {readFileSync} from 'node:fs';
 import {Command, CommanderError, Option} from 'commander';
 import {gcCommand, warnAboutOrphans} from './commands/gc.js';
 import {addRouteOptions, attachOptions, cancelOptions, configOptions, doctorOptions, gcOptions, logsOptions, lsOptions, optionsOf, spendOptions, removeRouteOptions, routeEditOptions, runOptions, tuiOptions, waitOptions, workerOptions} from './commands/flags.js';
+import {addHelp, refuseUnknownSubcommand} from './commands/help.js';
 import {flushed, readAll, type CommandIO} from './commands/io.js';
 import {exitCodes, InputError} from './core/errors.js';
 import {killUnfinishedGroupsNow} from './core/process/group.js';
@@ -263,9 +264,11 @@ export function buildProgram(): Command {
 
 	// Every other command says so when a killed run left processes behind.
 	program.hook('preAction', (_program, command) => {
+		refuseUnknownSubcommand(command);
 		if (command.name() !== 'gc' && !command.name().startsWith('__')) warnAboutOrphans(io);
 	});
 
+	addHelp(program);
 	return program;
 }
 
