@@ -3,7 +3,7 @@
 // error into an exit code: 2 for bad input (nothing started), 70 for a crash of our own.
 // Started by bin.ts once it has checked the Node version.
 import {readFileSync} from 'node:fs';
-import {Command, CommanderError, Option} from 'commander';
+import {Argument, Command, CommanderError, Option} from 'commander';
 import {gcCommand, warnAboutOrphans} from './commands/gc.js';
 import {addRouteOptions, attachOptions, cancelOptions, configOptions, doctorOptions, gcOptions, logsOptions, lsOptions, optionsOf, spendOptions, removeRouteOptions, routeEditOptions, runOptions, tuiOptions, waitOptions, workerOptions} from './commands/flags.js';
 import {addHelp, refuseUnknownSubcommand} from './commands/help.js';
@@ -245,6 +245,21 @@ export function buildProgram(): Command {
 	program.command('__host', {hidden: true})
 		.action(async () => {
 			process.exitCode = await (await import('./commands/host.js')).hostCommand({env: io.env, stdin: process.stdin});
+		});
+
+	program.command('completion')
+		.description('print a completion script for your shell: commands, options, run ids and task ids')
+		.addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish']))
+		.addHelpText('after', '\nThe script asks hermes-delegate itself at each Tab, so it completes the run ids and task ids of the runs there are now.')
+		.action(async (shell: 'bash' | 'zsh' | 'fish') => {
+			process.exitCode = (await import('./commands/completion.js')).completionCommand(shell, io);
+		});
+
+	// What the completion scripts call at each Tab: the words typed so far, after `--`.
+	program.command('__complete', {hidden: true})
+		.argument('[words...]')
+		.action(async (words: string[]) => {
+			process.exitCode = (await import('./commands/completion.js')).completeCommand(program, words, io);
 		});
 
 	// The reference pages' source (scripts/docs.mjs): every command's help, as JSON.

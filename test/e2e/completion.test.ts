@@ -1,0 +1,75 @@
+// `hermes-delegate completion bash|zsh|fish` (issue 40 item 3): the script asks the built CLI at
+// each Tab (`__complete -- WORDS…`), which answers from commander's own definitions and from the
+// runs on disk: commands, options, option values, live run ids and a run's task ids. The bash
+// script is run in a real bash, as a user's shell runs it.
+import {execFileSync} from 'node:child_process';
+import {describe, expect, it, onTestFinished} from 'vitest';
+import {cliPath, makeHome, runCli, tasksJson, type TestHome} from '../helpers/run-cli.js';
+
+function home(): TestHome {
+	const created = makeHome();
+	onTestFinished(() => created.remove());
+	return created;
+}
+
+async function completions(test: TestHome, ...words: string[]): Promise<string[]> {
+	const result = await runCli(test, ['__complete', '--', ...words]);
+	expect(result.exitCode, result.stderr).toBe(0);
+	return result.stdout.split('\n').filter(Boolean);
+}
+
+describe('__complete', () => {
+	it('completes commands (no hidden ones), subcommands, options and fixed values', async () => {
+		const test = home();
+		const commands = await completions(test, '');
+		expect(commands).toEqual(expect.arrayContaining(['run', 'tui', 'demo', 'config', 'attach', 'cancel', 'completion']));
+		expect(commands.filter(name => name.startsWith('_') || name === 'help')).toEqual([]);
+		expect(await completions(test, 'run', '--dr')).toEqual(['--dry-run']);
+		expect(await completions(test, 'config', 's')).toEqual(['show', 'set-mode']);
+		expect(await completions(test, 'config', 'set-mode', '')).toEqual(['model_map', 'profile_routes', 'default']);
+		expect(await completions(test, 'tui', '--theme', '')).toEqual(['dark', 'light', 'no-color']);
+		expect(await completions(test, 'tui', '-j', '4', '--th')).toEqual(['--theme']);
+		expect(await completions(test, 'completion', '')).toEqual(['bash', 'zsh', 'fish']);
+	});
+
+	it('completes a live run\'s id for attach and cancel, and its task ids for cancel and logs', async () => {
+		const test = home();
+		const finished = JSON.parse((await runCli(test, ['run', tasksJson({goal: 'done', context: '[fake:duration=0.1]'})])).stdout) as {run_id: string};
+		const started = await runCli(test, ['run', '--detach', tasksJson({name: 'stuck', goal: 'Never stop', context: '[fake:forever] [fake:ready]'}, {goal: 'second', context: '[fake:forever]'})]);
+		expect(started.exitCode, started.stderr).toBe(0);
+		const live = started.stdout.trim();
+		onTestFinished(async () => {
+			await runCli(test, ['cancel', live, '--kill']);
+		});
+
+		expect(await completions(test, 'attach', '')).toEqual([live]);
+		expect(await completions(test, 'cancel', '')).toEqual([live]);
+		expect(await completions(test, 'wait', '')).toEqual([live, finished.run_id]);
+		expect(await completions(test, 'cancel', live, '')).toEqual(['t01', 't02']);
+		expect(await completions(test, 'cancel', live, 't01', 't')).toEqual(['t01', 't02']);
+		expect(await completions(test, 'logs', finished.run_id, '')).toEqual(['t01']);
+	});
+});
+
+describe('completion bash', () => {
+	it('gives bash the candidates for the word under the cursor', async () => {
+		const test = home();
+		const script = (await runCli(test, ['completion', 'bash'])).stdout;
+		// The script calls `hermes-delegate`: a function standing in for the installed command.
+		const program = `hermes-delegate() { ${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} "$@"; }
+${script}
+COMP_WORDS=(hermes-delegate config s); COMP_CWORD=2; _hermes_delegate; printf '%s\\n' "\${COMPREPLY[@]}"
+COMP_WORDS=(hermes-delegate run --fail); COMP_CWORD=2; _hermes_delegate; printf '%s\\n' "\${COMPREPLY[@]}"
+complete -p hermes-delegate`;
+		const output = execFileSync('bash', ['-c', program], {encoding: 'utf8', env: {...process.env, HERMES_HOME: test.dir, HERMES_DELEGATE_DEMO_HOME: test.dir}});
+		expect(output.split('\n')).toEqual(['show', 'set-mode', '--fail-fast', 'complete -o default -F _hermes_delegate hermes-delegate', '']);
+	});
+
+	it('refuses a shell it has no script for, exit 2', async () => {
+		const test = home();
+		const result = await runCli(test, ['completion', 'csh']);
+		expect(result.exitCode).toBe(2);
+		expect(result.stdout).toBe('');
+		expect(result.stderr).toContain('Allowed choices are bash, zsh, fish');
+	});
+});
