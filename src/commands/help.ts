@@ -8,7 +8,7 @@ import {closest} from '../core/text/suggest.js';
 
 const demoRun = '20261130-011109-1fe57d';
 
-/** Examples by command path (`config route`), each `words  # what it does`; `hermes-delegate` goes in front unless the line names it. */
+/** Examples by command path (`config route`), each `words  # what it does`; `hermes-delegate` goes in front unless the line starts with `$ `. */
 export const examples: Record<string, string[]> = {
 	'': [
 		'demo  # the dashboard on a simulated batch: no Hermes, no API keys',
@@ -20,7 +20,7 @@ export const examples: Record<string, string[]> = {
 		'run tasks.yaml  # run a task file (JSON or YAML); the results JSON on stdout',
 		'run tasks.yaml --dry-run  # the plan: each task\'s route and the reason; starts nothing',
 		'run \'[{"goal":"Summarise README.md","characteristic":"quick"}]\'  # inline tasks',
-		'generate-tasks | hermes-delegate run --jsonl  # tasks on stdin (from any program); one event per line',
+		'$ generate-tasks | hermes-delegate run --jsonl  # tasks on stdin (from any program); one event per line',
 		'run tasks.yaml -j 6 --timeout 900 --budget-usd 2  # 6 at once, 15 min each at most, $2 for the batch',
 		'run tasks.yaml --detach  # start it under a runner host and print its run id; see `wait`, `attach`',
 		'run --demo  # the demo batch headless (exits 1: one task fails on purpose)',
@@ -146,7 +146,7 @@ export function addHelp(program: Command): void {
 		const group = command.parent === program ? commandGroups[command.name()] : undefined;
 		if (group !== undefined) command.helpGroup(group);
 		const lines = examples[path];
-		if (lines !== undefined) command.addHelpText('after', `\nExamples:\n${lines.map(line => `  $ ${line.includes('hermes-delegate') ? line : `hermes-delegate ${line}`}`).join('\n')}`);
+		if (lines !== undefined) command.addHelpText('after', `\nExamples:\n${lines.map(line => `  $ ${line.startsWith('$ ') ? line.slice(2) : `hermes-delegate ${line}`}`).join('\n')}`);
 		// A command that acts alone and has subcommands (`config`) takes no words of its own: one
 		// given is a mistyped subcommand, refused by refuseUnknownSubcommand with a suggestion.
 		if (command.commands.length > 0 && command.parent !== null) command.allowExcessArguments(true);
