@@ -287,9 +287,14 @@ export function buildProgram(): Command {
 	return program;
 }
 
+/** Set by scripts/build.mjs to the commit dist/ was built from ('' outside git); absent in tests that load src/. */
+declare const __HERMES_DELEGATE_COMMIT__: string | undefined;
+
+/** `0.2.0`, or `0.2.0 (git abc1234def)` for a build from a git checkout. */
 function packageVersion(): string {
 	const packageJson = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as {version: string};
-	return packageJson.version;
+	const commit = typeof __HERMES_DELEGATE_COMMIT__ === 'string' ? __HERMES_DELEGATE_COMMIT__ : '';
+	return commit === '' ? packageJson.version : `${packageJson.version} (git ${commit})`;
 }
 
 async function main(): Promise<void> {
