@@ -262,6 +262,13 @@ export function buildProgram(): Command {
 			process.exitCode = (await import('./commands/completion.js')).completeCommand(program, words, io);
 		});
 
+	// The JSON Schemas' source (scripts/docs.mjs writes them into schemas/).
+	program.command('__schemas', {hidden: true})
+		.action(async () => {
+			const {jsonSchemas} = await import('./commands/schemas.js');
+			io.stdout.write(`${JSON.stringify(jsonSchemas(), null, '\t')}\n`);
+		});
+
 	// The reference pages' source (scripts/docs.mjs): every command's help, as JSON.
 	program.command('__reference', {hidden: true})
 		.action(async () => {

@@ -4,7 +4,7 @@ import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {readReference, renderPages, stalePages} from '../../scripts/docs.mjs';
+import {readReference, readSchemas, renderPages, renderSchemas, schemasDir, stalePages} from '../../scripts/docs.mjs';
 
 let scratch = '';
 afterEach(() => {
@@ -17,6 +17,12 @@ describe('the command reference pages', () => {
 
 	it('docs/commands/ is what `npm run docs` writes now (fix: npm run docs)', () => {
 		expect(stalePages(pages)).toEqual([]);
+	});
+
+	it('schemas/ holds the JSON Schemas `npm run docs` makes now (fix: npm run docs)', () => {
+		const schemas = renderSchemas(readSchemas()) as Map<string, string>;
+		expect([...schemas.keys()].sort()).toEqual(['delegate.schema.json', 'tasks.schema.json']);
+		expect(stalePages(schemas, schemasDir, '.json')).toEqual([]);
 	});
 
 	it('has a page for every visible command and subcommand, each with its --help', () => {
