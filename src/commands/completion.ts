@@ -157,7 +157,15 @@ fi
 		case 'fish': {
 			return `# hermes-delegate completion for fish. Load it now:  hermes-delegate completion fish | source
 # or for every shell:  hermes-delegate completion fish > ~/.config/fish/completions/hermes-delegate.fish
-complete -c hermes-delegate -a '(hermes-delegate __complete -- (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
+function __hermes_delegate_complete
+	set -l candidates (hermes-delegate __complete -- (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)
+	if test (count $candidates) -gt 0
+		printf '%s\\n' $candidates
+	else
+		__fish_complete_path (commandline -ct)
+	end
+end
+complete -c hermes-delegate -f -a '(__hermes_delegate_complete)'
 `;
 		}
 	}

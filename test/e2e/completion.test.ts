@@ -2,7 +2,10 @@
 // each Tab (`__complete -- WORDS…`), which answers from commander's own definitions and from the
 // runs on disk: commands, options, option values, live run ids and a run's task ids. The bash
 // script is run in a real bash, as a user's shell runs it.
-import {execFileSync} from 'node:child_process';
+import {execFileSync, spawnSync} from 'node:child_process';
+import {chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
 import {describe, expect, it, onTestFinished} from 'vitest';
 import {cliPath, makeHome, runCli, tasksJson, type TestHome} from '../helpers/run-cli.js';
 
@@ -48,6 +51,46 @@ describe('__complete', () => {
 		expect(await completions(test, 'cancel', live, '')).toEqual(['t01', 't02']);
 		expect(await completions(test, 'cancel', live, 't01', 't')).toEqual(['t01', 't02']);
 		expect(await completions(test, 'logs', finished.run_id, '')).toEqual(['t01']);
+	});
+});
+
+const installed = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
+
+/** A folder whose bin/hermes-delegate runs the built CLI, for shells that call it by name. */
+function withCommand(): {bin: string; dir: string} {
+	const dir = mkdtempSync(path.join(tmpdir(), 'hd-completion-'));
+	onTestFinished(() => rmSync(dir, {recursive: true, force: true}));
+	const bin = path.join(dir, 'bin');
+	mkdirSync(bin);
+	writeFileSync(path.join(bin, 'hermes-delegate'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} "$@"\n`);
+	chmodSync(path.join(bin, 'hermes-delegate'), 0o755);
+	return {bin, dir};
+}
+
+describe('completion zsh and fish (where installed)', () => {
+	it.runIf(installed('zsh'))('zsh: the function offers the candidates, and files when there are none', async () => {
+		const test = home();
+		const {bin, dir} = withCommand();
+		writeFileSync(path.join(dir, 'hd.zsh'), (await runCli(test, ['completion', 'zsh'])).stdout);
+		// compadd and _files belong to zsh's completion system, which needs a terminal: stand-ins print what they are given.
+		const program = `compdef() { print compdef $@ }
+compadd() { [[ $1 == -a ]] && print -l -- \${(P)2} }
+_files() { print FILES }
+source ${dir}/hd.zsh
+words=(hermes-delegate config s); CURRENT=3; _hermes_delegate
+words=(hermes-delegate run --fail); CURRENT=3; _hermes_delegate
+words=(hermes-delegate run ta); CURRENT=3; _hermes_delegate`;
+		const output = execFileSync('zsh', ['-f', '-c', program], {encoding: 'utf8', env: {...process.env, PATH: `${bin}:${process.env['PATH']}`, HERMES_HOME: test.dir, HERMES_DELEGATE_DEMO_HOME: test.dir}});
+		expect(output.split('\n')).toEqual(['compdef _hermes_delegate hermes-delegate', 'show', 'set-mode', '--fail-fast', 'FILES', '']);
+	});
+
+	it.runIf(installed('fish'))('fish: complete -C offers the candidates, and files when there are none', async () => {
+		const test = home();
+		const {bin, dir} = withCommand();
+		writeFileSync(path.join(dir, 'hd.fish'), (await runCli(test, ['completion', 'fish'])).stdout);
+		writeFileSync(path.join(dir, 'tasks.yaml'), '- goal: x\n');
+		const output = execFileSync('fish', ['--no-config', '-c', `source ${dir}/hd.fish; complete -C 'hermes-delegate config s'; complete -C 'hermes-delegate run --fail'; complete -C 'hermes-delegate run ta'`], {cwd: dir, encoding: 'utf8', env: {...process.env, PATH: `${bin}:${process.env['PATH']}`, HERMES_HOME: test.dir, HERMES_DELEGATE_DEMO_HOME: test.dir}});
+		expect(output.split('\n').map(line => line.split('\t')[0])).toEqual(['set-mode', 'show', '--fail-fast', 'tasks.yaml', '']);
 	});
 });
 
