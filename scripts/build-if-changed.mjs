@@ -1,6 +1,8 @@
-// `npm run demo`, `npm test`, `npm run bench` and `prepare` (npm ci, npm install) all need a
+// `npm run demo`, `npm test`, `npm run bench`, `npm run docs` and `npm run screenshot` all need a
 // current dist/, and a build takes ~16 s: build only when a build input changed since dist/ was
-// built (scripts/build-inputs.mjs), so `npm ci && npm run demo` builds once.
+// built (scripts/build-inputs.mjs), so `npm ci && npm run demo` builds once. (No `prepare` script
+// builds at install: the published package would carry it, and it needs src/ and scripts/, which
+// the package does not ship; issue 40.)
 import {spawnSync} from 'node:child_process';
 import {readFileSync} from 'node:fs';
 import path from 'node:path';

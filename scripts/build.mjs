@@ -14,6 +14,7 @@
 // bundle has none), react-devtools-core, which Ink imports only when DEV=true and we do not ship, and
 // better-sqlite3 (the state.db reader), a native addon: its .node file is built for this machine at
 // install time and found by `bindings` beside its own package.json, so it cannot live in a bundle.
+import {execFileSync} from 'node:child_process';
 import {chmodSync, renameSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {rolldown} from 'rolldown';
@@ -25,6 +26,22 @@ import {licensesFile, thirdPartyLicenses} from './third-party-licenses.mjs';
 // and a CLI started meanwhile (a test, a demo) never finds it half-written.
 const outDir = 'dist.new';
 
+/**
+ * The commit dist/ is built from, for `--version` (issue 40): `abc1234def`, `+changes` when
+ * tracked files differ from it; '' outside a git checkout (a build from the package's own files).
+ * build-if-changed rebuilds when a build input changes, not at every commit: the commit shown is
+ * the one of the last build.
+ */
+function gitCommit() {
+	const git = args => execFileSync('git', args, {encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore']}).trim();
+	try {
+		const commit = git(['rev-parse', '--short=10', 'HEAD']);
+		return git(['status', '--porcelain', '--untracked-files=no']) === '' ? commit : `${commit}+changes`;
+	} catch {
+		return '';
+	}
+}
+
 // Hashed before bundling: a source edited during the build makes the next check rebuild.
 const inputsHash = buildInputsHash();
 rmSync(outDir, {recursive: true, force: true});
@@ -33,7 +50,7 @@ const bundle = await rolldown({
 	platform: 'node',
 	external: [/^node:/, /^write-file-atomic$/, /^better-sqlite3$/, 'react-devtools-core'],
 	tsconfig: 'tsconfig.json',
-	transform: {define: {'process.env.NODE_ENV': '"production"'}},
+	transform: {define: {'process.env.NODE_ENV': '"production"', '__HERMES_DELEGATE_COMMIT__': JSON.stringify(gitCommit())}},
 	plugins: [boundInkCaches()],
 	logLevel: 'warn',
 	// An import rolldown cannot resolve would be left as a bare import of a package the installed

@@ -3,9 +3,10 @@
 // error into an exit code: 2 for bad input (nothing started), 70 for a crash of our own.
 // Started by bin.ts once it has checked the Node version.
 import {readFileSync} from 'node:fs';
-import {Command, CommanderError, Option} from 'commander';
+import {Argument, Command, CommanderError, Option} from 'commander';
 import {gcCommand, warnAboutOrphans} from './commands/gc.js';
 import {addRouteOptions, attachOptions, cancelOptions, configOptions, mcpOptions, setupOptions, doctorOptions, gcOptions, logsOptions, lsOptions, optionsOf, spendOptions, removeRouteOptions, routeEditOptions, runOptions, tuiOptions, waitOptions, workerOptions} from './commands/flags.js';
+import {addHelp, refuseUnknownSubcommand} from './commands/help.js';
 import {flushed, readAll, type CommandIO} from './commands/io.js';
 import {exitCodes, InputError} from './core/errors.js';
 import {killUnfinishedGroupsNow} from './core/process/group.js';
@@ -280,6 +281,35 @@ export function buildProgram(): Command {
 			process.exitCode = await (await import('./commands/host.js')).hostCommand({env: io.env, stdin: process.stdin});
 		});
 
+	program.command('completion')
+		.description('print a completion script for your shell: commands, options, run ids and task ids')
+		.addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish']))
+		.addHelpText('after', '\nThe script asks hermes-delegate itself at each Tab, so it completes the run ids and task ids of the runs there are now.')
+		.action(async (shell: 'bash' | 'zsh' | 'fish') => {
+			process.exitCode = (await import('./commands/completion.js')).completionCommand(shell, io);
+		});
+
+	// What the completion scripts call at each Tab: the words typed so far, after `--`.
+	program.command('__complete', {hidden: true})
+		.argument('[words...]')
+		.action(async (words: string[]) => {
+			process.exitCode = (await import('./commands/completion.js')).completeCommand(program, words, io);
+		});
+
+	// The JSON Schemas' source (scripts/docs.mjs writes them into schemas/).
+	program.command('__schemas', {hidden: true})
+		.action(async () => {
+			const {jsonSchemas} = await import('./commands/schemas.js');
+			io.stdout.write(`${JSON.stringify(jsonSchemas(), null, '\t')}\n`);
+		});
+
+	// The reference pages' source (scripts/docs.mjs): every command's help, as JSON.
+	program.command('__reference', {hidden: true})
+		.action(async () => {
+			const {commandReference} = await import('./commands/reference.js');
+			io.stdout.write(`${JSON.stringify(commandReference(program), null, '\t')}\n`);
+		});
+
 	program.command('gc')
 		.description('find and end processes left running by a hermes-delegate that was killed (kill -9)')
 		.option('--dry-run', 'list them and signal nothing')
@@ -290,15 +320,22 @@ export function buildProgram(): Command {
 
 	// Every other command says so when a killed run left processes behind.
 	program.hook('preAction', (_program, command) => {
-		if (command.name() !== 'gc' && command.name() !== '__host') warnAboutOrphans(io);
+		refuseUnknownSubcommand(command);
+		if (command.name() !== 'gc' && !command.name().startsWith('__')) warnAboutOrphans(io);
 	});
 
+	addHelp(program);
 	return program;
 }
 
+/** Set by scripts/build.mjs to the commit dist/ was built from ('' outside git); absent in tests that load src/. */
+declare const __HERMES_DELEGATE_COMMIT__: string | undefined;
+
+/** `0.2.0`, or `0.2.0 (git abc1234def)` for a build from a git checkout. */
 function packageVersion(): string {
 	const packageJson = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as {version: string};
-	return packageJson.version;
+	const commit = typeof __HERMES_DELEGATE_COMMIT__ === 'string' ? __HERMES_DELEGATE_COMMIT__ : '';
+	return commit === '' ? packageJson.version : `${packageJson.version} (git ${commit})`;
 }
 
 async function main(): Promise<void> {

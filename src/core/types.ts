@@ -357,7 +357,7 @@ export type ResultRoute = {
 export type TokenCounts = {input: number; output: number; total: number; cache_read: number; cache_write: number};
 
 /**
- * What one session spent, as Hermes recorded it in its home's state.db (`sessions` row; README
+ * What one session spent, as Hermes recorded it in its home's state.db (`sessions` row; docs/spend.md
  * "Spend"). null is unknown, never 0: a row Hermes has not finished (tokens and API calls are
  * written when the turn ends; an interrupted turn keeps zeros) gives null counts, and cost is null
  * where Hermes has no price (cost_status says why). tool_calls counts live, so it is known earlier.

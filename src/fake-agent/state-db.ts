@@ -82,6 +82,30 @@ export function recordHome(env: NodeJS.ProcessEnv, profile: string | undefined):
 	return existsSync(home) ? home : undefined;
 }
 
+// better-sqlite3 12.x built for Node 24 aborts the process when the garbage collector frees one of
+// its objects at a moment V8 has no context entered (Node 24's node_object_wrap.h: ~ObjectWrap
+// calls RemoveEnvironmentCleanupHook, which asserts `(env) != nullptr`). Seen here: the fake agent
+// flooding 8 MiB in stream-json mode died of SIGABRT after 196 KB on Node 24.21.0, every time, and
+// never on Node 20 (test/distributed/flood.test.ts). So no database or statement of ours is ever
+// garbage while the process lives: each statement is prepared once per connection and kept, and
+// every connection is kept, closed or not. A fake agent lives for one task: a handful of each.
+const keptAlive = new Set<object>();
+const statements = new Map<Database.Database, Map<string, Database.Statement>>();
+
+function openDatabase(file: string): Database.Database {
+	const db = new Database(file, {timeout: lockPatienceMs});
+	keptAlive.add(db);
+	return db;
+}
+
+function statement(db: Database.Database, sql: string): Database.Statement {
+	let byText = statements.get(db);
+	if (byText === undefined) statements.set(db, byText = new Map());
+	let found = byText.get(sql);
+	if (found === undefined) byText.set(sql, found = db.prepare(sql));
+	return found;
+}
+
 export class SessionRecord {
 	private constructor(private readonly db: Database.Database, private readonly id: string) {}
 
@@ -91,7 +115,7 @@ export class SessionRecord {
 		for (let attempt = 1; ; attempt++) {
 			let db: Database.Database | undefined;
 			try {
-				db = new Database(join(home, 'state.db'), {timeout: lockPatienceMs});
+				db = openDatabase(join(home, 'state.db'));
 				SessionRecord.create(db, session);
 				return new SessionRecord(db, session.id);
 			} catch (error) {
@@ -108,7 +132,7 @@ export class SessionRecord {
 	}
 
 	private static create(db: Database.Database, session: SessionStart): void {
-		db.pragma('journal_mode = WAL');
+		db.exec('PRAGMA journal_mode = WAL'); // exec, not pragma(): pragma() prepares a statement it drops
 		const newer = session.release !== '0.19.0';
 		const schema30 = session.release === '0.21.5';
 		db.exec(`CREATE TABLE IF NOT EXISTS sessions (${sessionColumns}${newer ? newerSessionColumns : ''}${schema30 ? schema30SessionColumns : ''});${otherTables(schema30)}`);
@@ -116,18 +140,18 @@ export class SessionRecord {
 		// (a read-only open never adds them, which is why a reader must not expect them).
 		if (schema30) {
 			for (const [table, column] of [['messages', 'display_kind TEXT'], ['sessions', 'session_key TEXT']] as const) {
-				const present = (db.prepare('SELECT name FROM pragma_table_info(?)').all(table) as Array<{name: string}>).some((row) => row.name === column.split(' ')[0]);
+				const present = (statement(db, 'SELECT name FROM pragma_table_info(?)').all(table) as Array<{name: string}>).some((row) => row.name === column.split(' ')[0]);
 				if (!present) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column}`);
 			}
 		}
 
 		const startedAt = now();
 		db.transaction(() => {
-			db.prepare('INSERT INTO sessions (id, source, model, model_config, started_at, message_count, profile_name, cwd) VALUES (?, ?, ?, ?, ?, 1, ?, ?)')
+			statement(db, 'INSERT INTO sessions (id, source, model, model_config, started_at, message_count, profile_name, cwd) VALUES (?, ?, ?, ?, ?, 1, ?, ?)')
 				.run(session.id, session.source, session.model, JSON.stringify({max_iterations: 90, reasoning_config: null, max_tokens: null}), startedAt, session.profile, session.cwd);
-			db.prepare("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', ?, ?)").run(session.id, session.prompt, startedAt);
+			statement(db, "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', ?, ?)").run(session.id, session.prompt, startedAt);
 			if (schema30) {
-				db.prepare("INSERT INTO messages (session_id, role, content, timestamp, display_kind) VALUES (?, 'assistant', ?, ?, 'hidden')")
+				statement(db, "INSERT INTO messages (session_id, role, content, timestamp, display_kind) VALUES (?, 'assistant', ?, ?, 'hidden')")
 					.run(session.id, 'HIDDEN SCAFFOLDING: context for the model that no pane may show', startedAt);
 			}
 		})();
@@ -139,17 +163,17 @@ export class SessionRecord {
 	 */
 	toolCallStarted(toolCalls: number, messageCount: number, call: StoredCall): void {
 		this.db.transaction(() => {
-			this.db.prepare("INSERT INTO messages (session_id, role, content, tool_calls, timestamp, finish_reason) VALUES (?, 'assistant', NULL, ?, ?, 'tool_calls')")
+			statement(this.db, "INSERT INTO messages (session_id, role, content, tool_calls, timestamp, finish_reason) VALUES (?, 'assistant', NULL, ?, ?, 'tool_calls')")
 				.run(this.id, JSON.stringify([{id: call.id, type: 'function', function: {name: call.name, arguments: JSON.stringify(call.input)}}]), now());
-			this.db.prepare('UPDATE sessions SET tool_call_count = ?, message_count = ? WHERE id = ?').run(toolCalls, messageCount, this.id);
+			statement(this.db, 'UPDATE sessions SET tool_call_count = ?, message_count = ? WHERE id = ?').run(toolCalls, messageCount, this.id);
 		})();
 	}
 
 	/** The tool returned: its message (the tool's output as the model is given it) is stored. */
 	toolCallEnded(messageCount: number, call: StoredCall, output: string): void {
 		this.db.transaction(() => {
-			this.db.prepare("INSERT INTO messages (session_id, role, content, tool_call_id, tool_name, timestamp) VALUES (?, 'tool', ?, ?, ?, ?)").run(this.id, output, call.id, call.name, now());
-			this.db.prepare('UPDATE sessions SET message_count = ? WHERE id = ?').run(messageCount, this.id);
+			statement(this.db, "INSERT INTO messages (session_id, role, content, tool_call_id, tool_name, timestamp) VALUES (?, 'tool', ?, ?, ?, ?)").run(this.id, output, call.id, call.name, now());
+			statement(this.db, 'UPDATE sessions SET message_count = ? WHERE id = ?').run(messageCount, this.id);
 		})();
 	}
 
@@ -162,17 +186,17 @@ export class SessionRecord {
 		this.db.transaction(() => {
 			if (answer) {
 				// After --max-turns ran out Hermes asked for a summary: that request is a user message of its own.
-				if (answer.summaryAsked) this.db.prepare("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', ?, ?)").run(this.id, 'You have reached the maximum number of iterations. Summarise what you found.', endedAt);
-				this.db.prepare("INSERT INTO messages (session_id, role, content, timestamp, finish_reason) VALUES (?, 'assistant', ?, ?, 'stop')").run(this.id, answer.text, endedAt);
+				if (answer.summaryAsked) statement(this.db, "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', ?, ?)").run(this.id, 'You have reached the maximum number of iterations. Summarise what you found.', endedAt);
+				statement(this.db, "INSERT INTO messages (session_id, role, content, timestamp, finish_reason) VALUES (?, 'assistant', ?, ?, 'stop')").run(this.id, answer.text, endedAt);
 			}
 
-			this.db.prepare(`UPDATE sessions SET ended_at = ?, message_count = ?, api_call_count = ?, input_tokens = ?, output_tokens = ?,
+			statement(this.db, `UPDATE sessions SET ended_at = ?, message_count = ?, api_call_count = ?, input_tokens = ?, output_tokens = ?,
 				billing_provider = ?, billing_base_url = ?, estimated_cost_usd = ?, cost_status = ?, cost_source = ? WHERE id = ?`)
 				.run(endedAt, end.messageCount, end.apiCalls, answered ? end.inputTokens : 0, answered ? end.outputTokens : 0,
 					answered ? end.billingProvider : null, answered ? end.billingBaseUrl : null, answered ? end.costUsd : null, answered ? costStatus : null, answered ? costSource : null, this.id);
 			if (!answered) return;
-			const model = (this.db.prepare('SELECT model FROM sessions WHERE id = ?').get(this.id) as {model: string}).model;
-			this.db.prepare(`INSERT INTO session_model_usage (session_id, model, billing_provider, billing_base_url, api_call_count, input_tokens, output_tokens,
+			const model = (statement(this.db, 'SELECT model FROM sessions WHERE id = ?').get(this.id) as {model: string}).model;
+			statement(this.db, `INSERT INTO session_model_usage (session_id, model, billing_provider, billing_base_url, api_call_count, input_tokens, output_tokens,
 				estimated_cost_usd, cost_status, cost_source, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 				.run(this.id, model, end.billingProvider, end.billingBaseUrl, end.apiCalls, end.inputTokens, end.outputTokens, end.costUsd, costStatus, costSource, endedAt, endedAt);
 		})();

@@ -1,4 +1,4 @@
-// The folder rules of src/ (README, "Architecture") as data, and a checker that reads a file set's
+// The folder rules of src/ (CONTRIBUTING.md, "How it is built") as data, and a checker that reads a file set's
 // imports with the TypeScript compiler. Type-only imports count: a type circle is still a circle
 // for a reader, and it becomes a real one the day a value crosses it.
 import path from 'node:path';

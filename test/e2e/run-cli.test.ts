@@ -115,12 +115,12 @@ describe('run', () => {
 		}
 	});
 
-	it('every event type --jsonl prints is documented in the README\'s `run --jsonl` row', async () => {
+	it('every event type --jsonl prints is documented in docs/run-and-tui.md\'s `run --jsonl` row', async () => {
 		const test = home();
 		const run = await runCli(test, ['run', twoTasks, '--jsonl']);
 		const types = new Set(run.stdout.split('\n').map(line => (JSON.parse(line) as {type: string}).type));
-		const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-		const row = readme.split('\n').find(line => line.startsWith('| `run --jsonl` |'));
+		const page = readFileSync(new URL('../../docs/run-and-tui.md', import.meta.url), 'utf8');
+		const row = page.split('\n').find(line => line.startsWith('| `run --jsonl` |'));
 		expect(row).toBeDefined();
 		expect([...types].filter(type => !row!.includes(`\`${type}\``))).toEqual([]);
 	});

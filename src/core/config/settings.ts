@@ -10,7 +10,8 @@ import {formatBytes, hasUnit, parseSize} from '../text/sizes.js';
 import {formatPath, lineOf, readYamlText, type LocatedDocument} from '../text/yaml-locate.js';
 import {describeIssue, parseWorded} from '../text/zod-messages.js';
 
-const settingsSchema = z.strictObject({
+/** delegate.yaml; also the source of schemas/delegate.schema.json (src/commands/schemas.ts). */
+export const settingsSchema = z.strictObject({
 	concurrency: z.number().int().min(1).max(256).optional(),
 	grace: z.number().min(0).max(3600).optional(),
 	characteristics: z.record(z.string(), z.string().min(1)).optional(),

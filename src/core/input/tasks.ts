@@ -22,7 +22,8 @@ const listItem = text.trim().max(maxOneLineLength).regex(/^[^,\s]+$/, 'must be a
 const nameList = z.union([z.array(listItem).min(1, 'must not be empty'), nonEmpty]).transform(value =>
 	Array.isArray(value) ? value : value.split(',').map(item => item.trim()).filter(Boolean));
 
-const taskSchema = z.strictObject({
+/** A task of a task file; also the source of schemas/tasks.schema.json (src/commands/schemas.ts). */
+export const taskSchema = z.strictObject({
 	goal: nonEmpty,
 	context: text.optional(),
 	name: oneLineText.optional(),

@@ -48,7 +48,7 @@ export function decodeUtf8(bytes: Buffer, label: string): string {
  * The most bytes read from each kind of input, sized for real use with a wide margin: a batch of a
  * thousand tasks with 30 KB of context each is 30 MB; Hermes's config.yaml and our delegate.yaml
  * and themes are a few KB. Without a bound `yes '[...]' | run` grew to gigabytes and `--config
- * /dev/zero` never ended. README "Input limits" says the same.
+ * /dev/zero` never ended. docs/tasks.md "Input limits" says the same.
  */
 export const inputLimits = {
 	tasks: {bytes: 64 * 1024 * 1024, what: 'a tasks file or stdin', fix: 'split the batch into several runs'},

@@ -3,6 +3,7 @@
 // field", what was expected and what was found. Every schema at the edge parses through
 // `parseWorded`, so a message written on the schema itself still wins over these.
 import {z} from 'zod';
+import {closest} from './suggest.js';
 import {safeName} from './yaml-locate.js';
 
 export type Problem = {
@@ -34,7 +35,7 @@ export function describeIssue(issue: z.core.$ZodIssue, options: DescribeOptions 
 			kind: 'unknown',
 			message: `unknown ${noun}${names.length > 1 ? 's' : ''} ${names.join(', ')}`,
 			path: [...issue.path, issue.keys[0] ?? ''],
-			fix: options.known ? `${options.known.label}: ${options.known.fields.join(', ')}` : undefined,
+			fix: options.known ? `${didYouMean(issue.keys, options.known.fields)}${options.known.label}: ${options.known.fields.join(', ')}` : undefined,
 		};
 	}
 
@@ -44,6 +45,15 @@ export function describeIssue(issue: z.core.$ZodIssue, options: DescribeOptions 
 
 	const fix = issue.code === 'invalid_type' && issue.input === null ? `give it a value, or leave the ${noun} out` : undefined;
 	return {kind: 'invalid', message: issue.message, path: issue.path, fix};
+}
+
+/** `did you mean "option"? ` for the unknown keys that are near misses of known ones, else nothing. */
+function didYouMean(keys: readonly string[], known: readonly string[]): string {
+	const guesses = keys.flatMap(key => {
+		const guess = closest(key, known);
+		return guess === undefined ? [] : [keys.length === 1 ? `"${guess}"` : `"${guess}" for ${safeName(key)}`];
+	});
+	return guesses.length === 0 ? '' : `did you mean ${guesses.join(', ')}? `;
 }
 
 /** `a string`, `a list`, `null`: what a value is, never the value itself (it is untrusted text). */

@@ -139,7 +139,7 @@ describe('loadSettings', () => {
 		const [problem] = problemsOf('concurrency: 2\nconcurrancy: 4\n');
 		expect(problem!.message).toBe('unknown setting concurrancy');
 		expect(problem!.location).toMatchObject({path: 'concurrancy', line: 2});
-		expect(problem!.fix).toBe('known settings: concurrency, grace, characteristics, characteristic_words, theme, keys, log_limit, executor, concurrency_per_provider, budgets, budget_action, stuck_after, mcp');
+		expect(problem!.fix).toBe('did you mean "concurrency"? known settings: concurrency, grace, characteristics, characteristic_words, theme, keys, log_limit, executor, concurrency_per_provider, budgets, budget_action, stuck_after, mcp');
 	});
 
 	it('a syntax error is an input error naming the file, the line and the fix', () => {

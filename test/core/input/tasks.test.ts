@@ -92,7 +92,7 @@ describe('parseTasks: one bad task names its index and field', () => {
 		const error = errorOf('- goal: a\n- goal: b\n  optoin: fast\n');
 		expect(error.message).toBe('task 1: unknown field optoin');
 		expect(error.location).toMatchObject({path: '[1].optoin', line: 3});
-		expect(error.fix).toBe('task fields are: goal, context, name, characteristic, option, profile, model, provider, timeout, toolsets, skills, max_turns, worktree');
+		expect(error.fix).toBe('did you mean "option"? task fields are: goal, context, name, characteristic, option, profile, model, provider, timeout, toolsets, skills, max_turns, worktree');
 	});
 
 	it('several unknown fields of one task are named together', () => {
