@@ -70,6 +70,20 @@ export const examples: Record<string, string[]> = {
 	cancel: [`cancel ${demoRun}  # the whole batch, with the kill cascade`, `cancel ${demoRun} t03 fix-login`, `cancel ${demoRun} t06 --kill  # SIGKILL now, no grace period`],
 	worker: ['worker --nats nats://10.0.0.5:4222', 'worker --nats nats://10.0.0.5:4222 -j 8 --name gpu-box --nats-creds worker.creds'],
 	gc: ['gc --dry-run  # list what killed runs left running; signal nothing', 'gc  # end it: SIGTERM, the grace period, SIGKILL', 'gc --grace 1'],
+	mcp: [
+		'mcp  # serve the delegate tools over stdio (an agent starts it: see `setup hermes`)',
+		'mcp -j 6 --budget-usd 2  # every batch the agent starts: 6 tasks at once, $2 each batch',
+	],
+	setup: [
+		'setup hermes --dry-run  # the lines it would add to config.yaml, and the skill it would install',
+		'setup hermes  # register the MCP server in $HERMES_HOME/config.yaml and install the skill',
+		'setup hermes --profile coder  # the same in the profile coder\'s own home',
+	],
+	fleet: ['fleet key --role worker --name gpu-box  # on a worker: its key, and the line for the trust file'],
+	'fleet key': [
+		'fleet key --role host --name laptop  # on a runner host',
+		'fleet key --role worker --name gpu-box --out /etc/hermes-delegate/key.pem',
+	],
 	completion: [
 		'completion bash > ~/.local/share/bash-completion/completions/hermes-delegate',
 		'completion zsh > "${fpath[1]}/_hermes-delegate"',
@@ -122,7 +136,10 @@ const commandGroups: Record<string, string> = {
 	doctor: 'Set up and look after:',
 	gc: 'Set up and look after:',
 	completion: 'Set up and look after:',
+	setup: 'Set up and look after:',
+	mcp: 'Let the agent delegate:',
 	worker: 'Many hosts:',
+	fleet: 'Many hosts:',
 };
 
 /** The words after `hermes-delegate` that name a command: '' for the program, 'config route'. */
