@@ -37,6 +37,7 @@ const settingDescriptions: Record<string, string> = {
 	budgets: 'Route → its budget: {usd: 2} or {tokens: 500000} or both.',
 	budget_action: 'What a reached budget does: stop (no further task of its scope starts) or cancel (its running tasks are cancelled too).',
 	stuck_after: 'Seconds without output or tool activity before a running task is marked stuck.',
+	mcp: 'The MCP server (hermes-delegate mcp): {max_tasks: N}, the most tasks one delegate call may start (default 100).',
 };
 
 type JsonSchema = Record<string, unknown> & {properties?: Record<string, Record<string, unknown>>};
