@@ -12,6 +12,7 @@ import type {BatchControl} from '../wire/port.js';
 import {AttachedClient, type ClientHost} from './attached-client.js';
 import {EventHistory} from './history.js';
 import {tailDeltas} from './tail-deltas.js';
+import {boundedRange} from './reply-bounds.js';
 import {publishPacer, type PublishPace} from '../core/output/publish-pace.js';
 import {checkPeer} from './peer.js';
 import {batchIdentity, type BatchIdentity, type HostMessage, type Request, type ReplyValue} from '../wire/protocol.js';
@@ -99,7 +100,8 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 			}
 
 			case 'read-output': {
-				return await control.readOutput(request.last === undefined ? {id: request.id} : {id: request.id, last: request.last}) ?? null;
+				const range = await control.readOutput(request.last === undefined ? {id: request.id} : {id: request.id, last: request.last});
+				return range ? boundedRange(range) : null;
 			}
 
 			case 'search-output': {
