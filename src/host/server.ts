@@ -15,7 +15,8 @@ import {tailDeltas} from './tail-deltas.js';
 import {boundedRange} from './reply-bounds.js';
 import {publishPacer, type PublishPace} from '../core/output/publish-pace.js';
 import {checkPeer} from './peer.js';
-import {batchIdentity, type BatchIdentity, type HostMessage, type Request, type ReplyValue} from '../wire/protocol.js';
+import {defaultMaxConnections, refusalOf} from './admission.js';
+import {batchIdentity, encodeLine, type BatchIdentity, type HostMessage, type Request, type ReplyValue} from '../wire/protocol.js';
 import {clearStaleSocket, listenPrivately, unsafeFolder} from './socket-file.js';
 
 export type HostedBatch = BatchIdentity & {
@@ -31,6 +32,8 @@ export type ServeOptions = PublishPace & {
 	log?(line: string): void;
 	/** Most bytes waiting in one client's socket before nothing more is queued for it (default 8 MiB). */
 	maxQueueBytes?: number;
+	/** Connections held at once before more are refused (default 64: admission.ts). */
+	maxConnections?: number;
 	/**
 	 * Asked when a client has said it leaves (detach), after the client count listeners ran: true
 	 * holds it until releaseLeaving() (the host ends now, and the client hears of it once the host
@@ -155,12 +158,25 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 	}
 
 	let accepted = 0;
+	let checking = 0;
+	const admission = {maxConnections: options.maxConnections ?? defaultMaxConnections, concurrency: batch.concurrency};
 	const server = net.createServer({pauseOnConnect: true}, socket => {
+		const refusal = refusalOf(connections.size, checking, admission);
+		if (refusal !== undefined) {
+			// Told why, then closed at once: its descriptor is what is short.
+			log(`client #${++accepted}: refused: ${refusal}`);
+			socket.on('error', () => undefined);
+			socket.end(encodeLine({type: 'bye', reason: `refused: ${refusal}`}), () => socket.destroy());
+			return;
+		}
+
 		const client = new AttachedClient(socket, ++accepted, host);
 		connections.set(client, new Promise(resolve => {
 			socket.once('close', () => resolve());
 		}));
+		checking++;
 		void checkPeer(socket).then(peer => {
+			checking--;
 			if (client.closed) {
 				return; // it left while it was being checked
 			}
