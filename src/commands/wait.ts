@@ -8,7 +8,7 @@ import {exitCodes} from '../core/errors.js';
 import {jsonText, terminalSafe} from '../core/output/visible-text.js';
 import type {BatchEvent, BatchReport} from '../core/types.js';
 import {connectToBatch} from '../client/connection.js';
-import {chooseRun, describeRun, runHomes, type RunEntry} from '../client/live-runs.js';
+import {chooseRun, describeRun, runHomes, unrecordedWhere, type RunEntry} from '../client/live-runs.js';
 import {parseNumber, type WaitOptions} from './flags.js';
 import {guardOutput, type CommandIO, type Output} from './io.js';
 import {jsonlEvent, printReport} from './run.js';
@@ -104,6 +104,7 @@ function onDisk(run: RunEntry): Outcome {
 		}
 	}
 
+	if (run.state === 'unrecorded') return {report: undefined, why: `the batch finished, but its results.json could not be written (a full disk?): ${unrecordedWhere}`};
 	return {report: undefined, why: run.state === 'owner died' ? 'its runner host died before the batch finished (killed with SIGKILL?)' : `it is ${run.state}`};
 }
 

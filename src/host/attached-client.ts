@@ -58,6 +58,9 @@ export class AttachedClient {
 	private name: string;
 	/** Its hello named it one of the scripts (`wait`, `cancel`, `spend`), not a dashboard. */
 	private script = false;
+	/** What its hello called it (`wait`, `tui`…), and why it left (its `detach`). */
+	private called: string | undefined;
+	private leftWith: LeaveReason | undefined;
 	private readonly reader: LineReader;
 	/** Replies that became ready while the client was behind, encoded: sent after its fresh snapshot. */
 	private waitingReplies: Buffer[] = [];
@@ -101,6 +104,11 @@ export class AttachedClient {
 	/** It said it leaves and waits for release(). */
 	get leaving(): boolean {
 		return this.phase === 'leaving';
+	}
+
+	/** A `wait` that left saying it has what it came for: the batch's report. */
+	get tookReport(): boolean {
+		return this.called === 'wait' && this.leftWith === 'done';
 	}
 
 	/** The most bytes this client's socket has held waiting to be read by it. */
@@ -205,6 +213,7 @@ export class AttachedClient {
 
 	private leave(reason: LeaveReason): void {
 		this.phase = 'leaving';
+		this.leftWith = reason;
 		this.reader.stop();
 		this.unread = [];
 		this.waitingReplies = [];
@@ -258,6 +267,7 @@ export class AttachedClient {
 				this.tailLines = parsed.hello.tailLines ?? defaultTailLines;
 				this.tailDelta = parsed.hello.tailDelta === true;
 				this.script = scriptClients.includes(parsed.hello.client ?? '');
+				this.called = parsed.hello.client;
 				this.phase = 'live';
 				this.sendSnapshot();
 				this.host.changed(this, 'attached');

@@ -40,6 +40,8 @@ export type ServeOptions = PublishPace & {
 	 * has written its last); false, or absent, lets it go at once.
 	 */
 	holdLeaving?(): boolean;
+	/** A `wait` left with what it came for (results-keeper.ts: the report results.json could not take). */
+	reportTaken?(): void;
 };
 
 export type BatchServer = {
@@ -147,6 +149,7 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 				for (const listener of countListeners) listener(count);
 			}
 
+			if (what === 'left' && client.tookReport) options.reportTaken?.();
 			if (what === 'left' && !(options.holdLeaving?.() ?? false)) client.release(false);
 		},
 	};
