@@ -17,7 +17,7 @@ export class NotRegularFileError extends Error {
 function kindOf(stats: Stats): string {
 	if (stats.isFIFO()) return 'a FIFO (named pipe)';
 	if (stats.isSocket()) return 'a socket';
-	if (stats.isDirectory()) return 'a folder';
+	if (stats.isDirectory()) return 'a directory';
 	if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
 	return 'not a plain file';
 }
@@ -62,4 +62,9 @@ export function readRegularFile(file: string, options: {start?: number; max?: nu
 	} finally {
 		closeSync(fd);
 	}
+}
+
+/** readRegularFile as UTF-8 text. */
+export function readRegularText(file: string, options: {start?: number; max?: number} = {}): string {
+	return readRegularFile(file, options).toString('utf8');
 }

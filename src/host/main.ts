@@ -17,6 +17,7 @@ import type {BatchReport} from '../core/types.js';
 import {serveBatch, type BatchServer, type HostedBatch} from './server.js';
 import {HostStatusFile} from './status.js';
 import {ResultsKeeper} from './results-keeper.js';
+import {terminalSafe} from '../core/output/visible-text.js';
 
 export type HostMode = 'dashboard' | 'headless';
 
@@ -42,7 +43,7 @@ export function openHostLog(runDir: string): HostLog {
 	const file = path.join(runDir, hostLogName);
 	return line => {
 		try {
-			appendFileSync(file, `${new Date().toISOString()} ${line}\n`, {mode: 0o600});
+			appendFileSync(file, `${new Date().toISOString()} ${terminalSafe(line).replaceAll('\n', ' ')}\n`, {mode: 0o600});
 		} catch {
 			// A full disk must not stop the batch; results.json is written on its own path.
 		}

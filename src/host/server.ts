@@ -15,6 +15,7 @@ import {tailDeltas} from './tail-deltas.js';
 import {boundedRange} from './reply-bounds.js';
 import {publishPacer, type PublishPace} from '../core/output/publish-pace.js';
 import {checkPeer} from './peer.js';
+import {terminalSafe} from '../core/output/visible-text.js';
 import {defaultMaxConnections, refusalOf} from './admission.js';
 import {batchIdentity, encodeLine, type BatchIdentity, type HostMessage, type Request, type ReplyValue} from '../wire/protocol.js';
 import {clearStaleSocket, listenPrivately, unsafeFolder} from './socket-file.js';
@@ -62,7 +63,9 @@ export type BatchServer = {
 const noSteering = 'this batch cannot be steered: it was started without its config';
 
 export async function serveBatch(batch: HostedBatch, socketPath: string, options: ServeOptions = {}): Promise<BatchServer> {
-	const log = options.log ?? (() => undefined);
+	// What a client sent (an unknown key of its JSON, its name) reaches host.log only made terminal-safe,
+	// on one line: an escape sequence in it would act on whoever reads the log with cat or tail.
+	const log = (line: string) => options.log?.(terminalSafe(line).replaceAll('\n', ' '));
 	const {control} = batch;
 	const history = new EventHistory();
 	const clients = new Set<AttachedClient>();

@@ -3,7 +3,7 @@
 // (who ran it), processes.jsonl (each agent with its kernel start time, each descendant seen
 // leaving its session). A process counts only while it is provably the one recorded: same user,
 // same start time (or, for group and session members, started after their agent): pids recycle.
-import {existsSync, lstatSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
+import {existsSync, lstatSync, readdirSync, statSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {z} from 'zod';
 import {InputError} from '../errors.js';
@@ -12,6 +12,7 @@ import {familyMembers, familyOf, type Family, type FamilyMember} from '../proces
 import {startKillCascade} from '../process/group.js';
 import {hasProc, processName, scanProcesses, startTicksAt} from '../process/proc-tree.js';
 import {isOwnerAlive, readRunOwner, type RunOwner} from './owner.js';
+import {readRegularText} from '../regular-file.js';
 
 export type Orphan = FamilyMember & {task: string; agentPid: number; name: string};
 
@@ -54,7 +55,7 @@ function isRealFolder(dir: string): boolean {
 function readRecords(dir: string): ProcessLine[] {
 	let text: string;
 	try {
-		text = readFileSync(path.join(dir, 'processes.jsonl'), 'utf8');
+		text = readRegularText(path.join(dir, 'processes.jsonl'));
 	} catch {
 		return [];
 	}
