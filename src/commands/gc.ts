@@ -13,6 +13,7 @@ import {terminalSafe} from '../core/output/visible-text.js';
 import {parseNumber, type GcOptions} from './flags.js';
 import type {CommandIO} from './io.js';
 import {readRegularText} from '../core/regular-file.js';
+import {distrustFix} from '../core/run-folder/trust.js';
 
 type GcIO = Pick<CommandIO, 'stdout' | 'stderr' | 'env'>;
 
@@ -27,7 +28,9 @@ export async function gcCommand(options: GcOptions, io: GcIO): Promise<number> {
 	}
 
 	const graceSeconds = options.grace === undefined ? defaultGrace(io.env) : parseNumber(options.grace, '--grace', {min: 0});
-	const runs = findOrphans(homesToSearch(io.env));
+	const runs = findOrphans(homesToSearch(io.env), {distrusted(dir, why) {
+		io.stderr.write(`hermes-delegate: left alone ${terminalSafe(dir)}: ${why}; its process records could name any process. ${distrustFix(terminalSafe(dir))}\n`);
+	}});
 	const count = orphanCount(runs);
 	if (count === 0) {
 		io.stdout.write('no orphans: every recorded process of a run whose hermes-delegate is gone has ended\n');

@@ -9,6 +9,7 @@ import {isOwnerAlive, runIdPattern, type ProcessRecord} from './folder.js';
 import {attemptLogs} from './attempts.js';
 import type {BatchReport, RoutePlan, TaskStatus} from '../types.js';
 import {readRegularText} from '../regular-file.js';
+import {distrustOf, homeDistrust} from './trust.js';
 
 export type RunTask = {
 	id: string;
@@ -28,9 +29,10 @@ export type RunInfo = {runId: string; dir: string; summary: string | undefined; 
 /** Run ids in `hermesHome`, newest first. */
 export function listRuns(hermesHome: string): string[] {
 	const dir = runsDir(hermesHome);
-	if (!existsSync(dir)) return [];
+	// A home or run someone else can change is not ours to show, attach to or wait for (trust.ts).
+	if (!existsSync(dir) || homeDistrust(hermesHome) !== undefined) return [];
 	return readdirSync(dir, {withFileTypes: true})
-		.filter(entry => entry.isDirectory() && runIdPattern.test(entry.name))
+		.filter(entry => entry.isDirectory() && runIdPattern.test(entry.name) && distrustOf(path.join(dir, entry.name)) === undefined)
 		.map(entry => entry.name)
 		.sort()
 		.reverse();
