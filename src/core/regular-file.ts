@@ -10,7 +10,8 @@ export class NotRegularFileError extends Error {
 	readonly code = 'ENOTREG';
 
 	constructor(readonly file: string, readonly kind: string) {
-		super(`${file} is ${kind}, not a regular file: hermes-delegate reads only regular files there`);
+		// Said after the file's name by whoever reports it (`logs`: "FILE: cannot read this log: …").
+		super(`${kind}, not a regular file`);
 	}
 }
 
