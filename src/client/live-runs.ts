@@ -109,7 +109,7 @@ export function chooseRun(hermesHomes: readonly string[], runId: string | undefi
 }
 
 /** Where an unrecorded run's story is told. */
-export const unrecordedWhere = 'host.log in its run folder says why; the report went to the `wait` that was running then';
+export const unrecordedWhere = 'host.log in its run folder says why; the report went to the client (`wait` or a dashboard) attached then';
 
 export function notLive(run: RunEntry, command: string): InputError {
 	const why = {

@@ -106,9 +106,12 @@ export class AttachedClient {
 		return this.phase === 'leaving';
 	}
 
-	/** A `wait` that left saying it has what it came for: the batch's report. */
+	/**
+	 * It left with the batch's report: a `wait` that says it has what it came for, or a dashboard
+	 * the operator quit (it prints a report that results.json could not take: commands/dashboard.tsx).
+	 */
 	get tookReport(): boolean {
-		return this.called === 'wait' && this.leftWith === 'done';
+		return (this.called === 'wait' && this.leftWith === 'done') || (!this.script && this.leftWith === 'quit');
 	}
 
 	/** The most bytes this client's socket has held waiting to be read by it. */

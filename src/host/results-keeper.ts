@@ -1,7 +1,7 @@
 // A report that results.json could not take (a full disk, a quota) lives only in the runner host.
 // A detached host used to end with its last task and the report with it: `wait` then found no
 // results and blamed a SIGKILL (issue 36, item 8). So the host keeps the report and serves it (its
-// event history holds batch.finished) until a `wait` has it, retries the write with a growing pause,
+// event history holds batch.finished) until a client has it (a `wait`, or a dashboard that quits and prints it), retries the write with a growing pause,
 // and says in host.log what happened; `ls` and `wait` read that line (wire/host-json.ts).
 import {writeJsonAtomic} from '../core/run-folder/folder.js';
 import type {BatchReport} from '../core/types.js';
@@ -32,7 +32,7 @@ export class ResultsKeeper {
 
 		this.pending = report;
 		this.pause = firstRetryMs;
-		this.log(`${resultsNotWrittenLine}: ${report.results_error}. The report is kept in this host and served to \`hermes-delegate wait\` until one has it; the write is retried meanwhile`);
+		this.log(`${resultsNotWrittenLine}: ${report.results_error}. The report is kept in this host and served until a client has it (\`hermes-delegate wait\`, or a dashboard that quits and prints it); the write is retried meanwhile`);
 		this.schedule();
 	}
 
@@ -40,7 +40,7 @@ export class ResultsKeeper {
 	taken(): void {
 		if (this.pending === undefined || this.delivered) return;
 		this.delivered = true;
-		this.log('a `wait` has the report that results.json could not take');
+		this.log('a client (`wait`, or a dashboard that printed it) has the report that results.json could not take');
 		this.changed();
 	}
 

@@ -41,7 +41,7 @@ export type ServeOptions = PublishPace & {
 	 * has written its last); false, or absent, lets it go at once.
 	 */
 	holdLeaving?(): boolean;
-	/** A `wait` left with what it came for (results-keeper.ts: the report results.json could not take). */
+	/** A client left with the batch's report (attached-client.ts tookReport; results-keeper.ts). */
 	reportTaken?(): void;
 };
 

@@ -53,7 +53,7 @@ describe.skipIf(!canMountTmpfs)('run --detach on a disk that fills', () => {
 
 		// A wait has it: the host ends, and says why it ends without results.json.
 		await waitFor(() => !isProcessRunning(owner.pid), {message: 'the host to end once a wait has the report'});
-		expect(hostLog(dir)).toContain('a `wait` has the report that results.json could not take');
+		expect(hostLog(dir)).toContain('a client (`wait`, or a dashboard that printed it) has the report that results.json could not take');
 		const listed = JSON.parse((await runCli(test, ['ls', '--json'])).stdout) as Array<Record<string, unknown>>;
 		expect(listed.find(run => run['run_id'] === runId)).toMatchObject({state: 'unrecorded', owner: 'ended', gc_command: null});
 		const again = await runCli(test, ['wait', runId]);
