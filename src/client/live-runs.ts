@@ -9,15 +9,17 @@ import {demoHomePath} from '../core/input/demo.js';
 import {listRuns, readRun} from '../core/run-folder/history.js';
 import {isOwnerAlive, readRunOwner} from '../core/run-folder/owner.js';
 import {connectToBatch, type BatchConnection} from './connection.js';
-import {countByStatus, readHostStatus} from '../wire/host-json.js';
+import {countByStatus, hostLogSaysResultsUnwritten, readHostStatus} from '../wire/host-json.js';
 
 /**
  * - live: a runner host serves the run (attach, wait, cancel work);
  * - running: its owner runs, but it is no host (`run` without --detach, or a version before hosts);
  * - finished: results.json is written and nothing serves it any more;
+ * - unrecorded: the batch finished, but results.json could not be written (a full disk): its host
+ *   kept the report for a `wait` and said so in host.log, then ended;
  * - owner died: its owner is gone (SIGKILL) before results were written: `gc` ends its leftovers.
  */
-export type RunState = 'live' | 'running' | 'finished' | 'owner died';
+export type RunState = 'live' | 'running' | 'finished' | 'unrecorded' | 'owner died';
 
 export type RunEntry = {
 	runId: string;
@@ -61,7 +63,7 @@ export function describeRun(runId: string, hermesHome: string): RunEntry {
 	const host = readHostStatus(dir);
 	const hasResults = existsSync(path.join(dir, 'results.json'));
 	const socket = host && ownerAlive && host.pid === owner.pid && existsSync(host.socket) ? host.socket : null;
-	const state: RunState = socket ? 'live' : ownerAlive ? 'running' : hasResults ? 'finished' : 'owner died';
+	const state: RunState = socket ? 'live' : ownerAlive ? 'running' : hasResults ? 'finished' : hostLogSaysResultsUnwritten(dir) ? 'unrecorded' : 'owner died';
 	return {
 		runId,
 		dir,
@@ -109,10 +111,14 @@ export function chooseRun(hermesHomes: readonly string[], runId: string | undefi
 	return live[0]!;
 }
 
+/** Where an unrecorded run's story is told. */
+export const unrecordedWhere = 'host.log in its run folder says why; the report went to the client (`wait` or a dashboard) attached then';
+
 export function notLive(run: RunEntry, command: string): InputError {
 	const why = {
 		running: 'it runs in a `hermes-delegate run` of its own, without a runner host (start it with `run --detach` to reach it later)',
 		finished: 'it has finished',
+		unrecorded: `it has finished, but its results.json could not be written (${unrecordedWhere})`,
 		'owner died': 'its runner host died (killed with SIGKILL?) before it finished',
 		live: '',
 	}[run.state];

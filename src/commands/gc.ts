@@ -2,7 +2,6 @@
 // clean-up never ran, so an agent that prints nothing (no SIGPIPE ever reaches it) or a grandchild
 // that ignores SIGTERM lives on. The run folder recorded every agent as it started; gc ends those
 // still running, with the same cascade the runner uses. `--dry-run` only lists them.
-import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {demoHomePath} from '../core/input/demo.js';
 import {InputError} from '../core/errors.js';
@@ -13,6 +12,8 @@ import {loadSettings, settingsPath} from '../core/config/settings.js';
 import {terminalSafe} from '../core/output/visible-text.js';
 import {parseNumber, type GcOptions} from './flags.js';
 import type {CommandIO} from './io.js';
+import {readRegularText} from '../core/regular-file.js';
+import {distrustFix} from '../core/run-folder/trust.js';
 
 type GcIO = Pick<CommandIO, 'stdout' | 'stderr' | 'env'>;
 
@@ -27,7 +28,9 @@ export async function gcCommand(options: GcOptions, io: GcIO): Promise<number> {
 	}
 
 	const graceSeconds = options.grace === undefined ? defaultGrace(io.env) : parseNumber(options.grace, '--grace', {min: 0});
-	const runs = findOrphans(homesToSearch(io.env));
+	const runs = findOrphans(homesToSearch(io.env), {distrusted(dir, why) {
+		io.stderr.write(`hermes-delegate: left alone ${terminalSafe(dir)}: ${why}; its process records could name any process. ${distrustFix(terminalSafe(dir))}\n`);
+	}});
 	const count = orphanCount(runs);
 	if (count === 0) {
 		io.stdout.write('no orphans: every recorded process of a run whose hermes-delegate is gone has ended\n');
@@ -65,7 +68,7 @@ function describe(runs: readonly OrphanRun[]): string[] {
 /** Task names (or goals) from plan.json, sanitised first and cut after: they are untrusted text. */
 function taskNames(runDir: string): Map<string, string> {
 	try {
-		const plan = JSON.parse(readFileSync(path.join(runDir, 'plan.json'), 'utf8')) as {tasks?: Array<{id?: unknown; spec?: {name?: unknown; goal?: unknown}}>};
+		const plan = JSON.parse(readRegularText(path.join(runDir, 'plan.json'))) as {tasks?: Array<{id?: unknown; spec?: {name?: unknown; goal?: unknown}}>};
 		return new Map((plan.tasks ?? []).flatMap(task => {
 			const label = task.spec?.name ?? task.spec?.goal;
 			return typeof task.id === 'string' && typeof label === 'string' ? [[task.id, cut(terminalSafe(label).replaceAll('\n', ' '), 40)] as const] : [];

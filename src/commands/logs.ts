@@ -1,7 +1,7 @@
 // `hermes-delegate logs [RUN] [TASK] [-f]`: a task's log as the operator may safely see it. Logs on
 // disk are byte-exact (what the agent printed, escape sequences included), so `cat` or `tail -f`
 // on one replays them into the terminal; here they go through the dashboard's sanitiser first.
-import {closeSync, existsSync, openSync, readSync, statSync} from 'node:fs';
+import {closeSync, existsSync, readSync, statSync} from 'node:fs';
 import path from 'node:path';
 import {StringDecoder} from 'node:string_decoder';
 import {setTimeout as sleep} from 'node:timers/promises';
@@ -15,6 +15,7 @@ import {stripSgr, TerminalSanitizer} from '../core/output/sanitize.js';
 import {StreamJsonDecoder} from '../core/hermes/stream-json.js';
 import {safeExcerpt, screenText, terminalSafe} from '../core/output/visible-text.js';
 import {errnoCode, messageOf} from '../core/errors.js';
+import {openRegularFile} from '../core/regular-file.js';
 
 export type LogsIO = {
 	stdout: NodeJS.WritableStream;
@@ -240,7 +241,7 @@ function isStreamJsonStart(line: Buffer): boolean {
 
 /** Copies the log from `offset` to its current end; returns the new offset. */
 async function copyFrom(file: string, offset: number, stdout: NodeJS.WritableStream, output: Output): Promise<number> {
-	const fd = openSync(file, 'r');
+	const {fd} = openRegularFile(file);
 	try {
 		const buffer = Buffer.alloc(readSize);
 		let position = offset;

@@ -2,7 +2,7 @@
 // first: which a runner host still serves (and how to attach), which finished, and which lost
 // their owner (killed with SIGKILL: then the `gc` command that ends its leftovers).
 import {terminalSafe} from '../core/output/visible-text.js';
-import {attachCommandFor, describeTasks, listRecentRuns, runHomes, type RunEntry} from '../client/live-runs.js';
+import {attachCommandFor, describeTasks, listRecentRuns, runHomes, unrecordedWhere, type RunEntry} from '../client/live-runs.js';
 import {jsonText} from '../core/output/visible-text.js';
 import type {LsOptions} from './flags.js';
 import type {CommandIO} from './io.js';
@@ -31,7 +31,7 @@ export function lsCommand(options: LsOptions, io: Pick<CommandIO, 'stdout' | 'en
 }
 
 function ownerOf(run: RunEntry): 'alive' | 'died' | 'ended' {
-	return run.state === 'owner died' ? 'died' : run.state === 'finished' ? 'ended' : 'alive';
+	return run.state === 'owner died' ? 'died' : run.state === 'finished' || run.state === 'unrecorded' ? 'ended' : 'alive';
 }
 
 function asJson(run: RunEntry) {
@@ -57,6 +57,7 @@ function textLines(run: RunEntry): string[] {
 	const head = `${run.runId}  ${state}  started ${run.startedAt ?? '?'}${origin} · ${describeTasks(run.tasks)}${clients}`;
 	if (run.state === 'live') return [head, `  attach: ${attachCommandFor(run.runId)}`];
 	if (run.state === 'owner died') return [head, `  owner died before the batch finished: \`${gcCommand}\` ends what it left running`];
+	if (run.state === 'unrecorded') return [head, `  finished, but results.json could not be written: ${unrecordedWhere}`];
 	if (run.state === 'running') return [head, '  runs in a `hermes-delegate run` without a runner host: cannot be attached'];
 	return [head];
 }

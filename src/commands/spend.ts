@@ -3,7 +3,7 @@
 // so the numbers are the `$` table's); a finished one from results.json; a run without a host (a
 // plain `run`, or one whose host died) from the session rows in Hermes's state.db. One sum for all:
 // core/run/spend-sum.ts.
-import {existsSync, readFileSync} from 'node:fs';
+import {existsSync} from 'node:fs';
 import path from 'node:path';
 import {resolveHermesHome} from '../core/hermes/home.js';
 import {jsonText, terminalSafe} from '../core/output/visible-text.js';
@@ -21,6 +21,7 @@ import {wrapWords} from '../ui/format.js';
 import {spendTableLines} from '../ui/spend-table.js';
 import type {SpendOptions} from './flags.js';
 import {guardOutput, type CommandIO} from './io.js';
+import {readRegularText} from '../core/regular-file.js';
 
 /** Where the numbers came from: the live host, the finished run's results, or Hermes's rows read now. */
 export type SpendSource = 'runner host' | 'results.json' | 'state.db';
@@ -93,7 +94,7 @@ function readReport(dir: string): BatchReport | undefined {
 	const file = path.join(dir, 'results.json');
 	if (!existsSync(file)) return undefined;
 	try {
-		return JSON.parse(readFileSync(file, 'utf8')) as BatchReport;
+		return JSON.parse(readRegularText(file)) as BatchReport;
 	} catch {
 		return undefined; // Being replaced, or damaged: state.db still knows.
 	}
@@ -107,7 +108,7 @@ function readReport(dir: string): BatchReport | undefined {
 function fromStateDb(runId: string, dir: string, env: NodeJS.ProcessEnv): RunSpend {
 	let plan: RoutePlan;
 	try {
-		plan = JSON.parse(readFileSync(path.join(dir, 'plan.json'), 'utf8')) as RoutePlan;
+		plan = JSON.parse(readRegularText(path.join(dir, 'plan.json'))) as RoutePlan;
 	} catch {
 		throw new InputError(`run ${runId} has no readable plan.json (it is just starting, or ended before it started)`, {file: dir}, 'try again in a moment, or name another run (`hermes-delegate ls` lists them)');
 	}

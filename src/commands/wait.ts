@@ -2,16 +2,17 @@
 // prints its results exactly as `run` does (run.ts's printReport) and exits with `run`'s codes.
 // A live run is followed through its host's socket (with --jsonl, its events as `run --jsonl`
 // prints them, from the snapshot's history on); a finished one is read from results.json.
-import {existsSync, readFileSync} from 'node:fs';
+import {existsSync} from 'node:fs';
 import path from 'node:path';
 import {exitCodes} from '../core/errors.js';
 import {jsonText, terminalSafe} from '../core/output/visible-text.js';
 import type {BatchEvent, BatchReport} from '../core/types.js';
 import {connectToBatch} from '../client/connection.js';
-import {chooseRun, describeRun, runHomes, type RunEntry} from '../client/live-runs.js';
+import {chooseRun, describeRun, runHomes, unrecordedWhere, type RunEntry} from '../client/live-runs.js';
 import {parseNumber, type WaitOptions} from './flags.js';
 import {guardOutput, type CommandIO, type Output} from './io.js';
 import {jsonlEvent, printReport} from './run.js';
+import {readRegularText} from '../core/regular-file.js';
 
 /** As timeout(1): the run is still going when --timeout ran out. */
 export const waitTimedOut = 124;
@@ -98,12 +99,13 @@ function onDisk(run: RunEntry): Outcome {
 	const file = path.join(run.dir, 'results.json');
 	if (existsSync(file)) {
 		try {
-			return {report: JSON.parse(readFileSync(file, 'utf8')) as BatchReport, fromDisk: true};
+			return {report: JSON.parse(readRegularText(file)) as BatchReport, fromDisk: true};
 		} catch (error) {
 			return {report: undefined, why: `its results.json cannot be read (${(error as Error).message})`};
 		}
 	}
 
+	if (run.state === 'unrecorded') return {report: undefined, why: `the batch finished, but its results.json could not be written (a full disk?): ${unrecordedWhere}`};
 	return {report: undefined, why: run.state === 'owner died' ? 'its runner host died before the batch finished (killed with SIGKILL?)' : `it is ${run.state}`};
 }
 

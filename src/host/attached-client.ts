@@ -2,6 +2,11 @@
 // its lines, what is pushed to it, and the bound on what may wait for it to read. A client that
 // stops reading is not queued without end: once its socket holds more than the bound, nothing more
 // is queued for it, its requests wait unread, and when it has drained it gets a fresh snapshot.
+// Replies count against the same bound as pushes: a request is taken only while what waits for the
+// client (its socket's queue and the replies held for it) is under the bound and fewer than
+// maxInFlight of its requests are being answered, so a client that asks and never reads holds at
+// most the bound plus those few replies (each bounded: server.ts caps read-output), and its further
+// requests wait unread in the kernel (issue 36, item 6).
 import type {Socket} from 'node:net';
 import {LineReader} from '../wire/framing.js';
 import {defaultTailLines, encodeLine, hostFeatures, maxClientLineBytes, parseClientLine, protocolVersion, scriptClients, type BatchSnapshot, type HostMessage, type LeaveReason, type Request, type ReplyValue, type SequencedEvent} from '../wire/protocol.js';
@@ -39,6 +44,9 @@ const leaveWords: Record<LeaveReason, string> = {
 
 const helloTimeoutMs = 10_000;
 
+/** Requests of one client answered at once: what its replies may add beyond the bound before it is taken as behind. */
+const maxInFlight = 4;
+
 export class AttachedClient {
 	private phase: Phase = 'greeting';
 	private versions: Record<string, number> = {};
@@ -50,18 +58,26 @@ export class AttachedClient {
 	private name: string;
 	/** Its hello named it one of the scripts (`wait`, `cancel`, `spend`), not a dashboard. */
 	private script = false;
+	/** What its hello called it (`wait`, `tui`…), and why it left (its `detach`). */
+	private called: string | undefined;
+	private leftWith: LeaveReason | undefined;
 	private readonly reader: LineReader;
-	/** Replies that became ready while the client was behind: sent after its fresh snapshot. */
-	private waitingReplies: HostMessage[] = [];
-	/** A snapshot can be larger than the bound on its own: the bound then is twice the snapshot. (Below the
-	 * socket's high-water mark 'drain' would never come: that is the least bound.) */
+	/** Replies that became ready while the client was behind, encoded: sent after its fresh snapshot. */
+	private waitingReplies: Buffer[] = [];
+	private waitingReplyBytes = 0;
+	/** Lines read from the client and not yet taken (at most what one read brought: the socket is paused meanwhile). */
+	private unread: string[] = [];
+	private inFlight = 0;
 	private snapshotBytes = 0;
 	private peakQueued = 0;
 
 	constructor(private readonly socket: Socket, number: number, private readonly host: ClientHost) {
 		this.name = `client #${number}`;
 		this.reader = new LineReader(maxClientLineBytes, {
-			line: text => this.onLine(text),
+			line: text => {
+				this.unread.push(text);
+				this.takeLines();
+			},
 			oversized: bytes => this.close(`a line of more than ${maxClientLineBytes} bytes (${bytes} so far)`),
 		});
 		socket.on('data', chunk => this.reader.push(chunk));
@@ -88,6 +104,14 @@ export class AttachedClient {
 	/** It said it leaves and waits for release(). */
 	get leaving(): boolean {
 		return this.phase === 'leaving';
+	}
+
+	/**
+	 * It left with the batch's report: a `wait` that says it has what it came for, or a dashboard
+	 * the operator quit (it prints a report that results.json could not take: commands/dashboard.tsx).
+	 */
+	get tookReport(): boolean {
+		return (this.called === 'wait' && this.leftWith === 'done') || (!this.script && this.leftWith === 'quit');
 	}
 
 	/** The most bytes this client's socket has held waiting to be read by it. */
@@ -142,7 +166,7 @@ export class AttachedClient {
 		if (this.phase === 'live') {
 			this.write(message);
 		} else if (this.phase === 'behind' && message.type === 'reply') {
-			this.waitingReplies.push(message);
+			this.held(Buffer.from(encodeLine(message)));
 		}
 	}
 
@@ -170,6 +194,7 @@ export class AttachedClient {
 
 		this.phase = 'closed';
 		this.reader.stop();
+		this.unread = [];
 		if (tell) {
 			this.host.log(`${this.name}: closed: ${reason}`);
 			this.write({type: 'bye', reason});
@@ -191,10 +216,40 @@ export class AttachedClient {
 
 	private leave(reason: LeaveReason): void {
 		this.phase = 'leaving';
+		this.leftWith = reason;
 		this.reader.stop();
+		this.unread = [];
 		this.waitingReplies = [];
+		this.waitingReplyBytes = 0;
 		this.host.log(`${this.name}: ${leaveWords[reason]}`);
 		this.host.changed(this, 'left');
+	}
+
+	/** Takes the client's lines while what waits for it allows; otherwise leaves the rest unread (paused). */
+	private takeLines(): void {
+		while (this.unread.length > 0 && (this.phase === 'greeting' || this.phase === 'live')) {
+			if (this.inFlight >= maxInFlight || this.queuedBytes() > this.bound()) {
+				this.socket.pause();
+				return;
+			}
+
+			this.onLine(this.unread.shift()!);
+		}
+
+		if (this.phase === 'greeting' || this.phase === 'live') {
+			this.socket.resume();
+		}
+	}
+
+	/** What waits for the client to read: its socket's queue and the replies held while it is behind. */
+	private queuedBytes(): number {
+		return this.socket.writableLength + this.waitingReplyBytes;
+	}
+
+	/** A snapshot can be larger than the bound on its own: the bound then is twice the snapshot. (Below the
+	 * socket's high-water mark 'drain' would never come: that is the least bound.) */
+	private bound(): number {
+		return Math.max(this.host.maxQueueBytes, this.socket.writableHighWaterMark, 2 * this.snapshotBytes);
 	}
 
 	private onLine(text: string): void {
@@ -215,6 +270,7 @@ export class AttachedClient {
 				this.tailLines = parsed.hello.tailLines ?? defaultTailLines;
 				this.tailDelta = parsed.hello.tailDelta === true;
 				this.script = scriptClients.includes(parsed.hello.client ?? '');
+				this.called = parsed.hello.client;
 				this.phase = 'live';
 				this.sendSnapshot();
 				this.host.changed(this, 'attached');
@@ -233,6 +289,7 @@ export class AttachedClient {
 	}
 
 	private async reply(request: Request): Promise<void> {
+		this.inFlight++;
 		let message: HostMessage;
 		try {
 			message = {type: 'reply', rid: request.rid, ok: true, value: await this.host.answer(request) ?? null};
@@ -240,7 +297,9 @@ export class AttachedClient {
 			message = {type: 'reply', rid: request.rid, ok: false, error: (error as Error).message};
 		}
 
+		this.inFlight--;
 		this.send(message);
+		this.takeLines();
 	}
 
 	private sendSnapshot(): void {
@@ -261,10 +320,18 @@ export class AttachedClient {
 			this.snapshotBytes = line.length;
 		}
 
+		this.writeLine(line);
+	}
+
+	private writeLine(line: Buffer): void {
+		if (this.socket.destroyed || !this.socket.writable) {
+			return;
+		}
+
 		this.socket.write(line);
-		const queued = this.socket.writableLength;
+		const queued = this.queuedBytes();
 		this.peakQueued = Math.max(this.peakQueued, queued);
-		if (this.phase === 'live' && queued > Math.max(this.host.maxQueueBytes, this.socket.writableHighWaterMark, 2 * this.snapshotBytes)) {
+		if (this.phase === 'live' && queued > this.bound()) {
 			this.phase = 'behind';
 			// Its requests wait in the kernel until it reads again: no replies pile up here.
 			this.socket.pause();
@@ -282,10 +349,19 @@ export class AttachedClient {
 		this.sendSnapshot();
 		const replies = this.waitingReplies;
 		this.waitingReplies = [];
+		this.waitingReplyBytes = 0;
 		for (const reply of replies) {
-			this.send(reply);
+			if (this.phase === 'live') this.writeLine(reply);
+			else this.held(reply);
 		}
 
-		this.socket.resume();
+		this.takeLines();
+	}
+
+	/** A reply that was waiting and finds the client behind again: it waits on. */
+	private held(line: Buffer): void {
+		this.waitingReplies.push(line);
+		this.waitingReplyBytes += line.length;
+		this.peakQueued = Math.max(this.peakQueued, this.queuedBytes());
 	}
 }

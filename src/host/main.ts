@@ -16,6 +16,8 @@ import type {BatchRunner} from '../core/run/runner.js';
 import type {BatchReport} from '../core/types.js';
 import {serveBatch, type BatchServer, type HostedBatch} from './server.js';
 import {HostStatusFile} from './status.js';
+import {ResultsKeeper} from './results-keeper.js';
+import {terminalSafe} from '../core/output/visible-text.js';
 
 export type HostMode = 'dashboard' | 'headless';
 
@@ -41,7 +43,7 @@ export function openHostLog(runDir: string): HostLog {
 	const file = path.join(runDir, hostLogName);
 	return line => {
 		try {
-			appendFileSync(file, `${new Date().toISOString()} ${line}\n`, {mode: 0o600});
+			appendFileSync(file, `${new Date().toISOString()} ${terminalSafe(line).replaceAll('\n', ' ')}\n`, {mode: 0o600});
 		} catch {
 			// A full disk must not stop the batch; results.json is written on its own path.
 		}
@@ -66,11 +68,13 @@ export async function startHost(batch: HostedBatch, runner: BatchRunner, options
 	let watched = false;
 	let graceOver = options.mode === 'headless';
 	let check = () => undefined as void;
+	const keeper = new ResultsKeeper(log, () => check());
 	const unsubscribe = runner.subscribe(event => {
 		status.onEvent(event);
 		if (event.type === 'batch.finished') {
 			settled = true;
 			log(`batch finished: ${event.report.summary}`);
+			keeper.finished(event.report);
 			check();
 		} else if (event.type === 'batch.reopened') {
 			settled = false;
@@ -80,7 +84,7 @@ export async function startHost(batch: HostedBatch, runner: BatchRunner, options
 
 	// Set once the host has decided to end: a client leaving (detach) then waits for its last word.
 	let ending = false;
-	const server: BatchServer = await serveBatch(batch, socket, {log, holdLeaving: () => ending});
+	const server: BatchServer = await serveBatch(batch, socket, {log, holdLeaving: () => ending, reportTaken: () => keeper.taken()});
 	let lastCount = 0;
 	const stopCounting = server.onClients(count => {
 		watched ||= server.watcherCame();
@@ -123,7 +127,8 @@ export async function startHost(batch: HostedBatch, runner: BatchRunner, options
 		await new Promise<void>(resolve => {
 			check = () => {
 				const waitingForFirst = !watched && !graceOver;
-				if (settled && (stopping || (server.clients() === 0 && !waitingForFirst))) {
+				// A report results.json could not take keeps the host until a `wait` has it or a retry wrote it.
+				if (settled && (stopping || (server.clients() === 0 && !waitingForFirst && keeper.safe))) {
 					ending = true;
 					resolve();
 				}
@@ -134,13 +139,14 @@ export async function startHost(batch: HostedBatch, runner: BatchRunner, options
 		// A retry after the first finish ran more rounds: the newest report is the one that counts.
 		report = await runner.whenSettled();
 		clearTimeout(graceTimer);
+		keeper.stop();
 		stopCounting();
 		unsubscribe();
 		await server.close();
 		status.setClients(0);
 		await status.flushed();
 		if (!watched && options.mode === 'dashboard') log('no dashboard came within the first-client grace: nobody is left to show the outcome');
-		log(`${report.summary}; ${report.results_error ?? `results in ${report.results_file}`}`);
+		log(`${report.summary}; ${report.results_error !== undefined && !keeper.wroteLater ? report.results_error : `results in ${report.results_file}`}`);
 		log('host ends');
 		// The last thing: a client that left with `detach` learns the host has ended only once
 		// nothing more will be written to the run folder (a script may remove it next).

@@ -12,9 +12,12 @@ import type {BatchControl} from '../wire/port.js';
 import {AttachedClient, type ClientHost} from './attached-client.js';
 import {EventHistory} from './history.js';
 import {tailDeltas} from './tail-deltas.js';
+import {boundedRange} from './reply-bounds.js';
 import {publishPacer, type PublishPace} from '../core/output/publish-pace.js';
 import {checkPeer} from './peer.js';
-import {batchIdentity, type BatchIdentity, type HostMessage, type Request, type ReplyValue} from '../wire/protocol.js';
+import {terminalSafe} from '../core/output/visible-text.js';
+import {defaultMaxConnections, refusalOf} from './admission.js';
+import {batchIdentity, encodeLine, type BatchIdentity, type HostMessage, type Request, type ReplyValue} from '../wire/protocol.js';
 import {clearStaleSocket, listenPrivately, unsafeFolder} from './socket-file.js';
 
 export type HostedBatch = BatchIdentity & {
@@ -30,12 +33,16 @@ export type ServeOptions = PublishPace & {
 	log?(line: string): void;
 	/** Most bytes waiting in one client's socket before nothing more is queued for it (default 8 MiB). */
 	maxQueueBytes?: number;
+	/** Connections held at once before more are refused (default 64: admission.ts). */
+	maxConnections?: number;
 	/**
 	 * Asked when a client has said it leaves (detach), after the client count listeners ran: true
 	 * holds it until releaseLeaving() (the host ends now, and the client hears of it once the host
 	 * has written its last); false, or absent, lets it go at once.
 	 */
 	holdLeaving?(): boolean;
+	/** A client left with the batch's report (attached-client.ts tookReport; results-keeper.ts). */
+	reportTaken?(): void;
 };
 
 export type BatchServer = {
@@ -56,7 +63,9 @@ export type BatchServer = {
 const noSteering = 'this batch cannot be steered: it was started without its config';
 
 export async function serveBatch(batch: HostedBatch, socketPath: string, options: ServeOptions = {}): Promise<BatchServer> {
-	const log = options.log ?? (() => undefined);
+	// What a client sent (an unknown key of its JSON, its name) reaches host.log only made terminal-safe,
+	// on one line: an escape sequence in it would act on whoever reads the log with cat or tail.
+	const log = (line: string) => options.log?.(terminalSafe(line).replaceAll('\n', ' '));
 	const {control} = batch;
 	const history = new EventHistory();
 	const clients = new Set<AttachedClient>();
@@ -99,7 +108,8 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 			}
 
 			case 'read-output': {
-				return await control.readOutput(request.last === undefined ? {id: request.id} : {id: request.id, last: request.last}) ?? null;
+				const range = await control.readOutput(request.last === undefined ? {id: request.id} : {id: request.id, last: request.last});
+				return range ? boundedRange(range) : null;
 			}
 
 			case 'search-output': {
@@ -142,6 +152,7 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 				for (const listener of countListeners) listener(count);
 			}
 
+			if (what === 'left' && client.tookReport) options.reportTaken?.();
 			if (what === 'left' && !(options.holdLeaving?.() ?? false)) client.release(false);
 		},
 	};
@@ -153,12 +164,25 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 	}
 
 	let accepted = 0;
+	let checking = 0;
+	const admission = {maxConnections: options.maxConnections ?? defaultMaxConnections, concurrency: batch.concurrency};
 	const server = net.createServer({pauseOnConnect: true}, socket => {
+		const refusal = refusalOf(connections.size, checking, admission);
+		if (refusal !== undefined) {
+			// Told why, then closed at once: its descriptor is what is short.
+			log(`client #${++accepted}: refused: ${refusal}`);
+			socket.on('error', () => undefined);
+			socket.end(encodeLine({type: 'bye', reason: `refused: ${refusal}`}), () => socket.destroy());
+			return;
+		}
+
 		const client = new AttachedClient(socket, ++accepted, host);
 		connections.set(client, new Promise(resolve => {
 			socket.once('close', () => resolve());
 		}));
+		checking++;
 		void checkPeer(socket).then(peer => {
+			checking--;
 			if (client.closed) {
 				return; // it left while it was being checked
 			}

@@ -15,6 +15,7 @@ import {normaliseProfileName} from '../hermes/home.js';
 import {formatDiff, lineDiff} from '../text/line-diff.js';
 import {terminalSafe} from '../output/visible-text.js';
 import {hermesYamlOptions} from '../text/yaml-locate.js';
+import {readSettled} from './settle.js';
 
 export type CommitOptions = {
 	configPath: string;
@@ -62,7 +63,13 @@ export function commitRouteEdits(options: CommitOptions): CommitResult {
 function commitLocked(options: CommitOptions): CommitResult {
 	const {configPath, edits} = options;
 	const loaded = options.loadedText ?? '';
-	let onDisk = readCurrent(configPath);
+	// Never built on a file another program is still writing (settle.ts): half of it is valid YAML.
+	const settled = readSettled(configPath, () => readCurrent(configPath));
+	if (!settled.ok) {
+		throw new InputError(`is being written by another program (${settled.why}); nothing was saved`, {file: configPath}, 'let the other program finish (or close the editor that writes it), then make the change again');
+	}
+
+	let onDisk = settled.value;
 	let base = onDisk;
 	let savedOver = false;
 	for (let attempt = 0; attempt < maxAttempts; attempt++) {
@@ -80,6 +87,7 @@ function commitLocked(options: CommitOptions): CommitResult {
 
 		const externalChange = (base ?? '') === loaded ? undefined : {before: loaded, after: base ?? ''};
 		const after = applyAll(base ?? '', options);
+		refuseUnshownDrops(configPath, base ?? '', after, loaded, options);
 		if (after === onDisk) {
 			return {configPath, writtenPath: undefined, before: base ?? '', after, externalChange, savedOver};
 		}
@@ -114,6 +122,23 @@ function commitLocked(options: CommitOptions): CommitResult {
 	}
 
 	throw new InputError(`kept being changed by another program while saving (${maxAttempts} tries); the edit may not be in it`, {file: configPath}, 'stop the other program that is editing it (e.g. `hermes config edit`), look at the file, and make the change again');
+}
+
+/**
+ * The edit, re-applied on top of the file as it now is, may remove only the lines it removed from
+ * the text it was made on: anything more would be lost without the diff ever showing it.
+ */
+function refuseUnshownDrops(file: string, base: string, after: string, loaded: string, options: CommitOptions): void {
+	const removable = new Map<string, number>();
+	for (const line of lineDiff(loaded, applyAll(loaded, options)).flatMap(hunk => hunk.removed)) removable.set(line, (removable.get(line) ?? 0) + 1);
+	const unshown = lineDiff(base, after).flatMap(hunk => hunk.removed).filter(line => {
+		const left = removable.get(line) ?? 0;
+		removable.set(line, left - 1);
+		return left <= 0;
+	});
+	if (unshown.length > 0) {
+		throw new InputError(`saving this edit would also drop ${unshown.length} line(s) it does not change (${unshown.slice(0, 3).map(line => JSON.stringify(terminalSafe(line))).join(', ')}${unshown.length > 3 ? ', …' : ''}); nothing was saved`, {file}, 'look at the file as it is now and make the change again');
+	}
 }
 
 function applyAll(text: string, options: CommitOptions): string {

@@ -11,6 +11,8 @@ import {describeEdit} from './edit.js';
 import type {DelegationConfig, RouteEdit, SteerOutcome} from '../types.js';
 import {parseHermesConfig} from './parse.js';
 import {loadHermesConfig, parseOptionsFor, saveRouteEdits, type LoadedConfig} from './config.js';
+import {readCurrent} from './replace.js';
+import {readSettled} from './settle.js';
 import {ConfigConflictError, type CommitResult} from './save.js';
 import {errnoCode, InputError, messageOf} from '../errors.js';
 import {normaliseProfileName} from '../hermes/home.js';
@@ -117,10 +119,38 @@ export class BatchSteering {
 	 */
 	watch(onChange: (outcome: SteerOutcome) => void, intervalMs = 500): () => void {
 		const configPath = this.loaded.delegation.source.path;
+		let retry: NodeJS.Timeout | undefined;
+		let waiting = false;
 		const listener = (current: Stats, previous: Stats) => {
 			if (current.mtimeMs === previous.mtimeMs && current.size === previous.size && current.ino === previous.ino) {
 				return;
 			}
+
+			reloadSettled();
+		};
+
+		// A file another program is still writing is not re-planned from (settle.ts): looked at again
+		// each interval until it has settled, since a writer that pauses changes no status to poll.
+		const reloadSettled = () => {
+			clearTimeout(retry);
+			retry = undefined;
+			let settled;
+			try {
+				settled = readSettled(configPath, () => readCurrent(configPath), {patience: 0});
+			} catch {
+				settled = {ok: true as const, value: undefined};
+			}
+
+			if (!settled.ok) {
+				// Said once per wait: the dashboard shows why the plan has not followed the file yet.
+				if (!waiting) onChange({ok: false, message: `${terminalSafe(configPath)} changed on disk and is still being written (${terminalSafe(settled.why)}); the plan waits until it has settled`});
+				waiting = true;
+				retry = setTimeout(reloadSettled, intervalMs);
+				retry.unref();
+				return;
+			}
+
+			waiting = false;
 
 			let reloaded: LoadedConfig;
 			try {
@@ -145,7 +175,10 @@ export class BatchSteering {
 		};
 
 		watchFile(configPath, {interval: intervalMs, persistent: false}, listener);
-		return () => unwatchFile(configPath, listener);
+		return () => {
+			clearTimeout(retry);
+			unwatchFile(configPath, listener);
+		};
 	}
 
 	private parsed(text: string): LoadedConfig {

@@ -136,9 +136,13 @@ function launchEnv(task: PlannedTask): Record<string, string> {
 /**
  * argparse reads a separate argument starting with '-' as an option, so a prompt like
  * "--help me fix the build" would be taken for one. Attached (`-qPROMPT`) it can only be the
- * value of -q; otherwise the two-item form, which reads better in --dry-run.
+ * value of -q; otherwise the two-item form, which reads better in --dry-run. A value of exactly
+ * "--" is dropped by argparse in every form (`-q--`, `--query=--`: Python 3.11's argparse gives
+ * an empty value; test/core/hermes/query-argparse.test.ts runs it), so that one goes with a leading
+ * space, which argparse keeps and Hermes strips from the prompt (flags.ts).
  */
 export function queryArgs(prompt: string): string[] {
+	if (prompt === '--') return ['-q', ' --'];
 	return prompt.startsWith('-') ? [`-q${prompt}`] : ['-q', prompt];
 }
 

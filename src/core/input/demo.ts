@@ -2,7 +2,7 @@
 // and a batch for the bundled fake agent (which accepts `hermes chat`'s flags, so the real launcher
 // runs). Directives for the fake agent ride in each task's context, out of the titles. One home per
 // user, rewritten at each start, with only the newest runs kept: demos do not pile up in /tmp.
-import {lstatSync, mkdirSync} from 'node:fs';
+import {mkdirSync} from 'node:fs';
 import {tmpdir, userInfo} from 'node:os';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -10,6 +10,7 @@ import {InputError} from '../errors.js';
 import {makeFolder, runsDir} from '../hermes/home.js';
 import {pruneRunFolders} from '../run-folder/folder.js';
 import type {TaskSpec} from '../types.js';
+import {distrustOf} from '../run-folder/trust.js';
 
 const sampleConfig = `# Sample Hermes config written by \`hermes-delegate demo\`.
 model:
@@ -107,10 +108,9 @@ export function createDemoHome(env: NodeJS.ProcessEnv, options: {tmp?: string} =
 // The temp folder is shared: a home someone else made (or a symlink planted there) could feed
 // the demo another config, or point the pruning at folders that are not the demo's.
 function assertOwnFolder(dir: string, fix: string): void {
-	const stat = lstatSync(dir);
-	const ours = process.getuid === undefined || stat.uid === process.getuid();
-	if (stat.isSymbolicLink() || !stat.isDirectory() || !ours) {
-		throw new InputError(`the demo home ${dir} is not a folder of yours`, {}, `remove it, or ${fix}`);
+	const why = distrustOf(dir);
+	if (why !== undefined) {
+		throw new InputError(`the demo home ${dir} is not a folder of yours alone: ${why}`, {}, `remove it, or ${fix}`);
 	}
 }
 

@@ -17,10 +17,16 @@ const nonEmpty = text.trim().min(1, 'must not be empty');
  */
 export const maxOneLineLength = 200;
 const oneLineText = nonEmpty.max(maxOneLineLength);
+// A model, provider, toolset or skill reaches Hermes as the argument after its flag (`-m VALUE`):
+// Hermes's argparse reads a value starting with "-" as an option of its own and exits 2 (or takes
+// "--" as nothing at all), so such a task would die at spawn. No real name starts with "-".
+const startsLikeOption = 'starts with "-", which Hermes\'s argument parser would read as an option, not as this value';
+const notOption = (value: string) => !value.startsWith('-');
+const flagValue = oneLineText.refine(notOption, startsLikeOption);
 // Toolsets and skills: a list of names, or one comma-separated string as `hermes chat -t` takes it.
 const listItem = text.trim().max(maxOneLineLength).regex(/^[^,\s]+$/, 'must be a name without commas or spaces');
 const nameList = z.union([z.array(listItem).min(1, 'must not be empty'), nonEmpty]).transform(value =>
-	Array.isArray(value) ? value : value.split(',').map(item => item.trim()).filter(Boolean));
+	Array.isArray(value) ? value : value.split(',').map(item => item.trim()).filter(Boolean)).refine(items => items.every(notOption), startsLikeOption);
 
 /** A task of a task file; also the source of schemas/tasks.schema.json (src/commands/schemas.ts). */
 export const taskSchema = z.strictObject({
@@ -30,8 +36,8 @@ export const taskSchema = z.strictObject({
 	characteristic: oneLineText.optional(),
 	option: oneLineText.optional(),
 	profile: oneLineText.optional(),
-	model: oneLineText.optional(),
-	provider: oneLineText.optional(),
+	model: flagValue.optional(),
+	provider: flagValue.optional(),
 	timeout: z.number().positive('must be a positive number of seconds').optional(),
 	toolsets: nameList.optional(),
 	skills: nameList.optional(),
@@ -114,6 +120,8 @@ function issueToError(issue: z.core.$ZodIssue, index: number, source: TaskSource
 
 	const fix = issue.message === noNul
 		? `remove the NUL character from "${field}"`
+		: issue.message === startsLikeOption
+			? `remove the leading "-" from "${field}": no Hermes model, provider, toolset or skill name starts with one`
 		: issue.code === 'too_big' && issue.origin === 'string'
 			? `shorten "${field}" to at most ${maxOneLineLength} characters; longer text belongs in "goal" or "context"`
 			: problem.fix ?? fieldFixes[field] ?? `"${field}" is text: give it a value in quotes, or leave it out`;

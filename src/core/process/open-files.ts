@@ -85,6 +85,21 @@ export function fitConcurrencyToOpenFiles(requested: number, needed: number, opt
 	};
 }
 
+/** Descriptors this process may still open under its soft limit; undefined without /proc or without a limit. */
+export function descriptorsFree(): {free: number; limit: number} | undefined {
+	const limit = readOpenFilesLimit();
+	if (!limit || limit.soft === Number.POSITIVE_INFINITY) {
+		return undefined;
+	}
+
+	return {free: limit.soft - descriptorsInUse(), limit: limit.soft};
+}
+
+/** What a batch of `concurrency` tasks needs kept back to run: each running task's and one spawn's descriptors. */
+export function descriptorsForTasks(concurrency: number): number {
+	return (concurrency * descriptorsPerTask) + descriptorsPerSpawn;
+}
+
 /** True when `count` more descriptors can be opened right now. */
 function descriptorsAvailable(count: number): boolean {
 	const opened: number[] = [];

@@ -1,13 +1,15 @@
 // Reading finished and running runs back from $HERMES_HOME/delegate/runs/: which runs exist,
 // their tasks (from plan.json), each task's status (results.json when the run is over, else the
 // process records) and where its log is. For `hermes-delegate logs`.
-import {existsSync, readdirSync, readFileSync} from 'node:fs';
+import {existsSync, readdirSync} from 'node:fs';
 import path from 'node:path';
 import {InputError} from '../errors.js';
 import {runsDir} from '../hermes/home.js';
 import {isOwnerAlive, runIdPattern, type ProcessRecord} from './folder.js';
 import {attemptLogs} from './attempts.js';
 import type {BatchReport, RoutePlan, TaskStatus} from '../types.js';
+import {readRegularText} from '../regular-file.js';
+import {distrustOf, homeDistrust} from './trust.js';
 
 export type RunTask = {
 	id: string;
@@ -27,9 +29,10 @@ export type RunInfo = {runId: string; dir: string; summary: string | undefined; 
 /** Run ids in `hermesHome`, newest first. */
 export function listRuns(hermesHome: string): string[] {
 	const dir = runsDir(hermesHome);
-	if (!existsSync(dir)) return [];
+	// A home or run someone else can change is not ours to show, attach to or wait for (trust.ts).
+	if (!existsSync(dir) || homeDistrust(hermesHome) !== undefined) return [];
 	return readdirSync(dir, {withFileTypes: true})
-		.filter(entry => entry.isDirectory() && runIdPattern.test(entry.name))
+		.filter(entry => entry.isDirectory() && runIdPattern.test(entry.name) && distrustOf(path.join(dir, entry.name)) === undefined)
 		.map(entry => entry.name)
 		.sort()
 		.reverse();
@@ -56,7 +59,7 @@ export function findRun(hermesHome: string, runId: string | undefined): {runId: 
 
 function readJson<T>(file: string): T | undefined {
 	try {
-		return JSON.parse(readFileSync(file, 'utf8')) as T;
+		return JSON.parse(readRegularText(file)) as T;
 	} catch {
 		return undefined;
 	}
@@ -64,7 +67,7 @@ function readJson<T>(file: string): T | undefined {
 
 export function readProcessRecords(dir: string): ProcessRecord[] {
 	try {
-		return readFileSync(path.join(dir, 'processes.jsonl'), 'utf8').split('\n').filter(Boolean).flatMap(line => {
+		return readRegularText(path.join(dir, 'processes.jsonl')).split('\n').filter(Boolean).flatMap(line => {
 			try {
 				return [JSON.parse(line) as ProcessRecord];
 			} catch {

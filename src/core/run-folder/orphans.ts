@@ -3,7 +3,7 @@
 // (who ran it), processes.jsonl (each agent with its kernel start time, each descendant seen
 // leaving its session). A process counts only while it is provably the one recorded: same user,
 // same start time (or, for group and session members, started after their agent): pids recycle.
-import {existsSync, lstatSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
+import {existsSync, lstatSync, readdirSync, statSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {z} from 'zod';
 import {InputError} from '../errors.js';
@@ -12,6 +12,8 @@ import {familyMembers, familyOf, type Family, type FamilyMember} from '../proces
 import {startKillCascade} from '../process/group.js';
 import {hasProc, processName, scanProcesses, startTicksAt} from '../process/proc-tree.js';
 import {isOwnerAlive, readRunOwner, type RunOwner} from './owner.js';
+import {readRegularText} from '../regular-file.js';
+import {distrustOf, homeDistrust} from './trust.js';
 
 export type Orphan = FamilyMember & {task: string; agentPid: number; name: string};
 
@@ -54,7 +56,7 @@ function isRealFolder(dir: string): boolean {
 function readRecords(dir: string): ProcessLine[] {
 	let text: string;
 	try {
-		text = readFileSync(path.join(dir, 'processes.jsonl'), 'utf8');
+		text = readRegularText(path.join(dir, 'processes.jsonl'));
 	} catch {
 		return [];
 	}
@@ -116,6 +118,8 @@ function unfinishedFamilies(dir: string, records: ProcessLine[]): Array<{task: s
 export type FindOptions = {
 	/** Look at the newest N runs of each home only (the start-up check); all of them by default. */
 	newest?: number | undefined;
+	/** A home or run folder left alone because someone else owns it or may write to it (trust.ts). */
+	distrusted?(dir: string, why: string): void;
 };
 
 /**
@@ -127,9 +131,24 @@ export function findOrphans(hermesHomes: readonly string[], options: FindOptions
 	if (!hasProc) return [];
 	const candidates: Array<{dir: string; owner: RunOwner; families: Array<{task: string; family: Family}>}> = [];
 	for (const home of new Set(hermesHomes.map(home => path.resolve(home)))) {
-		for (const name of runNames(home).slice(0, options.newest ?? Number.POSITIVE_INFINITY)) {
+		const names = runNames(home);
+		if (names.length === 0) continue;
+		// Process records in a folder someone else can write name whatever they like: never acted on.
+		const distrustedHome = homeDistrust(home);
+		if (distrustedHome !== undefined) {
+			options.distrusted?.(distrustedHome.dir, distrustedHome.why);
+			continue;
+		}
+
+		for (const name of names.slice(0, options.newest ?? Number.POSITIVE_INFINITY)) {
 			const dir = path.join(runsDir(home), name);
 			if (!isRealFolder(dir) || existsSync(path.join(dir, 'results.json')) || existsSync(path.join(dir, sweptFile))) continue;
+			const why = distrustOf(dir);
+			if (why !== undefined) {
+				options.distrusted?.(dir, why);
+				continue;
+			}
+
 			const owner = readRunOwner(dir);
 			if (owner === undefined || isOwnerAlive(owner)) continue;
 			const families = unfinishedFamilies(dir, readRecords(dir));

@@ -8,6 +8,7 @@ import path from 'node:path';
 import {z} from 'zod';
 import {hasProc, isSameProcess, readProcStat} from '../process/proc-tree.js';
 import {errnoCode} from '../errors.js';
+import {readRegularText} from '../regular-file.js';
 
 export type RunOwner = {
 	pid: number;
@@ -55,7 +56,7 @@ export function recordRunOwner(folder: {dir: string}): void {
 /** Undefined when the run has no readable owner record (made by an older version, or cut short). */
 export function readRunOwner(dir: string): RunOwner | undefined {
 	try {
-		const parsed = ownerSchema.safeParse(JSON.parse(readFileSync(path.join(dir, ownerFile), 'utf8')));
+		const parsed = ownerSchema.safeParse(JSON.parse(readRegularText(path.join(dir, ownerFile))));
 		if (!parsed.success) return undefined;
 		const {started_at: startedAt, ...owner} = parsed.data;
 		return {...owner, at: owner.at || (startedAt ?? '')};

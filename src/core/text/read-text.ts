@@ -4,6 +4,7 @@
 import {closeSync, openSync, readSync} from 'node:fs';
 import {isUtf8} from 'node:buffer';
 import {InputError} from '../errors.js';
+import {NotRegularFileError, openRegularFile} from '../regular-file.js';
 
 const boms: ReadonlyArray<{bytes: number[]; encoding: string; iconv: string}> = [
 	// UTF-32 first: its little-endian mark starts with UTF-16's.
@@ -51,13 +52,26 @@ export function decodeUtf8(bytes: Buffer, label: string): string {
  * /dev/zero` never ended. docs/tasks.md "Input limits" says the same.
  */
 export const inputLimits = {
-	tasks: {bytes: 64 * 1024 * 1024, what: 'a tasks file or stdin', fix: 'split the batch into several runs'},
-	config: {bytes: 8 * 1024 * 1024, what: 'a Hermes config file', fix: 'check that this is the config file you meant (--config)'},
-	settings: {bytes: 1024 * 1024, what: 'delegate.yaml', fix: 'check that this is the settings file you meant'},
-	theme: {bytes: 1024 * 1024, what: 'a theme file', fix: 'check that this is the theme file you meant (--theme)'},
+	// A tasks file may be a pipe (`run <(make-tasks)`); the files below never are: a FIFO or a
+	// device there would only hang the command (`--config FIFO` hung `config show`), so they are read
+	// only when they are regular files (core/regular-file.ts).
+	tasks: {bytes: 64 * 1024 * 1024, what: 'a tasks file or stdin', fix: 'split the batch into several runs', regularOnly: false},
+	config: {bytes: 8 * 1024 * 1024, what: 'a Hermes config file', fix: 'check that this is the config file you meant (--config)', regularOnly: true},
+	settings: {bytes: 1024 * 1024, what: 'delegate.yaml', fix: 'check that this is the settings file you meant', regularOnly: true},
+	theme: {bytes: 1024 * 1024, what: 'a theme file', fix: 'check that this is the theme file you meant (--theme)', regularOnly: true},
 } as const;
 
 export type InputLimit = (typeof inputLimits)[keyof typeof inputLimits];
+
+function openFor(file: string, limit: InputLimit, label: string): number {
+	if (!limit.regularOnly) return openSync(file, 'r');
+	try {
+		return openRegularFile(file).fd;
+	} catch (error) {
+		if (!(error instanceof NotRegularFileError)) throw error;
+		throw new InputError(`is ${error.kind}, not a regular file: hermes-delegate reads ${limit.what} only from a regular file`, {file: label}, limit.fix);
+	}
+}
 
 function tooLarge(limit: InputLimit, label: string): InputError {
 	return new InputError(`is larger than ${limit.bytes / 1024 / 1024} MiB, the most hermes-delegate reads from ${limit.what}`, {file: label}, limit.fix);
@@ -68,7 +82,7 @@ function tooLarge(limit: InputLimit, label: string): InputError {
  * InputError as soon as the limit is passed. File system errors are thrown as they are.
  */
 export function readBoundedFile(file: string, limit: InputLimit, label: string = file): Buffer {
-	const fd = openSync(file, 'r');
+	const fd = openFor(file, limit, label);
 	try {
 		const chunks: Buffer[] = [];
 		let total = 0;
