@@ -59,6 +59,10 @@ export type BatchActions = {
 	openZoom(visibleLines: number): void;
 	closeOverlay(): void;
 	scroll(delta: number | 'top' | 'bottom', visibleLines: number): void;
+	/** w in the zoom: wrap long lines, or cut them (state/zoom.ts `long`). */
+	toggleWrap(): void;
+	/** ←/→ in a cut zoom: `delta` columns sideways from what a `columns`-wide screen shows. */
+	scrollSideways(delta: number, columns: number): void;
 	startSearch(): void;
 	submitSearch(): void;
 	/** The text field that has the keyboard (search, editor, picker) after a key press. */

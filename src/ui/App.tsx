@@ -59,6 +59,7 @@ function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; read
 	useKeys(bindings, {
 		focusColumns: focusColumns(body),
 		zoomLines: frame.tooSmall ? 1 : zoomVisibleLines(frame.bodyHeight),
+		zoomColumns: frame.columns,
 		effectiveLayout: body?.kind ?? 'list',
 	});
 

@@ -18,6 +18,8 @@ export type CommandEnvironment = {
 	focusColumns: number;
 	/** Scrollback lines on screen in the zoom view: one page, and what keeps the view full. */
 	zoomLines: number;
+	/** Columns of the zoom's text (the screen's width): how far ←/→ moves a cut view. */
+	zoomColumns: number;
 	/** The layout on screen, which the toggle switches away from. */
 	effectiveLayout: 'grid' | 'list';
 };
@@ -39,6 +41,10 @@ const actions: Record<Command, Action> = {
 	'scroll.down': (state, {zoomLines}) => state.scroll(1, zoomLines),
 	'scroll.pageUp': (state, {zoomLines}) => state.scroll(-zoomLines, zoomLines),
 	'scroll.pageDown': (state, {zoomLines}) => state.scroll(zoomLines, zoomLines),
+	// Half a screen sideways: enough to move, little enough to keep the reader's place.
+	'scroll.left': (state, {zoomColumns}) => state.scrollSideways(-Math.max(1, Math.floor(zoomColumns / 2)), zoomColumns),
+	'scroll.right': (state, {zoomColumns}) => state.scrollSideways(Math.max(1, Math.floor(zoomColumns / 2)), zoomColumns),
+	'zoom.wrap': state => state.toggleWrap(),
 	'scroll.top': (state, {zoomLines}) => state.scroll('top', zoomLines),
 	'scroll.bottom': (state, {zoomLines}) => state.scroll('bottom', zoomLines),
 	'search.start': state => state.startSearch(),
@@ -139,6 +145,10 @@ export function isAvailable(command: Command, state: BatchState): boolean {
 			return state.canReroute && !state.quitting && status !== undefined && isReroutable(status);
 		}
 
+		case 'scroll.left': case 'scroll.right': {
+			return zoomOf(state.overlay)?.long.wrap === false;
+		}
+
 		case 'search.next': case 'search.prev': {
 			return (zoomOf(state.overlay)?.search.query ?? '') !== '';
 		}
@@ -154,6 +164,11 @@ export function stateLabel(command: Command, state: BatchState): string | undefi
 	// While quitting, K no longer asks about one task: it kills every task still being stopped.
 	if (command === 'task.kill' && state.quitting) {
 		return 'kill all now';
+	}
+
+	// w says what it does next: cut the wrapped lines, or wrap the cut ones.
+	if (command === 'zoom.wrap' && zoomOf(state.overlay)?.long.wrap === false) {
+		return 'wrap lines';
 	}
 
 	// The re-route picker's fields save nothing: Enter asks the provider next, then puts the task back in the queue.

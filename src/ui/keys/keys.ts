@@ -11,7 +11,7 @@ export type KeyContext = 'grid' | OverlayContext;
 export type Command =
 	| 'focus.up' | 'focus.down' | 'focus.left' | 'focus.right' | 'focus.next' | 'focus.prev'
 	| 'task.zoom' | 'zoom.close'
-	| 'scroll.up' | 'scroll.down' | 'scroll.pageUp' | 'scroll.pageDown' | 'scroll.top' | 'scroll.bottom'
+	| 'scroll.up' | 'scroll.down' | 'scroll.left' | 'scroll.right' | 'zoom.wrap' | 'scroll.pageUp' | 'scroll.pageDown' | 'scroll.top' | 'scroll.bottom'
 	| 'search.start' | 'search.next' | 'search.prev' | 'search.submit' | 'search.cancel'
 	| 'task.cancel' | 'task.kill' | 'confirm.yes' | 'confirm.no'
 	| 'layout.toggle' | 'help.toggle' | 'spend.toggle' | 'app.quit' | 'app.detach'
@@ -48,6 +48,9 @@ const table: readonly Entry[] = [
 	{command: 'scroll.down', keys: ['down', 'j'], label: 'down', description: 'Scroll down one line', contexts: ['zoom', 'help', 'spend'], group: 'scroll'},
 	{command: 'scroll.pageUp', keys: ['pageup'], label: 'page up', description: 'Scroll up one page', contexts: ['zoom', 'help', 'spend'], group: 'page'},
 	{command: 'scroll.pageDown', keys: ['pagedown'], label: 'page down', description: 'Scroll down one page', contexts: ['zoom', 'help', 'spend'], group: 'page'},
+	{command: 'scroll.left', keys: ['left', 'h'], label: 'left', description: 'With long lines cut (w), scroll sideways to the left', contexts: ['zoom'], group: 'sideways', footer: false},
+	{command: 'scroll.right', keys: ['right', 'l'], label: 'right', description: 'With long lines cut (w), scroll sideways to the right', contexts: ['zoom'], group: 'sideways', footer: false},
+	{command: 'zoom.wrap', keys: ['w'], label: 'cut lines', description: 'Wrap long lines onto as many rows as they need (the default), or cut them at the edge and scroll sideways with ←/→', contexts: ['zoom']},
 	{command: 'scroll.top', keys: ['g', 'home'], label: 'top', description: 'Jump to the start of the output', contexts: ['zoom'], footer: false},
 	{command: 'scroll.bottom', keys: ['G', 'end'], label: 'bottom', description: 'Jump to the end of the output and follow it', contexts: ['zoom'], footer: false},
 	{command: 'search.start', keys: ['/'], label: 'search', description: 'Search the task output', contexts: ['zoom']},

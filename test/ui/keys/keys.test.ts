@@ -274,7 +274,7 @@ describe('help and footer are generated from the bindings', () => {
 	it('the footer leaves out what is unavailable right now', () => {
 		const succeeded = (command: Command) => !['task.cancel', 'task.kill', 'task.reroute', 'search.next', 'search.prev'].includes(command);
 		const zoom = footerHints(defaultBindings, 'zoom', {available: succeeded});
-		expect(zoom.map(hint => hint.label)).toEqual(['scroll', 'page', 'search', 'back', 'spend', 'help', 'quit', 'detach']);
+		expect(zoom.map(hint => hint.label)).toEqual(['scroll', 'page', 'cut lines', 'search', 'back', 'spend', 'help', 'quit', 'detach']);
 		expect(footerHints(defaultBindings, 'zoom').find(hint => hint.label === 'match')?.keys).toBe('n/N');
 	});
 
