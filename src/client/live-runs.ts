@@ -106,6 +106,23 @@ export function chooseRun(hermesHomes: readonly string[], runId: string | undefi
 	return live[0]!;
 }
 
+/**
+ * For commands that read a run's folder (logs, spend): the run named, found in the same homes as
+ * `ls` and `attach` look in, or (none named) the newest run of them, live or finished.
+ */
+export function findAnyRun(hermesHomes: readonly string[], runId: string | undefined, command: string): RunEntry {
+	if (runId !== undefined) {
+		return chooseRun(hermesHomes, runId, {needLive: false, command});
+	}
+
+	const newest = listRecentRuns(hermesHomes, {limit: 1})[0];
+	if (!newest) {
+		throw new InputError(`no runs yet in ${[...new Set(hermesHomes.map(home => runsDir(home)))].join(' or ')}`, {}, 'run a batch first (hermes-delegate run, tui or demo), or set HERMES_HOME to the home the batch ran in');
+	}
+
+	return newest;
+}
+
 export function notLive(run: RunEntry, command: string): InputError {
 	const why = {
 		running: 'it runs in a `hermes-delegate run` of its own, without a runner host (start it with `run --detach` to reach it later)',
