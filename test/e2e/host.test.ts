@@ -142,7 +142,7 @@ describe('cancel', () => {
 		await waitFor(() => recordedGroups(runDir(test, runId)).length === 2, {message: 'both agents started'});
 
 		const cancelled = await runCli(test, ['cancel', runId, 't01']);
-		expect(cancelled.stderr).toContain('Cancel t01 \'stuck\'? SIGTERM to its process group, SIGKILL after 1s.');
+		expect(cancelled.stderr).toContain('cancelling t01 \'stuck\': SIGTERM to its process group, SIGKILL after 1s.');
 		expect(cancelled.stderr).toMatch(/t01 cancelled/);
 		expect(cancelled.exitCode).toBe(0);
 
