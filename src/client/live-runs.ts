@@ -15,9 +15,11 @@ import {countByStatus, readHostStatus} from '../wire/host-json.js';
  * - live: a runner host serves the run (attach, wait, cancel work);
  * - running: its owner runs, but it is no host (`run` without --detach, or a version before hosts);
  * - finished: results.json is written and nothing serves it any more;
- * - owner died: its owner is gone (SIGKILL) before results were written: `gc` ends its leftovers.
+ * - owner died: its owner is gone (SIGKILL) before results were written: `gc` ends its leftovers;
+ * - cleaned: such a run swept since (swept.json, by `gc` or by the check every command makes):
+ *   nothing of it runs any more.
  */
-export type RunState = 'live' | 'running' | 'finished' | 'owner died';
+export type RunState = 'live' | 'running' | 'finished' | 'owner died' | 'cleaned';
 
 export type RunEntry = {
 	runId: string;
@@ -30,6 +32,10 @@ export type RunEntry = {
 	clients: number | null;
 	tasks: Record<string, number>;
 	socket: string | null;
+	/** The process that ran the batch (owner.json), alive or not. */
+	ownerPid: number | null;
+	/** The runner host's, when a host ran it (host.json): what a `kill -9` then `gc` acts on. */
+	hostPid: number | null;
 };
 
 /** This HERMES_HOME and the demo's (a demo runs under a host of its own too), as `gc` searches them. */
@@ -59,7 +65,7 @@ export function describeRun(runId: string, hermesHome: string): RunEntry {
 	const host = readHostStatus(dir);
 	const hasResults = existsSync(path.join(dir, 'results.json'));
 	const socket = host && ownerAlive && host.pid === owner.pid && existsSync(host.socket) ? host.socket : null;
-	const state: RunState = socket ? 'live' : ownerAlive ? 'running' : hasResults ? 'finished' : 'owner died';
+	const state: RunState = socket ? 'live' : ownerAlive ? 'running' : hasResults ? 'finished' : existsSync(path.join(dir, 'swept.json')) ? 'cleaned' : 'owner died';
 	return {
 		runId,
 		dir,
@@ -70,6 +76,8 @@ export function describeRun(runId: string, hermesHome: string): RunEntry {
 		clients: socket ? host!.clients : null,
 		tasks: socket ? host!.tasks : tasksOnDisk(runId, dir),
 		socket,
+		ownerPid: owner?.pid ?? null,
+		hostPid: host?.pid ?? null,
 	};
 }
 
@@ -128,6 +136,7 @@ export function notLive(run: RunEntry, command: string): InputError {
 		running: 'it runs in a `hermes-delegate run` of its own, without a runner host (start it with `run --detach` to reach it later)',
 		finished: 'it has finished',
 		'owner died': 'its runner host died (killed with SIGKILL?) before it finished',
+		cleaned: 'its runner host died before it finished; nothing of it runs any more',
 		live: '',
 	}[run.state];
 	const fix = run.state === 'owner died'
