@@ -201,6 +201,7 @@ describe('the runner host killed with SIGKILL', () => {
 		const runId = await detach(test, tasksJson({name: 'stuck', goal: 'Never stop', context: '[fake:forever] [fake:ready] [fake:grandchild]'}));
 		const dir = runDir(test, runId);
 		await waitFor(() => recordedGroups(dir).length === 1, {message: 'the agent started'});
+		await waitFor(() => listGroupMembers(recordedGroups(dir)[0]!).length >= 2, {message: 'the grandchild started'});
 		const live = JSON.parse((await runCli(test, ['ls', '--json'])).stdout) as Array<Record<string, unknown>>;
 		const host = readRunOwner(dir)!.pid;
 		// The pid a script kills (issue 38, defect 17).
