@@ -133,8 +133,9 @@ describe('spendTableLines', () => {
 
 	test('the cost is never what the width cuts: a note that does not fit gives way (issue 38, defect 4)', () => {
 		const partly = sumSpend([
-			{route: 'research', model: 'deepseek/deepseek-v4-pro', spend: {...known, cost_usd: 0.012}},
-			{route: 'fast', model: 'google/gemini-3-flash-preview', spend: unknown},
+			// A long name widens the name column until the cells end at the edge, leaving no room for the note.
+			{route: 'research', model: 'deepseek/deepseek-v4-pro', spend: {...known, cost_usd: 0.012, model: 'deepseek/deepseek-v4-pro'}},
+			{route: 'fast', model: 'google/gemini-3-flash-preview', spend: {...unknown, model: 'google/gemini-3-flash-preview'}},
 		]);
 		for (const width of [56, 70, 76, 80, 100]) {
 			const batch = spendTableLines(partly, width).find(line => line.kind === 'total')!.text;
