@@ -107,6 +107,8 @@ export type RenderOptions = {
 	graceMs?: number;
 	/** Output lines the fake core keeps per task (the real one keeps 2000). */
 	maxOutputLines?: number;
+	/** The run id (default 'run-test'): real ones are 22 characters. */
+	runId?: string;
 };
 
 export function render(options: RenderOptions = {}) {
@@ -114,7 +116,7 @@ export function render(options: RenderOptions = {}) {
 	const store = createBatchStore({
 		control,
 		plan: {mode: 'model_map', tasks: options.tasks ?? plannedTasks(3), warnings: options.warnings ?? []},
-		runId: 'run-test',
+		runId: options.runId ?? 'run-test',
 		runDir: '/tmp/run-test',
 		concurrency: 4,
 		graceMs: options.graceMs ?? 5000,

@@ -58,7 +58,7 @@ const table: readonly Entry[] = [
 	{command: 'search.prev', keys: ['N'], label: 'previous', description: 'Jump to the previous match above, towards the start', contexts: ['zoom'], group: 'match'},
 	{command: 'search.submit', keys: ['enter'], label: 'find', description: 'Search for what was typed and jump to the nearest match above the bottom of the view', contexts: ['search']},
 	{command: 'search.cancel', keys: ['escape'], label: 'cancel', description: 'Stop searching and clear the query', contexts: ['search']},
-	{command: 'zoom.close', keys: ['escape'], label: 'back', description: 'Close the zoomed task, this help or the spend table', contexts: ['zoom', 'help', 'spend']},
+	{command: 'zoom.close', keys: ['escape'], label: 'back', description: 'Close the zoomed task, this help or the spend table', contexts: ['zoom', 'help', 'spend'], pinned: true},
 	{command: 'task.cancel', keys: ['c'], label: 'cancel', description: 'Cancel the focused task (asks first): stop signal, then a forced kill after the grace period', contexts: ['grid', 'zoom']},
 	{command: 'task.kill', keys: ['K'], label: 'kill', description: 'Kill the focused task now, skipping the grace period (asks first)', contexts: ['grid', 'zoom']},
 	{command: 'task.reroute', keys: ['R'], label: 're-route', description: 'Send the focused queued, failed, cancelled or timed-out task to another route of the active mode, or to an explicit model and provider (a new attempt; the earlier one\'s log and result are kept)', contexts: ['grid', 'zoom']},
