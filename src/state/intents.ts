@@ -32,20 +32,6 @@ export function cancelRequest(state: BatchState, kill: boolean): Partial<BatchSt
  * dashboard leaves once the batch's report is in). Otherwise it asks: y cancels all, n stays, d
  * detaches (with a runner host), since quitting then would stop work or drop the queue.
  */
-/**
- * How long after the last task ended a q still asks (issue 38, defect 16). The operator who saw
- * tasks running pressed q meaning to answer the question with y; had q quit at once because the
- * batch finished while the finger moved, that y would land in the shell. Asking in that moment
- * (the question then says nothing runs any more) keeps the y in the dashboard; once the finished
- * batch has been on screen a while, q quits at once, as it always did.
- */
-export const quitAsksForMs = 2000;
-
-function justFinished(state: BatchState): boolean {
-	const last = Math.max(...state.order.map(id => state.tasks[id]?.finishedAt ?? Number.NEGATIVE_INFINITY));
-	return Number.isFinite(last) && state.now - last < quitAsksForMs;
-}
-
 export function quitRequest(state: BatchState): Partial<BatchState> | undefined {
 	if (state.quitting) {
 		return undefined;
@@ -54,7 +40,7 @@ export function quitRequest(state: BatchState): Partial<BatchState> | undefined 
 	if (!state.order.some(id => {
 		const status = state.tasks[id]?.status;
 		return status !== undefined && isActive(status);
-	}) && !justFinished(state)) {
+	})) {
 		return {exitRequested: true, notice: null};
 	}
 

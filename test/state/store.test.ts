@@ -5,7 +5,6 @@ import {TaskOutput} from '../../src/core/output/task-output.js';
 import type {BatchEvent, PlannedTask, TaskResult} from '../../src/core/types.js';
 import {feedStore} from '../../src/state/feed.js';
 import {createBatchStore} from '../../src/state/store.js';
-import {quitAsksForMs} from '../../src/state/intents.js';
 import {outputControl} from '../../src/host/control.js';
 import type {BatchControl} from '../../src/wire/port.js';
 import {plannedTask, plannedTasks, t0, testHermes} from '../helpers/render.js';
@@ -300,31 +299,6 @@ describe('intents', () => {
 		expect(calls).toEqual(['shutdown term', 'shutdown kill']);
 		store.getState().applyEvent({type: 'batch.finished', report: {summary: '', run_id: 'run-1', run_dir: '', results_file: '', mode: 'model_map', interrupted: true, hermes: testHermes, warnings: [], results: []}, at: t0});
 		expect(store.getState().exitRequested).toBe(true);
-	});
-});
-
-describe('q just after the batch finished (issue 38, defect 16)', () => {
-	it('still asks, so the y that follows answers the question instead of landing in the shell; later q quits at once', () => {
-		const {store} = setup(1);
-		store.getState().applyEvent({type: 'task.started', id: 't01', pid: 42, argv: [], at: t0});
-		// The task ends while the operator's finger is on its way to q.
-		store.getState().applyEvent({type: 'task.finished', id: 't01', result: result('t01', 'succeeded', 0), at: t0 + 5000});
-		store.getState().applyEvent({type: 'batch.finished', report: {summary: '', run_id: 'run-1', run_dir: '', results_file: '', mode: 'model_map', interrupted: false, hermes: testHermes, warnings: [], results: []}, at: t0 + 5000});
-		// result() ends its task at t0 + 3000.
-		store.getState().tick(t0 + 3000 + quitAsksForMs - 1);
-		store.getState().requestQuit();
-		expect(questionOf(store.getState())?.action).toBe('quit');
-		expect(store.getState().exitRequested).toBe(false);
-		store.getState().confirmYes();
-		expect(store.getState().exitRequested).toBe(true);
-
-		const later = setup(1).store;
-		later.getState().applyEvent({type: 'task.started', id: 't01', pid: 42, argv: [], at: t0});
-		later.getState().applyEvent({type: 'task.finished', id: 't01', result: result('t01', 'succeeded', 0), at: t0 + 5000});
-		later.getState().tick(t0 + 3000 + quitAsksForMs);
-		later.getState().requestQuit();
-		expect(later.getState().overlay).toBeNull();
-		expect(later.getState().exitRequested).toBe(true);
 	});
 });
 

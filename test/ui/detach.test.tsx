@@ -1,6 +1,5 @@
 // d: a dashboard attached to a runner host leaves and the batch runs on; q's question offers it
 // too. Without a runner host (the in-process store) there is nothing to detach from.
-import {quitAsksForMs} from '../../src/state/intents.js';
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {finishBatch, finishTask, plannedTasks, render, startTask, t0} from '../helpers/render.js';
@@ -102,8 +101,6 @@ describe('detach', () => {
 		startTask(view.store, 't01', t0);
 		finishTask(view.store, 't01', 'succeeded', {startedAt: t0, finishedAt: t0 + 1000});
 		finishBatch(view.store, t0 + 1000);
-		// A while later: just after the finish, q still asks (test/state/store.test.ts, issue 38).
-		view.store.getState().tick(t0 + 1000 + quitAsksForMs);
 		view.stdin.write('q');
 		await vi.waitFor(() => {
 			expect(view.store.getState().exitRequested).toBe(true);

@@ -1,6 +1,5 @@
 // The keyboard, end to end through the binding table: focus moves, and nothing is stopped
 // without the operator saying yes to a question that names what will happen.
-import {quitAsksForMs} from '../../src/state/intents.js';
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {resolveBindings} from '../../src/ui/keys/keys.js';
@@ -328,8 +327,6 @@ describe('quit', () => {
 		startTask(store, 't01', t0);
 		finishTask(store, 't01', 'succeeded', {startedAt: t0, finishedAt: t0 + 1000, exitCode: 0});
 		finishBatch(store, t0 + 1000);
-		// A while later: just after the finish, q still asks (test/state/store.test.ts, issue 38).
-		store.getState().tick(t0 + 1000 + quitAsksForMs);
 		await vi.waitFor(() => {
 			expect(frame()).toContain('✓ succeeded');
 		});
