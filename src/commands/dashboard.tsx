@@ -108,8 +108,36 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 		if (end === undefined) connection.close();
 	}
 
+	// The terminal's keys are read a moment longer after a quit, so that the y of an operator who
+	// pressed q then y (the batch finished while the finger moved: q quit at once, without the
+	// question) is swallowed here instead of landing in the shell (issue 38, defect 16).
+	const swallowed = end.kind === 'finished' && keyboard === io.stdin && keyboard.isTTY ? swallowStrayKeys(keyboard, strayKeysMs) : undefined;
 	await leaveHost(connection, end, io, options.hostExited);
+	await swallowed;
 	return end;
+}
+
+/** How long after the dashboard is gone keys are still read and dropped: a finger's q-then-y, not a new command. */
+const strayKeysMs = 400;
+
+async function swallowStrayKeys(keyboard: NodeJS.ReadStream, ms: number): Promise<void> {
+	const drop = () => undefined;
+	try {
+		keyboard.setRawMode(true);
+		keyboard.on('data', drop);
+		keyboard.resume();
+		await new Promise(resolve => {
+			setTimeout(resolve, ms);
+		});
+	} catch {
+		// A terminal gone meanwhile: nothing to swallow.
+	} finally {
+		keyboard.off('data', drop);
+		keyboard.pause();
+		try {
+			keyboard.setRawMode(false);
+		} catch {}
+	}
 }
 
 /** Past this, a dashboard still waiting for its host says so (the host is slow, or stuck). */
