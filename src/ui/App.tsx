@@ -19,7 +19,7 @@ import {useKeys} from './keys/use-keys.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {formatKey} from './keys/key-descriptor.js';
 import type {Bindings} from './keys/keys.js';
-import {focusColumns, planFrame, zoomVisibleLines, type FramePlan} from './layout.js';
+import {focusColumns, panesOffScreen, planFrame, zoomVisibleLines, type FramePlan} from './layout.js';
 import {StoreProvider, useBatch} from './store-context.js';
 import {ThemeProvider, useTheme} from './theme/theme.js';
 
@@ -51,6 +51,7 @@ function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; read
 		fleet: state.fleet !== null,
 		statusLine: state.quitting || state.notice !== null,
 		body: bodyLayer(state.overlay)?.kind ?? null,
+		focused: state.order.indexOf(state.focusedId ?? ''),
 	})));
 	const question = useBatch(confirmQuestion);
 	const confirmLines = confirmText(question, size.columns, bindings).length;
@@ -77,7 +78,7 @@ function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; read
 				<Body frame={frame} bindings={bindings} body={ui.body} empty={ui.taskCount === 0}/>
 			</Box>
 			{question !== null && <ConfirmBar width={frame.columns} bindings={bindings}/>}
-			<Footer width={frame.columns} bindings={bindings}/>
+			<Footer width={frame.columns} bindings={bindings} offScreen={ui.body === null && frame.body.kind === 'grid' ? panesOffScreen(frame.body, ui.taskCount, ui.focused) : 0}/>
 		</Box>
 	);
 }

@@ -9,7 +9,14 @@ import {footerHeight} from '../layout.js';
 import {useBatch} from '../store-context.js';
 import {useTheme} from '../theme/theme.js';
 
-export function Footer({width, bindings}: {readonly width: number; readonly bindings: Bindings}) {
+export type FooterProps = {
+	readonly width: number;
+	readonly bindings: Bindings;
+	/** Panes of the grid not on screen: said first, or the operator cannot know they are there. */
+	readonly offScreen?: number;
+};
+
+export function Footer({width, bindings, offScreen = 0}: FooterProps) {
 	const theme = useTheme();
 	// Flattened to strings so that a store update which changes no hint renders nothing.
 	const flatHints = useBatch(useShallow(state => footerHints(bindings, keyContext(state), {
@@ -26,6 +33,7 @@ export function Footer({width, bindings}: {readonly width: number; readonly bind
 	const quitting = useBatch(state => state.quitting);
 	const killKey = formatKey(bindings.get('task.kill')?.[0] ?? 'K');
 	const statusLine = quitting ? quittingLine(stopping, killKey) : notice;
+	const more = offScreen > 0 ? `+${offScreen} more` : '';
 
 	return (
 		<Box flexDirection='column' width={width} height={footerHeight(statusLine !== null)} overflow='hidden'>
@@ -33,9 +41,10 @@ export function Footer({width, bindings}: {readonly width: number; readonly bind
 				<Text wrap='truncate-end' color={quitting ? theme.colors.text.warning : theme.colors.text.accent}>{statusLine}</Text>
 			)}
 			<Text wrap='truncate-end'>
-				{fitHints(unflatten(flatHints), width).map((hint, index) => (
+				{more !== '' && <Text bold color={theme.colors.text.warning}>{more}</Text>}
+				{fitHints(unflatten(flatHints), width - (more === '' ? 0 : [...more].length + hintGap)).map((hint, index) => (
 					<Text key={hint.label + hint.keys}>
-						{index > 0 ? ' '.repeat(hintGap) : ''}
+						{index > 0 || more !== '' ? ' '.repeat(hintGap) : ''}
 						<Text bold color={theme.colors.text.accent}>{hint.keys}</Text>
 						<Text color={theme.colors.text.muted}>{` ${hint.label}`}</Text>
 					</Text>
