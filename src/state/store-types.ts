@@ -5,6 +5,7 @@ import type {BatchEvent, BatchReport, BudgetStanding, FleetStanding, RouteField,
 import type {StoreApi} from 'zustand/vanilla';
 import type {Overlay} from './overlay.js';
 import type {TextField} from './text-field.js';
+import type {SortKey, StatusFilter} from './task-order.js';
 import type {TaskView} from './task-view.js';
 
 export type LayoutPreference = 'auto' | 'grid' | 'list';
@@ -28,6 +29,10 @@ export type BatchState = {
 	report: BatchReport | null;
 	focusedId: string | null;
 	layout: LayoutPreference;
+	/** s: the order of the grid and the list (state/task-order.ts). */
+	sortBy: SortKey;
+	/** f: which tasks the grid and the list show; the header still counts them all. */
+	statusFilter: StatusFilter;
 	/** What covers the grid: the zoom, the help, the spend table, the routes editor or picker, a question (state/overlay.ts). */
 	overlay: Overlay | null;
 	/** A save was stopped by a change made to config.yaml on disk: marked until the operator re-reads it. */
@@ -52,6 +57,10 @@ export type BatchActions = {
 	focus(id: string): void;
 	moveFocus(direction: 'up' | 'down' | 'left' | 'right' | 'next' | 'prev', columns: number): void;
 	toggleLayout(effective: 'grid' | 'list'): void;
+	/** s: the next sort (plan order → status → elapsed → spend). */
+	cycleSort(): void;
+	/** f: the next status filter (all → active → failed → finished). */
+	cycleStatusFilter(): void;
 	toggleHelp(): void;
 	/** `$`: the spend table per route and per model (state/spend-view.ts), over the grid or the zoom. */
 	toggleSpend(): void;

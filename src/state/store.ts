@@ -18,6 +18,7 @@ import {nextMode, steerable} from './steer.js';
 import type {BatchActions, BatchState, BatchStore} from './store-types.js';
 import type {BatchControl} from '../wire/port.js';
 import {whenReplied} from './reply.js';
+import {nextOf, shownOrder, sortKeys, statusFilters} from './task-order.js';
 import {zoomSlice} from './zoom-actions.js';
 
 export type BatchStoreOptions = {
@@ -62,6 +63,8 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			report: null,
 			focusedId: order[0] ?? null,
 			layout: 'auto',
+			sortBy: 'plan',
+			statusFilter: 'all',
 			overlay: null,
 			configConflict: false,
 			canSteer: steerable(control) !== undefined,
@@ -107,7 +110,9 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			},
 
 			moveFocus(direction, columns) {
-				const {order: ids, focusedId} = get();
+				const {focusedId} = get();
+				// As the grid and the list show them: sorted, filtered.
+				const ids = shownOrder(get());
 				if (ids.length === 0) {
 					return;
 				}
@@ -119,6 +124,18 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 				if (target >= 0 && target < ids.length) {
 					set({focusedId: ids[target]!});
 				}
+			},
+
+			cycleSort() {
+				set({sortBy: nextOf(sortKeys, get().sortBy)});
+			},
+
+			cycleStatusFilter() {
+				const statusFilter = nextOf(statusFilters, get().statusFilter);
+				const shown = shownOrder({...get(), statusFilter});
+				// The focus stays on screen: a pane the filter hides cannot be the one keys act on.
+				const {focusedId} = get();
+				set({statusFilter, focusedId: focusedId !== null && shown.includes(focusedId) ? focusedId : shown[0] ?? focusedId});
 			},
 
 			toggleLayout(effective) {

@@ -5,6 +5,7 @@ import {Box, Text} from 'ink';
 import {useShallow} from 'zustand/shallow';
 import type {Theme} from '../core/theme/themes.js';
 import {bodyLayer, type BodyLayer} from '../state/overlay.js';
+import {shownOrder} from '../state/task-order.js';
 import type {BatchStore} from '../state/store-types.js';
 import {ConfirmBar, confirmQuestion, confirmText} from './components/ConfirmBar.js';
 import {Footer} from './components/Footer.js';
@@ -45,13 +46,13 @@ export function App({store, theme, bindings, columns, rows}: AppProps) {
 function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; readonly columns: number | undefined; readonly rows: number | undefined}) {
 	const size = useTerminalSize({columns, rows});
 	const ui = useBatch(useShallow(state => ({
-		taskCount: state.order.length,
+		taskCount: shownOrder(state).length,
 		layout: state.layout,
 		warnings: state.warnings.length > 0,
 		fleet: state.fleet !== null,
 		statusLine: state.quitting || state.notice !== null,
 		body: bodyLayer(state.overlay)?.kind ?? null,
-		focused: state.order.indexOf(state.focusedId ?? ''),
+		focused: shownOrder(state).indexOf(state.focusedId ?? ''),
 	})));
 	const question = useBatch(confirmQuestion);
 	const confirmLines = confirmText(question, size.columns, bindings).length;

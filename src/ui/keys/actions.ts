@@ -59,6 +59,8 @@ const actions: Record<Command, Action> = {
 	'confirm.yes': state => state.confirmYes(),
 	'confirm.no': state => state.confirmNo(),
 	'layout.toggle': (state, {effectiveLayout}) => state.toggleLayout(effectiveLayout),
+	'view.sort': state => state.cycleSort(),
+	'view.filter': state => state.cycleStatusFilter(),
 	'help.toggle': state => state.toggleHelp(),
 	'spend.toggle': state => state.toggleSpend(),
 	'app.quit': state => state.requestQuit(),
@@ -164,6 +166,15 @@ export function stateLabel(command: Command, state: BatchState): string | undefi
 	// While quitting, K no longer asks about one task: it kills every task still being stopped.
 	if (command === 'task.kill' && state.quitting) {
 		return 'kill all now';
+	}
+
+	// s and f say the order and the filter while they are not the default: the footer shows them.
+	if (command === 'view.sort' && state.sortBy !== 'plan') {
+		return `sorted by ${state.sortBy}`;
+	}
+
+	if (command === 'view.filter' && state.statusFilter !== 'all') {
+		return `only ${state.statusFilter}`;
 	}
 
 	// w says what it does next: cut the wrapped lines, or wrap the cut ones.

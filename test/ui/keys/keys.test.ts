@@ -261,6 +261,8 @@ describe('help and footer are generated from the bindings', () => {
 			{keys: 'c', label: 'cancel'},
 			{keys: 'K', label: 'kill'},
 			{keys: 'R', label: 're-route'},
+			{keys: 's', label: 'sort'},
+			{keys: 'f', label: 'filter'},
 			{keys: 'L', label: 'layout'},
 			{keys: 'm', label: 'mode'},
 			{keys: 'r', label: 'routes'},
