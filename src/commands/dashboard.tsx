@@ -83,8 +83,14 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 	// maxFps 250 and no incrementalRendering: see bench/RESULTS.md (session 14) and the steer-pty test.
 	const app = render(<App store={store} theme={options.theme} bindings={options.bindings}/>, {stdout: io.stdout, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 250});
 	void untilExit(store, options.exitWhenDone).then(report => settle({kind: 'finished', report, stoppedFromOutside}));
+	let copied = store.getState().clipboard?.serial ?? 0;
 	const stopWatchingDetach = store.subscribe(state => {
 		if (state.detachRequested) detach(false);
+		// y: OSC 52 to the terminal, which moves nothing on screen (the notice says where else the text is).
+		if (state.clipboard && state.clipboard.serial !== copied) {
+			copied = state.clipboard.serial;
+			io.stdout.write(osc52(state.clipboard.text));
+		}
 	});
 	void connection.closed.then(({reason}) => {
 		const {report} = store.getState();
@@ -115,6 +121,11 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 	await leaveHost(connection, end, io, options.hostExited);
 	await swallowed;
 	return end;
+}
+
+/** The terminal's "set the clipboard" sequence: the text as base64, so nothing in it can act on the terminal. */
+export function osc52(text: string): string {
+	return `\u001B]52;c;${Buffer.from(text, 'utf8').toString('base64')}\u0007`;
 }
 
 /** How long after the dashboard is gone keys are still read and dropped: a finger's q-then-y, not a new command. */

@@ -48,6 +48,8 @@ export type BatchState = {
 	/** d: leave the dashboard, the batch runs on (the dashboard command acts on it). */
 	detachRequested: boolean;
 	notice: string | null;
+	/** y: text for the terminal's clipboard (OSC 52, written by commands/dashboard.tsx); the serial tells one copy from the next. */
+	clipboard: {text: string; serial: number} | null;
 };
 
 export type BatchActions = {
@@ -57,6 +59,8 @@ export type BatchActions = {
 	focus(id: string): void;
 	moveFocus(direction: 'up' | 'down' | 'left' | 'right' | 'next' | 'prev', columns: number): void;
 	toggleLayout(effective: 'grid' | 'list'): void;
+	/** y: the focused (or zoomed) task's answer to the clipboard, with a notice that says where else it is. */
+	copyAnswer(): void;
 	/** s: the next sort (plan order → status → elapsed → spend). */
 	cycleSort(): void;
 	/** f: the next status filter (all → active → failed → finished). */

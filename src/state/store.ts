@@ -19,6 +19,7 @@ import type {BatchActions, BatchState, BatchStore} from './store-types.js';
 import type {BatchControl} from '../wire/port.js';
 import {whenReplied} from './reply.js';
 import {nextOf, shownOrder, sortKeys, statusFilters} from './task-order.js';
+import {copyRequest} from './copy.js';
 import {zoomSlice} from './zoom-actions.js';
 
 export type BatchStoreOptions = {
@@ -74,6 +75,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			canDetach: false,
 			detachRequested: false,
 			notice: null,
+			clipboard: null,
 
 			applyEvent(event) {
 				set(eventPatch(get(), event, control));
@@ -124,6 +126,14 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 				if (target >= 0 && target < ids.length) {
 					set({focusedId: ids[target]!});
 				}
+			},
+
+			copyAnswer() {
+				const state = get();
+				const outcome = copyRequest(state);
+				set('text' in outcome
+					? {clipboard: {text: outcome.text, serial: (state.clipboard?.serial ?? 0) + 1}, notice: outcome.notice}
+					: {notice: outcome.notice});
 			},
 
 			cycleSort() {

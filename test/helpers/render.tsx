@@ -147,7 +147,7 @@ export function startTask(store: BatchStore, id: string, at: number): void {
 	store.getState().applyEvent({type: 'task.started', id, pid: 1000, argv: ['hermes', 'chat'], at});
 }
 
-export function finishTask(store: BatchStore, id: string, status: TaskStatus, options: {startedAt: number; finishedAt: number; exitCode?: number | null; signal?: string | null; error?: string; sessionId?: string; spend?: Spend | null}): TaskResult {
+export function finishTask(store: BatchStore, id: string, status: TaskStatus, options: {startedAt: number; finishedAt: number; exitCode?: number | null; signal?: string | null; error?: string; sessionId?: string; spend?: Spend | null; answer?: string}): TaskResult {
 	const task = store.getState().tasks[id]!;
 	const result: TaskResult = {
 		id,
@@ -162,8 +162,8 @@ export function finishTask(store: BatchStore, id: string, status: TaskStatus, op
 		started_at: new Date(options.startedAt).toISOString(),
 		finished_at: new Date(options.finishedAt).toISOString(),
 		duration_ms: options.finishedAt - options.startedAt,
-		result: '',
-		answer: '',
+		result: options.answer ?? '',
+		answer: options.answer ?? '',
 		session_id: options.sessionId ?? null,
 		hermes_version: null,
 		tokens: null,

@@ -59,6 +59,7 @@ const actions: Record<Command, Action> = {
 	'confirm.yes': state => state.confirmYes(),
 	'confirm.no': state => state.confirmNo(),
 	'layout.toggle': (state, {effectiveLayout}) => state.toggleLayout(effectiveLayout),
+	'task.copy': state => state.copyAnswer(),
 	'view.sort': state => state.cycleSort(),
 	'view.filter': state => state.cycleStatusFilter(),
 	'help.toggle': state => state.toggleHelp(),
@@ -145,6 +146,12 @@ export function isAvailable(command: Command, state: BatchState): boolean {
 			const id = targetId(state);
 			const status = id ? state.tasks[id]?.status : undefined;
 			return state.canReroute && !state.quitting && status !== undefined && isReroutable(status);
+		}
+
+		// Offered once the task has an answer; pressed before, it says where the output is.
+		case 'task.copy': {
+			const id = targetId(state);
+			return (id ? state.tasks[id]?.answer ?? null : null) !== null;
 		}
 
 		case 'scroll.left': case 'scroll.right': {

@@ -14,7 +14,7 @@ export type Command =
 	| 'scroll.up' | 'scroll.down' | 'scroll.left' | 'scroll.right' | 'zoom.wrap' | 'scroll.pageUp' | 'scroll.pageDown' | 'scroll.top' | 'scroll.bottom'
 	| 'search.start' | 'search.next' | 'search.prev' | 'search.submit' | 'search.cancel'
 	| 'task.cancel' | 'task.kill' | 'confirm.yes' | 'confirm.no'
-	| 'layout.toggle' | 'view.sort' | 'view.filter' | 'help.toggle' | 'spend.toggle' | 'app.quit' | 'app.detach'
+	| 'task.copy' | 'layout.toggle' | 'view.sort' | 'view.filter' | 'help.toggle' | 'spend.toggle' | 'app.quit' | 'app.detach'
 	| 'routing.mode' | 'routes.open' | 'routes.up' | 'routes.down' | 'routes.edit' | 'routes.model' | 'routes.provider' | 'routes.effort' | 'routes.add' | 'routes.remove' | 'routes.reload' | 'routes.default' | 'routes.close'
 	| 'field.submit' | 'field.cancel' | 'task.reroute' | 'pick.submit';
 
@@ -78,6 +78,7 @@ const table: readonly Entry[] = [
 	{command: 'pick.submit', keys: ['enter'], label: 're-route', description: 'Put the task back in the queue on the selected route ("explicit model…" asks a model name and its provider instead); when adding a profile route, take the selected profile', contexts: ['route-pick']},
 	{command: 'field.submit', keys: ['enter'], label: 'save', description: 'Save the field into config.yaml and re-plan the queue (an empty provider or reasoning_effort is removed from the route); in the re-route picker: the model, then its provider (empty: Hermes\'s own), then the task goes back in the queue; a value that cannot be used is refused in place, with the reason', contexts: ['route-edit']},
 	{command: 'field.cancel', keys: ['escape'], label: 'cancel', description: 'Stop editing; nothing is saved (the picker\'s provider field goes back to the model)', contexts: ['route-edit']},
+	{command: 'task.copy', keys: ['y'], label: 'copy', description: 'Copy the focused task\'s answer to the clipboard (OSC 52, where the terminal allows it; the notice says where else the text is)', contexts: ['grid', 'zoom']},
 	{command: 'view.sort', keys: ['s'], label: 'sort', description: 'Sort the grid and the list: plan order, status (running, then failed, then queued, then done), elapsed (longest running first) or spend (most first)', contexts: ['grid']},
 	{command: 'view.filter', keys: ['f'], label: 'filter', description: 'Show only some tasks: all, active (running or queued), failed (failed, timed out, lost, cancelled or refused) or finished; the header still counts them all', contexts: ['grid']},
 	{command: 'layout.toggle', keys: ['L'], label: 'layout', description: 'Switch between the grid and the list layout', contexts: ['grid']},

@@ -261,6 +261,7 @@ describe('help and footer are generated from the bindings', () => {
 			{keys: 'c', label: 'cancel'},
 			{keys: 'K', label: 'kill'},
 			{keys: 'R', label: 're-route'},
+			{keys: 'y', label: 'copy'},
 			{keys: 's', label: 'sort'},
 			{keys: 'f', label: 'filter'},
 			{keys: 'L', label: 'layout'},
@@ -274,7 +275,7 @@ describe('help and footer are generated from the bindings', () => {
 	});
 
 	it('the footer leaves out what is unavailable right now', () => {
-		const succeeded = (command: Command) => !['task.cancel', 'task.kill', 'task.reroute', 'search.next', 'search.prev'].includes(command);
+		const succeeded = (command: Command) => !['task.cancel', 'task.kill', 'task.reroute', 'task.copy', 'search.next', 'search.prev'].includes(command);
 		const zoom = footerHints(defaultBindings, 'zoom', {available: succeeded});
 		expect(zoom.map(hint => hint.label)).toEqual(['scroll', 'page', 'cut lines', 'search', 'back', 'spend', 'help', 'quit', 'detach']);
 		expect(footerHints(defaultBindings, 'zoom').find(hint => hint.label === 'match')?.keys).toBe('n/N');
