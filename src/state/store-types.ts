@@ -33,6 +33,8 @@ export type BatchState = {
 	sortBy: SortKey;
 	/** f: which tasks the grid and the list show; the header still counts them all. */
 	statusFilter: StatusFilter;
+	/** /: the text the grid and the list are filtered by, once kept ('' = none; while typed, the prompt's field). */
+	textFilter: string;
 	/** What covers the grid: the zoom, the help, the spend table, the routes editor or picker, a question (state/overlay.ts). */
 	overlay: Overlay | null;
 	/** A save was stopped by a change made to config.yaml on disk: marked until the operator re-reads it. */
@@ -61,6 +63,12 @@ export type BatchActions = {
 	toggleLayout(effective: 'grid' | 'list'): void;
 	/** y: the focused (or zoomed) task's answer to the clipboard, with a notice that says where else it is. */
 	copyAnswer(): void;
+	/** /: opens the filter's prompt, holding the kept filter. */
+	startFilter(): void;
+	/** Enter at the prompt: keeps what was typed. */
+	submitFilter(): void;
+	/** Esc: no text filter any more. */
+	clearFilter(): void;
 	/** s: the next sort (plan order → status → elapsed → spend). */
 	cycleSort(): void;
 	/** f: the next status filter (all → active → failed → finished). */

@@ -18,8 +18,9 @@ import {nextMode, steerable} from './steer.js';
 import type {BatchActions, BatchState, BatchStore} from './store-types.js';
 import type {BatchControl} from '../wire/port.js';
 import {whenReplied} from './reply.js';
-import {nextOf, shownOrder, sortKeys, statusFilters} from './task-order.js';
+import {keptFocus, nextOf, shownOrder, sortKeys, statusFilters} from './task-order.js';
 import {copyRequest} from './copy.js';
+import {fieldAtEnd} from './text-field.js';
 import {zoomSlice} from './zoom-actions.js';
 
 export type BatchStoreOptions = {
@@ -66,6 +67,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			layout: 'auto',
 			sortBy: 'plan',
 			statusFilter: 'all',
+			textFilter: '',
 			overlay: null,
 			configConflict: false,
 			canSteer: steerable(control) !== undefined,
@@ -136,16 +138,31 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 					: {notice: outcome.notice});
 			},
 
+			startFilter() {
+				if (get().overlay === null) {
+					set({overlay: {kind: 'filter', field: fieldAtEnd(get().textFilter)}});
+				}
+			},
+
+			submitFilter() {
+				const {overlay} = get();
+				if (overlay?.kind === 'filter') {
+					set({overlay: null, textFilter: overlay.field.value.trim(), ...keptFocus({...get(), overlay: null, textFilter: overlay.field.value.trim()})});
+				}
+			},
+
+			clearFilter() {
+				const {overlay} = get();
+				set({overlay: overlay?.kind === 'filter' ? null : overlay, textFilter: ''});
+			},
+
 			cycleSort() {
 				set({sortBy: nextOf(sortKeys, get().sortBy)});
 			},
 
 			cycleStatusFilter() {
 				const statusFilter = nextOf(statusFilters, get().statusFilter);
-				const shown = shownOrder({...get(), statusFilter});
-				// The focus stays on screen: a pane the filter hides cannot be the one keys act on.
-				const {focusedId} = get();
-				set({statusFilter, focusedId: focusedId !== null && shown.includes(focusedId) ? focusedId : shown[0] ?? focusedId});
+				set({statusFilter, ...keptFocus({...get(), statusFilter})});
 			},
 
 			toggleLayout(effective) {

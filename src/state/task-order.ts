@@ -2,6 +2,7 @@
 // k9s and process-compose users reach for). Pure: the layouts, focus moves and the footer's
 // "+N more" all ask this one function, so what is on screen and where focus goes agree.
 import type {TaskStatus} from '../core/types.js';
+import type {Overlay} from './overlay.js';
 import type {TaskView} from './task-view.js';
 
 export const sortKeys = ['plan', 'status', 'elapsed', 'spend'] as const;
@@ -38,14 +39,34 @@ export function passesFilter(status: TaskStatus, filter: StatusFilter): boolean 
 	}
 }
 
-type Ordered = {order: readonly string[]; tasks: Readonly<Record<string, TaskView>>; sortBy: SortKey; statusFilter: StatusFilter};
+type Ordered = {
+	order: readonly string[];
+	tasks: Readonly<Record<string, TaskView>>;
+	sortBy: SortKey;
+	statusFilter: StatusFilter;
+	textFilter: string;
+	/** While the filter's prompt is open, what is typed filters at once. */
+	overlay: Overlay | null;
+};
 
-/** The ids on screen, in screen order: the status filter applied, then the sort (ties keep the plan's order). */
+/** The text filter in force: the prompt's while it is typed, else the one kept. */
+export function textFilterOf(state: Pick<Ordered, 'textFilter' | 'overlay'>): string {
+	return (state.overlay?.kind === 'filter' ? state.overlay.field.value : state.textFilter).trim().toLowerCase();
+}
+
+/** What `/` matches in: what the pane shows of the task, and where it runs. */
+function matchesText(task: TaskView, text: string): boolean {
+	return [task.id, task.title, task.goal, task.routeName, task.model, task.provider, task.profile, task.host]
+		.some(value => value !== null && value.toLowerCase().includes(text));
+}
+
+/** The ids on screen, in screen order: the filters applied, then the sort (ties keep the plan's order). */
 export function shownOrder(state: Ordered): string[] {
 	const {order, tasks, sortBy, statusFilter} = state;
-	const kept = statusFilter === 'all' ? [...order] : order.filter(id => {
+	const text = textFilterOf(state);
+	const kept = statusFilter === 'all' && text === '' ? [...order] : order.filter(id => {
 		const task = tasks[id];
-		return task !== undefined && passesFilter(task.status, statusFilter);
+		return task !== undefined && passesFilter(task.status, statusFilter) && (text === '' || matchesText(task, text));
 	});
 	if (sortBy === 'plan') {
 		return kept;
@@ -63,6 +84,13 @@ export function shownOrder(state: Ordered): string[] {
 
 	const place = new Map(order.map((id, index) => [id, index]));
 	return kept.sort((a, b) => key(a) - key(b) || (place.get(a) ?? 0) - (place.get(b) ?? 0));
+}
+
+/** The focus after a filter changed: kept when its pane is still shown, else the first shown pane. */
+export function keptFocus(state: Ordered & {focusedId: string | null}): {focusedId: string | null} {
+	const shown = shownOrder(state);
+	const {focusedId} = state;
+	return {focusedId: focusedId !== null && shown.includes(focusedId) ? focusedId : shown[0] ?? focusedId};
 }
 
 export function nextOf<T>(values: readonly T[], current: T): T {

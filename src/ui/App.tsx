@@ -47,6 +47,7 @@ function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; read
 	const size = useTerminalSize({columns, rows});
 	const ui = useBatch(useShallow(state => ({
 		taskCount: shownOrder(state).length,
+		allTasks: state.order.length,
 		layout: state.layout,
 		warnings: state.warnings.length > 0,
 		fleet: state.fleet !== null,
@@ -76,10 +77,10 @@ function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; read
 		<Box flexDirection='column' width={frame.columns}>
 			<Header width={frame.columns} bindings={bindings}/>
 			<Box height={frame.bodyHeight} width={frame.columns} overflow='hidden'>
-				<Body frame={frame} bindings={bindings} body={ui.body} empty={ui.taskCount === 0}/>
+				<Body frame={frame} bindings={bindings} body={ui.body} empty={ui.allTasks === 0} noneShown={ui.taskCount === 0}/>
 			</Box>
 			{question !== null && <ConfirmBar width={frame.columns} bindings={bindings}/>}
-			<Footer width={frame.columns} bindings={bindings} offScreen={ui.body === null && frame.body.kind === 'grid' ? panesOffScreen(frame.body, ui.taskCount, ui.focused) : 0}/>
+			<Footer width={frame.columns} bindings={bindings} offScreen={(ui.body === null || ui.body === 'filter') && frame.body.kind === 'grid' ? panesOffScreen(frame.body, ui.taskCount, ui.focused) : 0}/>
 		</Box>
 	);
 }
@@ -90,9 +91,11 @@ type BodyProps = {
 	/** What covers the grid in the body (a question's bar is below it). */
 	readonly body: BodyLayer['kind'] | null;
 	readonly empty: boolean;
+	/** Every task is hidden by the filters (/, f). */
+	readonly noneShown: boolean;
 };
 
-function Body({frame, bindings, body, empty}: BodyProps) {
+function Body({frame, bindings, body, empty, noneShown}: BodyProps) {
 	const theme = useTheme();
 	if (body === 'help') {
 		return <HelpOverlay width={frame.columns} height={frame.bodyHeight} bindings={bindings}/>;
@@ -112,6 +115,10 @@ function Body({frame, bindings, body, empty}: BodyProps) {
 
 	if (empty) {
 		return <Text color={theme.colors.text.muted}>This batch has no tasks.</Text>;
+	}
+
+	if (noneShown) {
+		return <Text color={theme.colors.text.muted}>No task matches the filter (Esc clears the text filter, f changes the status filter).</Text>;
 	}
 
 	return frame.body.kind === 'grid' ? <GridLayout plan={frame.body}/> : <ListLayout plan={frame.body}/>;

@@ -7,6 +7,7 @@ import {formatKey} from '../keys/key-descriptor.js';
 import {footerHints, type Bindings, type KeyHint} from '../keys/keys.js';
 import {footerHeight} from '../layout.js';
 import {useBatch} from '../store-context.js';
+import {shownOrder} from '../../state/task-order.js';
 import {useTheme} from '../theme/theme.js';
 
 export type FooterProps = {
@@ -32,7 +33,14 @@ export function Footer({width, bindings, offScreen = 0}: FooterProps) {
 		: [])));
 	const quitting = useBatch(state => state.quitting);
 	const killKey = formatKey(bindings.get('task.kill')?.[0] ?? 'K');
-	const statusLine = quitting ? quittingLine(stopping, killKey) : notice;
+	// The filter's prompt while it is typed, with how many tasks it leaves (state/task-order.ts).
+	const prompt = useBatch(state => {
+		if (state.overlay?.kind !== 'filter') return null;
+		const characters = [...state.overlay.field.value];
+		const cursor = Math.min(Math.max(0, state.overlay.field.cursor), characters.length);
+		return `/${characters.slice(0, cursor).join('')}▏${characters.slice(cursor).join('')}  ${shownOrder(state).length} of ${state.order.length} tasks`;
+	});
+	const statusLine = quitting ? quittingLine(stopping, killKey) : prompt ?? notice;
 	const more = offScreen > 0 ? `+${offScreen} more` : '';
 
 	return (

@@ -60,6 +60,10 @@ const actions: Record<Command, Action> = {
 	'confirm.no': state => state.confirmNo(),
 	'layout.toggle': (state, {effectiveLayout}) => state.toggleLayout(effectiveLayout),
 	'task.copy': state => state.copyAnswer(),
+	'filter.start': state => state.startFilter(),
+	'filter.submit': state => state.submitFilter(),
+	'filter.cancel': state => state.clearFilter(),
+	'filter.clear': state => state.clearFilter(),
 	'view.sort': state => state.cycleSort(),
 	'view.filter': state => state.cycleStatusFilter(),
 	'help.toggle': state => state.toggleHelp(),
@@ -148,6 +152,10 @@ export function isAvailable(command: Command, state: BatchState): boolean {
 			return state.canReroute && !state.quitting && status !== undefined && isReroutable(status);
 		}
 
+		case 'filter.clear': {
+			return state.textFilter !== '';
+		}
+
 		// Offered once the task has an answer; pressed before, it says where the output is.
 		case 'task.copy': {
 			const id = targetId(state);
@@ -173,6 +181,11 @@ export function stateLabel(command: Command, state: BatchState): string | undefi
 	// While quitting, K no longer asks about one task: it kills every task still being stopped.
 	if (command === 'task.kill' && state.quitting) {
 		return 'kill all now';
+	}
+
+	// / says the filter while one is kept.
+	if (command === 'filter.start' && state.textFilter !== '') {
+		return `filter "${state.textFilter}"`;
 	}
 
 	// s and f say the order and the filter while they are not the default: the footer shows them.

@@ -14,7 +14,7 @@ export type Command =
 	| 'scroll.up' | 'scroll.down' | 'scroll.left' | 'scroll.right' | 'zoom.wrap' | 'scroll.pageUp' | 'scroll.pageDown' | 'scroll.top' | 'scroll.bottom'
 	| 'search.start' | 'search.next' | 'search.prev' | 'search.submit' | 'search.cancel'
 	| 'task.cancel' | 'task.kill' | 'confirm.yes' | 'confirm.no'
-	| 'task.copy' | 'layout.toggle' | 'view.sort' | 'view.filter' | 'help.toggle' | 'spend.toggle' | 'app.quit' | 'app.detach'
+	| 'task.copy' | 'filter.start' | 'filter.submit' | 'filter.cancel' | 'filter.clear' | 'layout.toggle' | 'view.sort' | 'view.filter' | 'help.toggle' | 'spend.toggle' | 'app.quit' | 'app.detach'
 	| 'routing.mode' | 'routes.open' | 'routes.up' | 'routes.down' | 'routes.edit' | 'routes.model' | 'routes.provider' | 'routes.effort' | 'routes.add' | 'routes.remove' | 'routes.reload' | 'routes.default' | 'routes.close'
 	| 'field.submit' | 'field.cancel' | 'task.reroute' | 'pick.submit';
 
@@ -34,7 +34,7 @@ type Entry = {
 	pinned?: boolean;
 };
 
-const everywhere: readonly KeyContext[] = ['grid', 'zoom', 'confirm', 'help', 'spend', 'search', 'routes', 'route-edit', 'route-pick'];
+const everywhere: readonly KeyContext[] = ['grid', 'zoom', 'confirm', 'help', 'spend', 'search', 'routes', 'route-edit', 'route-pick', 'filter'];
 
 const table: readonly Entry[] = [
 	{command: 'focus.up', keys: ['up', 'k'], label: 'up', description: 'Focus the pane above', contexts: ['grid'], group: 'move'},
@@ -78,9 +78,6 @@ const table: readonly Entry[] = [
 	{command: 'pick.submit', keys: ['enter'], label: 're-route', description: 'Put the task back in the queue on the selected route ("explicit model…" asks a model name and its provider instead); when adding a profile route, take the selected profile', contexts: ['route-pick']},
 	{command: 'field.submit', keys: ['enter'], label: 'save', description: 'Save the field into config.yaml and re-plan the queue (an empty provider or reasoning_effort is removed from the route); in the re-route picker: the model, then its provider (empty: Hermes\'s own), then the task goes back in the queue; a value that cannot be used is refused in place, with the reason', contexts: ['route-edit']},
 	{command: 'field.cancel', keys: ['escape'], label: 'cancel', description: 'Stop editing; nothing is saved (the picker\'s provider field goes back to the model)', contexts: ['route-edit']},
-	{command: 'task.copy', keys: ['y'], label: 'copy', description: 'Copy the focused task\'s answer to the clipboard (OSC 52, where the terminal allows it; the notice says where else the text is)', contexts: ['grid', 'zoom']},
-	{command: 'view.sort', keys: ['s'], label: 'sort', description: 'Sort the grid and the list: plan order, status (running, then failed, then queued, then done), elapsed (longest running first) or spend (most first)', contexts: ['grid']},
-	{command: 'view.filter', keys: ['f'], label: 'filter', description: 'Show only some tasks: all, active (running or queued), failed (failed, timed out, lost, cancelled or refused) or finished; the header still counts them all', contexts: ['grid']},
 	{command: 'layout.toggle', keys: ['L'], label: 'layout', description: 'Switch between the grid and the list layout', contexts: ['grid']},
 	{command: 'routing.mode', keys: ['m'], label: 'mode', description: 'Switch the routing mode (model_map → profile_routes → built-in), saved into Hermes\'s config.yaml (asks first, saying how many queued tasks re-plan); tasks not started yet are re-planned', contexts: ['grid']},
 	{command: 'routes.open', keys: ['r'], label: 'routes', description: 'Open the routes editor for the active mode: edit a route\'s description, model, provider or reasoning effort, or the default, saved into config.yaml', contexts: ['grid']},
@@ -88,6 +85,13 @@ const table: readonly Entry[] = [
 	{command: 'help.toggle', keys: ['?'], label: 'help', description: 'Show or hide this help', contexts: ['grid', 'zoom', 'help'], pinned: true},
 	{command: 'app.quit', keys: ['q', 'ctrl+c'], label: 'quit', description: 'Quit; while tasks run or wait it asks first (y stops them all, n stays); with nothing left running it quits at once; again at the question: yes; again while quitting: kill all now', contexts: everywhere, pinned: true},
 	{command: 'app.detach', keys: ['d'], label: 'detach', description: 'Leave the dashboard and let the batch run on in its runner host (also at the quit question); come back with hermes-delegate attach RUN', contexts: ['grid', 'zoom', 'confirm']},
+	{command: 'task.copy', keys: ['y'], label: 'copy', description: 'Copy the focused task\'s answer to the clipboard (OSC 52, where the terminal allows it; the notice says where else the text is)', contexts: ['grid', 'zoom']},
+	{command: 'filter.start', keys: ['/'], label: 'filter', description: 'Filter the grid and the list by what is typed: a task\'s id, name, goal, route, model, provider, profile or worker host (any case); Enter keeps it, Esc clears it', contexts: ['grid']},
+	{command: 'filter.submit', keys: ['enter'], label: 'keep', description: 'Keep the filter typed and go back to the grid', contexts: ['filter']},
+	{command: 'filter.cancel', keys: ['escape'], label: 'clear', description: 'Clear the filter being typed', contexts: ['filter']},
+	{command: 'filter.clear', keys: ['escape'], label: 'clear filter', description: 'Clear the text filter (/)', contexts: ['grid']},
+	{command: 'view.sort', keys: ['s'], label: 'sort', description: 'Sort the grid and the list: plan order, status (running, then failed, then queued, then done), elapsed (longest running first) or spend (most first)', contexts: ['grid']},
+	{command: 'view.filter', keys: ['f'], label: 'status', description: 'Show only some tasks: all, active (running or queued), failed (failed, timed out, lost, cancelled or refused) or finished; the header still counts them all', contexts: ['grid']},
 ];
 
 // Where text keys act only for the context's own commands. Typing into the search field must
@@ -96,17 +100,18 @@ const table: readonly Entry[] = [
 const textKeysOwnedBy: Partial<Record<KeyContext, ReadonlySet<Command>>> = {
 	search: new Set(),
 	'route-edit': new Set(),
+	filter: new Set(),
 	confirm: new Set(['confirm.yes', 'confirm.no', 'app.detach']),
 };
 
 const contextNames: Readonly<Record<KeyContext, string>> = {
 	grid: 'the grid', zoom: 'the zoom view', confirm: 'a confirm prompt', help: 'the help overlay', spend: 'the spend table', search: 'the search field',
-	routes: 'the routes editor', 'route-edit': 'a route\'s text field', 'route-pick': 'the route picker',
+	routes: 'the routes editor', 'route-edit': 'a route\'s text field', 'route-pick': 'the route picker', filter: 'the filter prompt',
 };
 
 /** Contexts where keys that are not commands are typing. */
 export function isTextContext(context: KeyContext): boolean {
-	return context === 'search' || context === 'route-edit';
+	return context === 'search' || context === 'route-edit' || context === 'filter';
 }
 
 export const commands: readonly Command[] = table.map(entry => entry.command);
