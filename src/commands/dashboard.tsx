@@ -23,7 +23,7 @@ import {App} from '../ui/App.js';
 import {reportZeroSizeAsFallback} from '../ui/hooks/use-terminal-size.js';
 import type {Bindings} from '../ui/keys/keys.js';
 import {attachCommandFor} from '../client/live-runs.js';
-import type {CommandIO} from './io.js';
+import {handlesClosedOutput, type CommandIO} from './io.js';
 
 export type DashboardEnd =
 	| {kind: 'finished'; report: BatchReport; stoppedFromOutside: boolean}
@@ -78,6 +78,8 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 	// The terminal went away (window closed, ssh dropped): Ink's next write fails with EIO. The
 	// batch is the host's: this client just leaves, and nothing may crash here.
 	io.stdout.on('error', hangUp);
+	// Its own goodbye first: cli.ts's quiet exit on a closed stdout would cut it short.
+	handlesClosedOutput(io.stdout);
 	keyboard.on('error', hangUp);
 	reportZeroSizeAsFallback(io.stdout);
 	// maxFps 250 and no incrementalRendering: see bench/RESULTS.md (session 14) and the steer-pty test.

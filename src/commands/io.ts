@@ -22,6 +22,11 @@ export type Output = {write(text: string): void; readonly closed: boolean};
 /** Streams whose command acts on a reader going away itself (guardOutput with onClosed: `run` stops its batch). */
 const handledByCommand = new WeakSet<NodeJS.WritableStream>();
 
+/** For a command that acts on a closed output itself (the dashboard leaves its host when its terminal goes): endQuietlyWhenClosed leaves it be. */
+export function handlesClosedOutput(stream: NodeJS.WritableStream): void {
+	handledByCommand.add(stream);
+}
+
 /** What a process killed by SIGPIPE exits with (128 + 13), as `yes | head -1` leaves `yes`: the output was cut short. */
 export const closedOutputExitCode = 141;
 
@@ -55,7 +60,7 @@ export function guardOutput(stream: NodeJS.WriteStream, onClosed?: (why: string)
 	// Never removed: the error of the very last write can arrive after the command has returned.
 	stream.on('error', close);
 	if (onClosed) {
-		handledByCommand.add(stream);
+		handlesClosedOutput(stream);
 	}
 
 	return {
