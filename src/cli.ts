@@ -7,7 +7,7 @@ import {Argument, Command, CommanderError, Option} from 'commander';
 import {gcCommand, warnAboutOrphans} from './commands/gc.js';
 import {addRouteOptions, attachOptions, cancelOptions, configOptions, mcpOptions, setupOptions, doctorOptions, gcOptions, logsOptions, lsOptions, optionsOf, spendOptions, removeRouteOptions, routeEditOptions, runOptions, tuiOptions, waitOptions, workerOptions} from './commands/flags.js';
 import {addHelp, refuseUnknownSubcommand} from './commands/help.js';
-import {flushed, readAll, type CommandIO} from './commands/io.js';
+import {endQuietlyWhenClosed, flushed, readAll, type CommandIO} from './commands/io.js';
 import {exitCodes, InputError} from './core/errors.js';
 import {killUnfinishedGroupsNow} from './core/process/group.js';
 import {dashboardAgentNice} from './core/process/priority.js';
@@ -26,6 +26,8 @@ const io: CommandIO & {stdin: NodeJS.ReadStream} = {
 	readStdin: async () => readAll(process.stdin),
 	color: !noColor,
 };
+
+endQuietlyWhenClosed(process.stdout, process.stderr, code => process.exit(code));
 
 function batchOptions(command: Command): Command {
 	return command

@@ -17,9 +17,11 @@ import {countByStatus, hostLogSaysResultsUnwritten, readHostStatus} from '../wir
  * - finished: results.json is written and nothing serves it any more;
  * - unrecorded: the batch finished, but results.json could not be written (a full disk): its host
  *   kept the report for a `wait` and said so in host.log, then ended;
- * - owner died: its owner is gone (SIGKILL) before results were written: `gc` ends its leftovers.
+ * - owner died: its owner is gone (SIGKILL) before results were written: `gc` ends its leftovers;
+ * - cleaned: such a run swept since (swept.json, by `gc` or by the check every command makes):
+ *   nothing of it runs any more.
  */
-export type RunState = 'live' | 'running' | 'finished' | 'unrecorded' | 'owner died';
+export type RunState = 'live' | 'running' | 'finished' | 'unrecorded' | 'owner died' | 'cleaned';
 
 export type RunEntry = {
 	runId: string;
@@ -34,6 +36,10 @@ export type RunEntry = {
 	socket: string | null;
 	/** Who started it, when not the operator at a terminal (the MCP client's name, from host.json). */
 	origin: string | null;
+	/** The process that ran the batch (owner.json), alive or not. */
+	ownerPid: number | null;
+	/** The runner host's, when a host ran it (host.json): what a `kill -9` then `gc` acts on. */
+	hostPid: number | null;
 };
 
 /** This HERMES_HOME and the demo's (a demo runs under a host of its own too), as `gc` searches them. */
@@ -63,7 +69,7 @@ export function describeRun(runId: string, hermesHome: string): RunEntry {
 	const host = readHostStatus(dir);
 	const hasResults = existsSync(path.join(dir, 'results.json'));
 	const socket = host && ownerAlive && host.pid === owner.pid && existsSync(host.socket) ? host.socket : null;
-	const state: RunState = socket ? 'live' : ownerAlive ? 'running' : hasResults ? 'finished' : hostLogSaysResultsUnwritten(dir) ? 'unrecorded' : 'owner died';
+	const state: RunState = socket ? 'live' : ownerAlive ? 'running' : hasResults ? 'finished' : hostLogSaysResultsUnwritten(dir) ? 'unrecorded' : existsSync(path.join(dir, 'swept.json')) ? 'cleaned' : 'owner died';
 	return {
 		runId,
 		dir,
@@ -75,6 +81,8 @@ export function describeRun(runId: string, hermesHome: string): RunEntry {
 		tasks: socket ? host!.tasks : tasksOnDisk(runId, dir),
 		socket,
 		origin: host?.origin ?? null,
+		ownerPid: owner?.pid ?? null,
+		hostPid: host?.pid ?? null,
 	};
 }
 
@@ -113,6 +121,22 @@ export function chooseRun(hermesHomes: readonly string[], runId: string | undefi
 
 /** Where an unrecorded run's story is told. */
 export const unrecordedWhere = 'host.log in its run folder says why; the report went to the client (`wait` or a dashboard) attached then';
+/**
+ * For commands that read a run's folder (logs, spend): the run named, found in the same homes as
+ * `ls` and `attach` look in, or (none named) the newest run of them, live or finished.
+ */
+export function findAnyRun(hermesHomes: readonly string[], runId: string | undefined, command: string): RunEntry {
+	if (runId !== undefined) {
+		return chooseRun(hermesHomes, runId, {needLive: false, command});
+	}
+
+	const newest = listRecentRuns(hermesHomes, {limit: 1})[0];
+	if (!newest) {
+		throw new InputError(`no runs yet in ${[...new Set(hermesHomes.map(home => runsDir(home)))].join(' or ')}`, {}, 'run a batch first (hermes-delegate run, tui or demo), or set HERMES_HOME to the home the batch ran in');
+	}
+
+	return newest;
+}
 
 export function notLive(run: RunEntry, command: string): InputError {
 	const why = {
@@ -120,6 +144,7 @@ export function notLive(run: RunEntry, command: string): InputError {
 		finished: 'it has finished',
 		unrecorded: `it has finished, but its results.json could not be written (${unrecordedWhere})`,
 		'owner died': 'its runner host died (killed with SIGKILL?) before it finished',
+		cleaned: 'its runner host died before it finished; nothing of it runs any more',
 		live: '',
 	}[run.state];
 	const fix = run.state === 'owner died'

@@ -24,7 +24,7 @@ export async function cancelCommand(runArg: string, taskArgs: readonly string[],
 		const say = (text: string) => io.stderr.write(`hermes-delegate: ${terminalSafe(text)}\n`);
 		const ended = endedEvents(connection);
 		if (ids.length === 0) {
-			say(`run ${run.runId}: ${question(state, {action: 'quit'}).replace(/^Quit\? /, 'cancel all: ')}`);
+			say(`run ${run.runId}: cancelling all: ${statement(question(state, {action: 'quit'}), options.kill ?? false)}`);
 			const waiting = unfinished(state);
 			await connection.control.shutdown({skipGrace: options.kill ?? false});
 			await reportEnds(waiting, ended, say);
@@ -34,7 +34,7 @@ export async function cancelCommand(runArg: string, taskArgs: readonly string[],
 		let code: number = exitCodes.ok;
 		const stopping: string[] = [];
 		for (const id of new Set(ids)) {
-			say(question(state, {action: options.kill ? 'kill' : 'cancel', taskId: id}));
+			say(statement(question(state, {action: options.kill ? 'kill' : 'cancel', taskId: id}), options.kill ?? false));
 			// Refused while it runs: a stop is under way already (another client's, or a dashboard's `c`;
 			// a task on a worker host is cancelling only once its worker says so), so this one waits for it.
 			if (await connection.control.cancel(id, {skipGrace: options.kill ?? false}) || ['running', 'cancelling'].includes(state.tasks[id]?.status ?? '')) {
@@ -55,6 +55,21 @@ export async function cancelCommand(runArg: string, taskArgs: readonly string[],
 /** The confirm bar's question for this state (ui/components/ConfirmBar.tsx), without the bar. */
 function question(state: BatchState, asked: ConfirmQuestion): string {
 	return confirmQuestion({...state, overlay: {kind: 'confirm', question: asked, under: null}}) ?? '';
+}
+
+/**
+ * The confirm bar's question as what is being done: nobody is asked here (issue 38, defect 15).
+ * "Cancel t01 'x'? SIGTERM to …" → "cancelling t01 'x': SIGTERM to …"; with --kill every stop
+ * is SIGKILL at once.
+ */
+export function statement(asked: string, kill: boolean): string {
+	const said = asked
+		.replace(/^Quit\? /, '')
+		.replace(/^Cancel (.*?)\? It is/, 'cancelling $1: it is')
+		.replace(/^Cancel (.*?)\? /, 'cancelling $1: ')
+		.replace(/^Kill (.*?) now\? /, 'killing $1 now: ')
+		.replace(/^Stops /, 'stopping ');
+	return kill ? said.replace(/SIGTERM to each process group, SIGKILL after [^;.]+/, 'SIGKILL to each process group, no grace period') : said;
 }
 
 function unfinished(state: BatchState): string[] {

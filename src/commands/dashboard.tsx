@@ -23,7 +23,7 @@ import {App} from '../ui/App.js';
 import {reportZeroSizeAsFallback} from '../ui/hooks/use-terminal-size.js';
 import type {Bindings} from '../ui/keys/keys.js';
 import {attachCommandFor} from '../client/live-runs.js';
-import type {CommandIO} from './io.js';
+import {handlesClosedOutput, type CommandIO} from './io.js';
 
 export type DashboardEnd =
 	| {kind: 'finished'; report: BatchReport; stoppedFromOutside: boolean}
@@ -78,13 +78,21 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 	// The terminal went away (window closed, ssh dropped): Ink's next write fails with EIO. The
 	// batch is the host's: this client just leaves, and nothing may crash here.
 	io.stdout.on('error', hangUp);
+	// Its own goodbye first: cli.ts's quiet exit on a closed stdout would cut it short.
+	handlesClosedOutput(io.stdout);
 	keyboard.on('error', hangUp);
 	reportZeroSizeAsFallback(io.stdout);
 	// maxFps 250 and no incrementalRendering: see bench/RESULTS.md (session 14) and the steer-pty test.
 	const app = render(<App store={store} theme={options.theme} bindings={options.bindings}/>, {stdout: io.stdout, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 250});
 	void untilExit(store, options.exitWhenDone).then(report => settle({kind: 'finished', report, stoppedFromOutside}));
+	let copied = store.getState().clipboard?.serial ?? 0;
 	const stopWatchingDetach = store.subscribe(state => {
 		if (state.detachRequested) detach(false);
+		// y: OSC 52 to the terminal, which moves nothing on screen (the notice says where else the text is).
+		if (state.clipboard && state.clipboard.serial !== copied) {
+			copied = state.clipboard.serial;
+			io.stdout.write(osc52(state.clipboard.text));
+		}
 	});
 	void connection.closed.then(({reason}) => {
 		const {report} = store.getState();
@@ -108,8 +116,41 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 		if (end === undefined) connection.close();
 	}
 
+	// The terminal's keys are read a moment longer after a quit, so that the y of an operator who
+	// pressed q then y (the batch finished while the finger moved: q quit at once, without the
+	// question) is swallowed here instead of landing in the shell (issue 38, defect 16).
+	const swallowed = end.kind === 'finished' && keyboard === io.stdin && keyboard.isTTY ? swallowStrayKeys(keyboard, strayKeysMs) : undefined;
 	await leaveHost(connection, end, io, options.hostExited);
+	await swallowed;
 	return end;
+}
+
+/** The terminal's "set the clipboard" sequence: the text as base64, so nothing in it can act on the terminal. */
+export function osc52(text: string): string {
+	return `\u001B]52;c;${Buffer.from(text, 'utf8').toString('base64')}\u0007`;
+}
+
+/** How long after the dashboard is gone keys are still read and dropped: a finger's q-then-y, not a new command. */
+const strayKeysMs = 400;
+
+async function swallowStrayKeys(keyboard: NodeJS.ReadStream, ms: number): Promise<void> {
+	const drop = () => undefined;
+	try {
+		keyboard.setRawMode(true);
+		keyboard.on('data', drop);
+		keyboard.resume();
+		await new Promise(resolve => {
+			setTimeout(resolve, ms);
+		});
+	} catch {
+		// A terminal gone meanwhile: nothing to swallow.
+	} finally {
+		keyboard.off('data', drop);
+		keyboard.pause();
+		try {
+			keyboard.setRawMode(false);
+		} catch {}
+	}
 }
 
 /** Past this, a dashboard still waiting for its host says so (the host is slow, or stuck). */

@@ -19,6 +19,31 @@ export type CommandIO = PrepareContext & {
 
 export type Output = {write(text: string): void; readonly closed: boolean};
 
+/** Streams whose command acts on a reader going away itself (guardOutput with onClosed: `run` stops its batch). */
+const handledByCommand = new WeakSet<NodeJS.WritableStream>();
+
+/** For a command that acts on a closed output itself (the dashboard leaves its host when its terminal goes): endQuietlyWhenClosed leaves it be. */
+export function handlesClosedOutput(stream: NodeJS.WritableStream): void {
+	handledByCommand.add(stream);
+}
+
+/** What a process killed by SIGPIPE exits with (128 + 13), as `yes | head -1` leaves `yes`: the output was cut short. */
+export const closedOutputExitCode = 141;
+
+/**
+ * Installed once by cli.ts: a reader that goes away (`ls | true`, `wait --jsonl | head -1`) ends
+ * the command at once and quietly, with no stack trace, unless the command acts on it itself.
+ * A closed stderr is ignored: there is nowhere left to say anything.
+ */
+export function endQuietlyWhenClosed(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, exit: (code: number) => void): void {
+	stdout.on('error', () => {
+		if (!handledByCommand.has(stdout)) {
+			exit(closedOutputExitCode);
+		}
+	});
+	stderr.on('error', () => undefined);
+}
+
 /**
  * A stream whose reader may go away (EPIPE under `| head`): its first error is reported once
  * and every later write is dropped, so it never ends the process with an unhandled 'error'.
@@ -34,6 +59,10 @@ export function guardOutput(stream: NodeJS.WriteStream, onClosed?: (why: string)
 
 	// Never removed: the error of the very last write can arrive after the command has returned.
 	stream.on('error', close);
+	if (onClosed) {
+		handlesClosedOutput(stream);
+	}
+
 	return {
 		write(text) {
 			if (closed) {

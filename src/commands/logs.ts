@@ -8,9 +8,10 @@ import {setTimeout as sleep} from 'node:timers/promises';
 import {InputError} from '../core/errors.js';
 import type {LogsOptions} from './flags.js';
 import {streamSettled} from './io.js';
-import {resolveHermesHome} from '../core/hermes/home.js';
+import {findAnyRun, runHomes} from '../client/live-runs.js';
+import {liveStatuses} from './live-statuses.js';
 import {attemptLogPath, attemptLogs, splitAttempt} from '../core/run-folder/attempts.js';
-import {findRun, findTask, looksLikeRunId, readRun, type RunInfo, type RunTask} from '../core/run-folder/history.js';
+import {findTask, looksLikeRunId, readRun, type RunInfo, type RunTask} from '../core/run-folder/history.js';
 import {stripSgr, TerminalSanitizer} from '../core/output/sanitize.js';
 import {StreamJsonDecoder} from '../core/hermes/stream-json.js';
 import {safeExcerpt, screenText, terminalSafe} from '../core/output/visible-text.js';
@@ -30,10 +31,10 @@ const readSize = 64 * 1024;
 export async function logsCommand(first: string | undefined, second: string | undefined, options: LogsOptions, io: LogsIO): Promise<number> {
 	// One argument is a run when it looks like a run id, else a task of the newest run.
 	const [runArg, taskArg] = second !== undefined || (first !== undefined && looksLikeRunId(first)) ? [first, second] : [undefined, first];
-	const hermesHome = resolveHermesHome(io.env);
-	const run = readRun(findRun(hermesHome, runArg));
+	const entry = findAnyRun(runHomes(io.env), runArg, 'read the logs of');
+	const run = readRun(entry);
 	if (taskArg === undefined) {
-		await write(io.stdout, listing(run));
+		await write(io.stdout, listing(run, entry.state === 'live' && entry.socket ? await liveStatuses(entry.socket) : undefined));
 		return 0;
 	}
 
@@ -157,10 +158,11 @@ function currentTask(run: RunInfo, task: RunTask): RunTask {
 	return readRun(run).tasks.find(entry => entry.id === task.id) ?? task;
 }
 
-function listing(run: RunInfo): string {
+/** `live`: each task's status as the runner host has it; the folder only says whether a process ended, not how. */
+function listing(run: RunInfo, live: Readonly<Record<string, string>> | undefined): string {
 	// The paths start with HERMES_HOME, which can hold an escape sequence like any other text.
 	const header = `run ${run.runId}${run.summary ? `: ${safeExcerpt(run.summary, 80)}` : ''}\n${terminalSafe(run.dir)}\n`;
-	const rows = run.tasks.map(task => `  ${task.id}  ${task.status.padEnd(10)}  ${safeExcerpt(task.title.replace(/\s+/g, ' '), 40).padEnd(40)}  ${existsSync(task.logPath) ? terminalSafe(task.logPath) : '(no log)'}`);
+	const rows = run.tasks.map(task => `  ${task.id}  ${(live?.[task.id] ?? task.status).padEnd(10)}  ${safeExcerpt(task.title.replace(/\s+/g, ' '), 40).padEnd(40)}  ${existsSync(task.logPath) ? terminalSafe(task.logPath) : '(no log)'}`);
 	return `${header}${rows.join('\n')}\n`;
 }
 

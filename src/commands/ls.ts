@@ -1,6 +1,6 @@
 // `hermes-delegate ls [--json]`: the recent runs of this HERMES_HOME (and the demo's), newest
 // first: which a runner host still serves (and how to attach), which finished, and which lost
-// their owner (killed with SIGKILL: then the `gc` command that ends its leftovers).
+// their owner (killed with SIGKILL: then the `gc` command that ends its leftovers, until it has).
 import {terminalSafe} from '../core/output/visible-text.js';
 import {attachCommandFor, describeTasks, listRecentRuns, runHomes, unrecordedWhere, type RunEntry} from '../client/live-runs.js';
 import {jsonText} from '../core/output/visible-text.js';
@@ -31,7 +31,7 @@ export function lsCommand(options: LsOptions, io: Pick<CommandIO, 'stdout' | 'en
 }
 
 function ownerOf(run: RunEntry): 'alive' | 'died' | 'ended' {
-	return run.state === 'owner died' ? 'died' : run.state === 'finished' || run.state === 'unrecorded' ? 'ended' : 'alive';
+	return run.state === 'owner died' || run.state === 'cleaned' ? 'died' : run.state === 'finished' || run.state === 'unrecorded' ? 'ended' : 'alive';
 }
 
 function asJson(run: RunEntry) {
@@ -43,6 +43,8 @@ function asJson(run: RunEntry) {
 		batch_finished: run.batchFinished,
 		owner: ownerOf(run),
 		clients: run.clients,
+		owner_pid: run.ownerPid,
+		host_pid: run.hostPid,
 		tasks: run.tasks,
 		attach_command: run.state === 'live' ? attachCommandFor(run.runId) : null,
 		gc_command: run.state === 'owner died' ? gcCommand : null,
@@ -58,6 +60,7 @@ function textLines(run: RunEntry): string[] {
 	if (run.state === 'live') return [head, `  attach: ${attachCommandFor(run.runId)}`];
 	if (run.state === 'owner died') return [head, `  owner died before the batch finished: \`${gcCommand}\` ends what it left running`];
 	if (run.state === 'unrecorded') return [head, `  finished, but results.json could not be written: ${unrecordedWhere}`];
+	if (run.state === 'cleaned') return [head, '  owner died before the batch finished; nothing of it runs any more (its logs stay)'];
 	if (run.state === 'running') return [head, '  runs in a `hermes-delegate run` without a runner host: cannot be attached'];
 	return [head];
 }

@@ -107,7 +107,7 @@ export async function prepareBatch(taskArg: string | undefined, options: BatchOp
 	const refused = plan.tasks.filter(task => task.decision.refused);
 	if (options.strict && refused.length > 0) {
 		throw new InputError(
-			`--strict: ${refused.length} task${refused.length > 1 ? 's' : ''} refused, so nothing was started:\n${refused.map(task => `  task ${task.index} (${safeExcerpt(task.spec.name ?? task.spec.goal, 40)}): ${task.decision.reason}`).join('\n')}`,
+			`--strict: ${refused.length} task${refused.length > 1 ? 's' : ''} refused, so nothing was started:\n${refused.map(task => `  task ${task.id} (${safeExcerpt(task.spec.name ?? task.spec.goal, 40)}): ${task.decision.reason}`).join('\n')}`,
 			{},
 			'fix the route names in the tasks, or run without --strict to run the others',
 		);

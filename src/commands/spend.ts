@@ -5,10 +5,9 @@
 // core/run/spend-sum.ts.
 import {existsSync} from 'node:fs';
 import path from 'node:path';
-import {resolveHermesHome} from '../core/hermes/home.js';
 import {jsonText, terminalSafe} from '../core/output/visible-text.js';
 import {spendBasis} from '../core/spend-basis.js';
-import {findRun, readProcessRecords} from '../core/run-folder/history.js';
+import {readProcessRecords} from '../core/run-folder/history.js';
 import {SpendReader, spendTotals} from '../core/run/spend.js';
 import {sumSpend, type AttemptSpend} from '../core/run/spend-sum.js';
 import {resultRoute, routeKey} from '../core/run/results.js';
@@ -16,7 +15,7 @@ import type {BatchReport, RoutePlan, SpendTotals} from '../core/types.js';
 import {InputError} from '../core/errors.js';
 import {storeFromSnapshot} from '../client/attach-store.js';
 import {connectToBatch} from '../client/connection.js';
-import {chooseRun, describeRun, runHomes} from '../client/live-runs.js';
+import {describeRun, findAnyRun, runHomes} from '../client/live-runs.js';
 import {wrapWords} from '../ui/format.js';
 import {spendTableLines} from '../ui/spend-table.js';
 import type {SpendOptions} from './flags.js';
@@ -29,8 +28,8 @@ export type SpendSource = 'runner host' | 'results.json' | 'state.db';
 export type RunSpend = {runId: string; from: SpendSource; spend: SpendTotals; warnings: string[]};
 
 export async function spendCommand(runArg: string | undefined, options: SpendOptions, io: Pick<CommandIO, 'stdout' | 'stderr' | 'env'>): Promise<number> {
-	// The newest run of this HERMES_HOME, as `logs` picks it; a run named may also be the demo's, as for `wait`.
-	const run = runArg === undefined ? {...findRun(resolveHermesHome(io.env), undefined), hermesHome: resolveHermesHome(io.env)} : chooseRun(runHomes(io.env), runArg, {needLive: false, command: 'read the spend of'});
+	// In the homes `ls` lists (the demo's too); none named: the newest run, as `logs` picks it.
+	const run = findAnyRun(runHomes(io.env), runArg, 'read the spend of');
 	const read = await runSpend(run.runId, run.hermesHome, io.env);
 	const stdout = guardOutput(io.stdout);
 	if (options.json) {

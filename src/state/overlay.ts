@@ -29,14 +29,16 @@ export type SpendLayer = {kind: 'spend'; under: ZoomLayer | null};
 export type RoutesLayer = {kind: 'routes'; editor: RoutesEditorState};
 /** The route picker (`R`), over the grid or over the zoomed task it was opened on. */
 export type PickerLayer = {kind: 'pick'; picker: RoutePickerState; under: ZoomLayer | null};
-/** What fills the body. */
-export type BodyLayer = ZoomLayer | HelpLayer | SpendLayer | RoutesLayer | PickerLayer;
+/** `/` in the grid: the filter's prompt while it is typed; the grid below follows it (state/task-order.ts). */
+export type FilterLayer = {kind: 'filter'; field: TextField};
+/** What fills the body (the grid, under the filter's prompt). */
+export type BodyLayer = ZoomLayer | HelpLayer | SpendLayer | RoutesLayer | PickerLayer | FilterLayer;
 /** A question, in a bar below the body it was asked over. */
 export type ConfirmLayer = {kind: 'confirm'; question: ConfirmQuestion; under: BodyLayer | null};
 export type Overlay = BodyLayer | ConfirmLayer;
 
 /** Where the keyboard is when an overlay is open (the grid's is the rest). */
-export type OverlayContext = 'confirm' | 'help' | 'spend' | 'route-edit' | 'route-pick' | 'routes' | 'search' | 'zoom';
+export type OverlayContext = 'confirm' | 'help' | 'spend' | 'route-edit' | 'route-pick' | 'routes' | 'search' | 'zoom' | 'filter';
 
 export function overlayContext(overlay: Overlay | null): OverlayContext | null {
 	switch (overlay?.kind) {
@@ -44,7 +46,7 @@ export function overlayContext(overlay: Overlay | null): OverlayContext | null {
 			return null;
 		}
 
-		case 'confirm': case 'help': case 'spend': {
+		case 'confirm': case 'help': case 'spend': case 'filter': {
 			return overlay.kind;
 		}
 
@@ -105,6 +107,10 @@ export function activeField(overlay: Overlay | null): TextField | null {
 			return overlay.picker.explicit?.field ?? null;
 		}
 
+		case 'filter': {
+			return overlay.field;
+		}
+
 		default: {
 			return null;
 		}
@@ -123,6 +129,10 @@ export function withField(overlay: Overlay | null, field: TextField): Overlay | 
 
 	if (overlay?.kind === 'pick' && overlay.picker.explicit) {
 		return {...overlay, picker: {...overlay.picker, explicit: {...overlay.picker.explicit, field}, error: null}};
+	}
+
+	if (overlay?.kind === 'filter') {
+		return {...overlay, field};
 	}
 
 	return overlay;
@@ -156,6 +166,10 @@ export function closedTop(overlay: Overlay | null): Overlay | null {
 
 		case 'zoom': {
 			return overlay.searching ? {...overlay, searching: null} : null;
+		}
+
+		case 'filter': {
+			return null;
 		}
 	}
 }

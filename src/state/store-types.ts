@@ -5,6 +5,7 @@ import type {BatchEvent, BatchReport, BudgetStanding, FleetStanding, RouteField,
 import type {StoreApi} from 'zustand/vanilla';
 import type {Overlay} from './overlay.js';
 import type {TextField} from './text-field.js';
+import type {SortKey, StatusFilter} from './task-order.js';
 import type {TaskView} from './task-view.js';
 
 export type LayoutPreference = 'auto' | 'grid' | 'list';
@@ -30,6 +31,12 @@ export type BatchState = {
 	report: BatchReport | null;
 	focusedId: string | null;
 	layout: LayoutPreference;
+	/** s: the order of the grid and the list (state/task-order.ts). */
+	sortBy: SortKey;
+	/** f: which tasks the grid and the list show; the header still counts them all. */
+	statusFilter: StatusFilter;
+	/** /: the text the grid and the list are filtered by, once kept ('' = none; while typed, the prompt's field). */
+	textFilter: string;
 	/** What covers the grid: the zoom, the help, the spend table, the routes editor or picker, a question (state/overlay.ts). */
 	overlay: Overlay | null;
 	/** A save was stopped by a change made to config.yaml on disk: marked until the operator re-reads it. */
@@ -45,6 +52,8 @@ export type BatchState = {
 	/** d: leave the dashboard, the batch runs on (the dashboard command acts on it). */
 	detachRequested: boolean;
 	notice: string | null;
+	/** y: text for the terminal's clipboard (OSC 52, written by commands/dashboard.tsx); the serial tells one copy from the next. */
+	clipboard: {text: string; serial: number} | null;
 };
 
 export type BatchActions = {
@@ -54,6 +63,18 @@ export type BatchActions = {
 	focus(id: string): void;
 	moveFocus(direction: 'up' | 'down' | 'left' | 'right' | 'next' | 'prev', columns: number): void;
 	toggleLayout(effective: 'grid' | 'list'): void;
+	/** y: the focused (or zoomed) task's answer to the clipboard, with a notice that says where else it is. */
+	copyAnswer(): void;
+	/** /: opens the filter's prompt, holding the kept filter. */
+	startFilter(): void;
+	/** Enter at the prompt: keeps what was typed. */
+	submitFilter(): void;
+	/** Esc: no text filter any more. */
+	clearFilter(): void;
+	/** s: the next sort (plan order → status → elapsed → spend). */
+	cycleSort(): void;
+	/** f: the next status filter (all → active → failed → finished). */
+	cycleStatusFilter(): void;
 	toggleHelp(): void;
 	/** `$`: the spend table per route and per model (state/spend-view.ts), over the grid or the zoom. */
 	toggleSpend(): void;
@@ -61,6 +82,10 @@ export type BatchActions = {
 	openZoom(visibleLines: number): void;
 	closeOverlay(): void;
 	scroll(delta: number | 'top' | 'bottom', visibleLines: number): void;
+	/** w in the zoom: wrap long lines, or cut them (state/zoom.ts `long`). */
+	toggleWrap(): void;
+	/** ←/→ in a cut zoom: `delta` columns sideways from what a `columns`-wide screen shows. */
+	scrollSideways(delta: number, columns: number): void;
 	startSearch(): void;
 	submitSearch(): void;
 	/** The text field that has the keyboard (search, editor, picker) after a key press. */

@@ -19,6 +19,9 @@ import {nextMode, steerable} from './steer.js';
 import type {BatchActions, BatchState, BatchStore} from './store-types.js';
 import type {BatchControl} from '../wire/port.js';
 import {whenReplied} from './reply.js';
+import {keptFocus, nextOf, shownOrder, sortKeys, statusFilters} from './task-order.js';
+import {copyRequest} from './copy.js';
+import {fieldAtEnd} from './text-field.js';
 import {zoomSlice} from './zoom-actions.js';
 
 export type BatchStoreOptions = {
@@ -67,6 +70,9 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			report: null,
 			focusedId: order[0] ?? null,
 			layout: 'auto',
+			sortBy: 'plan',
+			statusFilter: 'all',
+			textFilter: '',
 			overlay: null,
 			configConflict: false,
 			canSteer: steerable(control) !== undefined,
@@ -76,6 +82,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			canDetach: false,
 			detachRequested: false,
 			notice: null,
+			clipboard: null,
 
 			applyEvent(event) {
 				set(eventPatch(get(), event, control));
@@ -112,7 +119,9 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			},
 
 			moveFocus(direction, columns) {
-				const {order: ids, focusedId} = get();
+				const {focusedId} = get();
+				// As the grid and the list show them: sorted, filtered.
+				const ids = shownOrder(get());
 				if (ids.length === 0) {
 					return;
 				}
@@ -124,6 +133,41 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 				if (target >= 0 && target < ids.length) {
 					set({focusedId: ids[target]!});
 				}
+			},
+
+			copyAnswer() {
+				const state = get();
+				const outcome = copyRequest(state);
+				set('text' in outcome
+					? {clipboard: {text: outcome.text, serial: (state.clipboard?.serial ?? 0) + 1}, notice: outcome.notice}
+					: {notice: outcome.notice});
+			},
+
+			startFilter() {
+				if (get().overlay === null) {
+					set({overlay: {kind: 'filter', field: fieldAtEnd(get().textFilter)}});
+				}
+			},
+
+			submitFilter() {
+				const {overlay} = get();
+				if (overlay?.kind === 'filter') {
+					set({overlay: null, textFilter: overlay.field.value.trim(), ...keptFocus({...get(), overlay: null, textFilter: overlay.field.value.trim()})});
+				}
+			},
+
+			clearFilter() {
+				const {overlay} = get();
+				set({overlay: overlay?.kind === 'filter' ? null : overlay, textFilter: ''});
+			},
+
+			cycleSort() {
+				set({sortBy: nextOf(sortKeys, get().sortBy)});
+			},
+
+			cycleStatusFilter() {
+				const statusFilter = nextOf(statusFilters, get().statusFilter);
+				set({statusFilter, ...keptFocus({...get(), statusFilter})});
 			},
 
 			toggleLayout(effective) {

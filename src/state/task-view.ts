@@ -24,6 +24,8 @@ export type TaskView = {
 	exitCode: number | null;
 	signal: string | null;
 	errorLine: string | null;
+	/** The finished attempt's answer (made terminal-safe), for `y` (copy); null until it has one. */
+	answer: string | null;
 	cancelling: CancellingInfo | null;
 	/** What Hermes reported (model used, tokens, tool calls); null until it says anything. */
 	telemetry: TaskTelemetry | null;
@@ -96,6 +98,7 @@ export function taskViewFromPlan(task: PlannedTask): TaskView {
 		lastToolAt: null,
 		lastOutputAt: null,
 		host: null,
+		answer: null,
 	};
 }
 
@@ -132,6 +135,7 @@ export function finishedPatch(result: TaskResult, errorLine: string | undefined,
 		waitingFor: null,
 		stuckSince: null,
 		sessionId: safeOrNull(result.session_id),
+		answer: result.answer ? terminalSafe(result.answer) : null,
 		...(result.host === undefined ? {} : {host: terminalSafe(result.host)}),
 		...(hasTelemetry(result) ? {telemetry: telemetryOf(result)} : {}),
 		...(result.spend === undefined ? {} : {spend: result.spend}),

@@ -7,9 +7,9 @@ import {withZoom, zoomOf, type ZoomLayer} from './overlay.js';
 import {whenReplied} from './reply.js';
 import type {BatchActions, BatchState} from './store-types.js';
 import type {BatchControl} from '../wire/port.js';
-import {foundAt, isPastScrollback, openZoom, scrolled, searchStart, withNewOutput, type ZoomState} from './zoom.js';
+import {foundAt, isPastScrollback, openZoom, scrolled, searchStart, shownColumn, sideways, toggledWrap, withNewOutput, type ZoomState} from './zoom.js';
 
-export type ZoomActions = Pick<BatchActions, 'openZoom' | 'scroll' | 'startSearch' | 'submitSearch' | 'findNext'>;
+export type ZoomActions = Pick<BatchActions, 'openZoom' | 'scroll' | 'toggleWrap' | 'scrollSideways' | 'startSearch' | 'submitSearch' | 'findNext'>;
 
 type Store = Pick<StoreApi<BatchState & BatchActions>, 'setState' | 'getState'>;
 
@@ -97,6 +97,20 @@ export function zoomSlice(store: Store, control: BatchControl): ZoomSlice {
 				const layer = zoomOnTop();
 				if (layer) {
 					set({overlay: {...layer, zoom: scrolled(layer.zoom, delta, visibleLines)}});
+				}
+			},
+
+			toggleWrap() {
+				const layer = zoomOnTop();
+				if (layer) {
+					set({overlay: {...layer, zoom: toggledWrap(layer.zoom)}});
+				}
+			},
+
+			scrollSideways(delta, columns) {
+				const layer = zoomOnTop();
+				if (layer) {
+					set({overlay: {...layer, zoom: sideways(layer.zoom, delta, shownColumn(layer.zoom, columns))}});
 				}
 			},
 

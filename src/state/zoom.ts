@@ -1,6 +1,9 @@
 // The zoom view's state as pure functions: one task's scrollback, a scroll position counted
 // from the bottom (0 = follow new output), and a search. The lines and the matches come from the
 // control's replies (state/zoom-actions.ts); here they only move the view.
+import stringWidth from 'string-width';
+import {searchPattern, visibleText} from '../core/output/visible-text.js';
+
 export type ZoomState = {
 	taskId: string;
 	/** Which opening of the zoom this is: a reply asked for by an earlier one (closed since) does not belong here. */
@@ -16,6 +19,12 @@ export type ZoomState = {
 	visibleLines: number;
 	/** The last query searched for (typed in the overlay's search prompt) and the scrollback index it was found on. */
 	search: {query: string; matchLine: number | null};
+	/**
+	 * Long lines: wrapped onto as many rows as they need (the default: an agent's reply is often
+	 * one paragraph-long line), or cut at the screen's edge and scrolled sideways from `column`.
+	 * 'match': as far as the current match needs to be seen (ui/zoom-rows.ts works it out).
+	 */
+	long: {wrap: true} | {wrap: false; column: number | 'match'};
 };
 
 /** A task's kept lines as the control replied (an OutputRange; declared here so zoom.ts needs no store type). */
@@ -33,7 +42,50 @@ export function openZoom(taskId: string, opening: number, visibleLines: number):
 		offsetFromBottom: 0,
 		visibleLines: Math.max(1, visibleLines),
 		search: {query: '', matchLine: null},
+		long: {wrap: true},
 	};
+}
+
+/** `w`: wrap long lines, or cut them (and scroll sideways); a cut view starts at the left edge. */
+export function toggledWrap(zoom: ZoomState): ZoomState {
+	return {...zoom, long: zoom.long.wrap ? {wrap: false, column: zoom.search.matchLine === null ? 0 : 'match'} : {wrap: true}};
+}
+
+/** The columns of the first match of the query in a line, if any. */
+export function matchColumns(line: string, query: string): [number, number] | undefined {
+	if (query === '') {
+		return undefined;
+	}
+
+	const text = visibleText(line);
+	const found = searchPattern(query).exec(text);
+	if (!found) {
+		return undefined;
+	}
+
+	const start = stringWidth(text.slice(0, found.index));
+	return [start, start + Math.max(1, stringWidth(found[0]))];
+}
+
+/** The cut view's left column on a `width`-wide screen: as stored, or where the current match shows with some of what precedes it. */
+export function shownColumn(zoom: ZoomState, width: number): number {
+	if (zoom.long.wrap) {
+		return 0;
+	}
+
+	if (zoom.long.column !== 'match') {
+		return zoom.long.column;
+	}
+
+	const line = zoom.search.matchLine === null ? undefined : zoom.scrollback[zoom.search.matchLine];
+	const match = line === undefined ? undefined : matchColumns(line, zoom.search.query);
+	// A match the first screen shows needs no move; else it starts a third of the way in.
+	return match === undefined || match[1] <= width - 1 ? 0 : Math.max(0, match[0] - Math.floor(width / 3));
+}
+
+/** ←/→ in a cut view: `delta` columns from the column on screen (`shown`), never left of the first. */
+export function sideways(zoom: ZoomState, delta: number, shown: number): ZoomState {
+	return zoom.long.wrap ? zoom : {...zoom, long: {wrap: false, column: Math.max(0, shown + delta)}};
 }
 
 /**
@@ -95,5 +147,7 @@ export function foundAt(zoom: ZoomState, line: number | null, direction: 1 | -1)
 
 	// The match goes to the bottom line of the view, or as low as a full view allows.
 	const offsetFromBottom = Math.min(maxOffset(lines.length, zoom.visibleLines), Math.max(0, lines.length - 1 - match));
-	return {zoom: {...zoom, search: {...zoom.search, matchLine: match}, offsetFromBottom}};
+	// A cut view moves sideways to the match as well: a match past the edge is no match to the eye.
+	const long = zoom.long.wrap ? zoom.long : {wrap: false as const, column: 'match' as const};
+	return {zoom: {...zoom, search: {...zoom.search, matchLine: match}, offsetFromBottom, long}};
 }

@@ -5,6 +5,7 @@ import {Box, Text} from 'ink';
 import {useShallow} from 'zustand/shallow';
 import type {Theme} from '../core/theme/themes.js';
 import {bodyLayer, type BodyLayer} from '../state/overlay.js';
+import {shownOrder} from '../state/task-order.js';
 import type {BatchStore} from '../state/store-types.js';
 import {ConfirmBar, confirmQuestion, confirmText} from './components/ConfirmBar.js';
 import {Footer} from './components/Footer.js';
@@ -19,7 +20,7 @@ import {useKeys} from './keys/use-keys.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {formatKey} from './keys/key-descriptor.js';
 import type {Bindings} from './keys/keys.js';
-import {focusColumns, planFrame, zoomVisibleLines, type FramePlan} from './layout.js';
+import {focusColumns, panesOffScreen, planFrame, zoomVisibleLines, type FramePlan} from './layout.js';
 import {StoreProvider, useBatch} from './store-context.js';
 import {ThemeProvider, useTheme} from './theme/theme.js';
 
@@ -45,12 +46,14 @@ export function App({store, theme, bindings, columns, rows}: AppProps) {
 function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; readonly columns: number | undefined; readonly rows: number | undefined}) {
 	const size = useTerminalSize({columns, rows});
 	const ui = useBatch(useShallow(state => ({
-		taskCount: state.order.length,
+		taskCount: shownOrder(state).length,
+		allTasks: state.order.length,
 		layout: state.layout,
 		warnings: state.warnings.length > 0,
 		fleet: state.fleet !== null,
 		statusLine: state.quitting || state.notice !== null,
 		body: bodyLayer(state.overlay)?.kind ?? null,
+		focused: shownOrder(state).indexOf(state.focusedId ?? ''),
 	})));
 	const question = useBatch(confirmQuestion);
 	const confirmLines = confirmText(question, size.columns, bindings).length;
@@ -59,6 +62,7 @@ function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; read
 	useKeys(bindings, {
 		focusColumns: focusColumns(body),
 		zoomLines: frame.tooSmall ? 1 : zoomVisibleLines(frame.bodyHeight),
+		zoomColumns: frame.columns,
 		effectiveLayout: body?.kind ?? 'list',
 	});
 
@@ -73,10 +77,10 @@ function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; read
 		<Box flexDirection='column' width={frame.columns}>
 			<Header width={frame.columns} bindings={bindings}/>
 			<Box height={frame.bodyHeight} width={frame.columns} overflow='hidden'>
-				<Body frame={frame} bindings={bindings} body={ui.body} empty={ui.taskCount === 0}/>
+				<Body frame={frame} bindings={bindings} body={ui.body} empty={ui.allTasks === 0} noneShown={ui.taskCount === 0}/>
 			</Box>
 			{question !== null && <ConfirmBar width={frame.columns} bindings={bindings}/>}
-			<Footer width={frame.columns} bindings={bindings}/>
+			<Footer width={frame.columns} bindings={bindings} offScreen={(ui.body === null || ui.body === 'filter') && frame.body.kind === 'grid' ? panesOffScreen(frame.body, ui.taskCount, ui.focused) : 0}/>
 		</Box>
 	);
 }
@@ -87,9 +91,11 @@ type BodyProps = {
 	/** What covers the grid in the body (a question's bar is below it). */
 	readonly body: BodyLayer['kind'] | null;
 	readonly empty: boolean;
+	/** Every task is hidden by the filters (/, f). */
+	readonly noneShown: boolean;
 };
 
-function Body({frame, bindings, body, empty}: BodyProps) {
+function Body({frame, bindings, body, empty, noneShown}: BodyProps) {
 	const theme = useTheme();
 	if (body === 'help') {
 		return <HelpOverlay width={frame.columns} height={frame.bodyHeight} bindings={bindings}/>;
@@ -109,6 +115,10 @@ function Body({frame, bindings, body, empty}: BodyProps) {
 
 	if (empty) {
 		return <Text color={theme.colors.text.muted}>This batch has no tasks.</Text>;
+	}
+
+	if (noneShown) {
+		return <Text color={theme.colors.text.muted}>No task matches the filter (Esc clears the text filter, f changes the status filter).</Text>;
 	}
 
 	return frame.body.kind === 'grid' ? <GridLayout plan={frame.body}/> : <ListLayout plan={frame.body}/>;

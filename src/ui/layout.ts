@@ -154,6 +154,17 @@ export function pageStart(index: number, pageSize: number): number {
 	return pageSize <= 0 ? 0 : Math.floor(Math.max(0, index) / pageSize) * pageSize;
 }
 
+/** Panes of a paged grid that are not on screen (the page that holds the focused pane is): what the footer's `+N more` says. */
+export function panesOffScreen(plan: GridPlan, total: number, focused: number): number {
+	if (plan.visibleRows >= plan.totalRows) {
+		return 0;
+	}
+
+	const firstRow = pageStart(Math.floor(Math.max(0, focused) / plan.columns), plan.visibleRows);
+	const shown = Math.min(total, (firstRow + plan.visibleRows) * plan.columns) - (firstRow * plan.columns);
+	return Math.max(0, total - shown);
+}
+
 /** `markers`: whether "↑ N more" / "↓ N more" lines are part of the height (not below 3 lines). */
 export type ListWindow = {first: number; count: number; above: number; below: number; markers: boolean};
 

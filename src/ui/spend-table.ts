@@ -78,8 +78,10 @@ export function spendTableLines(totals: SpendTotals, width: number): SpendTableL
 	const cellsWidth = shown.reduce((sum, column) => sum + column.width + 1, 0);
 	const nameWidth = Math.max(minNameWidth, Math.min(Math.max(...names), (Number.isFinite(width) ? width : Number.POSITIVE_INFINITY) - cellsWidth));
 	const line = (name: string, cells: readonly string[], note: string) => {
-		const text = `${truncate(terminalSafe(name), nameWidth).padEnd(nameWidth)}${cells.map((cell, index) => ` ${cell.padStart(shown[index]!.width)}`).join('')}${note === '' ? '' : `  ${note}`}`;
-		return Number.isFinite(width) ? truncate(text, width) : text;
+		const text = `${truncate(terminalSafe(name), nameWidth).padEnd(nameWidth)}${cells.map((cell, index) => ` ${cell.padStart(shown[index]!.width)}`).join('')}`;
+		// Only the note gives way to the width: cut into the cells, `≥$0.012` read as `≥$0.01…` (one cent).
+		const room = (Number.isFinite(width) ? width : Number.POSITIVE_INFINITY) - [...text].length - 2;
+		return note === '' || room < 4 ? text : `${text}  ${Number.isFinite(room) ? truncate(note, room) : note}`;
 	};
 
 	const row = (name: string, sum: SpendSum) => line(name, shown.map(column => column.cell(sum)), noteCell(sum));

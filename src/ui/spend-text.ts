@@ -26,13 +26,16 @@ export function costText(spend: Spend): string {
  * The pane's spend line, the longest form that fits `width`; null where there is nothing to say
  * (a task that has not started). `spend` null on a started task: its row is not read yet.
  */
-export function paneSpendLine(spend: Spend | null, started: boolean, width: number): string | null {
+export function paneSpendLine(spend: Spend | null, started: boolean, width: number, finished = false): string | null {
 	if (!started && spend === null) return null;
+	// A finished task's unknowns will not become known any more: "yet" would promise it.
+	const unknown = finished ? '(? = not known)' : '(? = not yet known)';
+	const calls = spend?.tool_calls === 1 ? 'tool call' : 'tool calls';
 	const forms = spend === null
-		? ['spend not read yet (? = unknown)', 'spend ?']
+		? [finished ? 'spend not read (? = unknown)' : 'spend not read yet (? = unknown)', 'spend ?']
 		: [
-			`${count(spend.input_tokens)} in · ${count(spend.output_tokens)} out tokens · ${costText(spend)} · ${count(spend.tool_calls)} tool calls${spend.input_tokens === null ? ' (? = not yet known)' : ''}`,
-			`${count(spend.input_tokens)} in · ${count(spend.output_tokens)} out tokens · ${costText(spend)} · ${count(spend.tool_calls)} tool calls`,
+			`${count(spend.input_tokens)} in · ${count(spend.output_tokens)} out tokens · ${costText(spend)} · ${count(spend.tool_calls)} ${calls}${spend.input_tokens === null ? ` ${unknown}` : ''}`,
+			`${count(spend.input_tokens)} in · ${count(spend.output_tokens)} out tokens · ${costText(spend)} · ${count(spend.tool_calls)} ${calls}`,
 			`${count(spend.input_tokens)}/${count(spend.output_tokens)} tok · ${costText(spend)} · ${count(spend.tool_calls)} tools`,
 			`${count(spend.input_tokens)}/${count(spend.output_tokens)} ${costText(spend)} ${count(spend.tool_calls)}t`,
 		];

@@ -66,7 +66,7 @@ describe.skipIf(!natsServerPath)('cancel through a runner host, of a task on a w
 				second.stderr.on('data', (chunk: Buffer) => {
 					said += chunk.toString();
 				});
-				await waitFor(() => said.includes('Cancel t01 \'runaway\'?'), {message: 'the second cancel to have looked at the batch'});
+				await waitFor(() => said.includes('cancelling t01 \'runaway\':'), {message: 'the second cancel to have looked at the batch'});
 				process.kill(worker.process.pid!, 'SIGCONT');
 				frozen = false;
 				const answer = await second;

@@ -33,9 +33,9 @@ const cases: Record<string, Case> = {
 	'inline JSON that does not parse': {args: ['run', '[{"goal": "x"'], stderr: /<inline>.*: not valid JSON or YAML/},
 	'tasks that are not a list': {args: ['run', '{"goal":"x"}'], stderr: /<inline>.*: expected a list of tasks, got an object/},
 	'an empty list': {args: ['run', '[]'], stderr: /<inline>: no tasks: the list is empty/},
-	'a task without a goal': {args: ['run', '[{"goal": "ok"}, {"name": "no goal"}]'], stderr: /<inline>.*\[1\]\.goal: task 1: missing required field "goal"/},
-	'a goal that is not text': {args: ['run', '[{"goal": 42}]'], stderr: /<inline>.*\[0\]\.goal: task 0: .*"goal"/},
-	'an unknown task field': {args: ['run', '[{"goal": "x", "colour": "blue"}]'], stderr: /task 0: unknown field colour\n {2}fix: task fields are: goal, /},
+	'a task without a goal': {args: ['run', '[{"goal": "ok"}, {"name": "no goal"}]'], stderr: /<inline>.*\[1\]\.goal: task t02: missing required field "goal"/},
+	'a goal that is not text': {args: ['run', '[{"goal": 42}]'], stderr: /<inline>.*\[0\]\.goal: task t01: .*"goal"/},
+	'an unknown task field': {args: ['run', '[{"goal": "x", "colour": "blue"}]'], stderr: /task t01: unknown field colour\n {2}fix: task fields are: goal, /},
 	'a config.yaml that is not YAML': {config: 'delegation:\n  backend: [model_map\n', args: ['run', one], stderr: /config\.yaml(:\d+)?: not valid YAML/},
 	'a model route with neither provider nor base_url': {
 		config: modelRoute('          model: some/model\n'),
@@ -52,7 +52,7 @@ const cases: Record<string, Case> = {
 	'--strict with a task naming an unknown route': {
 		config: modelRoute('          provider: openrouter\n          model: some/model\n'),
 		args: ['run', tasksJson({goal: 'fine'}, {goal: 'lost', option: 'turbo'}), '--strict'],
-		stderr: /--strict: 1 task refused, so nothing was started:\n {2}task 1 \(lost\): option "turbo" is not in model_map/,
+		stderr: /--strict: 1 task refused, so nothing was started:\n {2}task t02 \(lost\): option "turbo" is not in model_map/,
 	},
 	'a hermes binary that does not exist': {args: ['run', one, '--hermes-bin', '/nonexistent/bin/hermes'], options: {noHermesBin: true}, stderr: /the Hermes binary \/nonexistent\/bin\/hermes \(from --hermes-bin\) does not exist/},
 	'no hermes on PATH': {args: ['run', one], options: {noHermesBin: true, env: {PATH: '/nonexistent'}}, stderr: /the Hermes binary "hermes" was not found on PATH/},
@@ -110,7 +110,7 @@ describe('bad input messages that are still wrong', () => {
 	// tasks.ts reads issue.input, which zod 4 leaves out unless asked (reportInput), so every wrong
 	// type is reported as a missing field.
 	it('says a goal of the wrong type has the wrong type, not that it is missing', async () => {
-		expect(await stderrOf(['run', '[{"goal": 42}]'])).toMatch(/task 0: field "goal" expected a string, got a number/);
+		expect(await stderrOf(['run', '[{"goal": 42}]'])).toMatch(/task t01: field "goal" expected a string, got a number/);
 	});
 
 	// yaml-locate parses with prettyErrors: false, so YAMLError.linePos is never set and the line

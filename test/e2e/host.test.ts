@@ -142,7 +142,7 @@ describe('cancel', () => {
 		await waitFor(() => recordedGroups(runDir(test, runId)).length === 2, {message: 'both agents started'});
 
 		const cancelled = await runCli(test, ['cancel', runId, 't01']);
-		expect(cancelled.stderr).toContain('Cancel t01 \'stuck\'? SIGTERM to its process group, SIGKILL after 1s.');
+		expect(cancelled.stderr).toContain('cancelling t01 \'stuck\': SIGTERM to its process group, SIGKILL after 1s.');
 		expect(cancelled.stderr).toMatch(/t01 cancelled/);
 		expect(cancelled.exitCode).toBe(0);
 
@@ -197,13 +197,16 @@ describe('the runner host stopped with SIGTERM', () => {
 describe('the runner host killed with SIGKILL', () => {
 	it('ls says owner died and names gc; gc ends what it left running', async () => {
 		const test = home();
-		const runId = await detach(test, tasksJson({name: 'stuck', goal: 'Never stop', context: '[fake:forever] [fake:ready]'}));
+		// The grandchild keeps the group alive after the agent dies of its closed stdout: until gc, something is left to end.
+		const runId = await detach(test, tasksJson({name: 'stuck', goal: 'Never stop', context: '[fake:forever] [fake:ready] [fake:grandchild]'}));
 		const dir = runDir(test, runId);
 		await waitFor(() => recordedGroups(dir).length === 1, {message: 'the agent started'});
+		await waitFor(() => listGroupMembers(recordedGroups(dir)[0]!).length >= 2, {message: 'the grandchild started'});
 		const live = JSON.parse((await runCli(test, ['ls', '--json'])).stdout) as Array<Record<string, unknown>>;
-		expect(live[0]).toMatchObject({run_id: runId, state: 'live', owner: 'alive', attach_command: `hermes-delegate attach ${runId}`});
-
 		const host = readRunOwner(dir)!.pid;
+		// The pid a script kills (issue 38, defect 17).
+		expect(live[0]).toMatchObject({run_id: runId, state: 'live', owner: 'alive', attach_command: `hermes-delegate attach ${runId}`, host_pid: host, owner_pid: host});
+
 		process.kill(host, 'SIGKILL');
 		await waitFor(() => !isProcessRunning(host), {message: 'the host to die'});
 		const [pgid] = recordedGroups(dir);
@@ -219,6 +222,13 @@ describe('the runner host killed with SIGKILL', () => {
 		const gc = await runCli(test, ['gc']);
 		expect(gc.exitCode).toBe(0);
 		await waitFor(() => listGroupMembers(pgid!).length === 0, {message: 'gc to end the agent'});
+
+		// Swept: shown as cleaned, no more advice to run gc (issue 38, defect 6).
+		const after = await runCli(test, ['ls']);
+		expect(after.stdout).toContain(`${runId}  cleaned`);
+		expect(after.stdout).not.toContain('ends what it left running');
+		const afterJson = JSON.parse((await runCli(test, ['ls', '--json'])).stdout) as Array<Record<string, unknown>>;
+		expect(afterJson[0]).toMatchObject({run_id: runId, state: 'cleaned', owner: 'died', gc_command: null, host_pid: host});
 	});
 });
 

@@ -107,6 +107,8 @@ export type RenderOptions = {
 	graceMs?: number;
 	/** Output lines the fake core keeps per task (the real one keeps 2000). */
 	maxOutputLines?: number;
+	/** The run id (default 'run-test'): real ones are 22 characters. */
+	runId?: string;
 };
 
 export function render(options: RenderOptions = {}) {
@@ -114,7 +116,7 @@ export function render(options: RenderOptions = {}) {
 	const store = createBatchStore({
 		control,
 		plan: {mode: 'model_map', tasks: options.tasks ?? plannedTasks(3), warnings: options.warnings ?? []},
-		runId: 'run-test',
+		runId: options.runId ?? 'run-test',
 		runDir: '/tmp/run-test',
 		concurrency: 4,
 		graceMs: options.graceMs ?? 5000,
@@ -145,7 +147,7 @@ export function startTask(store: BatchStore, id: string, at: number): void {
 	store.getState().applyEvent({type: 'task.started', id, pid: 1000, argv: ['hermes', 'chat'], at});
 }
 
-export function finishTask(store: BatchStore, id: string, status: TaskStatus, options: {startedAt: number; finishedAt: number; exitCode?: number | null; signal?: string | null; error?: string; sessionId?: string; spend?: Spend | null}): TaskResult {
+export function finishTask(store: BatchStore, id: string, status: TaskStatus, options: {startedAt: number; finishedAt: number; exitCode?: number | null; signal?: string | null; error?: string; sessionId?: string; spend?: Spend | null; answer?: string}): TaskResult {
 	const task = store.getState().tasks[id]!;
 	const result: TaskResult = {
 		id,
@@ -160,8 +162,8 @@ export function finishTask(store: BatchStore, id: string, status: TaskStatus, op
 		started_at: new Date(options.startedAt).toISOString(),
 		finished_at: new Date(options.finishedAt).toISOString(),
 		duration_ms: options.finishedAt - options.startedAt,
-		result: '',
-		answer: '',
+		result: options.answer ?? '',
+		answer: options.answer ?? '',
 		session_id: options.sessionId ?? null,
 		hermes_version: null,
 		tokens: null,

@@ -179,3 +179,17 @@ export function recordedGroups(runDir: string): number[] {
 		.filter(record => record.event === 'started')
 		.map(record => record.pgid);
 }
+
+/**
+ * Runs `hermes-delegate ARGS | true` in bash: the reader exits at once, long before Node has
+ * started and written a byte. Resolves with the command's own exit code and its stderr.
+ */
+export async function runCliIntoClosedPipe(home: TestHome, args: readonly string[]): Promise<{exitCode: number; stderr: string}> {
+	const result = await execa('bash', ['-c', '"$@" | true; echo "${PIPESTATUS[0]}"', 'bash', process.execPath, ...cliArgs(args, {})], {
+		env: cliEnv(home),
+		extendEnv: false,
+		input: '',
+		reject: false,
+	});
+	return {exitCode: Number(result.stdout.trim()), stderr: result.stderr};
+}

@@ -14,7 +14,7 @@ import {createBatchStore} from '../../src/state/store.js';
 import {App} from '../../src/ui/App.js';
 import {fitHints} from '../../src/ui/components/Footer.js';
 import {defaultBindings} from '../../src/ui/keys/keys.js';
-import {FakeControl, finishTask, render, startTask, stripAnsi, t0} from '../helpers/render.js';
+import {FakeControl, finishTask, plannedTasks, render, startTask, stripAnsi, t0} from '../helpers/render.js';
 import {steeringConfig} from '../helpers/steering-config.js';
 
 const homes: string[] = [];
@@ -103,5 +103,20 @@ describe('fitHints', () => {
 		expect(fitHints(hints, 37).map(hint => hint.label)).toEqual(['move', 'zoom', 'help', 'quit']);
 		expect(fitHints(hints, 36).map(hint => hint.label)).toEqual(['move', 'help', 'quit']);
 		expect(fitHints(hints, 5).map(hint => hint.label)).toEqual(['help', 'quit']);
+	});
+});
+
+describe('the zoom on a narrow terminal (issue 38, defect 13)', () => {
+	test('at 50 columns the zoom\'s footer keeps Esc back, with help and quit', async () => {
+		const view = render({tasks: plannedTasks(1), columns: 50, rows: 24});
+		startTask(view.store, 't01', t0);
+		view.stdin.write('\r');
+		await vi.waitFor(() => {
+			expect(view.frame()).toContain('(no output yet)');
+		});
+		const footer = view.frame().split('\n').at(-1)!;
+		expect(footer).toContain('Esc back');
+		expect(footer).toContain('? help');
+		expect(footer).toContain('q quit');
 	});
 });

@@ -133,6 +133,19 @@ describe('spendTableLines', () => {
 		expect(spendTableLines(totals, 70).find(line => line.kind === 'head')!.text).not.toContain('cache w');
 	});
 
+	test('the cost is never what the width cuts: a note that does not fit gives way (issue 38, defect 4)', () => {
+		const partly = sumSpend([
+			// A long name widens the name column until the cells end at the edge, leaving no room for the note.
+			{route: 'research', model: 'deepseek/deepseek-v4-pro', spend: {...known, cost_usd: 0.012, model: 'deepseek/deepseek-v4-pro'}},
+			{route: 'fast', model: 'google/gemini-3-flash-preview', spend: {...unknown, model: 'google/gemini-3-flash-preview'}},
+		]);
+		for (const width of [56, 70, 76, 80, 100]) {
+			const batch = spendTableLines(partly, width).find(line => line.kind === 'total')!.text;
+			expect([...batch].length).toBeLessThanOrEqual(width);
+			expect(batch).toMatch(/ ≥\$0\.012(?: |$)/);
+		}
+	});
+
 	test('piped (no width): every column, names whole', () => {
 		const lines = spendTableLines(totals, Number.POSITIVE_INFINITY);
 		expect(lines.find(line => line.kind === 'head')!.text).toContain('cache w');

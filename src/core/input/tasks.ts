@@ -58,11 +58,11 @@ export function parseTasks(text: string, source: TaskSource): TaskSpec[] {
 		throw new InputError('no tasks: the input is empty', {file: source.label}, 'give a JSON array of tasks, e.g. [{"goal":"..."}]');
 	}
 
-	const {located, value: data} = readYamlText(text, {
+	const {located, value: data} = withinFile(text, () => readYamlText(text, {
 		file: source.label,
 		format: 'JSON or YAML',
 		fix: 'tasks are a JSON array (or YAML list) of objects with at least a "goal"',
-	});
+	}));
 	if (!Array.isArray(data)) {
 		throw new InputError(
 			`expected a list of tasks, got ${describeValue(data)}`,
@@ -80,7 +80,7 @@ export function parseTasks(text: string, source: TaskSource): TaskSpec[] {
 	for (const [index, item] of data.entries()) {
 		if (typeof item !== 'object' || item === null || Array.isArray(item)) {
 			problems.push(new InputError(
-				`task ${index} must be an object with a "goal", got ${describeValue(item)}`,
+				`task ${taskLabel(index)} must be an object with a "goal", got ${describeValue(item)}`,
 				{file: source.label, path: `[${index}]`, line: lineOf(located, [index])},
 				'write each task as an object with at least a "goal", e.g. {"goal":"..."}',
 			));
@@ -109,13 +109,33 @@ export function parseTasks(text: string, source: TaskSource): TaskSpec[] {
 	return tasks;
 }
 
+/** A task as its results and the dashboard name it (core/plan/routing.ts taskId numbers them the same way): t01 is the first. */
+function taskLabel(index: number): string {
+	return `t${String(index + 1).padStart(2, '0')}`;
+}
+
+/**
+ * An error the parser places past the last line (an unclosed quote or bracket runs to the end of
+ * the file) names the last line, and says the problem runs to the end: "line 5" of a 4-line file
+ * sent the operator looking for a line that is not there.
+ */
+function withinFile<T>(text: string, parse: () => T): T {
+	try {
+		return parse();
+	} catch (error) {
+		const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+		if (!(error instanceof InputError) || error.location.line === undefined || error.location.line <= lines) throw error;
+		throw new InputError(`${error.message} (unclosed at the end of the file)`, {...error.location, line: Math.max(1, lines)}, error.fix);
+	}
+}
+
 function issueToError(issue: z.core.$ZodIssue, index: number, source: TaskSource, located: LocatedDocument): InputError {
 	const problem = describeIssue(issue, {known: {label: 'task fields are', fields: taskFields}});
 	const path = [index, ...problem.path];
 	const location = {file: source.label, path: formatPath(path), line: lineOf(located, path)};
 	const field = issue.path.map(String).join('.');
 	if (problem.kind === 'unknown') {
-		return new InputError(`task ${index}: ${problem.message}`, location, problem.fix);
+		return new InputError(`task ${taskLabel(index)}: ${problem.message}`, location, problem.fix);
 	}
 
 	const fix = issue.message === noNul
@@ -125,15 +145,15 @@ function issueToError(issue: z.core.$ZodIssue, index: number, source: TaskSource
 		: issue.code === 'too_big' && issue.origin === 'string'
 			? `shorten "${field}" to at most ${maxOneLineLength} characters; longer text belongs in "goal" or "context"`
 			: problem.fix ?? fieldFixes[field] ?? `"${field}" is text: give it a value in quotes, or leave it out`;
-	return new InputError(problem.kind === 'missing' ? `task ${index}: ${problem.message}` : `task ${index}: field "${field}" ${problem.message}`, location, fix);
+	return new InputError(problem.kind === 'missing' ? `task ${taskLabel(index)}: ${problem.message}` : `task ${taskLabel(index)}: field "${field}" ${problem.message}`, location, fix);
 }
 
 const fieldFixes: Record<string, string> = {
 	goal: 'every task needs a "goal": what the subagent should do',
 	timeout: 'give "timeout" as a number of seconds, without quotes, e.g. "timeout": 600',
 	provider: 'add the "model" this provider serves, or remove "provider"',
-	toolsets: 'give toolsets as a list of names, e.g. "toolsets": ["web", "terminal"]',
-	skills: 'give skills as a list of names, e.g. "skills": ["github-pr"]',
+	toolsets: 'give toolsets as a list of names, e.g. "toolsets": ["web", "terminal"], or as one comma-separated string, e.g. "toolsets": "web,terminal"',
+	skills: 'give skills as a list of names, e.g. "skills": ["github-pr"], or as one comma-separated string, e.g. "skills": "github-pr,docs"',
 	max_turns: 'give "max_turns" as a whole number, e.g. "max_turns": 30',
 	worktree: 'give "worktree" as true or false, without quotes',
 };

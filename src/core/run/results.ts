@@ -154,6 +154,10 @@ export type StopFacts = {
 	exitCode: number | null;
 	/** SIGKILL was needed. */
 	forced: boolean;
+	/** When SIGKILL was due: K (kill now, `cancel --kill`) moves it to the moment it was asked. */
+	killDueAt?: number;
+	/** The grace period the batch gives a stop. */
+	graceMs?: number;
 };
 
 /**
@@ -165,10 +169,22 @@ export function describeStop(facts: StopFacts): string {
 	const why = stoppedBecause[facts.reason];
 	const seconds = Math.max(0, (facts.endedAt - facts.termSentAt) / 1000).toFixed(1);
 	const how = facts.signal ? `by ${facts.signal}` : `exit code ${facts.exitCode}`;
-	const ended = facts.forced && facts.signal === 'SIGKILL'
-		? `it ignored SIGTERM and was killed with SIGKILL ${seconds} s later`
-		: `ended ${seconds} s later (${how})`;
-	return `${why}: SIGTERM sent to its process group; ${ended}`;
+	if (facts.forced && facts.signal === 'SIGKILL') {
+		// As the pane says it (state/task-view.ts): a kill asked for did not wait for the grace
+		// period, so the process cannot be said to have ignored SIGTERM.
+		const grace = facts.killDueAt === undefined ? undefined : facts.killDueAt - facts.termSentAt;
+		if (grace !== undefined && grace <= 0) {
+			return `${why}: killed with SIGKILL at once, without a grace period (SIGTERM went with it)`;
+		}
+
+		if (grace !== undefined && facts.graceMs !== undefined && grace < facts.graceMs) {
+			return `${why}: SIGTERM sent to its process group; killed with SIGKILL ${(grace / 1000).toFixed(1)} s later, the grace period cut short`;
+		}
+
+		return `${why}: SIGTERM sent to its process group; it ignored SIGTERM and was killed with SIGKILL ${seconds} s later`;
+	}
+
+	return `${why}: SIGTERM sent to its process group; ended ${seconds} s later (${how})`;
 }
 
 /** How totals name a route: its name, else how the task chose its model. */

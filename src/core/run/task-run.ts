@@ -248,7 +248,7 @@ class TaskRun {
 		// A stop we asked for is reported as what we did and what happened, not as the traceback
 		// Hermes prints when SIGTERM interrupts it (that stays in the log).
 		const stopped = this.stopReason && this.cascade
-			? describeStop({reason: this.stopReason, termSentAt: this.cascade.termSentAt, endedAt: exitedAt, signal: exit.signal, exitCode: exit.exitCode, forced: ended.forced})
+			? describeStop({reason: this.stopReason, termSentAt: this.cascade.termSentAt, killDueAt: this.cascade.killDueAt, graceMs: this.settings.graceMs, endedAt: exitedAt, signal: exit.signal, exitCode: exit.exitCode, forced: ended.forced})
 			: undefined;
 		const errorText = status === 'succeeded' ? undefined : stopped ?? withReason(reading?.sentence, hermes.error) ?? describeExit(status, exit.exitCode, exit.signal, this.stopReason);
 		return buildResult(task, {

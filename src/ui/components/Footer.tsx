@@ -7,9 +7,17 @@ import {formatKey} from '../keys/key-descriptor.js';
 import {footerHints, type Bindings, type KeyHint} from '../keys/keys.js';
 import {footerHeight} from '../layout.js';
 import {useBatch} from '../store-context.js';
+import {shownOrder} from '../../state/task-order.js';
 import {useTheme} from '../theme/theme.js';
 
-export function Footer({width, bindings}: {readonly width: number; readonly bindings: Bindings}) {
+export type FooterProps = {
+	readonly width: number;
+	readonly bindings: Bindings;
+	/** Panes of the grid not on screen: said first, or the operator cannot know they are there. */
+	readonly offScreen?: number;
+};
+
+export function Footer({width, bindings, offScreen = 0}: FooterProps) {
 	const theme = useTheme();
 	// Flattened to strings so that a store update which changes no hint renders nothing.
 	const flatHints = useBatch(useShallow(state => footerHints(bindings, keyContext(state), {
@@ -25,7 +33,15 @@ export function Footer({width, bindings}: {readonly width: number; readonly bind
 		: [])));
 	const quitting = useBatch(state => state.quitting);
 	const killKey = formatKey(bindings.get('task.kill')?.[0] ?? 'K');
-	const statusLine = quitting ? quittingLine(stopping, killKey) : notice;
+	// The filter's prompt while it is typed, with how many tasks it leaves (state/task-order.ts).
+	const prompt = useBatch(state => {
+		if (state.overlay?.kind !== 'filter') return null;
+		const characters = [...state.overlay.field.value];
+		const cursor = Math.min(Math.max(0, state.overlay.field.cursor), characters.length);
+		return `/${characters.slice(0, cursor).join('')}▏${characters.slice(cursor).join('')}  ${shownOrder(state).length} of ${state.order.length} tasks`;
+	});
+	const statusLine = quitting ? quittingLine(stopping, killKey) : prompt ?? notice;
+	const more = offScreen > 0 ? `+${offScreen} more` : '';
 
 	return (
 		<Box flexDirection='column' width={width} height={footerHeight(statusLine !== null)} overflow='hidden'>
@@ -33,9 +49,10 @@ export function Footer({width, bindings}: {readonly width: number; readonly bind
 				<Text wrap='truncate-end' color={quitting ? theme.colors.text.warning : theme.colors.text.accent}>{statusLine}</Text>
 			)}
 			<Text wrap='truncate-end'>
-				{fitHints(unflatten(flatHints), width).map((hint, index) => (
+				{more !== '' && <Text bold color={theme.colors.text.warning}>{more}</Text>}
+				{fitHints(unflatten(flatHints), width - (more === '' ? 0 : [...more].length + hintGap)).map((hint, index) => (
 					<Text key={hint.label + hint.keys}>
-						{index > 0 ? ' '.repeat(hintGap) : ''}
+						{index > 0 || more !== '' ? ' '.repeat(hintGap) : ''}
 						<Text bold color={theme.colors.text.accent}>{hint.keys}</Text>
 						<Text color={theme.colors.text.muted}>{` ${hint.label}`}</Text>
 					</Text>

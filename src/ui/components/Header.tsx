@@ -43,17 +43,18 @@ export function Header({width, bindings}: {readonly width: number; readonly bind
 	const budgets = useBatch(useShallow(state => budgetTexts(state.budgets).map(budget => `${budget.level}\t${budget.text}`)));
 	const stuck = useBatch(stuckCount);
 	const fleet = useBatch(state => state.fleet !== null);
-	// Most watched first: a narrow terminal cuts the end of the line, so the run id goes last.
-	const facts = [
-		info.finished ? `finished after ${elapsed}` : elapsed,
-		info.mark ? `${modeLabels[info.mode]} ${info.mark}` : modeLabels[info.mode],
-		`concurrency ${info.concurrency}`,
+	// Most watched first. The run id is what attach, logs and wait need: on a narrow terminal the
+	// least needed facts give way to it (concurrency, then the burn rate, the mode, the spend).
+	const facts = fitFacts([
+		{text: info.finished ? `finished after ${elapsed}` : elapsed, drop: 0},
+		{text: info.mark ? `${modeLabels[info.mode]} ${info.mark}` : modeLabels[info.mode], drop: 3},
+		{text: `concurrency ${info.concurrency}`, drop: 5},
 		// Spend from state.db once any attempt started; Hermes's stream-json tokens before that.
-		spend ?? (tokens > 0 ? `${formatCount(tokens)} tokens` : undefined),
-		burn ?? undefined,
-		info.origin ? `started by ${info.origin}` : undefined,
-		info.runId ? `run ${info.runId}` : undefined,
-	].filter(Boolean).join(' · ');
+		{text: spend ?? (tokens > 0 ? `${formatCount(tokens)} tokens` : undefined), drop: 2},
+		{text: burn ?? undefined, drop: 4},
+		{text: info.origin ? `started by ${info.origin}` : undefined, drop: 4},
+		{text: info.runId ? `run ${info.runId}` : undefined, drop: 1},
+	], width - [...'hermes-delegate · '].length);
 
 	return (
 		<Box flexDirection='column' width={width} height={headerHeight(warnings.length > 0, fleet)} overflow='hidden'>
@@ -81,6 +82,20 @@ export function Header({width, bindings}: {readonly width: number; readonly bind
 			)}
 		</Box>
 	);
+}
+
+type Fact = {text: string | undefined; /** Higher gives way first; 0 never. */ drop: number};
+
+/** The facts joined with ' · ', leaving out the most droppable ones until the line fits `width`. */
+export function fitFacts(facts: readonly Fact[], width: number): string {
+	let kept = facts.filter((fact): fact is {text: string; drop: number} => Boolean(fact.text));
+	const line = () => kept.map(fact => fact.text).join(' · ');
+	for (const level of [5, 4, 3, 2, 1]) {
+		if ([...line()].length <= width) break;
+		kept = kept.filter(fact => fact.drop < level);
+	}
+
+	return line();
 }
 
 /**

@@ -15,6 +15,7 @@ const sections: ReadonlyArray<{context: KeyContext; title: string}> = [
 	{context: 'grid', title: 'Dashboard'},
 	{context: 'zoom', title: 'Zoomed task'},
 	{context: 'search', title: 'Search field'},
+	{context: 'filter', title: 'Filter prompt (/)'},
 	{context: 'spend', title: 'Spend table'},
 	{context: 'confirm', title: 'Confirm prompt'},
 	{context: 'routes', title: 'Routes editor'},

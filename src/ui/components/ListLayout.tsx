@@ -6,12 +6,14 @@ import {routeBrief, routeLine, statusBadge} from '../format.js';
 import type {ListPlan} from '../layout.js';
 import {listWindow} from '../layout.js';
 import {useBatch} from '../store-context.js';
+import {shownOrder} from '../../state/task-order.js';
 import {useTheme} from '../theme/theme.js';
 import {TaskPane} from './TaskPane.js';
 import {listColumns, TaskRow, type RowText} from './TaskRow.js';
 
 export function ListLayout({plan}: {readonly plan: ListPlan}) {
-	const order = useBatch(state => state.order);
+	// Sorted and filtered as the operator asked (s, f); strings, so an update that moves nothing renders nothing.
+	const order = useBatch(useShallow(shownOrder));
 	const focusedId = useBatch(state => state.focusedId);
 	const theme = useTheme();
 	const shown = listWindow(order.indexOf(focusedId ?? ''), order.length, plan.listHeight);

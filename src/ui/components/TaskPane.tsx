@@ -8,6 +8,7 @@ import {paneChrome, paneInset, tailLinesFor} from '../layout.js';
 import {displayLine, fitLine, plainLine, themeHasColour} from '../output-line.js';
 import {activityLine} from '../activity-text.js';
 import {paneSpendLine} from '../spend-text.js';
+import {isActive} from '../../core/types.js';
 import {useBatch} from '../store-context.js';
 import {statusColor, useTheme} from '../theme/theme.js';
 import type {Theme, ThemeColour} from '../../core/theme/themes.js';
@@ -27,7 +28,7 @@ export const TaskPane = memo(function TaskPane({id, width, height, focused}: Tas
 	const detail = useStatusDetail(id);
 	const spendLine = useBatch(state => {
 		const view = state.tasks[id];
-		return view ? paneSpendLine(view.spend, view.startedAt !== null, width - paneInset) : null;
+		return view ? paneSpendLine(view.spend, view.startedAt !== null, width - paneInset, !isActive(view.status)) : null;
 	});
 	// A string: the pane re-renders when the seconds it shows change, not on every tick.
 	// A stuck pane's detail already says how long it has been quiet: the line would repeat it.

@@ -1,19 +1,22 @@
-// One task full-screen: its whole kept output, scrolled from the end, with a search prompt.
+// One task full-screen: its whole kept output, scrolled from the end, long lines wrapped (or cut
+// and scrolled sideways), with a search prompt and line numbers while searching.
 import {Box, Text} from 'ink';
 import {formatKey} from '../keys/key-descriptor.js';
 import type {Bindings} from '../keys/keys.js';
 import {routeLine, titleLine} from '../format.js';
 import {useBadge, useStatusDetail} from '../hooks/use-status-text.js';
 import {zoomVisibleLines} from '../layout.js';
-import {displayLine, plainLine, themeHasColour} from '../output-line.js';
+import {themeHasColour} from '../output-line.js';
 import {useBatch} from '../store-context.js';
 import {statusColor, useTheme} from '../theme/theme.js';
-import {matchParts, searchPattern} from '../../core/output/visible-text.js';
+import {searchPattern} from '../../core/output/visible-text.js';
 import {zoomLayer, zoomOf} from '../../state/overlay.js';
 import type {BatchState} from '../../state/store-types.js';
 import type {ZoomState} from '../../state/zoom.js';
 import type {TextField} from '../../state/text-field.js';
 import {maxOffset} from '../../state/zoom.js';
+import {zoomWindow} from '../zoom-rows.js';
+import {ZoomRowText} from './ZoomRowText.js';
 
 export type ZoomViewProps = {readonly width: number; readonly height: number; readonly bindings: Bindings};
 
@@ -31,16 +34,18 @@ export function ZoomView({width, height, bindings}: ZoomViewProps) {
 
 	const visible = zoomVisibleLines(height);
 	// The store keeps the view full for the size it last knew; a taller terminal since then must not show a gap.
-	const offset = Math.min(zoom.offsetFromBottom, maxOffset(zoom.scrollback.length, visible));
-	const end = Math.max(0, zoom.scrollback.length - offset);
-	const start = Math.max(0, end - visible);
-	const lines = zoom.scrollback.slice(start, end);
+	const max = maxOffset(zoom.scrollback.length, visible);
+	const offset = Math.min(zoom.offsetFromBottom, max);
 	const withColour = themeHasColour(theme);
-	const current = zoom.search.matchLine;
-	const highlight = theme.colors.search.current;
-	const otherMatch = theme.colors.search.match;
 	// While the query is being typed it is not a search yet: nothing is marked until Enter.
 	const pattern = searching || zoom.search.query === '' ? undefined : searchPattern(zoom.search.query);
+	// Line numbers in the margin while a search is on: "match at line 812" is then found by eye.
+	const numbers = pattern === undefined ? 0 : String(zoom.first + zoom.scrollback.length).length + 1;
+	const textWidth = Math.max(1, width - numbers);
+	const rows = zoomWindow({
+		zoom, end: Math.max(0, zoom.scrollback.length - offset), atTop: offset > 0 && offset >= max, rows: visible, width: textWidth,
+	});
+	const colours = {current: theme.colors.search.current, match: theme.colors.search.match, muted: theme.colors.text.muted};
 
 	return (
 		<Box flexDirection='column' width={width} height={height} overflow='hidden'>
@@ -59,27 +64,14 @@ export function ZoomView({width, height, bindings}: ZoomViewProps) {
 			{/* Why the task landed on this route: the first thing to read when routing goes wrong. */}
 			<Text wrap='truncate-end' color={theme.colors.text.muted}>{`why: ${task.reason}`}</Text>
 			<Box flexDirection='column' height={visible} overflow='hidden'>
-				{lines.length === 0 && <Text color={theme.colors.text.muted}>(no output yet)</Text>}
-				{lines.map((line, offset) => {
-					const index = start + offset;
-					if (index === current) {
-						// The current match is shown as plain text on one background (inverse without
-						// colour), so the line's own colours cannot hide it.
-						return <Text key={index} wrap='truncate' backgroundColor={highlight} inverse={highlight === undefined} bold>{plainLine(line)}</Text>;
-					}
-
-					const parts = pattern === undefined ? undefined : matchParts(line, pattern);
-					if (parts === undefined || !parts.some(part => part.match)) {
-						return <Text key={index} wrap='truncate'>{displayLine(line, withColour)}</Text>;
-					}
-
-					// Other matches: only the matched text is marked (on the theme's search.match
-					// background), on a plain line for the same reason.
+				{rows.rows.length === 0 && <Text color={theme.colors.text.muted}>(no output yet)</Text>}
+				{rows.rows.map((row, at) => {
+					const previous = rows.rows[at - 1];
+					const number = numbers === 0 ? '' : (previous?.index === row.index ? '' : String(zoom.first + row.index + 1)).padStart(numbers - 1) + ' ';
 					return (
-						<Text key={index} wrap='truncate'>
-							{parts.map((part, at) => (part.match
-								? <Text key={at} backgroundColor={otherMatch} inverse={otherMatch === undefined} bold underline>{part.text}</Text>
-								: part.text))}
+						<Text key={`${row.index}:${row.from}`} wrap='truncate'>
+							{number !== '' && <Text color={colours.muted}>{number}</Text>}
+							<ZoomRowText line={zoom.scrollback[row.index] ?? ''} row={row} cut={!zoom.long.wrap} current={row.index === zoom.search.matchLine} pattern={pattern} colour={withColour} colours={colours}/>
 						</Text>
 					);
 				})}
@@ -87,7 +79,7 @@ export function ZoomView({width, height, bindings}: ZoomViewProps) {
 			<StatusLine
 				zoom={zoom}
 				searching={searching}
-				view={{start, end, following: offset === 0}}
+				view={{start: rows.start, end: rows.end, following: offset === 0, cut: zoom.long.wrap ? undefined : rows.column}}
 				width={width}
 				logCommand={`${runId} ${zoom.taskId}`}
 				resume={task.sessionId ? `hermes -p ${task.profile ?? 'default'} --resume ${task.sessionId}` : undefined}
@@ -101,7 +93,7 @@ type StatusLineProps = {
 	readonly zoom: ZoomState;
 	/** The search prompt's field, while a query is typed. */
 	readonly searching: TextField | null;
-	readonly view: {start: number; end: number; following: boolean};
+	readonly view: {start: number; end: number; following: boolean; cut: number | undefined};
 	readonly width: number;
 	/** `RUN TASK` for `hermes-delegate logs`, which prints the task's whole log made safe. */
 	readonly logCommand: string;
@@ -134,7 +126,9 @@ function StatusLine({zoom, searching, view, width, logCommand, bottomKey, resume
 	// printed (escape sequences included) into the operator's terminal.
 	const dropped = firstNumber > 1 ? `lines 1–${firstNumber - 1}: hermes-delegate logs ${logCommand}` : undefined;
 	const follow = view.following ? 'following the output' : `${bottomKey} follows the output`;
-	const parts = [match, resume === undefined ? undefined : `continue: ${resume}`, range, dropped, follow].filter(part => part !== undefined);
+	// Cut lines say so, and how far sideways the view is: a line that seems to end may go on.
+	const cut = view.cut === undefined ? undefined : view.cut > 0 ? `cut · from column ${view.cut + 1}` : 'cut';
+	const parts = [match, cut, resume === undefined ? undefined : `continue: ${resume}`, range, dropped, follow].filter(part => part !== undefined);
 	// The follow hint goes first when the line is too long: it is in the help as well, the log path is not.
 	const text = [...parts.join(' · ')].length > width && dropped ? parts.slice(0, -1).join(' · ') : parts.join(' · ');
 	return <Text wrap='truncate-end' color={theme.colors.text.muted}>{text}</Text>;

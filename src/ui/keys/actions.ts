@@ -18,6 +18,8 @@ export type CommandEnvironment = {
 	focusColumns: number;
 	/** Scrollback lines on screen in the zoom view: one page, and what keeps the view full. */
 	zoomLines: number;
+	/** Columns of the zoom's text (the screen's width): how far ←/→ moves a cut view. */
+	zoomColumns: number;
 	/** The layout on screen, which the toggle switches away from. */
 	effectiveLayout: 'grid' | 'list';
 };
@@ -39,6 +41,10 @@ const actions: Record<Command, Action> = {
 	'scroll.down': (state, {zoomLines}) => state.scroll(1, zoomLines),
 	'scroll.pageUp': (state, {zoomLines}) => state.scroll(-zoomLines, zoomLines),
 	'scroll.pageDown': (state, {zoomLines}) => state.scroll(zoomLines, zoomLines),
+	// Half a screen sideways: enough to move, little enough to keep the reader's place.
+	'scroll.left': (state, {zoomColumns}) => state.scrollSideways(-Math.max(1, Math.floor(zoomColumns / 2)), zoomColumns),
+	'scroll.right': (state, {zoomColumns}) => state.scrollSideways(Math.max(1, Math.floor(zoomColumns / 2)), zoomColumns),
+	'zoom.wrap': state => state.toggleWrap(),
 	'scroll.top': (state, {zoomLines}) => state.scroll('top', zoomLines),
 	'scroll.bottom': (state, {zoomLines}) => state.scroll('bottom', zoomLines),
 	'search.start': state => state.startSearch(),
@@ -53,6 +59,13 @@ const actions: Record<Command, Action> = {
 	'confirm.yes': state => state.confirmYes(),
 	'confirm.no': state => state.confirmNo(),
 	'layout.toggle': (state, {effectiveLayout}) => state.toggleLayout(effectiveLayout),
+	'task.copy': state => state.copyAnswer(),
+	'filter.start': state => state.startFilter(),
+	'filter.submit': state => state.submitFilter(),
+	'filter.cancel': state => state.clearFilter(),
+	'filter.clear': state => state.clearFilter(),
+	'view.sort': state => state.cycleSort(),
+	'view.filter': state => state.cycleStatusFilter(),
 	'help.toggle': state => state.toggleHelp(),
 	'spend.toggle': state => state.toggleSpend(),
 	'app.quit': state => state.requestQuit(),
@@ -139,6 +152,20 @@ export function isAvailable(command: Command, state: BatchState): boolean {
 			return state.canReroute && !state.quitting && status !== undefined && isReroutable(status);
 		}
 
+		case 'filter.clear': {
+			return state.textFilter !== '';
+		}
+
+		// Offered once the task has an answer; pressed before, it says where the output is.
+		case 'task.copy': {
+			const id = targetId(state);
+			return (id ? state.tasks[id]?.answer ?? null : null) !== null;
+		}
+
+		case 'scroll.left': case 'scroll.right': {
+			return zoomOf(state.overlay)?.long.wrap === false;
+		}
+
 		case 'search.next': case 'search.prev': {
 			return (zoomOf(state.overlay)?.search.query ?? '') !== '';
 		}
@@ -154,6 +181,25 @@ export function stateLabel(command: Command, state: BatchState): string | undefi
 	// While quitting, K no longer asks about one task: it kills every task still being stopped.
 	if (command === 'task.kill' && state.quitting) {
 		return 'kill all now';
+	}
+
+	// / says the filter while one is kept.
+	if (command === 'filter.start' && state.textFilter !== '') {
+		return `filter "${state.textFilter}"`;
+	}
+
+	// s and f say the order and the filter while they are not the default: the footer shows them.
+	if (command === 'view.sort' && state.sortBy !== 'plan') {
+		return `sorted by ${state.sortBy}`;
+	}
+
+	if (command === 'view.filter' && state.statusFilter !== 'all') {
+		return `only ${state.statusFilter}`;
+	}
+
+	// w says what it does next: cut the wrapped lines, or wrap the cut ones.
+	if (command === 'zoom.wrap' && zoomOf(state.overlay)?.long.wrap === false) {
+		return 'wrap lines';
 	}
 
 	// The re-route picker's fields save nothing: Enter asks the provider next, then puts the task back in the queue.

@@ -11,10 +11,10 @@ export type KeyContext = 'grid' | OverlayContext;
 export type Command =
 	| 'focus.up' | 'focus.down' | 'focus.left' | 'focus.right' | 'focus.next' | 'focus.prev'
 	| 'task.zoom' | 'zoom.close'
-	| 'scroll.up' | 'scroll.down' | 'scroll.pageUp' | 'scroll.pageDown' | 'scroll.top' | 'scroll.bottom'
+	| 'scroll.up' | 'scroll.down' | 'scroll.left' | 'scroll.right' | 'zoom.wrap' | 'scroll.pageUp' | 'scroll.pageDown' | 'scroll.top' | 'scroll.bottom'
 	| 'search.start' | 'search.next' | 'search.prev' | 'search.submit' | 'search.cancel'
 	| 'task.cancel' | 'task.kill' | 'confirm.yes' | 'confirm.no'
-	| 'layout.toggle' | 'help.toggle' | 'spend.toggle' | 'app.quit' | 'app.detach'
+	| 'task.copy' | 'filter.start' | 'filter.submit' | 'filter.cancel' | 'filter.clear' | 'layout.toggle' | 'view.sort' | 'view.filter' | 'help.toggle' | 'spend.toggle' | 'app.quit' | 'app.detach'
 	| 'routing.mode' | 'routes.open' | 'routes.up' | 'routes.down' | 'routes.edit' | 'routes.model' | 'routes.provider' | 'routes.effort' | 'routes.add' | 'routes.remove' | 'routes.reload' | 'routes.default' | 'routes.close'
 	| 'field.submit' | 'field.cancel' | 'task.reroute' | 'pick.submit';
 
@@ -34,7 +34,7 @@ type Entry = {
 	pinned?: boolean;
 };
 
-const everywhere: readonly KeyContext[] = ['grid', 'zoom', 'confirm', 'help', 'spend', 'search', 'routes', 'route-edit', 'route-pick'];
+const everywhere: readonly KeyContext[] = ['grid', 'zoom', 'confirm', 'help', 'spend', 'search', 'routes', 'route-edit', 'route-pick', 'filter'];
 
 const table: readonly Entry[] = [
 	{command: 'focus.up', keys: ['up', 'k'], label: 'up', description: 'Focus the pane above', contexts: ['grid'], group: 'move'},
@@ -48,6 +48,9 @@ const table: readonly Entry[] = [
 	{command: 'scroll.down', keys: ['down', 'j'], label: 'down', description: 'Scroll down one line', contexts: ['zoom', 'help', 'spend'], group: 'scroll'},
 	{command: 'scroll.pageUp', keys: ['pageup'], label: 'page up', description: 'Scroll up one page', contexts: ['zoom', 'help', 'spend'], group: 'page'},
 	{command: 'scroll.pageDown', keys: ['pagedown'], label: 'page down', description: 'Scroll down one page', contexts: ['zoom', 'help', 'spend'], group: 'page'},
+	{command: 'scroll.left', keys: ['left', 'h'], label: 'left', description: 'With long lines cut (w), scroll sideways to the left', contexts: ['zoom'], group: 'sideways', footer: false},
+	{command: 'scroll.right', keys: ['right', 'l'], label: 'right', description: 'With long lines cut (w), scroll sideways to the right', contexts: ['zoom'], group: 'sideways', footer: false},
+	{command: 'zoom.wrap', keys: ['w'], label: 'cut lines', description: 'Wrap long lines onto as many rows as they need (the default), or cut them at the edge and scroll sideways with ←/→', contexts: ['zoom']},
 	{command: 'scroll.top', keys: ['g', 'home'], label: 'top', description: 'Jump to the start of the output', contexts: ['zoom'], footer: false},
 	{command: 'scroll.bottom', keys: ['G', 'end'], label: 'bottom', description: 'Jump to the end of the output and follow it', contexts: ['zoom'], footer: false},
 	{command: 'search.start', keys: ['/'], label: 'search', description: 'Search the task output', contexts: ['zoom']},
@@ -55,7 +58,7 @@ const table: readonly Entry[] = [
 	{command: 'search.prev', keys: ['N'], label: 'previous', description: 'Jump to the previous match above, towards the start', contexts: ['zoom'], group: 'match'},
 	{command: 'search.submit', keys: ['enter'], label: 'find', description: 'Search for what was typed and jump to the nearest match above the bottom of the view', contexts: ['search']},
 	{command: 'search.cancel', keys: ['escape'], label: 'cancel', description: 'Stop searching and clear the query', contexts: ['search']},
-	{command: 'zoom.close', keys: ['escape'], label: 'back', description: 'Close the zoomed task, this help or the spend table', contexts: ['zoom', 'help', 'spend']},
+	{command: 'zoom.close', keys: ['escape'], label: 'back', description: 'Close the zoomed task, this help or the spend table', contexts: ['zoom', 'help', 'spend'], pinned: true},
 	{command: 'task.cancel', keys: ['c'], label: 'cancel', description: 'Cancel the focused task (asks first): stop signal, then a forced kill after the grace period', contexts: ['grid', 'zoom']},
 	{command: 'task.kill', keys: ['K'], label: 'kill', description: 'Kill the focused task now, skipping the grace period (asks first)', contexts: ['grid', 'zoom']},
 	{command: 'task.reroute', keys: ['R'], label: 're-route', description: 'Send the focused queued, failed, cancelled or timed-out task to another route of the active mode, or to an explicit model and provider (a new attempt; the earlier one\'s log and result are kept)', contexts: ['grid', 'zoom']},
@@ -82,6 +85,13 @@ const table: readonly Entry[] = [
 	{command: 'help.toggle', keys: ['?'], label: 'help', description: 'Show or hide this help', contexts: ['grid', 'zoom', 'help'], pinned: true},
 	{command: 'app.quit', keys: ['q', 'ctrl+c'], label: 'quit', description: 'Quit; while tasks run or wait it asks first (y stops them all, n stays); with nothing left running it quits at once; again at the question: yes; again while quitting: kill all now', contexts: everywhere, pinned: true},
 	{command: 'app.detach', keys: ['d'], label: 'detach', description: 'Leave the dashboard and let the batch run on in its runner host (also at the quit question); come back with hermes-delegate attach RUN', contexts: ['grid', 'zoom', 'confirm']},
+	{command: 'task.copy', keys: ['y'], label: 'copy', description: 'Copy the focused task\'s answer to the clipboard (OSC 52, where the terminal allows it; the notice says where else the text is)', contexts: ['grid', 'zoom']},
+	{command: 'filter.start', keys: ['/'], label: 'filter', description: 'Filter the grid and the list by what is typed: a task\'s id, name, goal, route, model, provider, profile or worker host (any case); Enter keeps it, Esc clears it', contexts: ['grid']},
+	{command: 'filter.submit', keys: ['enter'], label: 'keep', description: 'Keep the filter typed and go back to the grid', contexts: ['filter']},
+	{command: 'filter.cancel', keys: ['escape'], label: 'clear', description: 'Clear the filter being typed', contexts: ['filter']},
+	{command: 'filter.clear', keys: ['escape'], label: 'clear filter', description: 'Clear the text filter (/)', contexts: ['grid']},
+	{command: 'view.sort', keys: ['s'], label: 'sort', description: 'Sort the grid and the list: plan order, status (running, then failed, then queued, then done), elapsed (longest running first) or spend (most first)', contexts: ['grid']},
+	{command: 'view.filter', keys: ['f'], label: 'status', description: 'Show only some tasks: all, active (running or queued), failed (failed, timed out, lost, cancelled or refused) or finished; the header still counts them all', contexts: ['grid']},
 ];
 
 // Where text keys act only for the context's own commands. Typing into the search field must
@@ -90,17 +100,18 @@ const table: readonly Entry[] = [
 const textKeysOwnedBy: Partial<Record<KeyContext, ReadonlySet<Command>>> = {
 	search: new Set(),
 	'route-edit': new Set(),
+	filter: new Set(),
 	confirm: new Set(['confirm.yes', 'confirm.no', 'app.detach']),
 };
 
 const contextNames: Readonly<Record<KeyContext, string>> = {
 	grid: 'the grid', zoom: 'the zoom view', confirm: 'a confirm prompt', help: 'the help overlay', spend: 'the spend table', search: 'the search field',
-	routes: 'the routes editor', 'route-edit': 'a route\'s text field', 'route-pick': 'the route picker',
+	routes: 'the routes editor', 'route-edit': 'a route\'s text field', 'route-pick': 'the route picker', filter: 'the filter prompt',
 };
 
 /** Contexts where keys that are not commands are typing. */
 export function isTextContext(context: KeyContext): boolean {
-	return context === 'search' || context === 'route-edit';
+	return context === 'search' || context === 'route-edit' || context === 'filter';
 }
 
 export const commands: readonly Command[] = table.map(entry => entry.command);

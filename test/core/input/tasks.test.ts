@@ -83,43 +83,43 @@ describe('parseTasks: the whole input is refused', () => {
 describe('parseTasks: one bad task names its index and field', () => {
 	it('a missing goal names the task index, the field, the line and the fix', () => {
 		const error = errorOf('- goal: fine\n- context: no goal here\n');
-		expect(error.message).toBe('task 1: missing required field "goal"');
+		expect(error.message).toBe('task t02: missing required field "goal"');
 		expect(error.location).toEqual({file: 'tasks.json', path: '[1].goal', line: 2});
-		expect(error.describe()).toBe('tasks.json:2: [1].goal: task 1: missing required field "goal"\n  fix: every task needs a "goal": what the subagent should do');
+		expect(error.describe()).toBe('tasks.json:2: [1].goal: task t02: missing required field "goal"\n  fix: every task needs a "goal": what the subagent should do');
 	});
 
 	it('an unknown field is named with the line of that field and the list of known fields', () => {
 		const error = errorOf('- goal: a\n- goal: b\n  optoin: fast\n');
-		expect(error.message).toBe('task 1: unknown field optoin');
+		expect(error.message).toBe('task t02: unknown field optoin');
 		expect(error.location).toMatchObject({path: '[1].optoin', line: 3});
 		expect(error.fix).toBe('did you mean "option"? task fields are: goal, context, name, characteristic, option, profile, model, provider, timeout, toolsets, skills, max_turns, worktree');
 	});
 
 	it('several unknown fields of one task are named together', () => {
-		expect(errorOf('[{"goal":"x","bogus":1,"other":2}]').message).toBe('task 0: unknown fields bogus, other');
+		expect(errorOf('[{"goal":"x","bogus":1,"other":2}]').message).toBe('task t01: unknown fields bogus, other');
 	});
 
 	it('a blank goal is refused as empty', () => {
-		expect(errorOf('[{"goal":"   "}]').message).toBe('task 0: field "goal" must not be empty');
+		expect(errorOf('[{"goal":"   "}]').message).toBe('task t01: field "goal" must not be empty');
 	});
 
 	it.each(['goal', 'context', 'name', 'model'])('a NUL character in "%s" is refused up front: no argument can carry it', field => {
 		const task = {goal: 'fine', [field]: 'before\u0000after'};
 		const error = errorOf(JSON.stringify([task]));
-		expect(error.message).toBe(`task 0: field "${field}" contains a NUL character (\\u0000), which no command-line argument can carry`);
+		expect(error.message).toBe(`task t01: field "${field}" contains a NUL character (\\u0000), which no command-line argument can carry`);
 		expect(error.fix).toBe(`remove the NUL character from "${field}"`);
 		expect(error.location.path).toBe(`[0].${field}`);
 	});
 
 	it('a non-positive timeout is refused with its unit', () => {
 		const error = errorOf('[{"goal":"x","timeout":0}]');
-		expect(error.message).toBe('task 0: field "timeout" must be a positive number of seconds');
+		expect(error.message).toBe('task t01: field "timeout" must be a positive number of seconds');
 		expect(error.location.path).toBe('[0].timeout');
 	});
 
 	it('a list item that is not an object names its index and what it got', () => {
 		const error = errorOf('[{"goal":"ok"}, 7]');
-		expect(error.message).toBe('task 1 must be an object with a "goal", got a number');
+		expect(error.message).toBe('task t02 must be an object with a "goal", got a number');
 		expect(error.location.path).toBe('[1]');
 	});
 
@@ -127,9 +127,9 @@ describe('parseTasks: one bad task names its index and field', () => {
 	// undefined unless parsed with {reportInput: true}; so every wrong type reads as missing,
 	// with the goal's fix even for other fields.
 	it.each([
-		['a goal that is a number', '[{"goal":42}]', 'task 0: field "goal" expected a string, got a number'],
-		['a timeout given as a string', '[{"goal":"x","timeout":"5"}]', 'task 0: field "timeout" expected a number, got a string'],
-		['a context given as a list', '[{"goal":"x","context":["a"]}]', 'task 0: field "context" expected a string, got a list'],
+		['a goal that is a number', '[{"goal":42}]', 'task t01: field "goal" expected a string, got a number'],
+		['a timeout given as a string', '[{"goal":"x","timeout":"5"}]', 'task t01: field "timeout" expected a number, got a string'],
+		['a context given as a list', '[{"goal":"x","context":["a"]}]', 'task t01: field "context" expected a string, got a list'],
 	])('%s is reported as the wrong type, not as missing', (_label, text, message) => {
 		expect(errorOf(text).message).toBe(message);
 	});
@@ -145,14 +145,14 @@ describe('parseTasks: one bad task names its index and field', () => {
 
 	it('a field left empty in YAML (null) says so and how to fix it', () => {
 		const error = errorOf('- goal: x\n  name:\n');
-		expect(error.message).toBe('task 0: field "name" expected a string, got null');
+		expect(error.message).toBe('task t01: field "name" expected a string, got null');
 		expect(error.location).toMatchObject({path: '[0].name', line: 2});
 		expect(error.fix).toBe('give it a value, or leave the field out');
 	});
 
 	it('an unknown field name with control characters is quoted and escaped, never printed raw', () => {
 		const error = errorOf(JSON.stringify([{goal: 'x', 'a\u001b]52;c;ZZZ\u0007\u009bb': 1}]));
-		expect(error.message).toBe('task 0: unknown field "a\\u001b]52;c;ZZZ\\u0007\\u009bb"');
+		expect(error.message).toBe('task t01: unknown field "a\\u001b]52;c;ZZZ\\u0007\\u009bb"');
 		expect(error.location.path).toBe('[0]["a\\u001b]52;c;ZZZ\\u0007\\u009bb"]');
 		expect(error.describe()).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
 	});
@@ -166,8 +166,8 @@ describe('parseTasks: several bad tasks are reported together', () => {
 		expect(problems.map(problem => problem.location.path)).toEqual(['[0].goal', '[2].colour']);
 		expect(problems.map(problem => problem.location.line)).toEqual([1, 4]);
 		expect(error.describe().split('\n').filter(line => !line.startsWith('  fix:'))).toEqual([
-			'tasks.json:1: [0].goal: task 0: missing required field "goal"',
-			'tasks.json:4: [2].colour: task 2: unknown field colour',
+			'tasks.json:1: [0].goal: task t01: missing required field "goal"',
+			'tasks.json:4: [2].colour: task t03: unknown field colour',
 		]);
 	});
 });
@@ -192,5 +192,18 @@ describe('one-line task fields', () => {
 
 	test('a name at the limit is accepted', () => {
 		expect(parseTasks(JSON.stringify([{goal: 'x', name: '漢'.repeat(maxOneLineLength)}]), {label: 'tasks.json'})[0]?.name).toHaveLength(maxOneLineLength);
+	});
+});
+
+describe('task-file errors say what the operator can find (issue 38, defect 12)', () => {
+	it('an unclosed quote names the last line of the file, not one past it', () => {
+		const text = '- goal: a\n- goal: b\n- goal: c\n- goal: "d\n';
+		const error = errorOf(text);
+		expect(error.location.line).toBe(4);
+		expect(error.message).toContain('unclosed at the end of the file');
+	});
+
+	it('a bad toolsets value is told both accepted forms', () => {
+		expect(errorOf('[{"goal":"x","toolsets":3}]').fix).toContain('"toolsets": "web,terminal"');
 	});
 });

@@ -190,5 +190,15 @@ describe('describeStop', () => {
 			.toBe('cancelled by the operator: SIGTERM sent to its process group; ended 2.1 s later (by SIGINT)');
 		expect(describeStop({reason: 'timeout', termSentAt: 0, endedAt: 5000, signal: 'SIGKILL', exitCode: null, forced: true}))
 			.toBe('timed out: SIGTERM sent to its process group; it ignored SIGTERM and was killed with SIGKILL 5.0 s later');
+		expect(describeStop({reason: 'timeout', termSentAt: 0, killDueAt: 5000, graceMs: 5000, endedAt: 5010, signal: 'SIGKILL', exitCode: null, forced: true}))
+			.toBe('timed out: SIGTERM sent to its process group; it ignored SIGTERM and was killed with SIGKILL 5.0 s later');
+	});
+
+	it('a kill (K, cancel --kill) is said as one: no grace period, nothing ignored (issue 38, defect 5)', () => {
+		expect(describeStop({reason: 'cancel', termSentAt: 1000, killDueAt: 1000, graceMs: 5000, endedAt: 1020, signal: 'SIGKILL', exitCode: null, forced: true}))
+			.toBe('cancelled by the operator: killed with SIGKILL at once, without a grace period (SIGTERM went with it)');
+		// K pressed 1.5 s into a cancel's grace period.
+		expect(describeStop({reason: 'cancel', termSentAt: 1000, killDueAt: 2500, graceMs: 5000, endedAt: 2520, signal: 'SIGKILL', exitCode: null, forced: true}))
+			.toBe('cancelled by the operator: SIGTERM sent to its process group; killed with SIGKILL 1.5 s later, the grace period cut short');
 	});
 });

@@ -138,12 +138,13 @@ describe('matchCommand with keys as Ink reports them', () => {
 		expect(await commandFor('grid', terminal['shift+tab'])).toBe('focus.prev');
 	});
 
-	it('escape closes whatever is open and means nothing in the grid', async () => {
+	it('escape closes whatever is open; in the grid it clears the text filter (/), if any', async () => {
 		expect(await commandFor('zoom', terminal.escape)).toBe('zoom.close');
 		expect(await commandFor('help', terminal.escape)).toBe('zoom.close');
 		expect(await commandFor('confirm', terminal.escape)).toBe('confirm.no');
 		expect(await commandFor('search', terminal.escape)).toBe('search.cancel');
-		expect(await commandFor('grid', terminal.escape)).toBeUndefined();
+		expect(await commandFor('grid', terminal.escape)).toBe('filter.clear');
+		expect(await commandFor('filter', terminal.escape)).toBe('filter.cancel');
 	});
 
 	it('ctrl+c quits from every context, including while typing a search', async () => {
@@ -165,7 +166,7 @@ describe('matchCommand with keys as Ink reports them', () => {
 	});
 
 	it('keys of other contexts do nothing', async () => {
-		expect(await commandFor('grid', '/')).toBeUndefined();
+		expect(await commandFor('grid', 'n')).toBeUndefined();
 		expect(await commandFor('confirm', 'c')).toBeUndefined();
 		expect(await commandFor('help', 'K')).toBeUndefined();
 	});
@@ -268,13 +269,18 @@ describe('help and footer are generated from the bindings', () => {
 			{keys: '?', label: 'help', pinned: true},
 			{keys: 'q', label: 'quit', pinned: true},
 			{keys: 'd', label: 'detach'},
+			{keys: 'y', label: 'copy'},
+			{keys: '/', label: 'filter'},
+			{keys: 'Esc', label: 'clear filter'},
+			{keys: 's', label: 'sort'},
+			{keys: 'f', label: 'status'},
 		]);
 	});
 
 	it('the footer leaves out what is unavailable right now', () => {
-		const succeeded = (command: Command) => !['task.cancel', 'task.kill', 'task.reroute', 'search.next', 'search.prev'].includes(command);
+		const succeeded = (command: Command) => !['task.cancel', 'task.kill', 'task.reroute', 'task.copy', 'search.next', 'search.prev'].includes(command);
 		const zoom = footerHints(defaultBindings, 'zoom', {available: succeeded});
-		expect(zoom.map(hint => hint.label)).toEqual(['scroll', 'page', 'search', 'back', 'spend', 'help', 'quit', 'detach']);
+		expect(zoom.map(hint => hint.label)).toEqual(['scroll', 'page', 'cut lines', 'search', 'back', 'spend', 'help', 'quit', 'detach']);
 		expect(footerHints(defaultBindings, 'zoom').find(hint => hint.label === 'match')?.keys).toBe('n/N');
 	});
 

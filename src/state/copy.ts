@@ -1,0 +1,24 @@
+// y: the task's answer to the terminal's clipboard (issue 38). Whether the terminal takes an OSC 52
+// write cannot be known (many ignore it, tmux only with set-clipboard), so the notice always says
+// where else the text is: the command that prints the task's log, and results.json once written.
+import type {BatchState} from './store-types.js';
+import {zoomOf} from './overlay.js';
+
+export function copyRequest(state: BatchState): {text: string; notice: string} | {notice: string} {
+	const id = zoomOf(state.overlay)?.taskId ?? state.focusedId;
+	const task = id ? state.tasks[id] : undefined;
+	if (!id || !task) {
+		return {notice: 'no task to copy from'};
+	}
+
+	const logs = `hermes-delegate logs ${state.runId} ${id}`;
+	if (task.answer === null) {
+		return {notice: `${id} has no answer to copy (${task.status}); its output: ${logs}`};
+	}
+
+	const chars = [...task.answer].length;
+	return {
+		text: task.answer,
+		notice: `${id}'s answer (${chars} character${chars === 1 ? '' : 's'}) sent to the clipboard (OSC 52); if your terminal ignores that, it is in \`${logs}\` and in ${state.runDir}/results.json when the batch ends`,
+	};
+}
