@@ -57,7 +57,7 @@ describe('did you mean', () => {
 		home = makeHome();
 		const result = await runCli(home, ['run', '[{"goal": "x", "optoin": "fast"}]']);
 		expect(result.exitCode).toBe(2);
-		expect(result.stderr).toContain('task 0: unknown field optoin\n  fix: did you mean "option"? task fields are: goal, ');
+		expect(result.stderr).toContain('task t01: unknown field optoin\n  fix: did you mean "option"? task fields are: goal, ');
 		expect(home.agentRuns()).toEqual([]);
 	});
 });

@@ -58,7 +58,7 @@ describe('a value argparse would read as an option', () => {
 
 			return undefined;
 		})();
-		expect(error?.describe()).toContain(`task 0: field "${field}" starts with "-", which Hermes's argument parser would read as an option, not as this value`);
+		expect(error?.describe()).toContain(`task t01: field "${field}" starts with "-", which Hermes's argument parser would read as an option, not as this value`);
 		expect(error?.describe()).toContain(`fix: remove the leading "-" from "${field}"`);
 	});
 });
