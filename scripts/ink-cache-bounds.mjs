@@ -18,7 +18,7 @@
 //   string-width measuring the same lines again. Neighbours of the same style are no longer
 //   diffed, a row is allocated at its size, and a line's width is kept. Together with the
 //   copies of output lines kept between reads (core/output/merged-lines.ts) and printable ASCII cut
-//   without cli-truncate (ui/output-line.ts): ~84 → ~26 MB/s, which is what let the heap grow.
+//   without cli-truncate (ui/text/output-line.ts): ~84 → ~26 MB/s, which is what let the heap grow.
 //
 // When this can go. Ink 8.0.0 bounds both caches itself (measure-text.js and wrap-text.js each
 // keep a QuickLRU of 4,096 entries in its published build; reported in vadimdemedes/ink#986, an

@@ -22,7 +22,7 @@ export type ZoomState = {
 	/**
 	 * Long lines: wrapped onto as many rows as they need (the default: an agent's reply is often
 	 * one paragraph-long line), or cut at the screen's edge and scrolled sideways from `column`.
-	 * 'match': as far as the current match needs to be seen (ui/zoom-rows.ts works it out).
+	 * 'match': as far as the current match needs to be seen (ui/text/zoom-rows.ts works it out).
 	 */
 	long: {wrap: true} | {wrap: false; column: number | 'match'};
 };

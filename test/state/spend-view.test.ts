@@ -5,7 +5,7 @@ import {afterEach, describe, expect, test} from 'vitest';
 import type {Spend} from '../../src/core/types.js';
 import {spendTotals} from '../../src/core/run/spend.js';
 import {batchSpendSummary, burnRate, spendTable} from '../../src/state/spend-view.js';
-import {burnText} from '../../src/ui/spend-text.js';
+import {burnText} from '../../src/ui/text/spend.js';
 import {finishTask, plannedTask, plannedTasks, render, startTask, t0} from '../helpers/render.js';
 
 const known: Spend = {input_tokens: 100, output_tokens: 20, cache_read_tokens: 5, cache_write_tokens: null, reasoning_tokens: null, api_calls: 2, tool_calls: 1, cost_usd: 0.5, cost_status: 'estimated', model: 'm-a', billing_provider: null};

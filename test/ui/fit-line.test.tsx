@@ -1,4 +1,4 @@
-// A pane's tail is one Text of lines cut by fitLine (ui/output-line.ts) instead of one
+// A pane's tail is one Text of lines cut by fitLine (ui/text/output-line.ts) instead of one
 // <Text wrap='truncate'> per line: what the operator sees must not change. Each line is drawn
 // both ways by Ink and the frames compared.
 import {Box, Text} from 'ink';
@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import {render} from 'ink-testing-library';
 import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';
-import {fitLine} from '../../src/ui/output-line.js';
+import {fitLine} from '../../src/ui/text/output-line.js';
 
 const lines = [
 	'short',

@@ -3,7 +3,7 @@
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {maxMeasuredLength} from '../../src/core/output/visible-text.js';
-import {oneLine, titleLine} from '../../src/ui/format.js';
+import {oneLine, titleLine} from '../../src/ui/text/format.js';
 import {plannedTask, render} from '../helpers/render.js';
 
 afterEach(cleanup);

@@ -4,7 +4,7 @@
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import type {Spend} from '../../src/core/types.js';
-import {activityLine} from '../../src/ui/activity-text.js';
+import {activityLine} from '../../src/ui/text/activity.js';
 import {finishTask, plannedTasks, render, startTask, t0} from '../helpers/render.js';
 
 afterEach(cleanup);

@@ -3,7 +3,7 @@
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import type {BudgetStanding, Spend} from '../../src/core/types.js';
-import {paneSpendLine} from '../../src/ui/spend-text.js';
+import {paneSpendLine} from '../../src/ui/text/spend.js';
 import {finishTask, plannedTasks, render, startTask, t0} from '../helpers/render.js';
 
 afterEach(cleanup);

@@ -7,7 +7,7 @@ import {afterEach, describe, expect, test, vi} from 'vitest';
 import type {Spend, SpendTotals} from '../../src/core/types.js';
 import {sumSpend} from '../../src/core/run/spend-sum.js';
 import {resolveBindings} from '../../src/ui/keys/keys.js';
-import {spendTableLines} from '../../src/ui/spend-table.js';
+import {spendTableLines} from '../../src/ui/text/spend-table.js';
 import {plannedTask, render, startTask, t0} from '../helpers/render.js';
 
 afterEach(cleanup);

@@ -3,7 +3,7 @@
 // own symbol and word.
 import {describe, expect, test} from 'vitest';
 import {listThemes, loadTheme} from '../../src/core/theme/themes.js';
-import {statusLabels, statusSymbols} from '../../src/ui/format.js';
+import {statusLabels, statusSymbols} from '../../src/ui/text/format.js';
 
 describe('status colours', () => {
 	test.each(listThemes().filter(name => name !== 'no-color'))('the %s theme gives every status its own colour', name => {

@@ -2,7 +2,7 @@
 // pane and for the batch in the header, tool calls, and how to continue a finished session.
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
-import {formatCount} from '../../src/ui/format.js';
+import {formatCount} from '../../src/ui/text/format.js';
 import {finishTask, plannedTask, plannedTasks, render, startTask, t0} from '../helpers/render.js';
 
 afterEach(cleanup);

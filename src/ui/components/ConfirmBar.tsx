@@ -3,7 +3,7 @@ import {Box, Text} from 'ink';
 import type {BatchState} from '../../state/store-types.js';
 import {modeNames} from '../../state/steer.js';
 import {formatElapsed} from '../../core/text/durations.js';
-import {oneLine, truncate, wrapWords} from '../format.js';
+import {oneLine, truncate, wrapWords} from '../text/format.js';
 import {formatKey} from '../keys/key-descriptor.js';
 import type {Bindings} from '../keys/keys.js';
 import {useBatch} from '../store-context.js';

@@ -2,7 +2,7 @@
 // live with how many free slots, who was lost, and whether the runner host reaches NATS at all.
 import {Text} from 'ink';
 import {useShallow} from 'zustand/shallow';
-import {fleetText} from '../fleet-text.js';
+import {fleetText} from '../text/fleet.js';
 import {useBatch} from '../store-context.js';
 import {useTheme} from '../theme/theme.js';
 

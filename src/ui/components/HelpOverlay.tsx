@@ -5,7 +5,7 @@
 import {Box, Text, useInput, useStdin} from 'ink';
 import {useState} from 'react';
 import {keyContext} from '../keys/actions.js';
-import {wrapWords} from '../format.js';
+import {wrapWords} from '../text/format.js';
 import {formatKey} from '../keys/key-descriptor.js';
 import {helpEntries, matchCommand, type Bindings, type Command, type KeyContext} from '../keys/keys.js';
 import {useBatch, useBatchStore} from '../store-context.js';

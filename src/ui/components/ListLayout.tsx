@@ -2,7 +2,7 @@
 // task's pane with its output below.
 import {Box, Text} from 'ink';
 import {useShallow} from 'zustand/shallow';
-import {routeBrief, routeLine, statusBadge} from '../format.js';
+import {routeBrief, routeLine, statusBadge} from '../text/format.js';
 import type {ListPlan} from '../layout.js';
 import {listWindow} from '../layout.js';
 import {useBatch} from '../store-context.js';

@@ -1,6 +1,6 @@
 // `$`: the batch's spend per route, per model and in total (issue 25), from the store alone — the
 // events the runner host sends every client — so an attached dashboard shows what the host knows.
-// The lines are ui/spend-table.ts's, which `hermes-delegate spend` prints too. What does not fit
+// The lines are ui/text/spend-table.ts's, which `hermes-delegate spend` prints too. What does not fit
 // scrolls, as the help does.
 import {Box, Text, useInput, useStdin} from 'ink';
 import {useState} from 'react';
@@ -9,7 +9,7 @@ import {spendTable} from '../../state/spend-view.js';
 import {keyContext} from '../keys/actions.js';
 import {formatKey} from '../keys/key-descriptor.js';
 import {matchCommand, type Bindings, type Command} from '../keys/keys.js';
-import {spendTableLines, type SpendTableLine} from '../spend-table.js';
+import {spendTableLines, type SpendTableLine} from '../text/spend-table.js';
 import {useBatch, useBatchStore} from '../store-context.js';
 import {useTheme} from '../theme/theme.js';
 import {helpWindow} from './HelpOverlay.js';

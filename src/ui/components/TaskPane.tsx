@@ -2,12 +2,12 @@
 // Memoised and subscribed to its own task only, so output in one pane re-renders that pane alone.
 import {Box, Text} from 'ink';
 import {memo} from 'react';
-import {routeLine, titleLine, wrapWords} from '../format.js';
+import {routeLine, titleLine, wrapWords} from '../text/format.js';
 import {useBadge, useStatusDetail} from '../hooks/use-status-text.js';
 import {paneChrome, paneInset, tailLinesFor} from '../layout.js';
-import {displayLine, fitLine, plainLine, themeHasColour} from '../output-line.js';
-import {activityLine} from '../activity-text.js';
-import {paneSpendLine} from '../spend-text.js';
+import {displayLine, fitLine, plainLine, themeHasColour} from '../text/output-line.js';
+import {activityLine} from '../text/activity.js';
+import {paneSpendLine} from '../text/spend.js';
 import {isActive} from '../../core/types.js';
 import {useBatch} from '../store-context.js';
 import {statusColor, useTheme} from '../theme/theme.js';

@@ -1,7 +1,7 @@
 // One task on one line, for the list layout: enough to spot the one that needs attention.
 import {Box, Text} from 'ink';
 import {memo} from 'react';
-import {titleLine} from '../format.js';
+import {titleLine} from '../text/format.js';
 import {useBatch} from '../store-context.js';
 import {statusColor, useTheme} from '../theme/theme.js';
 

@@ -1,11 +1,11 @@
-// One screen row of a zoomed line (ui/zoom-rows.ts says which columns): in its own colours, or,
+// One screen row of a zoomed line (ui/text/zoom-rows.ts says which columns): in its own colours, or,
 // on a line the search matches, as plain text with the matches marked. Nested in the row's Text.
 import {Text} from 'ink';
 import type React from 'react';
 import sliceAnsi from 'slice-ansi';
 import {matchParts} from '../../core/output/visible-text.js';
-import {displayLine} from '../output-line.js';
-import {lineWidth, type ZoomRow} from '../zoom-rows.js';
+import {displayLine} from '../text/output-line.js';
+import {lineWidth, type ZoomRow} from '../text/zoom-rows.js';
 
 export type ZoomRowTextProps = {
 	readonly line: string;

@@ -3,10 +3,10 @@
 import {Box, Text} from 'ink';
 import {formatKey} from '../keys/key-descriptor.js';
 import type {Bindings} from '../keys/keys.js';
-import {routeLine, titleLine} from '../format.js';
+import {routeLine, titleLine} from '../text/format.js';
 import {useBadge, useStatusDetail} from '../hooks/use-status-text.js';
 import {zoomVisibleLines} from '../layout.js';
-import {themeHasColour} from '../output-line.js';
+import {themeHasColour} from '../text/output-line.js';
 import {useBatch} from '../store-context.js';
 import {statusColor, useTheme} from '../theme/theme.js';
 import {searchPattern} from '../../core/output/visible-text.js';
@@ -15,7 +15,7 @@ import type {BatchState} from '../../state/store-types.js';
 import type {ZoomState} from '../../state/zoom.js';
 import type {TextField} from '../../state/text-field.js';
 import {maxOffset} from '../../state/zoom.js';
-import {zoomWindow} from '../zoom-rows.js';
+import {zoomWindow} from '../text/zoom-rows.js';
 import {ZoomRowText} from './ZoomRowText.js';
 
 export type ZoomViewProps = {readonly width: number; readonly height: number; readonly bindings: Bindings};

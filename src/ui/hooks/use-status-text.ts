@@ -1,6 +1,6 @@
 // A task's status as the pane and the zoom view show it. Selected as strings, not the clock: the
 // component re-renders when what it shows changes, not on every tick.
-import {statusBadge, statusDetail} from '../format.js';
+import {statusBadge, statusDetail} from '../text/format.js';
 import {useBatch} from '../store-context.js';
 
 /** The badge (`running 12s`, `failed exit 1`); '' for no such task. */

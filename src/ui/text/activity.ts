@@ -2,7 +2,7 @@
 // and since its last tool activity, so slow work (still printing or calling tools) is told from a
 // task that does neither, before the stuck mark comes. Both times are the runner's (the output
 // snapshot's and the events'); only `now` is this dashboard's, and it is passed in, never stored.
-import {formatElapsed} from '../core/text/durations.js';
+import {formatElapsed} from '../../core/text/durations.js';
 
 type Quiet = {status: string; startedAt: number | null; lastOutputAt: number | null; lastToolAt: number | null};
 

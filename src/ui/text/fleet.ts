@@ -1,7 +1,7 @@
 // The worker hosts of a batch on NATS as the header's workers line says them: pure text.
-import type {FleetStanding} from '../core/types.js';
-import {formatElapsed} from '../core/text/durations.js';
-import {terminalSafe} from '../core/output/visible-text.js';
+import type {FleetStanding} from '../../core/types.js';
+import {formatElapsed} from '../../core/text/durations.js';
+import {terminalSafe} from '../../core/output/visible-text.js';
 
 /** `workers: wa 2/4 free · wb 0/4 free · lost: wc (…)`; first, while the runner host is cut off from NATS, that. */
 export function fleetText(fleet: FleetStanding, now: number): {offline: string | null; workers: string} {

@@ -1,9 +1,9 @@
 // Pure text for the dashboard: durations, status badges, route labels. Every status has a symbol
 // and a word, so it reads the same under the no-color theme as in colour.
-import type {TaskStatus} from '../core/types.js';
-import type {TaskView} from '../state/task-view.js';
-import {formatElapsed} from '../core/text/durations.js';
-import {maxMeasuredLength, measurable} from '../core/output/visible-text.js';
+import type {TaskStatus} from '../../core/types.js';
+import type {TaskView} from '../../state/task-view.js';
+import {formatElapsed} from '../../core/text/durations.js';
+import {maxMeasuredLength, measurable} from '../../core/output/visible-text.js';
 
 export const statusSymbols: Readonly<Record<TaskStatus, string>> = {
 	queued: '○',

@@ -4,7 +4,7 @@
 // cut anywhere, without string-width's and cli-truncate's grapheme segmentation (under 32
 // trickling agents whose lines start with '▸', those were ~8 % of what the dashboard allocated).
 // Which characters qualify is not written down here but asked of string-width itself, one code
-// point at a time, the first time each is seen; test/ui/narrow-text.test.ts checks every one.
+// point at a time, the first time each is seen; test/ui/text/narrow.test.ts checks every one.
 import stringWidth from 'string-width';
 
 /**

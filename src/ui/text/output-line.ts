@@ -2,10 +2,10 @@
 // left to do here is what depends on the screen: tabs, and colour under the no-color theme.
 import cliTruncate from 'cli-truncate';
 import stringWidth from 'string-width';
-import {stripSgr} from '../core/output/sanitize.js';
-import {isNarrowText} from './narrow-text.js';
-import type {Theme} from '../core/theme/themes.js';
-import {screenText} from '../core/output/visible-text.js';
+import {stripSgr} from '../../core/output/sanitize.js';
+import {isNarrowText} from './narrow.js';
+import type {Theme} from '../../core/theme/themes.js';
+import {screenText} from '../../core/output/visible-text.js';
 
 const colourCache = new WeakMap<Theme, boolean>();
 
@@ -41,7 +41,7 @@ const fittedLimit = 1000;
 
 /** `line` cut to `width` columns with '…' at the end, as Ink's <Text wrap='truncate'> shows it (never wider). */
 export function fitLine(line: string, width: number): string {
-	// Most agent output is one column a character, no escapes (ui/narrow-text.ts). Cut as
+	// Most agent output is one column a character, no escapes (ui/text/narrow.ts). Cut as
 	// cli-truncate cuts it, without its tokenising and without a cache key per line per frame.
 	if (isNarrowText(line)) {
 		return width > 0 && line.length > width ? `${line.slice(0, width - 1)}…` : line;

@@ -2,11 +2,11 @@
 // reasoning, API and tool calls, and cost. The `$` overlay draws these lines and `hermes-delegate
 // spend` prints them, so both show one table. Unknown is `?` (never 0), a sum that leaves unknown
 // attempts out is `≥`, and counts Hermes has no price for say `unpriced`. Pure text, no React.
-import {terminalSafe} from '../core/output/visible-text.js';
-import type {SpendSum, SpendTotals} from '../core/types.js';
+import {terminalSafe} from '../../core/output/visible-text.js';
+import type {SpendSum, SpendTotals} from '../../core/types.js';
 import {formatCount, truncate, wrapWords} from './format.js';
-import {formatUsd} from './spend-text.js';
-import {lowerBoundNote} from '../core/spend-basis.js';
+import {formatUsd} from './spend.js';
+import {lowerBoundNote} from '../../core/spend-basis.js';
 
 type Column = {title: string; width: number; cell: (sum: SpendSum) => string; /** Dropped first when the width is short: higher goes first. */ drop: number};
 

@@ -1,8 +1,8 @@
 // Spend as the dashboard writes it. Unknown is never written as 0: `?` stands for "not known
 // (yet)" — Hermes writes a turn's tokens to state.db when the turn ends — and a known count with
 // no price says "unpriced". Pure text for the panes and the header (the `$` table's cells are in spend-table.ts).
-import type {BudgetStanding, Spend} from '../core/types.js';
-import type {BatchSpendSummary, BurnRate} from '../state/spend-view.js';
+import type {BudgetStanding, Spend} from '../../core/types.js';
+import type {BatchSpendSummary, BurnRate} from '../../state/spend-view.js';
 import {formatCount} from './format.js';
 
 /** "$0.0123", "$1.50": small sums keep their digits (a test task costs fractions of a cent). */

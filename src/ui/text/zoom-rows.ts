@@ -3,8 +3,8 @@
 // what is on screen: the line numbers in the status line, and the current match always in view.
 import stringWidth from 'string-width';
 import {plainLine} from './output-line.js';
-import {isNarrowText} from './narrow-text.js';
-import {matchColumns, shownColumn, type ZoomState} from '../state/zoom.js';
+import {isNarrowText} from './narrow.js';
+import {matchColumns, shownColumn, type ZoomState} from '../../state/zoom.js';
 
 /** One screen row: the visible columns [from, to) of scrollback line `index`. */
 export type ZoomRow = {readonly index: number; readonly from: number; readonly to: number};

@@ -1,4 +1,4 @@
-// Lines of narrow characters (ui/narrow-text.ts) are cut without string-width and cli-truncate:
+// Lines of narrow characters (ui/text/narrow.ts) are cut without string-width and cli-truncate:
 // which characters count as narrow is asked of string-width one code point at a time, and here
 // every one of them is checked to measure and cut exactly as the slow path does, alone, in
 // company, and at every position of a cut.
@@ -6,8 +6,8 @@ import cliTruncate from 'cli-truncate';
 import fc from 'fast-check';
 import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';
-import {isNarrowText, narrowBlocks} from '../../src/ui/narrow-text.js';
-import {fitLine} from '../../src/ui/output-line.js';
+import {isNarrowText, narrowBlocks} from '../../../src/ui/text/narrow.js';
+import {fitLine} from '../../../src/ui/text/output-line.js';
 
 /** fitLine's slow path, as it cuts any line. */
 function slowFit(line: string, width: number): string {

@@ -1,6 +1,6 @@
 // Output lines must take exactly the width Ink computes for them, or pane borders drift.
 import {describe, expect, it} from 'vitest';
-import {displayLine} from '../../src/ui/output-line.js';
+import {displayLine} from '../../../src/ui/text/output-line.js';
 
 describe('displayLine', () => {
 	it.each([
