@@ -13,7 +13,7 @@ import {liveStatuses} from './live-statuses.js';
 import {attemptLogPath, attemptLogs, splitAttempt} from '../core/run-folder/attempts.js';
 import {findTask, looksLikeRunId, readRun, type RunInfo, type RunTask} from '../core/run-folder/history.js';
 import {stripSgr, TerminalSanitizer} from '../core/output/sanitize.js';
-import {StreamJsonDecoder} from '../core/hermes/stream-json.js';
+import {StreamJsonDecoder} from '../core/hermes/stream-json/decoder.js';
 import {safeExcerpt, screenText, terminalSafe} from '../core/output/visible-text.js';
 import {errnoCode, messageOf} from '../core/errors.js';
 import {openRegularFile} from '../core/regular-file.js';

@@ -5,7 +5,7 @@
 // answer from a worker without stream-json is shown as the text it is, not read as an event.
 import {outputModeOf, type OutputMode} from '../core/hermes/flags.js';
 import {withoutSessionLine} from '../core/hermes/output.js';
-import {StreamJsonDecoder} from '../core/hermes/stream-json.js';
+import {StreamJsonDecoder} from '../core/hermes/stream-json/decoder.js';
 import {TaskOutput, type StdoutDecoder} from '../core/output/task-output.js';
 import type {AttemptOutput} from '../core/run/executor.js';
 import type {HermesCapabilities, TaskTelemetry} from '../core/types.js';

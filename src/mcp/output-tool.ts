@@ -2,7 +2,7 @@
 // its host (as the dashboard's zoom reads them); a finished batch's from the task's log on disk,
 // read as `hermes-delegate logs` shows it (stream-json rendered, every escape sequence removed).
 import {closeSync, openSync, readSync, statSync} from 'node:fs';
-import {StreamJsonDecoder} from '../core/hermes/stream-json.js';
+import {StreamJsonDecoder} from '../core/hermes/stream-json/decoder.js';
 import {sanitizeLine} from '../core/output/sanitize.js';
 import {searchPattern, lineMatches} from '../core/output/visible-text.js';
 import {attemptLogPath} from '../core/run-folder/attempts.js';

@@ -26,7 +26,9 @@ export const allowedImports: Record<Zone, readonly string[]> = {
 	'core/plan': ['core root', 'core/text', 'core/hermes/flags.ts', 'core/input'],
 	// The config lock's owner check is the same pid + start-time test as a run folder's owner:
 	// proc-tree.ts is a leaf (no src imports), so the lock reuses it instead of a second /proc reader.
-	'core/config': ['core root', 'core/text', 'core/output', 'core/hermes/home.ts', 'core/process/proc-tree.ts'],
+	// Edits to a YAML file as text splices, and the file as PyYAML (YAML 1.1) reads it.
+	'core/yaml': ['core root', 'core/text'],
+	'core/config': ['core root', 'core/text', 'core/yaml', 'core/output', 'core/hermes/home.ts', 'core/process/proc-tree.ts'],
 	'core/run': ['core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/plan'],
 	// Theme files are read from the package's themes/ folder.
 	'core/theme': ['core root', 'core/text', 'package-files.ts'],
@@ -71,7 +73,8 @@ const uiLibraries = ['react', 'ink', 'zustand'];
 /** The zone of a file, by its path relative to src/ (posix separators). */
 export function zoneOf(file: string): Zone {
 	const parts = file.split('/');
-	if (parts[0] === 'core') return parts.length === 2 ? 'core root' : `core/${parts[1]!}`;
+	// core/types/ is the root's vocabulary split by idea: one zone with core/types.ts and errors.ts.
+	if (parts[0] === 'core') return parts.length === 2 || parts[1] === 'types' ? 'core root' : `core/${parts[1]!}`;
 	if (parts.length === 1) {
 		if (file === 'cli.ts' || file === 'host-process.ts') return 'cli';
 		if (file === 'bin.ts') return 'bin';

@@ -7,7 +7,7 @@ import {join} from 'node:path';
 import {execa} from 'execa';
 import {describe, expect, it, onTestFinished} from 'vitest';
 import {signalGroup} from '../../src/core/process/group.js';
-import {StreamJsonDecoder} from '../../src/core/hermes/stream-json.js';
+import {StreamJsonDecoder} from '../../src/core/hermes/stream-json/decoder.js';
 import {fakeAgentArgs, fakeAgentPath, killStartedAgents, runFakeAgent, startFakeAgent} from '../helpers/processes.js';
 import {waitFor} from '../helpers/wait-for.js';
 

@@ -1,5 +1,5 @@
 // Step three of the config: one RouteEdit applied to config.yaml's text. Pure. The edit is made
-// as a splice at the node's place in the file (yaml-splice.ts), then checked twice: the new
+// as a splice at the node's place in the file (core/yaml/splice.ts), then checked twice: the new
 // text must say exactly what the edit meant and nothing else (so an anchor shared with another
 // route, or a reflowed line, is caught), and it must pass the same validation as loading.
 import {isDeepStrictEqual} from 'node:util';
@@ -9,7 +9,7 @@ import {normaliseProfileName} from '../hermes/home.js';
 import type {RouteEdit, RouteList} from '../types.js';
 import {terminalSafe} from '../output/visible-text.js';
 import {formatPath, hermesYamlOptions} from '../text/yaml-locate.js';
-import {appendItem, applySplices, removeItem, removeKey, setValue, SpliceError, type Splice} from './yaml-splice.js';
+import {appendItem, applySplices, removeItem, removeKey, setValue, SpliceError, type Splice} from '../yaml/splice.js';
 
 const listKey = {model_map: 'options', profile_routes: 'profiles'} as const;
 

@@ -7,7 +7,7 @@ import {existsSync} from 'node:fs';
 import path from 'node:path';
 import {decodeUtf8, inputLimits, readBoundedFile} from '../text/read-text.js';
 import {profileDir} from '../hermes/home.js';
-import {checkHermesReadable, checkUniqueKeys} from './yaml11.js';
+import {checkHermesReadable, checkUniqueKeys} from '../yaml/pyyaml.js';
 
 /** Throws an InputError (file, line, fix) for the first home config Hermes would not read as written. */
 export function checkHomeConfigs(hermesHome: string, profiles: Iterable<string>, alreadyChecked: string): void {

@@ -1,10 +1,10 @@
 // An MCP server's entry in Hermes's config.yaml (`mcp_servers.<name>`), added as text splices so
-// that the rest of the file stays byte-for-byte as it was (yaml-splice.ts), comments included.
+// that the rest of the file stays byte-for-byte as it was (core/yaml/splice.ts), comments included.
 // An entry of that name already there is left alone: setting up twice gives one entry, and an
 // entry the operator adjusted by hand keeps what they wrote.
 import {InputError} from '../errors.js';
 import {parseLocated} from '../text/yaml-locate.js';
-import {applySplices, setValue, SpliceError} from './yaml-splice.js';
+import {applySplices, setValue, SpliceError} from '../yaml/splice.js';
 
 /** env: what the server's process is given beyond Hermes's safe baseline. */
 export type McpServerEntry = {name: string; command: string; args: string[]; env: Record<string, string>; timeout: number};

@@ -4,7 +4,7 @@
 // the Document (config/edit.ts) always starts from what the file really says.
 import {z} from 'zod';
 import {parseBuiltinDelegation} from './builtin.js';
-import {checkHermesReadable, checkUniqueKeys, textAsWritten} from './yaml11.js';
+import {checkHermesReadable, checkUniqueKeys, textAsWritten} from '../yaml/pyyaml.js';
 import {routeNameProblem} from './route-name.js';
 import {InputError, InputErrors} from '../errors.js';
 import {normaliseProfileName} from '../hermes/home.js';

@@ -4,7 +4,7 @@
 // - stream-json: the decoder's summary (the final `result` event: exit code, error, tokens).
 // - text (a Hermes with neither): stdout is banners and boxes, and a failed model call exits 0.
 import {sanitizeLine, stripSgr} from '../output/sanitize.js';
-import type {StreamSummary} from './stream-json.js';
+import type {StreamSummary} from './stream-json/decoder.js';
 import type {OutputMode} from './flags.js';
 import type {TokenCounts, ToolCallRecord} from '../types.js';
 

@@ -1,5 +1,5 @@
 // The pane's line for a tool call and for its result, wherever the call was learnt from: the
-// stream-json events (stream-json.ts) or the session's messages in state.db (session-messages.ts).
+// stream-json events (stream-json/decoder.ts) or the session's messages in state.db (session-messages.ts).
 // One rendering, so a task looks the same on every release. Each is one line of bounded length.
 import {joinLines} from '../text/lines.js';
 

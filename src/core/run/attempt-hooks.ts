@@ -5,8 +5,8 @@
 // has results.json written again if the batch had finished meanwhile.
 import type {ProcessRecord} from '../run-folder/folder.js';
 import type {BatchEvent, TaskResult, TaskStatus} from '../types.js';
-import type {BatchMonitor} from './batch-monitor.js';
-import type {TaskEntry} from './batch-tasks.js';
+import type {BatchMonitor} from './batch/monitor.js';
+import type {TaskEntry} from './batch/tasks.js';
 import type {BatchBudgets} from './budgets.js';
 import type {ExecutionHooks} from './executor.js';
 import type {SpendReader} from './spend.js';

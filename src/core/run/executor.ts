@@ -4,7 +4,7 @@
 // (task-run.ts); one that hands attempts to workers on other machines fits the same shape, since
 // everything crosses it as data (events, records, output bytes, one result) and plain calls.
 import type {ProcessRecord} from '../run-folder/folder.js';
-import type {StreamJsonDecoder} from '../hermes/stream-json.js';
+import type {StreamJsonDecoder} from '../hermes/stream-json/decoder.js';
 import type {TaskOutput} from '../output/task-output.js';
 import type {BatchEvent, PlannedTask, StopReason, TaskResult, TaskTelemetry} from '../types.js';
 

@@ -3,24 +3,24 @@
 // its kill cascade and the cleanup of leftover grandchildren); the runner announces everything
 // as BatchEvents; `run` prints them and the dashboard's store is fed by them. Nothing here knows
 // about terminals or React.
-// This file is the batch's lifecycle: the queue (batch-queue.ts, which asks admission.ts whether a
+// This file is the batch's lifecycle: the queue (batch/queue.ts, which asks admission.ts whether a
 // task may start: concurrency, per-provider slots, budgets.ts), re-planning and re-routing, cancel, shutdown,
 // fail-fast and the report. How one attempt is run is its executor's (executor.ts; the local one
 // is task-run.ts); what an attempt tells the batch is entered by attempt-hooks.ts, what a cancel
 // does to one task is task-stops.ts; when the batch has finished (and how the dashboard's re-opens
-// it) is batch-rounds.ts.
-import {BatchEvents, type BatchListener} from './batch-events.js';
-import {batchReport} from './batch-report.js';
-import {BatchRounds} from './batch-rounds.js';
-import {applyRoutingTo, retryTaskIn, type ReroutableBatch, type RoutingSettings} from './batch-reroute.js';
-import {BatchTasks, type TaskEntry} from './batch-tasks.js';
+// it) is batch/rounds.ts.
+import {BatchEvents, type BatchListener} from './batch/events.js';
+import {batchReport} from './batch/report.js';
+import {BatchRounds} from './batch/rounds.js';
+import {applyRoutingTo, retryTaskIn, type ReroutableBatch, type RoutingSettings} from './batch/reroute.js';
+import {BatchTasks, type TaskEntry} from './batch/tasks.js';
 import {buildResult, refusedResult} from './results.js';
 import {writePlanOrRemoveFolder, writeResults} from '../run-folder/writes.js';
 import {RunRecords} from '../run-folder/records.js';
 import {SpendReader} from './spend.js';
-import {BatchQueue} from './batch-queue.js';
+import {BatchQueue} from './batch/queue.js';
 import {BatchBudgets, inScope, type BudgetLimit} from './budgets.js';
-import {BatchMonitor, type MonitorClock} from './batch-monitor.js';
+import {BatchMonitor, type MonitorClock} from './batch/monitor.js';
 import {defaultStuckAfterMs} from './stuck.js';
 import type {TaskOutput} from '../output/task-output.js';
 import type {TaskExecutor} from './executor.js';
@@ -59,7 +59,7 @@ export type RunnerOptions = TaskRunSettings & {
 	retryAfterFinish?: boolean | undefined;
 };
 
-export type {BatchListener} from './batch-events.js';
+export type {BatchListener} from './batch/events.js';
 
 export class BatchRunner {
 	private readonly events = new BatchEvents();
@@ -73,7 +73,7 @@ export class BatchRunner {
 	private readonly monitor: BatchMonitor;
 	/** Whether the batch runs or has finished; what start() and whenSettled() wait for. */
 	private readonly rounds: BatchRounds;
-	/** What re-planning and re-routing (batch-reroute.ts) may read and drive. */
+	/** What re-planning and re-routing (batch/reroute.ts) may read and drive. */
 	private readonly reroutable: ReroutableBatch;
 	private readonly executor: TaskExecutor;
 	/** Each attempt's spend from state.db, read as it ends. */

@@ -17,7 +17,7 @@ import {processTableFromNow, readProcStat} from '../process/proc-tree.js';
 import {buildResult, describeExit, describeStop, finalStatus, stoppedBecause} from './results.js';
 import {outputModeOf} from '../hermes/flags.js';
 import type {RunFolder} from '../run-folder/folder.js';
-import {StreamJsonDecoder} from '../hermes/stream-json.js';
+import {StreamJsonDecoder} from '../hermes/stream-json/decoder.js';
 import {TaskOutput} from '../output/task-output.js';
 import {closeTaskLog, openTaskLog, type TaskLog} from '../output/task-log.js';
 import {outputEnd, pipeWithBackpressure, type OutputActivity} from '../output/output-pipe.js';

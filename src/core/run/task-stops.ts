@@ -2,7 +2,7 @@
 // shutdown): a queued task never starts; a running attempt is asked to stop once — its cascade, or
 // for one on a worker host a stop request, whose `cancelling` comes back a round trip later — and a
 // second cancel meanwhile is none, unless it is a kill (skipGrace), which ends the grace at once.
-import type {TaskEntry} from './batch-tasks.js';
+import type {TaskEntry} from './batch/tasks.js';
 import type {TaskExecution} from './executor.js';
 import type {StopReason} from '../types.js';
 

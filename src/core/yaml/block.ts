@@ -3,7 +3,7 @@
 // folded paragraph into one long quoted line. Undefined when the value cannot be written so
 // (control characters, leading blanks, trailing blank lines): the caller quotes it instead.
 import {parse} from 'yaml';
-import {pyYamlRefusal} from './yaml11.js';
+import {pyYamlRefusal} from './pyyaml.js';
 import {hermesYamlOptions} from '../text/yaml-locate.js';
 
 const width = 80;

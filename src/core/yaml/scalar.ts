@@ -1,8 +1,8 @@
 // A new value written as YAML text the way the operator's file writes it there: a scalar in its
 // style (plain only where both YAML versions read it back the same), new keys and new list items
-// as block lines. yaml-splice.ts decides where the text goes; this decides what it says.
+// as block lines. splice.ts decides where the text goes; this decides what it says.
 import {parse, type Scalar} from 'yaml';
-import {pyYamlRefusal} from './yaml11.js';
+import {pyYamlRefusal} from './pyyaml.js';
 
 /** A scalar, a list of flat maps (new routes) or of strings (an MCP server's args): what an edit may write. */
 export type NewValue = string | number | Array<Record<string, string> | string>;

@@ -2,10 +2,10 @@
 // re-stringifying the Document: the yaml package's stringifier re-indents, re-quotes and moves
 // comments, and the operator's config.yaml must stay byte-for-byte the same outside the one
 // value that changed. Each function returns splices; the caller re-parses the result and checks
-// that it says what was meant (config/edit.ts).
+// that it says what was meant (core/config/edit.ts).
 import {isAlias, isMap, isNode, isPair, isScalar, isSeq, type Document, type Range, type Scalar, type YAMLMap} from 'yaml';
-import {blockScalar} from './yaml-block.js';
-import {emit, emitItems, formatScalar, type NewValue} from './yaml-scalar.js';
+import {blockScalar} from './block.js';
+import {emit, emitItems, formatScalar, type NewValue} from './scalar.js';
 import {formatPath} from '../text/yaml-locate.js';
 
 export type Splice = {from: number; to: number; insert: string};

@@ -4,7 +4,7 @@ import {spawnSync} from 'node:child_process';
 import {describe, expect, it} from 'vitest';
 import {parse} from 'yaml';
 import {applyRouteEdit} from '../../../src/core/config/edit.js';
-import {pyYamlRefusal} from '../../../src/core/config/yaml11.js';
+import {pyYamlRefusal} from '../../../src/core/yaml/pyyaml.js';
 import {lineDiff} from '../../../src/core/text/line-diff.js';
 
 const config = (description: string) => `delegation:

@@ -7,11 +7,11 @@
 // Past ~300 lines as one decoder: cutting bytes into lines (bounded, overlong lines passed
 // through) and showing events share where the pane's line stands (atLineStart) and the summary;
 // what stands apart is apart (the long result line, the tool calls' pairing).
-import {completeUtf8End, cutResultEvent, LongLine, startsResultEvent} from './stream-json-result-line.js';
-import {ToolCalls} from './stream-json-tool-calls.js';
-import {compactJson, cutText as cut, toolCallLine, toolResultLine} from './tool-lines.js';
-import type {TaskTelemetry, TokenCounts, ToolCallRecord} from '../types.js';
-import {joinLines} from '../text/lines.js';
+import {completeUtf8End, cutResultEvent, LongLine, startsResultEvent} from './result-line.js';
+import {ToolCalls} from './tool-calls.js';
+import {compactJson, cutText as cut, toolCallLine, toolResultLine} from '../tool-lines.js';
+import type {TaskTelemetry, TokenCounts, ToolCallRecord} from '../../types.js';
+import {joinLines} from '../../text/lines.js';
 
 export type StreamSummary = {
 	/**
@@ -72,7 +72,7 @@ export class StreamJsonDecoder {
 	private deltaBytes = 0;
 	private deltasTruncated = false;
 	private resultText: string | null = null;
-	/** The result line was too long to keep whole (stream-json-result-line.ts): resultText is the answer's start only. */
+	/** The result line was too long to keep whole (result-line.ts): resultText is the answer's start only. */
 	private resultTextCut = false;
 	private result: StreamSummary['result'] = null;
 	private tokens: TokenCounts | null = null;

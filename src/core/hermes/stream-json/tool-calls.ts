@@ -1,7 +1,7 @@
 // The tool calls of one stream-json run, for the results: each `tool_use` paired with its
 // `tool_result`, by tool_call_id where Hermes sends one, else by name, oldest call first. At most
 // maxToolCalls are kept (a runaway agent may call tools for ever); every call is counted.
-import type {ToolCallRecord} from '../types.js';
+import type {ToolCallRecord} from '../../types.js';
 
 const maxToolCalls = 1000;
 

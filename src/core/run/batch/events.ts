@@ -4,8 +4,8 @@
 // A listener that throws must not take the batch down with it (its processes would be left to
 // nobody, its results never written): the exception is kept, every other listener still hears
 // the event, and the runner reports it once the results are safe (throwFailure).
-import type {BatchEvent} from '../types.js';
-import {messageOf} from '../errors.js';
+import type {BatchEvent} from '../../types.js';
+import {messageOf} from '../../errors.js';
 
 export type BatchListener = (event: BatchEvent) => void;
 

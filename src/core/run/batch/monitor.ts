@@ -5,8 +5,8 @@
 // (the tool-call count of task.spend or telemetry moved). A change of verdict is a task.stuck
 // event; with --stuck-timeout, quiet that long is a stop (StopReason stuck → timed_out). The
 // clock is injected so tests step it; the real timer is unref'd so it never keeps the process up.
-import {isStuck, quietSince} from './stuck.js';
-import type {BatchEvent} from '../types.js';
+import {isStuck, quietSince} from '../stuck.js';
+import type {BatchEvent} from '../../types.js';
 
 export type MonitorClock = {now: () => number; every: (ms: number, visit: () => void) => {stop: () => void}};
 

@@ -2,8 +2,8 @@
 // were queued, and each time something changes (a task queued, one ended, a budget reached) the
 // queue asks admission.ts about every waiting task, so a task held back by its provider's slots
 // does not hold back the tasks behind it on other providers.
-import {admit, homeOf, providerOf, type AdmissionState} from './admission.js';
-import type {PlannedTask} from '../types.js';
+import {admit, homeOf, providerOf, type AdmissionState} from '../admission.js';
+import type {PlannedTask} from '../../types.js';
 
 export type QueueHooks = {
 	/** The task as it is now (a re-plan may change it while it waits); undefined: it no longer waits (cancelled). */

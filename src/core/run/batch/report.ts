@@ -1,12 +1,12 @@
 // The report a finished batch writes to results.json and announces as batch.finished: the
 // results in plan order, their summary, token and spend totals, and every warning, including any run
 // folder write and any event listener that failed along the way.
-import {hermesSummary} from '../hermes/probe.js';
-import {summarize, tokenTotals} from './results.js';
-import {spendTotals} from './spend.js';
-import type {RunFolder} from '../run-folder/folder.js';
-import {allWarnings} from '../plan/routing.js';
-import type {BatchReport, HermesCapabilities, RoutePlan, TaskResult} from '../types.js';
+import {hermesSummary} from '../../hermes/probe.js';
+import {summarize, tokenTotals} from '../results.js';
+import {spendTotals} from '../spend.js';
+import type {RunFolder} from '../../run-folder/folder.js';
+import {allWarnings} from '../../plan/routing.js';
+import type {BatchReport, HermesCapabilities, RoutePlan, TaskResult} from '../../types.js';
 
 export function batchReport(input: {
 	plan: RoutePlan;

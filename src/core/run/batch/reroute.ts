@@ -1,11 +1,11 @@
 // Changing plans while the batch runs: the routing message re-plans every task that has not
 // started, the re-route message sends one task (back) into the queue on a route the operator
 // chose. These only keep the books and announce; the batch (runner.ts) runs what they queue.
-import type {BatchTasks} from './batch-tasks.js';
-import {planRetry, replanBatch} from '../plan/replan.js';
-import {refusedResult} from './results.js';
-import {allWarnings} from '../plan/routing.js';
-import type {BatchEvent, DelegateSettings, DelegationConfig, HermesCapabilities, PlannedTask, RetryTarget, TaskResult} from '../types.js';
+import type {BatchTasks} from './tasks.js';
+import {planRetry, replanBatch} from '../../plan/replan.js';
+import {refusedResult} from '../results.js';
+import {allWarnings} from '../../plan/routing.js';
+import type {BatchEvent, DelegateSettings, DelegationConfig, HermesCapabilities, PlannedTask, RetryTarget, TaskResult} from '../../types.js';
 
 /**
  * What the batch was planned with, so it can be re-planned while it runs (applyRouting):

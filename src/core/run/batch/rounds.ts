@@ -3,7 +3,7 @@
 // written, and then batch.finished is announced. `run` exits there. The dashboard keeps the
 // batch: a retry (R) after the finish re-opens it for another round, which ends the same way,
 // with results.json rewritten. whenSettled() is how the dashboard waits for the last one.
-import type {BatchReport} from '../types.js';
+import type {BatchReport} from '../../types.js';
 
 export type RoundHooks = {
 	/** Writes the round up: plan.json settled, the report built, results.json written. */

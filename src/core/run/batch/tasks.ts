@@ -1,8 +1,8 @@
 // Where each task of a running batch stands: its plan as it is now, its status, its current
 // attempt (output buffer and process) and its result. The runner decides what happens next; this
 // keeps the books, so status(), output() and the report always agree with each other.
-import type {AttemptOutput, TaskExecution} from './executor.js';
-import type {PlannedTask, RoutePlan, TaskResult, TaskStatus} from '../types.js';
+import type {AttemptOutput, TaskExecution} from '../executor.js';
+import type {PlannedTask, RoutePlan, TaskResult, TaskStatus} from '../../types.js';
 
 export type TaskEntry = {
 	task: PlannedTask;

@@ -1,8 +1,8 @@
 // The decoder stands between Hermes's stdout and a task's pane and results: whatever the pipe's
 // chunking, the pane must show the same thing and the results must say the same thing.
 import {describe, expect, it} from 'vitest';
-import {StreamJsonDecoder} from '../../../src/core/hermes/stream-json.js';
-import type {TaskTelemetry} from '../../../src/core/types.js';
+import {StreamJsonDecoder} from '../../../../src/core/hermes/stream-json/decoder.js';
+import type {TaskTelemetry} from '../../../../src/core/types.js';
 
 // As Python's json.dumps writes it (", " and ": ", non-ASCII as is), with Hermes's timestamps.
 function pythonJson(value: unknown): string {
