@@ -1,6 +1,6 @@
 // A one-line text field's state: its text and where the cursor is. The search prompt, the routes
 // editor and the route picker hold one each in the overlay (state/overlay.ts says which has the
-// keyboard); what a key press does to it is ui/text-field/text-field.ts.
+// keyboard); what a key press does to it is ui/text-field/edit.ts.
 
 /** Its text and where the cursor is (0 … length, in characters). */
 export type TextField = {value: string; cursor: number};

@@ -1,7 +1,8 @@
 // The dashboard: header, the task area (grid, list or one zoomed task), footer, and the help,
 // spend and confirm overlays. It only composes: state lives in the store, sizes come from layout.ts,
-// keys go through use-keys.ts.
+// keys go through use-keys.ts, and the binding table reaches the components through its context.
 import {Box, Text} from 'ink';
+import {useRef} from 'react';
 import {useShallow} from 'zustand/shallow';
 import type {Theme} from '../core/theme/themes.js';
 import {bodyLayer, type BodyLayer} from '../state/overlay.js';
@@ -16,7 +17,9 @@ import {ListLayout} from './components/ListLayout.js';
 import {RoutesEditor} from './components/RoutesEditor.js';
 import {SpendOverlay} from './components/SpendOverlay.js';
 import {ZoomView} from './components/ZoomView.js';
+import {BindingsProvider, useBindings} from './keys/bindings-context.js';
 import {useKeys} from './keys/use-keys.js';
+import {ScrollTargetContext, useScrollTarget, type ScrollTarget} from './hooks/use-scroll-window.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {formatKey} from './keys/key-descriptor.js';
 import type {Bindings} from './keys/keys.js';
@@ -34,16 +37,24 @@ export type AppProps = {
 };
 
 export function App({store, theme, bindings, columns, rows}: AppProps) {
+	// The scrolled overlay on screen (help, spend), which the key handler hands scroll commands to.
+	const scrollTarget = useRef<ScrollTarget['current']>(null);
 	return (
 		<StoreProvider store={store}>
 			<ThemeProvider theme={theme}>
-				<Dashboard bindings={bindings} columns={columns} rows={rows}/>
+				<BindingsProvider bindings={bindings}>
+					<ScrollTargetContext.Provider value={scrollTarget}>
+						<Dashboard columns={columns} rows={rows}/>
+					</ScrollTargetContext.Provider>
+				</BindingsProvider>
 			</ThemeProvider>
 		</StoreProvider>
 	);
 }
 
-function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; readonly columns: number | undefined; readonly rows: number | undefined}) {
+function Dashboard({columns, rows}: {readonly columns: number | undefined; readonly rows: number | undefined}) {
+	const bindings = useBindings();
+	const scrollTarget = useScrollTarget();
 	const size = useTerminalSize({columns, rows});
 	const ui = useBatch(useShallow(state => ({
 		taskCount: shownOrder(state).length,
@@ -64,30 +75,30 @@ function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; read
 		zoomLines: frame.tooSmall ? 1 : zoomVisibleLines(frame.bodyHeight),
 		zoomColumns: frame.columns,
 		effectiveLayout: body?.kind ?? 'list',
+		scrollOverlay: command => scrollTarget.current?.(command),
 	});
 
 	if (frame.tooSmall) {
 		return question === null
 			? <TooSmall columns={frame.columns} quitKey={formatKey(bindings.get('app.quit')?.[0] ?? 'q')}/>
 			// Even with no room for the dashboard, a pending question must be answerable.
-			: <Box height={Math.max(1, size.rows - 1)} overflow='hidden'><ConfirmBar width={frame.columns} bindings={bindings}/></Box>;
+			: <Box height={Math.max(1, size.rows - 1)} overflow='hidden'><ConfirmBar width={frame.columns}/></Box>;
 	}
 
 	return (
 		<Box flexDirection='column' width={frame.columns}>
-			<Header width={frame.columns} bindings={bindings}/>
+			<Header width={frame.columns}/>
 			<Box height={frame.bodyHeight} width={frame.columns} overflow='hidden'>
-				<Body frame={frame} bindings={bindings} body={ui.body} empty={ui.allTasks === 0} noneShown={ui.taskCount === 0}/>
+				<Body frame={frame} body={ui.body} empty={ui.allTasks === 0} noneShown={ui.taskCount === 0}/>
 			</Box>
-			{question !== null && <ConfirmBar width={frame.columns} bindings={bindings}/>}
-			<Footer width={frame.columns} bindings={bindings} offScreen={(ui.body === null || ui.body === 'filter') && frame.body.kind === 'grid' ? panesOffScreen(frame.body, ui.taskCount, ui.focused) : 0}/>
+			{question !== null && <ConfirmBar width={frame.columns}/>}
+			<Footer width={frame.columns} offScreen={(ui.body === null || ui.body === 'filter') && frame.body.kind === 'grid' ? panesOffScreen(frame.body, ui.taskCount, ui.focused) : 0}/>
 		</Box>
 	);
 }
 
 type BodyProps = {
 	readonly frame: Extract<FramePlan, {tooSmall: false}>;
-	readonly bindings: Bindings;
 	/** What covers the grid in the body (a question's bar is below it). */
 	readonly body: BodyLayer['kind'] | null;
 	readonly empty: boolean;
@@ -95,22 +106,22 @@ type BodyProps = {
 	readonly noneShown: boolean;
 };
 
-function Body({frame, bindings, body, empty, noneShown}: BodyProps) {
+function Body({frame, body, empty, noneShown}: BodyProps) {
 	const theme = useTheme();
 	if (body === 'help') {
-		return <HelpOverlay width={frame.columns} height={frame.bodyHeight} bindings={bindings}/>;
+		return <HelpOverlay width={frame.columns} height={frame.bodyHeight}/>;
 	}
 
 	if (body === 'spend') {
-		return <SpendOverlay width={frame.columns} height={frame.bodyHeight} bindings={bindings}/>;
+		return <SpendOverlay width={frame.columns} height={frame.bodyHeight}/>;
 	}
 
 	if (body === 'routes' || body === 'pick') {
-		return <RoutesEditor width={frame.columns} height={frame.bodyHeight} bindings={bindings}/>;
+		return <RoutesEditor width={frame.columns} height={frame.bodyHeight}/>;
 	}
 
 	if (body === 'zoom') {
-		return <ZoomView width={frame.columns} height={frame.bodyHeight} bindings={bindings}/>;
+		return <ZoomView width={frame.columns} height={frame.bodyHeight}/>;
 	}
 
 	if (empty) {

@@ -5,6 +5,7 @@ import {modeNames} from '../../state/steer.js';
 import {formatElapsed} from '../../core/text/durations.js';
 import {oneLine, truncate, wrapWords} from '../text/format.js';
 import {formatKey} from '../keys/key-descriptor.js';
+import {useBindings} from '../keys/bindings-context.js';
 import type {Bindings} from '../keys/keys.js';
 import {useBatch} from '../store-context.js';
 import {useTheme} from '../theme/theme.js';
@@ -16,15 +17,17 @@ const titleWidth = 40;
 // (The answer keys are in the footer as well, for the terminal too narrow even for that.)
 const maxLines = 3;
 
-export function ConfirmBar({width, bindings}: {readonly width: number; readonly bindings: Bindings}) {
+export function ConfirmBar({width}: {readonly width: number}) {
 	const theme = useTheme();
+	const bindings = useBindings();
 	const question = useBatch(state => confirmQuestion(state));
 	const action = useBatch(state => (state.overlay?.kind === 'confirm' ? state.overlay.question.action : undefined));
+	// Every hook before the early return: React needs the same hooks in the same order on every render.
+	const detachable = useBatch(state => state.canDetach && state.overlay?.kind === 'confirm' && state.overlay.question.action === 'quit');
 	if (question === null) {
 		return null;
 	}
 
-	const detachable = useBatch(state => state.canDetach && state.overlay?.kind === 'confirm' && state.overlay.question.action === 'quit');
 	const answer = answerKeys(bindings, detachable);
 	const lines = confirmText(question, width, bindings, detachable);
 	const colour = action === 'cancel' ? theme.colors.text.warning : theme.colors.text.error;

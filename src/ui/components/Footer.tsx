@@ -4,7 +4,8 @@ import {Box, Text} from 'ink';
 import {useShallow} from 'zustand/shallow';
 import {isAvailable, keyContext, stateLabel} from '../keys/actions.js';
 import {formatKey} from '../keys/key-descriptor.js';
-import {footerHints, type Bindings, type KeyHint} from '../keys/keys.js';
+import {useBindings} from '../keys/bindings-context.js';
+import {footerHints, type KeyHint} from '../keys/keys.js';
 import {footerHeight} from '../layout.js';
 import {useBatch} from '../store-context.js';
 import {shownOrder} from '../../state/task-order.js';
@@ -12,12 +13,12 @@ import {useTheme} from '../theme/theme.js';
 
 export type FooterProps = {
 	readonly width: number;
-	readonly bindings: Bindings;
 	/** Panes of the grid not on screen: said first, or the operator cannot know they are there. */
 	readonly offScreen?: number;
 };
 
-export function Footer({width, bindings, offScreen = 0}: FooterProps) {
+export function Footer({width, offScreen = 0}: FooterProps) {
+	const bindings = useBindings();
 	const theme = useTheme();
 	// Flattened to strings so that a store update which changes no hint renders nothing.
 	const flatHints = useBatch(useShallow(state => footerHints(bindings, keyContext(state), {

@@ -6,7 +6,7 @@ import {formatElapsed} from '../../core/text/durations.js';
 import {configMark} from '../../state/steer.js';
 import {formatCount, statusLabels, statusOrder, statusSymbols} from '../text/format.js';
 import {formatKey} from '../keys/key-descriptor.js';
-import type {Bindings} from '../keys/keys.js';
+import {useBindings} from '../keys/bindings-context.js';
 import {headerHeight} from '../layout.js';
 import {batchSpendSummary, burnRate, stuckCount} from '../../state/spend-view.js';
 import {budgetTexts, burnText, headerSpendText} from '../text/spend.js';
@@ -20,7 +20,8 @@ const modeLabels: Readonly<Record<RoutingMode, string>> = {
 	default: 'parent model',
 };
 
-export function Header({width, bindings}: {readonly width: number; readonly bindings: Bindings}) {
+export function Header({width}: {readonly width: number}) {
+	const bindings = useBindings();
 	const theme = useTheme();
 	const info = useBatch(useShallow(state => ({
 		runId: state.runId,

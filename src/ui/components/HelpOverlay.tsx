@@ -2,13 +2,13 @@
 // after every warning of the batch (the header has room for one). One column, each description
 // whole and word-wrapped beside its keys: columns side by side cut the descriptions until
 // several read alike ("Edit the selected model ro…"). What does not fit scrolls.
-import {Box, Text, useInput, useStdin} from 'ink';
-import {useState} from 'react';
-import {keyContext} from '../keys/actions.js';
+import {Box, Text} from 'ink';
 import {wrapWords} from '../text/format.js';
+import {useBindings} from '../keys/bindings-context.js';
 import {formatKey} from '../keys/key-descriptor.js';
-import {helpEntries, matchCommand, type Bindings, type Command, type KeyContext} from '../keys/keys.js';
-import {useBatch, useBatchStore} from '../store-context.js';
+import {helpEntries, type Bindings, type Command, type KeyContext} from '../keys/keys.js';
+import {useScrollWindow} from '../hooks/use-scroll-window.js';
+import {useBatch} from '../store-context.js';
 import {useTheme} from '../theme/theme.js';
 
 const sections: ReadonlyArray<{context: KeyContext; title: string}> = [
@@ -106,51 +106,13 @@ export function helpLines(warnings: readonly string[], rows: readonly Row[], wid
 	return lines;
 }
 
-/** The lines on screen at `offset`, with a marker line for what is hidden above and below. */
-export function helpWindow(total: number, visible: number, offset: number): {start: number; end: number; above: number; below: number; maxOffset: number} {
-	if (total <= visible) {
-		return {start: 0, end: total, above: 0, below: 0, maxOffset: 0};
-	}
-
-	// Scrolled to the end, the top marker and the last lines fill the view.
-	const maxOffset = Math.max(0, total - Math.max(1, visible - 1));
-	const start = Math.min(Math.max(0, offset), maxOffset);
-	const room = Math.max(1, visible - (start > 0 ? 1 : 0));
-	const end = total - start > room ? start + Math.max(1, room - 1) : total;
-	return {start, end, above: start, below: total - end, maxOffset};
-}
-
-export function HelpOverlay({width, height, bindings}: {readonly width: number; readonly height: number; readonly bindings: Bindings}) {
+export function HelpOverlay({width, height}: {readonly width: number; readonly height: number}) {
 	const theme = useTheme();
-	const store = useBatchStore();
-	const {isRawModeSupported} = useStdin();
+	const bindings = useBindings();
 	const warnings = useBatch(state => state.warnings);
-	// UI-only state: how far the help is scrolled means nothing outside this overlay.
-	const [offset, setOffset] = useState(0);
 	const rows = helpRows(bindings);
 	const lines = helpLines(warnings, rows, width - 4);
-	const visible = Math.max(1, height - chrome);
-	const view = helpWindow(lines.length, visible, offset);
-
-	useInput((input, key) => {
-		// The app's key handler leaves the scroll keys to the overlay while it is the innermost one.
-		if (keyContext(store.getState()) !== 'help') {
-			return;
-		}
-
-		const step: Partial<Record<Command, number>> = {'scroll.up': -1, 'scroll.down': 1, 'scroll.pageUp': -(visible - 2), 'scroll.pageDown': visible - 2};
-		const command = matchCommand(bindings, 'help', input, key);
-		const delta = command === undefined ? undefined : step[command];
-		if (delta !== undefined) {
-			// From the previous offset, not this render's: keys that arrive together are all handled
-			// before the next render, and each must move on from where the one before it left off.
-			setOffset(previous => {
-				const from = helpWindow(lines.length, visible, previous);
-				return Math.min(from.maxOffset, Math.max(0, from.start + (delta > 0 ? Math.max(1, delta) : Math.min(-1, delta))));
-			});
-		}
-	}, {isActive: isRawModeSupported});
-
+	const view = useScrollWindow(lines.length, Math.max(1, height - chrome));
 	const keysWidth = keysWidthOf(rows);
 	const close = [bindings.get('zoom.close')?.[0], bindings.get('help.toggle')?.[0]].filter(key => key !== undefined).map(formatKey).join(' or ');
 	const scrollKeys = (['scroll.down', 'scroll.pageDown'] as const).map(command => bindings.get(command)?.[0]).filter(key => key !== undefined).map(formatKey).join('/');

@@ -9,14 +9,16 @@ import {bodyLayer} from '../../state/overlay.js';
 import {routeLoad, type ExplicitModelInput, type RouteRow} from '../../state/routes-editor.js';
 import type {TextField} from '../../state/text-field.js';
 import {formatKey} from '../keys/key-descriptor.js';
-import type {Bindings, Command} from '../keys/keys.js';
+import {useBindings} from '../keys/bindings-context.js';
+import type {Command} from '../keys/keys.js';
 import {useBatch} from '../store-context.js';
 import {useTheme} from '../theme/theme.js';
 import {TextInput} from '../text-field/TextInput.js';
 
 const modeTitles = {model_map: 'model routes (model_map)', profile_routes: 'profile routes (profile_routes)', default: 'built-in delegation (default)'} as const;
 
-export function RoutesEditor({width, height, bindings}: {readonly width: number; readonly height: number; readonly bindings: Bindings}) {
+export function RoutesEditor({width, height}: {readonly width: number; readonly height: number}) {
+	const bindings = useBindings();
 	const theme = useTheme();
 	const layer = useBatch(state => {
 		const body = bodyLayer(state.overlay);

@@ -2,7 +2,7 @@
 // and scrolled sideways), with a search prompt and line numbers while searching.
 import {Box, Text} from 'ink';
 import {formatKey} from '../keys/key-descriptor.js';
-import type {Bindings} from '../keys/keys.js';
+import {useBindings} from '../keys/bindings-context.js';
 import {routeLine, titleLine} from '../text/format.js';
 import {useBadge, useStatusDetail} from '../hooks/use-status-text.js';
 import {zoomVisibleLines} from '../layout.js';
@@ -18,9 +18,10 @@ import {maxOffset} from '../../state/zoom.js';
 import {zoomWindow} from '../text/zoom-rows.js';
 import {ZoomRowText} from './ZoomRowText.js';
 
-export type ZoomViewProps = {readonly width: number; readonly height: number; readonly bindings: Bindings};
+export type ZoomViewProps = {readonly width: number; readonly height: number};
 
-export function ZoomView({width, height, bindings}: ZoomViewProps) {
+export function ZoomView({width, height}: ZoomViewProps) {
+	const bindings = useBindings();
 	const theme = useTheme();
 	const zoom = useBatch(state => zoomOf(state.overlay));
 	const searching = useBatch(state => zoomLayer(state.overlay)?.searching ?? null);

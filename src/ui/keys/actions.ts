@@ -22,6 +22,8 @@ export type CommandEnvironment = {
 	zoomColumns: number;
 	/** The layout on screen, which the toggle switches away from. */
 	effectiveLayout: 'grid' | 'list';
+	/** The help and the spend table scroll their own window (hooks/use-scroll-window.ts): a scroll command there goes to it. */
+	scrollOverlay: (command: Command) => void;
 };
 
 type Action = (state: State, environment: CommandEnvironment) => void;

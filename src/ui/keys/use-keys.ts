@@ -5,8 +5,7 @@ import {useRef} from 'react';
 import {useInput, useStdin, type Key} from 'ink';
 import {keyContext, runKeyCommand, type CommandEnvironment} from './actions.js';
 import {isTextContext, matchCommand, type Bindings} from './keys.js';
-import {editField, nonText} from '../text-field/text-field.js';
-import {activeField} from '../../state/overlay.js';
+import {nonText, typeIntoField} from '../text-field/edit.js';
 import {useBatchStore} from '../store-context.js';
 import type {BatchStore} from '../../state/store-types.js';
 import {PasteReader} from './paste-reader.js';
@@ -108,8 +107,9 @@ function press(store: BatchStore, bindings: Bindings, environment: CommandEnviro
 	const state = store.getState();
 	const context = keyContext(state);
 	const command = matchCommand(bindings, context, input, key);
-	// The help and the spend table scroll themselves (the offset is their own); the zoom view under them stays put.
+	// The help and the spend table scroll their own window; the zoom view under them stays put.
 	if ((context === 'help' || context === 'spend') && command?.startsWith('scroll.')) {
+		environment.scrollOverlay(command);
 		return;
 	}
 
@@ -123,11 +123,7 @@ function press(store: BatchStore, bindings: Bindings, environment: CommandEnviro
 	} else if (isTextContext(context)) {
 		// One text field has the keyboard (the search prompt's, the editor's or the picker's): the
 		// key edits it, the same way in each.
-		const field = activeField(state.overlay);
-		const edited = field && editField(field, input, key);
-		if (edited && edited !== field) {
-			state.setField(edited);
-		}
+		typeIntoField(state, input, key);
 	}
 }
 

@@ -1,7 +1,7 @@
 // A one-line text field as it is drawn: the text with the cursor shown inverse, scrolled so the
 // cursor stays in view, underlined to the field's end so that where it stops is visible (an
 // attribute, not a colour: it shows under the no-color theme too). Its state lives in the store
-// and its keys go through text-field.ts.
+// and its keys go through edit.ts.
 import {Text} from 'ink';
 import type {TextField} from '../../state/text-field.js';
 import {useTheme} from '../theme/theme.js';

@@ -1,9 +1,13 @@
 // One-line text editing, shared by the zoom's search, the routes editor and the route picker:
-// what a key press does to a field's text and cursor. Pure: the field's state lives in the store
-// (state/text-field.ts; state/overlay.ts says which field has the keyboard), and the keyboard
-// hook hands it every key that is not a command where a field has the keyboard.
+// what a key press does to a field's text and cursor (editField, pure), and the key handed to the
+// field that has the keyboard (typeIntoField, which the app's one key handler calls). The field's
+// value lives in the store, whose actions open, fill and submit it: state/text-field.ts defines it
+// and puts text into it (typing here and pasting there insert alike), state/overlay.ts says which
+// field has the keyboard. TextInput.tsx draws one.
 import type {Key} from 'ink';
-import type {TextField} from '../../state/text-field.js';
+import {activeField} from '../../state/overlay.js';
+import type {BatchActions, BatchState} from '../../state/store-types.js';
+import {insertText, type TextField} from '../../state/text-field.js';
 
 export {fieldAtEnd} from '../../state/text-field.js';
 
@@ -53,6 +57,14 @@ export function editField(field: TextField, input: string, key: Key): TextField 
 	}
 
 	// Typed or pasted text goes in at the cursor; a pasted line break or tab becomes a space.
-	const text = [...input.replace(/[\r\n\t]+/g, ' ').replace(nonText, '')];
-	return text.length === 0 ? field : at([...characters.slice(0, cursor), ...text, ...characters.slice(cursor)], cursor + text.length);
+	return insertText(field, input.replace(/[\r\n\t]+/g, ' '));
+}
+
+/** The key typed into the field that has the keyboard, if one has it and the key changes it. */
+export function typeIntoField(state: Pick<BatchState, 'overlay'> & Pick<BatchActions, 'setField'>, input: string, key: Key): void {
+	const field = activeField(state.overlay);
+	const edited = field && editField(field, input, key);
+	if (edited && edited !== field) {
+		state.setField(edited);
+	}
 }

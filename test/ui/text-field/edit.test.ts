@@ -2,7 +2,7 @@
 // the text and the cursor.
 import type {Key} from 'ink';
 import {describe, expect, it} from 'vitest';
-import {editField, fieldAtEnd} from '../../../src/ui/text-field/text-field.js';
+import {editField, fieldAtEnd} from '../../../src/ui/text-field/edit.js';
 
 const none: Key = {upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false, return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false};
 const press = (key: Partial<Key>, input = ''): [string, Key] => [input, {...none, ...key}];
