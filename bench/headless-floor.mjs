@@ -30,7 +30,7 @@ const cases = [
  * Wall seconds of one floor runner (a script in agents/) over the same agents: `argsFor(state)`
  * are its arguments after the script, `state` the batch's folder (its logs go under it).
  */
-function floorRun(name, script, {kind, count, concurrency, env}, argsFor) {
+function floorRun(name, script, {kind, count, env}, argsFor) {
 	const state = newState();
 	const goals = Array.from({length: count}, (_, i) => `${kind}-${i}`);
 	const args = [path.join(here, 'agents', script), ...argsFor(state)];

@@ -121,7 +121,9 @@ function moduleOf(file) {
 
 function summarise(profile) {
 	const selfMs = new Map(profile.nodes.map(node => [node.id, 0]));
-	profile.samples.forEach((id, index) => selfMs.set(id, selfMs.get(id) + (profile.timeDeltas[index] ?? 0) / 1000));
+	profile.samples.forEach((id, index) => {
+		selfMs.set(id, selfMs.get(id) + (profile.timeDeltas[index] ?? 0) / 1000);
+	});
 	const functions = new Map();
 	const modules = new Map();
 	let total = 0;

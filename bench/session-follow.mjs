@@ -93,13 +93,17 @@ const spendOnly = await measure('live spend only (stream-json)', () => {
 	const loop = new FollowLoop(1000);
 	const all = followers(false);
 	for (const follower of all) loop.add(follower);
-	return () => all.forEach(follower => loop.remove(follower));
+	return () => {
+		for (const follower of all) loop.remove(follower);
+	};
 });
 const one = await measure('spend + messages (task-run.ts)', () => {
 	const loop = new FollowLoop(1000);
 	const all = followers();
 	for (const follower of all) loop.add(follower);
-	return () => all.forEach(follower => loop.remove(follower));
+	return () => {
+		for (const follower of all) loop.remove(follower);
+	};
 });
 const each = await measure('a timer (and a read) per follower', () => {
 	const loops = followers().map(follower => {
@@ -107,7 +111,9 @@ const each = await measure('a timer (and a read) per follower', () => {
 		loop.add(follower);
 		return () => loop.remove(follower);
 	});
-	return () => loops.forEach(stop => stop());
+	return () => {
+		for (const stop of loops) stop();
+	};
 });
 console.log(`on top of idle: live spend ${(spendOnly - idle).toFixed(2)} %, spend + messages ${(one - idle).toFixed(2)} % (the messages: ${(one - spendOnly).toFixed(2)} %), a timer each ${(each - idle).toFixed(2)} %`);
 console.log(`${lines} pane lines and ${spends} spend changes seen`);

@@ -63,7 +63,6 @@ async function timeSnapshot(socket, tailLines) {
 		const started = performance.now();
 		const connection = createConnection(socket);
 		let pending = '';
-		let lines = 0;
 		let bytes = 0;
 		let helloMs;
 		const fail = error => {
@@ -81,7 +80,6 @@ async function timeSnapshot(socket, tailLines) {
 				const line = pending + chunk.subarray(from, at).toString('utf8');
 				pending = '';
 				from = at + 1;
-				lines++;
 				const message = JSON.parse(line);
 				if (message.type === 'hello') helloMs ??= performance.now() - started;
 				if (message.type === 'bye') {

@@ -148,7 +148,7 @@ export function notLive(run: RunEntry, command: string): InputError {
 		live: '',
 	}[run.state];
 	const fix = run.state === 'owner died'
-		? '`hermes-delegate gc` ends what it left running; its logs stay: `hermes-delegate logs ' + run.runId + '`'
+		? `\`hermes-delegate gc\` ends what it left running; its logs stay: \`hermes-delegate logs ${run.runId}\``
 		: `\`hermes-delegate logs ${run.runId}\` shows its tasks; \`hermes-delegate ls\` lists the live runs`;
 	return new InputError(`cannot ${command} run ${run.runId}: ${why}`, {}, fix);
 }

@@ -3,7 +3,7 @@
 // operator's), launches the host (client/launch.ts) and either returns where it serves the batch or
 // prints the host's refusal exactly as the in-process command would have, with its exit code.
 import {launchHost} from '../client/launch.js';
-import {type HostCommand, type HostReady} from '../wire/launch.js';
+import type {HostCommand, HostReady} from '../wire/launch.js';
 import type {BatchOptions} from './flags.js';
 import type {CommandIO} from './io.js';
 

@@ -29,7 +29,7 @@ const noSecretFix = `leave the password out of the URL (nats://USER@HOST:4222) a
  * both are percent-decoded. What it holds is never repeated in an error.
  */
 export function parseNatsUrl(url: string): ParsedUrl {
-	const match = /^([a-z][a-z\d+.-]*):\/\/([^/?#]*)([^]*)$/i.exec(url.trim());
+	const match = /^([a-z][a-z\d+.-]*):\/\/([^/?#]*)([\s\S]*)$/i.exec(url.trim());
 	if (!match) throw new InputError('--nats: not a NATS server URL', {}, 'write it as nats://HOST:4222 (tls://HOST:4222 for TLS)');
 	const [, scheme, authority, rest] = match as unknown as [string, string, string, string];
 	if (rest !== '' && rest !== '/') {

@@ -68,7 +68,7 @@ describe.skipIf(!natsServerPath)('run --nats with three workers', () => {
 		const ran = workers.flatMap(worker => ranBy(worker.log.text, batch));
 		expect(ran.toSorted()).toEqual(report.results.slice(0, 60).map(result => result.id).toSorted());
 		for (const worker of workers) expect(ranBy(worker.log.text, batch).length, `${worker.name} took work`).toBeGreaterThan(0);
-		expect(workers.some(worker => worker.log.text.includes(refused.id + ' '))).toBe(false);
+		expect(workers.some(worker => worker.log.text.includes(`${refused.id} `))).toBe(false);
 		// Shaped like a local run's result: the same keys, plus the host.
 		const local = await execa(process.execPath, [cliPath, 'run', '--hermes-bin', fakeAgentPath, JSON.stringify([{goal: 'local [fake:duration=0.1]'}])], {env: {...process.env, HERMES_HOME: scratchDir('hd-local-')}, reject: false});
 		const localKeys = Object.keys((JSON.parse(local.stdout) as BatchReport).results[0]!).toSorted();

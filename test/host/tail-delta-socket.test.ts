@@ -9,7 +9,7 @@ import {describe, expect, it} from 'vitest';
 import {connectToBatch} from '../../src/client/connection.js';
 import {protocolVersion} from '../../src/wire/protocol.js';
 import {applyDelta, type HeldTail} from '../../src/client/panes.js';
-import {type OutputDelta} from '../../src/wire/tail-delta.js';
+import type {OutputDelta} from '../../src/wire/tail-delta.js';
 import type {OutputSnapshot} from '../../src/wire/port.js';
 import {hostTestsAfterEach} from '../helpers/hosted-batch.js';
 import {rawClient, type RawClient} from '../helpers/raw-socket.js';

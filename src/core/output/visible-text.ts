@@ -9,6 +9,7 @@ const tabWidth = 4;
 // line: unassigned and private-use code points show as U+FFFD; format characters (soft hyphen,
 // bidi controls, zero-width space, variation selector 16) are dropped.
 const unassignedOrPrivate = /[\p{Cn}\p{Co}]/gu;
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: U+FE0F is matched alone, as its own character, on purpose.
 const formatCharacters = /[\p{Cf}\uFE0F](?<!\u200D)/gu;
 // Emoji sequences are taken apart, because string-width (and so Ink) counts a sequence as one
 // two-column character while terminals draw it as they please: tmux 3.3 draws 👍🏽 (with a skin

@@ -278,6 +278,7 @@ export function startKillCascade(target: number | Family, options: CascadeOption
 			// for whoever onStart handed the cascade to (marked handled: the throw is the report).
 			begin(Promise.reject(error as Error));
 			cascade.done.catch(() => undefined);
+			// biome-ignore lint/correctness/noUnsafeFinally: the signal's own error is the one the caller must see, over onStart's.
 			throw error;
 		}
 

@@ -2,7 +2,7 @@
 // undefined") read like a stack trace; an operator fixing a YAML file needs "missing required
 // field", what was expected and what was found. Every schema at the edge parses through
 // `parseWorded`, so a message written on the schema itself still wins over these.
-import {z} from 'zod';
+import type {z} from 'zod';
 import {closest} from './suggest.js';
 import {safeName} from './yaml-locate.js';
 

@@ -68,7 +68,7 @@ export function ZoomView({width, height}: ZoomViewProps) {
 				{rows.rows.length === 0 && <Text color={theme.colors.text.muted}>(no output yet)</Text>}
 				{rows.rows.map((row, at) => {
 					const previous = rows.rows[at - 1];
-					const number = numbers === 0 ? '' : (previous?.index === row.index ? '' : String(zoom.first + row.index + 1)).padStart(numbers - 1) + ' ';
+					const number = numbers === 0 ? '' : `${(previous?.index === row.index ? '' : String(zoom.first + row.index + 1)).padStart(numbers - 1)} `;
 					return (
 						<Text key={`${row.index}:${row.from}`} wrap='truncate'>
 							{number !== '' && <Text color={colours.muted}>{number}</Text>}

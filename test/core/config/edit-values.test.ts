@@ -59,7 +59,7 @@ describe.each([['a plain value', 'plain'], ['a double-quoted value', '"double"']
 		expect(hunks).toHaveLength(1);
 		expect(hunks[0]).toMatchObject({line: 7, removed: [`          description: ${written}   # why`]});
 		expect(hunks[0]!.added).toHaveLength(1);
-		expect(hunks[0]!.added[0]).toMatch(/^ {10}description: .*   # why$/);
+		expect(hunks[0]!.added[0]).toMatch(/^ {10}description: .* {3}# why$/);
 		if (hasPyYaml) {
 			expect(pyYamlDescription(after, 0)).toBe(value);
 		}

@@ -10,7 +10,7 @@ import {parseTasks} from '../../../src/core/input/tasks.js';
 
 const hasPython = spawnSync('python3', ['--version']).status === 0;
 
-const parser = String.raw`
+const parser = `
 import argparse, json, sys
 top = argparse.ArgumentParser(prog='hermes')
 top.add_argument('-p', '--profile')

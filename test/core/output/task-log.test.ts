@@ -29,7 +29,7 @@ describe('splitAt and dropFront', () => {
 
 /** Lines of distinct text, `count` of them, each `size` bytes with its newline. */
 function numberedLines(count: number, size: number): Buffer[] {
-	return Array.from({length: count}, (_, index) => Buffer.from(`line ${index + 1} `.padEnd(size - 1, 'x') + '\n'));
+	return Array.from({length: count}, (_, index) => Buffer.from(`${`line ${index + 1} `.padEnd(size - 1, 'x')}\n`));
 }
 
 /** Writes the chunks in corked groups of `group`, so the log gets them as writev batches. */

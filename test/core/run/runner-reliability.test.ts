@@ -121,7 +121,7 @@ describe('the log limit', () => {
 		expect(marker).toBe(`[hermes-delegate: ${bytes - limit} bytes of output dropped here: the log limit is 256 KiB, so the log keeps the first 128 KiB and the last 128 KiB]\n`);
 		expect(result.status).toBe('succeeded');
 		expect(result.warnings).toEqual([expect.stringMatching(/^log cut at its limit of 256 KiB: 3.8 MiB of output were dropped from its middle/)]);
-		expect(readdirSync(harness.folder.dir + '/logs')).toEqual(['t01.log']);
+		expect(readdirSync(`${harness.folder.dir}/logs`)).toEqual(['t01.log']);
 	});
 
 	it('leaves a log under the limit whole, with no marker and no warning', async () => {

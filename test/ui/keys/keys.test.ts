@@ -29,7 +29,8 @@ function Probe({onReady}: {onReady: () => void}) {
 	useInput((input, key) => {
 		waiting?.({input, key});
 	});
-	// Runs after useInput's own effect, so input written after this is heard.
+	// Runs after useInput's own effect, so input written after this is heard; once, on mount.
+	// biome-ignore lint/correctness/useExhaustiveDependencies: once on mount is the point.
 	useEffect(onReady, []);
 	return null;
 }
