@@ -2,6 +2,8 @@
 // argv → command. The only place that calls process.exit, and the only place that turns an
 // error into an exit code: 2 for bad input (nothing started), 70 for a crash of our own.
 // Started by bin.ts once it has checked the Node version.
+// Past ~300 lines because it is the one list of commands and their options (commander's program),
+// which a reader and `--help` both want in one place; what each command does is in commands/.
 import {readFileSync} from 'node:fs';
 import {Argument, Command, CommanderError, Option} from 'commander';
 import {gcCommand, warnAboutOrphans} from './commands/gc.js';
@@ -66,7 +68,7 @@ function dashboardOptions(command: Command): Command {
 // Each command's module is imported by its action, never up front: a process loads only the code
 // of the command it runs. The dashboard (`tui`, `attach`) is a client of the runner host, and
 // with `run`'s, `config`'s and `doctor`'s modules imported here it loaded the runner, the config
-// editor and state.db's native reader too, ~70 ms of CPU at every start (issue 24's Cost).
+// editor and state.db's native reader too, ~70 ms of CPU at every start (bench/RESULTS.md).
 const configEdits = async () => import('./commands/config-edit.js');
 
 // Ink and React take about half a second to load; `run` and `config` never need them.

@@ -2,7 +2,7 @@
 // instead of to cli.ts. The host runs one command, never typed by anyone, so it skips commander,
 // the program's twenty commands and the orphan scan cli.ts makes before every command (the host
 // makes its own run folder): with the dashboard, every batch starts two Node processes, and
-// what the second loads is paid again each time (issue 24's Cost). What cli.ts does around a
+// what the second loads is paid again each time (bench/RESULTS.md). What cli.ts does around a
 // command is done here the same way: the subagents' groups never outlive the process, an error
 // nobody expected exits 70 (its stderr is /dev/null: host.log has it, commands/host.ts).
 import {hostCommand} from './commands/host.js';

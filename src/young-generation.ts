@@ -1,9 +1,9 @@
-// V8's young generation, sized on purpose (issue 9). V8 doubles the young generation whenever as
+// V8's young generation, sized on purpose (bench/RESULTS.md). V8 doubles the young generation whenever as
 // many bytes have survived scavenges as it holds, up to 2 × 16 MiB on 64-bit, and shrinks it only
 // when the process allocates under ~1 MB/s. A dashboard redraws at 12 frames a second, so it grows
 // to the maximum within seconds and stays there: 32 MiB of resident memory, a quarter of the whole
 // process under 32 trickling agents. Half of that holds a frame's garbage just as well, with a
-// lower peak and CPU time within noise (bench/RESULTS.md, session 15).
+// lower peak and CPU time within noise (bench/RESULTS.md, 2026-12-01, 6ec0c50).
 //
 // The size can only be capped on node's command line (`--max-semi-space-size`), which an npm bin
 // cannot pass. What can change after start is the factor V8 grows by, read at each growth: it

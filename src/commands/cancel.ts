@@ -58,7 +58,7 @@ function question(state: BatchState, asked: ConfirmQuestion): string {
 }
 
 /**
- * The confirm bar's question as what is being done: nobody is asked here (issue 38, defect 15).
+ * The confirm bar's question as what is being done: nobody is asked here.
  * "Cancel t01 'x'? SIGTERM to …" → "cancelling t01 'x': SIGTERM to …"; with --kill every stop
  * is SIGKILL at once.
  */

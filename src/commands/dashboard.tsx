@@ -82,7 +82,7 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 	handlesClosedOutput(io.stdout);
 	keyboard.on('error', hangUp);
 	reportZeroSizeAsFallback(io.stdout);
-	// maxFps 250 and no incrementalRendering: see bench/RESULTS.md (session 14) and the steer-pty test.
+	// maxFps 250 and no incrementalRendering: see bench/RESULTS.md (2026-12-01, 1c331ad) and the steer-pty test.
 	const app = render(<App store={store} theme={options.theme} bindings={options.bindings}/>, {stdout: io.stdout, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 250});
 	void untilExit(store, options.exitWhenDone).then(report => settle({kind: 'finished', report, stoppedFromOutside}));
 	let copied = store.getState().clipboard?.serial ?? 0;
@@ -118,7 +118,7 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 
 	// The terminal's keys are read a moment longer after a quit, so that the y of an operator who
 	// pressed q then y (the batch finished while the finger moved: q quit at once, without the
-	// question) is swallowed here instead of landing in the shell (issue 38, defect 16).
+	// question) is swallowed here instead of landing in the shell.
 	const swallowed = end.kind === 'finished' && keyboard === io.stdin && keyboard.isTTY ? swallowStrayKeys(keyboard, strayKeysMs) : undefined;
 	await leaveHost(connection, end, io, options.hostExited);
 	await swallowed;

@@ -1,6 +1,6 @@
 // Whether a batch's tasks go to worker hosts, and how NATS is reached: read from the flags and
 // delegate.yaml without loading the NATS client, so a plain `run` or `tui` never pays for its
-// start-up (bench/RESULTS.md, session 32); remote.ts, which holds the client, is imported only
+// start-up (bench/RESULTS.md, 2026-12-03, 7ee40b5); remote.ts, which holds the client, is imported only
 // once this says yes.
 import {loadSettings, settingsPath} from '../core/config/settings.js';
 import {resolveHermesHome} from '../core/hermes/home.js';

@@ -1,6 +1,6 @@
 // Files another user or program may have replaced with something that is not a file. open(2) of a
 // FIFO for reading waits for a writer: a FIFO in a run folder hung `ls`, `logs` and `spend`, and
-// `--config FIFO` hung `config show` (issue 36, item 9). So these are opened non-blocking and then
+// `--config FIFO` hung `config show`. So these are opened non-blocking and then
 // checked with fstat on the descriptor itself, never by a look at the path first (the path could be
 // swapped between the look and the open): anything but a regular file is refused unread.
 import {closeSync, constants, fstatSync, openSync, readSync, type Stats} from 'node:fs';

@@ -6,6 +6,8 @@
 // worker sends is parsed and checked to come from the worker that holds the attempt; anything else
 // is ignored and logged. What must reach a worker while NATS is away (the offer, a stop) is tried
 // again until it does or the attempt has ended.
+// Past ~300 lines because one remote attempt is one state machine (offer, claim, reports, stop,
+// lost): its steps share the attempt's state, and split apart they would pass it around.
 import type {Msg, Subscription} from '@nats-io/transport-node';
 import {finalStatus} from '../core/run/results.js';
 import {endedResult, lostResult, unstartedResult} from './remote-results.js';

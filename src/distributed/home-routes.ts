@@ -2,7 +2,7 @@
 // worker's own Hermes home configures, never what an offer says. A provider is the worker's when
 // its home's config.yaml (or a profile's) names it anywhere (a `provider:`, a `custom_providers`
 // entry, a `fallback_providers` item); a base_url when it is written there. Anything else is
-// refused before the task is claimed: issue 36 found a forged route's base_url pointed at the
+// refused before the task is claimed: otherwise a forged route's base_url pointed at the
 // sender carrying the worker's OPENAI_API_KEY there.
 import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';

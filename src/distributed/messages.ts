@@ -145,7 +145,7 @@ export const reportSchema = z.discriminatedUnion('kind', [
 	 * the worker did not send because too much was waiting (NATS unreachable); its log has all of it.
 	 */
 	/** recovered: sent again by the worker started anew, from what it kept on its disk (outcomes.ts): reports before it may never come. */
-	/** resultIsAnswer: `result` was sent empty, being `answer` again (sent once: issue 36, an answer of 0.6 MB went over max_payload twice). */
+	/** resultIsAnswer: `result` was sent empty, being `answer` again (sent once: an answer of 0.6 MB sent twice went over max_payload). */
 	z.strictObject({v, seq: count, worker: id, kind: z.literal('finished'), result: resultSchema, droppedOutputBytes: count, at: epochMs, recovered: z.literal(true).optional(), resultIsAnswer: z.literal(true).optional()}),
 	/**
 	 * One of `count` pieces of the report numbered `seq`, too large for one NATS message: its JSON,

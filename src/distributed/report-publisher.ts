@@ -160,7 +160,7 @@ export class ReportPublisher {
 			} catch (error) {
 				const permanent = permanentError(error);
 				if (permanent) {
-					// Trying again cannot help (issue 36: a report over max_payload was tried forever, and its runner host waited forever).
+					// Trying again cannot help (a report over max_payload was once tried forever, and its runner host waited forever).
 					log(`could not report on ${subject}, for good: ${permanent}`);
 					this.abandoned = `NATS refused a report for good (${permanent})`;
 					return;

@@ -40,7 +40,7 @@ export class ReportStream {
 	static async open(nats: Nats, batch: string, log: (line: string) => void): Promise<ReportStream> {
 		const {name, subjects, bodies} = batchStream(batch);
 		// File storage: it outlives a restart of the server. A week at most, for a runner host that died without deleting it.
-		// Bounded (issue 36): a batch's reports are never more than this on the server, whatever its workers send.
+		// Bounded: a batch's reports are never more than this on the server, whatever its workers send.
 		await nats.manager.streams.add({name, subjects: [subjects, bodies], retention: RetentionPolicy.Limits, storage: StorageType.File, discard: DiscardPolicy.Old, max_age: 7 * dayNs, duplicate_window: 120 * 1e9, max_bytes: batchStreamMaxBytes, max_msgs: batchStreamMaxMessages, max_msg_size: nats.maxPayload});
 		await nats.manager.consumers.add(name, consumerConfig(batch, 0));
 		const stream = new ReportStream(nats, batch, log);
@@ -132,7 +132,7 @@ function sizeOf(report: AttemptReport): number {
 /**
  * An attempt's reports in their seq order: duplicates dropped, early ones held until the gap before
  * them is filled — but only so many (a worker that skipped a seq must not grow this host's memory
- * without end: issue 36 found 300 reports taking it from 103 to 419 MB).
+ * without end: 300 reports once took it from 103 to 419 MB).
  */
 export class InOrder {
 	private next = 0;

@@ -10,7 +10,7 @@ export const offerStream = 'HD_OFFERS';
  * can run and leaves the others (acked: it is done with them), and the runner host grants each
  * attempt to the first claim. A work queue shared by all workers, as before, hands an offer a
  * worker left back to the oldest waiting pull — often that same worker: two workers each holding
- * the other's task swapped them back and forth for many seconds (issue 40 item 8: 11.9 s measured
+ * the other's task swapped them back and forth for many seconds (11.9 s measured
  * with test/distributed/worker-return.test.ts's workers started the other way round).
  */
 export function offerConsumerOf(worker: string): string {

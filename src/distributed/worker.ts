@@ -272,7 +272,7 @@ export class Worker {
  * An offer this worker should never get again: acked, not term()'d. nats-server 2.9 keeps a termed
  * message of a consumer with max_deliver -1 pending and delivers it again
  * after ack_wait (measured on 2.9.10: redelivered 2 s after a term with ack_wait 2 s), which made
- * issue 36's poison offer come back to every worker, for good.
+ * a poison offer come back to every worker, for good.
  */
 function drop(message: JsMsg): void {
 	message.ack();

@@ -2,6 +2,8 @@
 // per release, the same errors (usage + `hermes: error: …`, exit 2), the same leniencies (`-qVALUE`,
 // `--flag=VALUE`, unique prefixes of long flags, a value with a space may start with "-"). A launcher
 // bug must fail against the fake exactly as it would against Hermes.
+// Past ~300 lines because argparse's rules are one algorithm (option specs, prefix matching, the
+// errors and the profile scan that runs before it), and a fake that splits them would drift apart.
 import {chatHelp, chatUsage, topLevelUsage} from './help-text.js';
 import {versionText, type FakeVersion} from './versions.js';
 

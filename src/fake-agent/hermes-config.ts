@@ -1,7 +1,7 @@
 // What the fake reads from a Hermes home in the recorded-answers mode (script.ts), so that its
 // behaviour depends on the config as Hermes's does: which home (-p, else active_profile), whether
 // that profile exists, the model when no -m, the endpoint and key a provider resolves to, and
-// agent.api_max_retries. Observed in shared/hermes-agent/recorded (profile-*, sticky-profile-*,
+// agent.api_max_retries. Observed in the recordings of real runs (docs/hermes-releases.md; profile-*, sticky-profile-*,
 // model-*, provider-*, api-key-*, *-retries1). The directive mode reads none of this.
 import {existsSync, readFileSync} from 'node:fs';
 import {homedir} from 'node:os';
@@ -50,7 +50,7 @@ function chooseHome(root: string, profile: string | undefined): {home: string} |
 	return existsSync(home) ? {home} : {missing: name};
 }
 
-// Providers Hermes has built in whose endpoint comes from the environment (FACTS.md §3).
+// Providers Hermes has built in whose endpoint comes from the environment (docs/routing.md).
 const environmentProviders: Record<string, {url: string; key: string; keyless?: string}> = {
 	lmstudio: {url: 'LM_BASE_URL', key: 'LM_API_KEY', keyless: 'dummy-lm-api-key'},
 	'openai-api': {url: 'OPENAI_BASE_URL', key: 'OPENAI_API_KEY'},

@@ -1,4 +1,4 @@
-// The three ways Hermes reports a `chat -q` run (FACTS.md §4–§5): the human text mode, -Q (the
+// The three ways Hermes reports a `chat -q` run (docs/hermes-releases.md): the human text mode, -Q (the
 // answer alone on stdout), and --format stream-json (JSON lines). Each reporter owns what goes to
 // stdout and stderr and the exit code; the run itself (steps, timing) is the same for all three.
 import {once} from 'node:events';

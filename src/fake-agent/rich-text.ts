@@ -1,6 +1,6 @@
 // Hermes's text mode prints through Rich on an 80-column console (stdout a pipe, COLUMNS unset):
 // those lines end in `\r\n`, the others in `\n`; the reply panel renders Markdown. The layout here
-// is the one recorded for 0.19.0 and 0.20.0 (shared/hermes-agent/recorded, chat-text-*,
+// is the one recorded for 0.19.0 and 0.20.0 (the recordings docs/hermes-releases.md lists, chat-text-*,
 // fail500-text-*, unknown-provider-text). It is an output format our text-mode reading depends on.
 import type {FakeVersion} from './versions.js';
 

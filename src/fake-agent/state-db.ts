@@ -1,4 +1,4 @@
-// The fake's session record, written as Hermes writes its own (FACTS.md §6): `state.db` in the home
+// The fake's session record, written as Hermes writes its own (docs/spend.md): `state.db` in the home
 // the run uses (the profile's home under -p NAME), SQLite in WAL mode, tables `sessions`,
 // `messages` and `session_model_usage` with the columns both recorded releases have (0.20.x adds
 // its own six). When each part is written is what hermes-delegate depends on, so it follows Hermes:

@@ -1,5 +1,5 @@
 // The Hermes releases the fake can pose as (env FAKE_HERMES_VERSION), with what each one's CLI has.
-// 0.19.0 and 0.20.0 were installed and observed (shared/hermes-agent/FACTS.md); 0.20.6 adds what
+// 0.19.0 and 0.20.0 were installed and observed (docs/hermes-releases.md); 0.20.6 adds what
 // upstream's hermes_cli/_parser.py and stream_json.py show for the late-August 2026 releases; 0.21.5
 // what upstream's source shows for late September (read, never run: docs/hermes-releases.md).
 import {dirname} from 'node:path';

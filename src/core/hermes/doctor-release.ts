@@ -14,7 +14,7 @@ import type {HermesCapabilities} from '../types.js';
 /** One line of doctor: a level and, when something is wrong, the fix (doctor.ts re-exports it). */
 export type Finding = {level: 'ok' | 'warn' | 'error'; topic: string; message: string; fix?: string | undefined};
 
-/** Releases whose behaviour the recordings in ../shared/hermes-agent/recorded hold. */
+/** Releases whose behaviour recordings of real runs hold (docs/hermes-releases.md, test/contract/). */
 const recorded = new Set(['0.19.0', '0.20.0']);
 
 /** How well hermes-delegate knows `version`: recorded, read from upstream's source, or newer than both. */

@@ -1,4 +1,4 @@
-// What a finished `hermes chat` said, read the way its output mode means it (FACTS.md §4–§5):
+// What a finished `hermes chat` said, read the way its output mode means it (docs/hermes-releases.md):
 // - -Q: stdout is the reply verbatim on success and Hermes's error message on failure (exit 1);
 //   stderr holds `session_id: ID` on its own line, and from 0.21 maybe warnings before it.
 // - stream-json: the decoder's summary (the final `result` event: exit code, error, tokens).

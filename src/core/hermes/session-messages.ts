@@ -1,6 +1,6 @@
 // A running session's messages rows (state-db-messages.ts) as what its pane shows and what its
-// result records (issue 27), for releases without stream-json. Pure: rows in, lines and records out.
-// What Hermes writes (FACTS.md §6): an `assistant` row with `tool_calls` (a JSON list of
+// result records, for releases without stream-json. Pure: rows in, lines and records out.
+// What Hermes writes (docs/spend.md; the recordings test/contract/ holds): an `assistant` row with `tool_calls` (a JSON list of
 // {id, type: function, function: {name, arguments}}) when the model asks, before the tool runs; a
 // `tool` row with tool_call_id, tool_name and content {output, exit_code, error} when it returns;
 // the answer as the last `assistant` row (finish_reason stop), which -Q prints on stdout anyway and

@@ -5,7 +5,7 @@
  * The last `limit` bytes written. Chunks of `borrowFrom` bytes or more are kept as they came, by
  * reference: a flood's pipe reads (tens of KiB each) were each copied once more just to be
  * dropped by the next one, ~3 % of `run`'s main thread in the headless flood (bench/RESULTS.md,
- * session 32). Smaller chunks are copied into blocks of our own: an agent printing a line at a
+ * 2026-12-03, 7ee40b5). Smaller chunks are copied into blocks of our own: an agent printing a line at a
  * time hands over a chunk per line, and keeping those would be a thousand Buffers alive per task,
  * each an object on the heap (promoted, then collected by a major GC) for 60 bytes of output. So
  * at most ~2 × limit / borrowFrom buffers are held. A chunk kept by reference must not be changed

@@ -94,7 +94,7 @@ export class TaskLog extends Writable {
 	// The chunks queued while the previous write was on its way go to the file in one writev, as
 	// they are: joining them first (Buffer.concat) copied a flood's every byte once more and made
 	// a 1 MiB buffer per write, a third of the dashboard's longest pauses under a flood and much
-	// of its peak memory (bench/RESULTS.md, session 14).
+	// of its peak memory (bench/RESULTS.md, 2026-12-01, 1c331ad).
 	override _writev(chunks: Array<{chunk: Buffer}>, callback: (error?: Error | null) => void): void {
 		this.storeThen(chunks.map(({chunk}) => chunk), callback);
 	}
@@ -146,7 +146,7 @@ export class TaskLog extends Writable {
 	/**
 	 * The last `tailLimit` bytes, oldest overwritten first. The chunks go in as they are, one
 	 * positional writev per side of the wrap: joining them first (Buffer.concat) copied every byte
-	 * of a flood past its head once more, a tenth of the dashboard's long pauses (session 17).
+	 * of a flood past its head once more, a tenth of the dashboard's long pauses (bench/RESULTS.md, 2026-12-01, 6585068).
 	 */
 	private async storeInRing(data: Buffer[]): Promise<void> {
 		this.ring ??= {handle: await open(`${this.file}.tail`, 'w+', 0o600), file: `${this.file}.tail`, position: 0, filled: 0};

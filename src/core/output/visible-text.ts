@@ -54,7 +54,7 @@ export type TextPart = {readonly text: string; readonly match: boolean};
 
 // Made at the first search match that needs it: the first Segmenter of a process loads ICU's break
 // rules, ~9 ms of CPU, and every process imports this file (the runner host, which never searches,
-// included: issue 24's Cost).
+// included: bench/RESULTS.md).
 let graphemes: Intl.Segmenter | undefined;
 
 /** Where the text's user-perceived characters start (and its end): a mark never cuts one. */

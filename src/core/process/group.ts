@@ -3,6 +3,8 @@
 // every process it forks (tool runners, shells, browsers) stays in that group unless it moves
 // out: with setpgid it stays in the session, with setsid it leaves that too (process/family.ts).
 // Signals go to the whole family, never only to the leader: that is what stops orphans surviving.
+// Past ~300 lines as one lifetime: spawning into a group, signalling it, the kill cascade and the
+// groups still to clean up on exit share the same bookkeeping, which split files would pass around.
 import {spawn, type ChildProcess, type ChildProcessByStdio} from 'node:child_process';
 import {statSync} from 'node:fs';
 import type {Readable} from 'node:stream';

@@ -1,6 +1,8 @@
 // The process table as Linux shows it in /proc: who is whose parent, in which process group and
 // session, started when, owned by whom. The one parser of /proc/<pid>/stat; everything that needs
 // to know whether a process is still "ours" reads it through here.
+// Past ~300 lines as one reader: the stat parser, the same-process test and the table scans share
+// one buffer and one idea of a /proc entry; split, each would carry a copy of how an entry is read.
 import {closeSync, openSync, readdirSync, readFileSync, readSync, statSync} from 'node:fs';
 import {errnoCode} from '../errors.js';
 
@@ -94,7 +96,7 @@ const closingParen = 0x29;
  * contain spaces and ')', so the fields are counted from the last ')'. Field N of proc(5) is the
  * (N − 2)th after it. No string is made of the line or its fields: a scan reads every process
  * on the machine once a second, and splitting each line into its 52 fields was most of a scan's
- * time outside the kernel, and garbage (bench/RESULTS.md, session 32). Exported for its tests.
+ * time outside the kernel, and garbage (bench/RESULTS.md, 2026-12-03, 7ee40b5). Exported for its tests.
  */
 export function parseStat(bytes: Buffer): ProcStat | undefined {
 	// The line ends with a line break.

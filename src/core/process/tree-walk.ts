@@ -4,7 +4,7 @@
 // once-a-second family watch (family.ts) walks the watched agents and the descendants it has seen
 // this way while that is cheaper than reading everything: 16 quiet agents are ~50 small reads where
 // the whole of /proc is a stat line per process, ~100 on a quiet machine, many more on a busy one;
-// that scan was half of an idle runner host's CPU (bench/RESULTS.md, session 32).
+// that scan was half of an idle runner host's CPU (bench/RESULTS.md, 2026-12-03, 7ee40b5).
 import {closeSync, openSync, readdirSync, readSync} from 'node:fs';
 import {errnoCode} from '../errors.js';
 import {isLive, readProcStatOrThrow, tableOf, type ProcessTable, type ProcStat} from './proc-tree.js';

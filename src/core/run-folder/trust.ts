@@ -1,6 +1,6 @@
 // Which folders a run may be read from and acted on. The demo home is a predictable name in the
 // shared temp folder: another local user could make it first and plant a run whose process records
-// name a process of yours, and `gc` would kill it (issue 36, item 11). So a home and a run folder
+// name a process of yours, and `gc` would kill it. So a home and a run folder
 // are used only when each folder from the home down to the run is ours, a real folder (no symlink),
 // and writable by nobody else (others never; the group only when it is our own group, as in the
 // one-group-per-user scheme). Everything is looked at with lstat, never followed.

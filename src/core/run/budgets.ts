@@ -1,4 +1,4 @@
-// Budgets (issue 25): --budget-usd and --budget-tokens for the batch, delegate.yaml's `budgets`
+// Budgets (docs/spend.md): --budget-usd and --budget-tokens for the batch, delegate.yaml's `budgets`
 // per route. Known spend is what the finished attempts' results say plus the newest task.spend
 // of the running ones; what is unknown counts as nothing (and the report says so). Tokens are
 // input + output as Hermes's session row counts them: cache reads/writes and reasoning are not
@@ -111,7 +111,7 @@ function formatSpent(budget: BudgetLimit, spent: number): string {
 
 /**
  * Before anything starts: a USD budget over routes Hermes cannot price (a base_url endpoint or a
- * `custom` provider: their rows keep cost_status unknown, FACTS.md §6) can count only what it can.
+ * `custom` provider: their rows keep cost_status unknown, docs/spend.md) can count only what it can.
  */
 export function unpricedWarnings(limits: readonly BudgetLimit[], tasks: readonly PlannedTask[]): string[] {
 	const warnings: string[] = [];

@@ -1,9 +1,9 @@
-// The result format of PRODUCT.md, extended with the route, status, timings and log path.
+// The result format (docs/results.md): Hermes's answer, with the route, status, timings and log path.
 import {exitCodes} from '../errors.js';
 import type {BatchReport, FailureReason, PlannedTask, ResultRoute, Spend, StopReason, TaskResult, TaskStatus, TokenCounts, ToolCallRecord} from '../types.js';
 
 /**
- * Which route ran the task (PRODUCT.md: name, provider, model, reasoning effort, service tier).
+ * Which route ran the task (name, provider, model, reasoning effort, service tier).
  * service_tier is the route's configured value: `hermes chat` has no flag for it, so the
  * result's `warnings` also say it was not passed.
  */

@@ -9,6 +9,7 @@
 // is task-run.ts); what an attempt tells the batch is entered by attempt-hooks.ts, what a cancel
 // does to one task is task-stops.ts; when the batch has finished (and how the dashboard's re-opens
 // it) is batch/rounds.ts.
+// Past ~300 lines as the one class that composes those parts; each of them lives in its own file.
 import {BatchEvents, type BatchListener} from './batch/events.js';
 import {batchReport} from './batch/report.js';
 import {BatchRounds} from './batch/rounds.js';

@@ -1,4 +1,4 @@
-// A running attempt's session in state.db, followed while it runs (issues 25 and 27): its
+// A running attempt's session in state.db, followed while it runs (docs/spend.md): its
 // `sessions` row for the live spend (`task.spend` when it changed), and, on a release without
 // stream-json (nothing on stdout until the answer under -Q), its new `messages` rows as pane lines
 // and as the tool calls of its result. The session is the one the output named, else the row that

@@ -1,4 +1,4 @@
-// The one way spend is summed (issue 25): per route, per model and for the batch. The report sums
+// The one way spend is summed (docs/spend.md): per route, per model and for the batch. The report sums
 // the results' attempts with it (spend.ts), the dashboard and `hermes-delegate spend` the store's
 // (state/spend-view.ts), so the `$` table, the header, results.json and the command never disagree.
 // Pure: no I/O.

@@ -1,4 +1,4 @@
-// Spend in the results (issue 25): each attempt's session row is read from the state.db of the
+// Spend in the results (docs/spend.md): each attempt's session row is read from the state.db of the
 // home it ran in when the attempt has ended, and the batch report sums them per route, per model
 // and for the batch. A database that cannot be read leaves spend unknown and is said once per
 // batch (per file and kind of problem), never thrown into the batch.

@@ -1,4 +1,4 @@
-// "Slow or stuck" (issue 25), as one rule that the runner's monitor and anything that shows it
+// "Slow or stuck", as one rule that the runner's monitor and anything that shows it
 // share: a running attempt is stuck once it has shown neither output nor tool activity for
 // stuck_after. Slow work still prints or calls tools; a hung provider call or a wedged tool does
 // neither. Nothing is killed for it here: only --stuck-timeout turns it into a stop.

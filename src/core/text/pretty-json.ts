@@ -3,7 +3,7 @@
 // `answer`): as one string it is 4 MiB for 32 chatty tasks (two bytes a character as soon as one
 // is outside Latin-1), and every string over 128 KiB is a large object with pages of its own,
 // kept until the next garbage collection. It was made when every task had just finished, which is
-// when the dashboard's memory peaked (issue 9). Here the text is made of small pieces that fit the
+// when the dashboard's memory peaked (bench/RESULTS.md). Here the text is made of small pieces that fit the
 // young generation's pages, written into one buffer of the exact size.
 
 /** Characters of a long string escaped at a time: at most 6 × 8 Ki characters once escaped. */

@@ -18,13 +18,13 @@ export type BatchEvent =
 	| {type: 'task.killed'; id: string; at: number}
 	| {type: 'task.telemetry'; id: string; telemetry: TaskTelemetry; at: number}
 	/**
-	 * What the running attempt has spent so far, as its session row in state.db now stands (issue
-	 * 25): a whole snapshot, so the newest replaces the ones before. Sent while the attempt runs,
+	 * What the running attempt has spent so far, as its session row in state.db now stands
+	 * (docs/spend.md): a whole snapshot, so the newest replaces the ones before. Sent while the attempt runs,
 	 * when the row changes; the final figure is the result's `spend` (task.finished).
 	 */
 	| {type: 'task.spend'; id: string; attempt: number; spend: Spend; at: number}
 	/**
-	 * What a queued task waits for, each time that changes (issue 25): a free slot of the batch,
+	 * What a queued task waits for, each time that changes: a free slot of the batch,
 	 * its provider's slots (concurrency_per_provider), ... as a sentence for the pane; null when
 	 * it waits for nothing but its turn. Refusals for a reached budget are task.finished (refused).
 	 */

@@ -1,4 +1,4 @@
-// What a batch leaves in results.json (PRODUCT.md format, extended): one entry per task, and the
+// What a batch leaves in results.json (docs/results.md): one entry per task, and the
 // batch's report around them.
 import type {HermesCapabilities} from './hermes.js';
 import type {RoutingMode} from './routes.js';
@@ -59,7 +59,7 @@ export type TaskTelemetry = {
 export const failureReasons = ['error', 'quota_wall', 'provider_refused', 'interrupted', 'usage', 'session_limit', 'max_turns', 'no_answer', 'killed'] as const;
 export type FailureReason = (typeof failureReasons)[number];
 
-/** One entry of `results` in the output JSON (PRODUCT.md format, extended). */
+/** One entry of `results` in the output JSON (docs/results.md). */
 export type TaskResult = {
 	id: string;
 	name: string | null;
@@ -73,7 +73,7 @@ export type TaskResult = {
 	started_at: string | null;
 	finished_at: string | null;
 	duration_ms: number | null;
-	/** The answer (same as `answer`; kept under the PRODUCT.md name). */
+	/** The answer (same as `answer`; kept under the name the first format used). */
 	result: string;
 	result_truncated?: boolean;
 	/** The exact reply: stream-json text, or `-Q` stdout; empty when the task did not succeed. */
@@ -89,7 +89,7 @@ export type TaskResult = {
 	cost_usd?: number;
 	/**
 	 * What this attempt spent, from its session's row in state.db, read when it ended; null when it
-	 * never started (refused, cancelled while queued). Absent only in results made before issue 25.
+	 * never started (refused, cancelled while queued). Absent only in results made before spend was read.
 	 */
 	spend?: Spend | null;
 	tool_calls: ToolCallRecord[];

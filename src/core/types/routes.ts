@@ -119,7 +119,7 @@ export type DelegateSettings = {
 	 * no live worker can run after worker_wait seconds.
 	 */
 	executor?: {nats: string; creds?: string | undefined; tls_ca?: string | undefined; tls_cert?: string | undefined; tls_key?: string | undefined; worker_wait?: number | undefined} | undefined;
-	/** concurrency_per_provider: provider → most attempts on it at once (issue 25). */
+	/** concurrency_per_provider: provider → most attempts on it at once. */
 	concurrencyPerProvider?: Record<string, number> | undefined;
 	/** budgets: route name → its budget in USD and/or tokens. */
 	routeBudgets?: Record<string, {usd?: number | undefined; tokens?: number | undefined}> | undefined;

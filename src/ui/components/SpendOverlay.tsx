@@ -1,4 +1,4 @@
-// `$`: the batch's spend per route, per model and in total (issue 25), from the store alone — the
+// `$`: the batch's spend per route, per model and in total (docs/spend.md), from the store alone — the
 // events the runner host sends every client — so an attached dashboard shows what the host knows.
 // The lines are ui/text/spend-table.ts's, which `hermes-delegate spend` prints too. What does not fit
 // scrolls, as the help does.

@@ -1,5 +1,7 @@
 // The one keybinding table. Every component matches keys through it, and the footer and the
 // `?` help are generated from it, so a remapped key (delegate.yaml `keys:`) changes all three.
+// Past ~300 lines because the table is the point: every command's keys, contexts and sentences in
+// one list, with the overrides' checks and the footer's and help's views of that same list.
 import type {Key as InkKey} from 'ink';
 import {InputError} from '../../core/errors.js';
 import type {OverlayContext} from '../../state/overlay.js';

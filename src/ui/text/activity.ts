@@ -1,4 +1,4 @@
-// How long a running task has been quiet, in its pane (issue 25): the time since its last output
+// How long a running task has been quiet, in its pane: the time since its last output
 // and since its last tool activity, so slow work (still printing or calling tools) is told from a
 // task that does neither, before the stuck mark comes. Both times are the runner's (the output
 // snapshot's and the events'); only `now` is this dashboard's, and it is passed in, never stored.

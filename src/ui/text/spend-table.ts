@@ -1,4 +1,4 @@
-// The spend table (issue 25), as text: per route, per model and for the batch, tokens in/out/cache/
+// The spend table (docs/spend.md), as text: per route, per model and for the batch, tokens in/out/cache/
 // reasoning, API and tool calls, and cost. The `$` overlay draws these lines and `hermes-delegate
 // spend` prints them, so both show one table. Unknown is `?` (never 0), a sum that leaves unknown
 // attempts out is `≥`, and counts Hermes has no price for say `unpriced`. Pure text, no React.

@@ -1,5 +1,5 @@
 // Reads what `hermes chat --format stream-json` writes on stdout (upstream hermes_cli/stream_json.py;
-// FACTS.md §5): one JSON object per line, `system/init`, `text` deltas, `tool_use`/`tool_result`,
+// docs/hermes-releases.md): one JSON object per line, `system/init`, `text` deltas, `tool_use`/`tool_result`,
 // and a last `result`. It turns that into what a task's pane shows (the reply streaming in, one line
 // per tool call) and into a summary for the results (answer, session, tokens, tool calls).
 // Pure: bytes in, bytes and data out. Lines that are not events stay plain output, because a run
