@@ -1,4 +1,4 @@
-// The cancel row of workload 4 alone (issue 24: a key's effect in a client within today's p95):
+// The cancel row of workload 4 alone:
 // the same session as the suite's `keys` (10 idle `term` tasks ahead of 16 endless floods in a
 // 200×50 pane), without the focus presses and mprocs, for hermes-delegate (through its runner
 // host) and the in-process build of before the host, alternating run by run. Prints each run's

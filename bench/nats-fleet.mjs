@@ -1,4 +1,4 @@
-// Tasks on worker hosts through NATS (issue 26; numbers, not a test). Everything on this one
+// Tasks on worker hosts through NATS. Everything on this one
 // machine, over loopback: a nats-server with JetStream (its own port and store), worker processes
 // of the built CLI (each its own HERMES_HOME, the fake agent), and the runner host.
 //  1. 200 fake tasks on 4 workers (`run --nats`) against the same 200 on one host (`run`), at the

@@ -1,4 +1,4 @@
-// CPU of following running sessions in state.db (issue 27; numbers, not a test): 32 sessions in
+// CPU of following running sessions in state.db: 32 sessions in
 // one WAL-mode state.db, written by another process as Hermes writes them (a tool call asked for
 // and returned per session every ~2 s, the row's tool_call_count counted live), followed as the
 // local executor does: live spend from the row and new messages as pane lines, one read a second

@@ -1,4 +1,4 @@
-// The comparative benchmark suite (issues 9 and 24): every workload runs for hermes-delegate and
+// The comparative benchmark suite: every workload runs for hermes-delegate and
 // its baselines in the same invocation, alternating, and one table of medians and ratios against
 // the targets is printed with the machine's details and the load average beside each figure.
 // Numbers, not tests: a missed target is reported, not failed; the exit code is 1 only when a
@@ -136,7 +136,7 @@ const mprocsName = mprocs ? 'mprocs' : `mprocs ${baselines.mprocs.skipped}`;
 const dashboardPaths = {...paths, mprocs, inProcessCli: reference.cli};
 const started = performance.now();
 
-/** The rows of one dashboard figure: against mprocs (issue 9), and the in-process build beside it (issue 24). */
+/** The rows of one dashboard figure: against mprocs, and the in-process build beside it. */
 function dashboardFigure(label, results, {key, name, digits, unit, target, today}) {
 	const ours = figureOf(results, 'hermes-delegate', key, digits, unit, `${key}Parts`);
 	const theirs = figureOf(results, 'mprocs', key, digits, unit);

@@ -27,7 +27,7 @@ import {licensesFile, thirdPartyLicenses} from './third-party-licenses.mjs';
 const outDir = 'dist.new';
 
 /**
- * The commit dist/ is built from, for `--version` (issue 40): `abc1234def`, `+changes` when
+ * The commit dist/ is built from, for `--version`: `abc1234def`, `+changes` when
  * tracked files differ from it; '' outside a git checkout (a build from the package's own files).
  * build-if-changed rebuilds when a build input changes, not at every commit: the commit shown is
  * the one of the last build.

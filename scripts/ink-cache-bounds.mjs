@@ -6,14 +6,14 @@
 //   caches with no bound (bounded upstream in Ink 8, which needs Node 22: see "When this can go").
 //   A dashboard that shows endless fresh agent output would grow without limit: measured at
 //   ~24 MB/s under twelve floods. `npm run bench:ink-cache` measures the bound.
-// - Frames (issue 9): every frame Ink re-measures (string-width) and re-tokenizes (slice-ansi,
+// - Frames: every frame Ink re-measures (string-width) and re-tokenizes (slice-ansi,
 //   ansi-tokenize) every visible line, although a frame of the dashboard changes a few lines of
 //   a few panes. Profiled under 32 trickling agents that was ~40 % of the dashboard's CPU. So the
 //   per-frame caches of Output become one bounded cache kept across frames, a text's widest line
 //   is cached the same way, and a line that fits its clip is not sliced at all (slicing it from 0
 //   to its own width returns the same characters; a line with escape codes is sliced once and
 //   remembered, since slice-ansi may rewrite its codes).
-// - Garbage (issue 9): under 32 trickling agents the dashboard allocated ~84 MB/s, most of it in
+// - Garbage: under 32 trickling agents the dashboard allocated ~84 MB/s, most of it in
 //   ansi-tokenize's per-character style diff (three Sets per pair of neighbours) and in
 //   string-width measuring the same lines again. Neighbours of the same style are no longer
 //   diffed, a row is allocated at its size, and a line's width is kept. Together with the

@@ -1,4 +1,4 @@
-// The package as a user gets it (issue 40 item 6): `npm pack`, then `npm install -g` of that
+// The package as a user gets it: `npm pack`, then `npm install -g` of that
 // tarball into a fresh prefix, then the installed command runs the demo batch headless and reads
 // its spend back from state.db (which loads the native better-sqlite3 the install built). Fails on
 // an engine warning, on an install script of our own, or when the installed CLI does not work.

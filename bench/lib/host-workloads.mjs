@@ -1,4 +1,4 @@
-// The runner host's own workloads (issue 24's Cost section): a batch started with `run --detach`
+// The runner host's own workloads: a batch started with `run --detach`
 // (a host of its own, no client), then
 // - attachSnapshot: how long a client waits, from its connect, for the whole snapshot of a batch
 //   of 200 tasks whose panes all have lines (the protocol, read and parsed as a client does), and

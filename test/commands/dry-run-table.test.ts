@@ -1,4 +1,4 @@
-// `run --dry-run`'s table fits the terminal (issue 38, defect 8): each row wrapped at 80 columns.
+// `run --dry-run`'s table fits the terminal: each row wrapped at 80 columns.
 import {describe, expect, it} from 'vitest';
 import {dryRunTable} from '../../src/commands/dry-run-table.js';
 import {plannedTask} from '../helpers/render.js';

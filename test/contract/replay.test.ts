@@ -115,7 +115,7 @@ function expectTracebackShape(actual: string, recorded: string): void {
 const racyToolLine = /^ {2}┊ 💻 \$ .* \{TOOL_DURATION\} \[exit 130\]\r\n/m;
 
 /**
- * The fake's messages rows (issue 27) against what Hermes's were: as many as its recorded
+ * The fake's messages rows against what Hermes's were: as many as its recorded
  * message_count; the conversation its last request carried (less the system prompt), then the
  * model's reply to it where one was stored; each call asked for (finish_reason tool_calls) before
  * its tool's row, which names it by tool_call_id; an answer stored with finish_reason stop.
@@ -178,7 +178,7 @@ function compare(actual: Outcome, recorded: RecordedCase): void {
 	const pick = (request: Record<string, unknown>) => Object.fromEntries(fields.map((field) => [field, request[field] ?? null]));
 	if (!recorded.config_yaml?.includes('{PORT_DEAD}')) expect(requests.map(pick)).toEqual(reachedMock.map((request) => pick(request)));
 
-	// The fake's state.db rows for the sessions it printed, as the recorder read Hermes's (issue 25).
+	// The fake's state.db rows for the sessions it printed, as the recorder read Hermes's.
 	expect(actual.sessions).toEqual(recorded.sessions ?? {});
 	compareMessages(actual, recorded, reachedMock);
 

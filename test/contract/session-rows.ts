@@ -39,7 +39,7 @@ export function sessionRows(printed: string, values: Record<string, string>): Re
 
 export type StoredMessage = {role: string; finish_reason: string | null; tool_call_ids: string[]; tool_call_id: string | null; tool_name: string | null};
 
-/** The messages rows of each session printed (issue 27), oldest first, keyed as sessionRows keys them. */
+/** The messages rows of each session printed, oldest first, keyed as sessionRows keys them. */
 export function sessionMessages(printed: string, values: Record<string, string>): Record<string, StoredMessage[]> {
 	const ids = [...new Set(printed.match(sessionIdPattern) ?? [])];
 	const messages: Record<string, StoredMessage[]> = {};

@@ -100,7 +100,7 @@ describe.skipIf(!natsServerPath)('a fleet that trusts only its members', () => {
 
 		const attacker = await connect({servers: url});
 		const js = jetstream(attacker);
-		// The batch's stream is bounded, whatever its workers send (issue 36: 300 reports took a runner from 103 to 419 MB).
+		// The batch's stream is bounded, whatever its workers send.
 		const limits = (await (await jetstreamManager(attacker)).streams.info(`HD_BATCH_${batch}`)).config;
 		expect([limits.max_bytes, limits.max_msgs, limits.max_msg_size].every(limit => limit > 0)).toBe(true);
 		const forged = {v: messageVersion, seq: 2, worker: 'wa', kind: 'finished', droppedOutputBytes: 0, at: Date.now(), result: {log: '/etc/shadow', cost_usd: 999_999.99}};

@@ -69,7 +69,7 @@ describe.skipIf(!natsServerPath)('fitting tasks to workers', () => {
 		const {url} = await startNatsServer();
 		// wb first: with one work queue for all, its older pull took t01 (wa's only), wa took t02, and
 		// each offer a worker left went back to the oldest pull, often the same worker's, for many
-		// seconds (issue 40 item 8: 11.9 s once in 6 runs of worker-return.test.ts started this way).
+		// seconds.
 		const wb = await startWorker(url, 'wb', {profiles: ['other'], concurrency: 1});
 		const wa = await startWorker(url, 'wa', {profiles: ['coder'], concurrency: 1});
 		const home = scratchDir('hd-runner-');

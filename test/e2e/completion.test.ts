@@ -1,4 +1,4 @@
-// `hermes-delegate completion bash|zsh|fish` (issue 40 item 3): the script asks the built CLI at
+// `hermes-delegate completion bash|zsh|fish`: the script asks the built CLI at
 // each Tab (`__complete -- WORDS…`), which answers from commander's own definitions and from the
 // runs on disk: commands, options, option values, live run ids and a run's task ids. The bash
 // script is run in a real bash, as a user's shell runs it.

@@ -1,7 +1,7 @@
 // A config.yaml that another program holds half-written (open for writing, its first half on disk)
 // is never taken as whole: `config route` does not save the half plus its edit (the other half,
 // written a moment later into the replaced file, was lost), and the runner host's watcher does not
-// re-plan from it (issue 36, item 10). The writer is a real process holding the file open.
+// re-plan from it. The writer is a real process holding the file open.
 import {spawn} from 'node:child_process';
 import {readFileSync} from 'node:fs';
 import path from 'node:path';

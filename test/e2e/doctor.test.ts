@@ -78,7 +78,7 @@ describe('doctor', () => {
 	});
 
 	// The fake agent, not the recorded help: what this checks does not depend on Hermes's exact
-	// words, and a clone with nothing beside it (issue 40) runs it too.
+	// words, and a clone with nothing beside it runs it too.
 	it('never says "no problems found" under warnings', async () => {
 		home = makeHome(config);
 		const result = await runCli(home, ['doctor', '--hermes-bin', fakeHermes('0.19.0')]);

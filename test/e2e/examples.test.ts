@@ -1,4 +1,4 @@
-// The files in examples/ stay true (issue 40 item 5): each task file is planned by the built CLI
+// The files in examples/ stay true: each task file is planned by the built CLI
 // with --dry-run against a configuration with the routes they name (fast, deep), with
 // examples/delegate.yaml as its settings; nothing is refused and nothing starts.
 import {readdirSync, readFileSync} from 'node:fs';

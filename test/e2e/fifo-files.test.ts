@@ -1,6 +1,6 @@
 // A FIFO where a run folder's file or a config file should be: opening it for reading would wait
 // for a writer that never comes, so `ls`, `logs` and `spend` hung, and `config show --config FIFO`
-// too. They open only regular files, without blocking (issue 36, item 9). The guard timeout below
+// too. They open only regular files, without blocking. The guard timeout below
 // only turns a hang into a failure; nothing here measures time.
 import {execFileSync} from 'node:child_process';
 import {rmSync} from 'node:fs';

@@ -1,7 +1,7 @@
 // `run --detach` on a disk that is full when the batch finishes: results.json cannot be written, and
 // the detached host has no terminal to print the report to. It keeps the report and serves it to
 // `wait` until one has it, retries the write, and says so in host.log; once it has ended, `ls` and
-// `wait` say what happened instead of blaming a SIGKILL (issue 36, item 8).
+// `wait` say what happened instead of blaming a SIGKILL.
 import {existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it, onTestFinished} from 'vitest';

@@ -1,4 +1,4 @@
-// `--help` teaches (issue 40 item 2): every command shows examples, the long option lists come in
+// `--help` teaches: every command shows examples, the long option lists come in
 // groups, and a mistyped command or task field gets "did you mean" — each a refusal that exits 2
 // with nothing on stdout, as every bad input does.
 import {afterEach, describe, expect, it} from 'vitest';

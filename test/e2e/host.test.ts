@@ -204,7 +204,7 @@ describe('the runner host killed with SIGKILL', () => {
 		await waitFor(() => listGroupMembers(recordedGroups(dir)[0]!).length >= 2, {message: 'the grandchild started'});
 		const live = JSON.parse((await runCli(test, ['ls', '--json'])).stdout) as Array<Record<string, unknown>>;
 		const host = readRunOwner(dir)!.pid;
-		// The pid a script kills (issue 38, defect 17).
+		// The pid a script kills.
 		expect(live[0]).toMatchObject({run_id: runId, state: 'live', owner: 'alive', attach_command: `hermes-delegate attach ${runId}`, host_pid: host, owner_pid: host});
 
 		process.kill(host, 'SIGKILL');
@@ -223,7 +223,7 @@ describe('the runner host killed with SIGKILL', () => {
 		expect(gc.exitCode).toBe(0);
 		await waitFor(() => listGroupMembers(pgid!).length === 0, {message: 'gc to end the agent'});
 
-		// Swept: shown as cleaned, no more advice to run gc (issue 38, defect 6).
+		// Swept: shown as cleaned, no more advice to run gc.
 		const after = await runCli(test, ['ls']);
 		expect(after.stdout).toContain(`${runId}  cleaned`);
 		expect(after.stdout).not.toContain('ends what it left running');

@@ -1,4 +1,4 @@
-// A kill is recorded as one (issue 38, defect 5): `cancel --kill` sends SIGKILL without a grace
+// A kill is recorded as one: `cancel --kill` sends SIGKILL without a grace
 // period, so the result must not say the agent "ignored SIGTERM and was killed 0.0 s later".
 import {describe, expect, it, onTestFinished} from 'vitest';
 import type {BatchReport} from '../../src/core/types.js';

@@ -1,4 +1,4 @@
-// Live activity on a release without stream-json (issue 27), in a real terminal (tmux): the fake
+// Live activity on a release without stream-json, in a real terminal (tmux): the fake
 // posing as 0.20.0 prints nothing under -Q until its answer, so the call its pane shows while the
 // tool runs can only have come from the session's messages in state.db. Every wait polls the screen.
 import path from 'node:path';

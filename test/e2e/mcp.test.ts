@@ -1,5 +1,5 @@
 // `hermes-delegate mcp` as a parent agent meets it: the SDK's client spawns the built CLI over
-// stdio and does the whole loop on the fake agent (issue 35's tests).
+// stdio and does the whole loop on the fake agent.
 import path from 'node:path';
 import {describe, expect, it, onTestFinished} from 'vitest';
 import {makeHome, recordedGroups, runCli, type TestHome} from '../helpers/run-cli.js';

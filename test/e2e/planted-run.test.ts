@@ -1,6 +1,6 @@
 // Another local user plants a run in your demo home (a predictable name in the shared temp folder),
 // its process records naming a process of yours: `gc` must not kill it, and `ls` must not show the
-// run; creating the demo home there is refused with the fix (issue 36, item 11). The planting is
+// run; creating the demo home there is refused with the fix. The planting is
 // done as `nobody` with runuser, as an attacker would.
 import {spawn, spawnSync} from 'node:child_process';
 import {chmodSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';

@@ -1,4 +1,4 @@
-// q then y, when the batch finished while the finger moved (issue 38, defect 16): q quits at once
+// q then y, when the batch finished while the finger moved: q quits at once
 // (nothing runs any more, so there is no question), and the y meant for the question must not
 // land in the shell. A shell reads the terminal after the dashboard: what it gets is what leaked.
 import path from 'node:path';

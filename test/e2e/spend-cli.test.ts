@@ -56,7 +56,7 @@ describe('hermes-delegate spend', () => {
 
 		const json = await spendJson(test);
 		expect(json).toMatchObject({run_id: report.run_id, from: 'results.json', warnings: []});
-		// Hermes's records are a lower bound of what was spent (issue 37): the JSON says so.
+		// Hermes's records are a lower bound of what was spent: the JSON says so.
 		expect(json.spend_is).toMatchObject({bound: 'lower', leaves_out: expect.arrayContaining(['retries of failed calls', 'cache writes'])});
 		expect(json.spend).toEqual(report.spend);
 		expect(json.spend.by_route['fast']).toMatchObject({attempts: 2, input_tokens: 600, output_tokens: 200, unknown_attempts: 0});

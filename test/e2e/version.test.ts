@@ -1,5 +1,5 @@
 // `--version` says the version and, for a build from a git checkout, the commit it was built from
-// (issue 40 item 4: scripts/build.mjs puts it into the bundle), so a report names what ran.
+// (scripts/build.mjs puts it into the bundle), so a report names what ran.
 import {execFileSync, spawnSync} from 'node:child_process';
 import {readFileSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';

@@ -1,6 +1,6 @@
 // The fake agent stands in for `hermes` in the demo and in launcher tests, so its command line
 // and its output must be Hermes's, per release: a launcher bug must fail here the way it would
-// fail for real (observed behaviour: shared/hermes-agent/FACTS.md §3–§5).
+// fail for real (observed behaviour: docs/hermes-releases.md).
 import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';

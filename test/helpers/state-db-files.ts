@@ -1,5 +1,5 @@
 // Real Hermes-shaped state.db files for the readers' tests: the tables both recorded releases
-// create (FACTS.md §6), a database made in WAL or rollback-journal mode, and node children that
+// create (docs/spend.md), a database made in WAL or rollback-journal mode, and node children that
 // hold it open as Hermes does (writing, or holding an exclusive lock), killed after each test.
 import {spawn, type ChildProcess} from 'node:child_process';
 import {mkdirSync} from 'node:fs';

@@ -1,6 +1,6 @@
 // What a client sends reaches host.log only made terminal-safe: an escape sequence in an unknown
 // key of its JSON (quoted back in the reason it is closed for) would otherwise act on whoever reads
-// the log in a terminal (issue 36, item 9).
+// the log in a terminal.
 import {describe, expect, it} from 'vitest';
 import {protocolVersion} from '../../src/wire/protocol.js';
 import {hostTestsAfterEach} from '../helpers/hosted-batch.js';

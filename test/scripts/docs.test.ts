@@ -1,4 +1,4 @@
-// docs/commands/ is what `npm run docs` writes from the built CLI's own definitions (issue 40):
+// docs/commands/ is what `npm run docs` writes from the built CLI's own definitions:
 // a command, option or help text changed in src/cli.ts without running it again fails here.
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';

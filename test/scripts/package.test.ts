@@ -1,4 +1,4 @@
-// The published package is lean (issue 40 item 6): it declares as dependencies exactly what the
+// The published package is lean: it declares as dependencies exactly what the
 // built dist/ imports at run time (the rest is bundled into it by scripts/build.mjs), and it has no
 // script that runs at install, since those would need src/ and scripts/, which it does not ship.
 // The install of the packed tarball itself is exercised by scripts/package-check.mjs in .ci/run.

@@ -1,4 +1,4 @@
-// schemas/*.schema.json say what the CLI accepts (issue 40 item 5): every example validates against
+// schemas/*.schema.json say what the CLI accepts: every example validates against
 // its schema, the mistakes the CLI refuses (a misspelt field, a missing goal, a wrong type) are
 // refused by the schema too, and editors get a description of every field.
 import {readdirSync, readFileSync} from 'node:fs';

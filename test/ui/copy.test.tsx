@@ -1,4 +1,4 @@
-// y copies the focused task's answer to the clipboard (issue 38): OSC 52 where the terminal allows
+// y copies the focused task's answer to the clipboard: OSC 52 where the terminal allows
 // it, and a notice that always says where else the text is, since no terminal says whether it took it.
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';

@@ -1,4 +1,4 @@
-// The dashboard of a batch on worker hosts (issue 26): the header's workers line (free slots, lost
+// The dashboard of a batch on worker hosts: the header's workers line (free slots, lost
 // workers, the runner host's own NATS connection) and the host on each pane that runs or ran remotely.
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';

@@ -1,4 +1,4 @@
-// A grid that cannot show every pane says so (issue 38): at 80×24 a forced grid of 8 tasks shows
+// A grid that cannot show every pane says so: at 80×24 a forced grid of 8 tasks shows
 // a page of them, and the footer's `+N more` tells the operator the rest are there.
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';

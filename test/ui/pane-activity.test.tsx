@@ -1,4 +1,4 @@
-// Each running pane says how long since its last output and its last tool activity (issue 25),
+// Each running pane says how long since its last output and its last tool activity,
 // stuck or not, in a form that fits narrow panes. The times are the runner's (the output
 // snapshot's, the events'); only the clock that ticks is the dashboard's.
 import {cleanup} from 'ink-testing-library';

@@ -1,4 +1,4 @@
-// What a pane says under its route besides errors and countdowns (issue 25): what a queued task
+// What a pane says under its route besides errors and countdowns: what a queued task
 // waits for, and a running task the runner called stuck, with how long it has been quiet.
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';

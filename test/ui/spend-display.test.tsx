@@ -1,4 +1,4 @@
-// Spend on the panes and in the header (issue 25): unknown is shown as unknown, never as 0; a
+// Spend on the panes and in the header: unknown is shown as unknown, never as 0; a
 // budget at 80 % warns, a reached one is marked; stuck tasks are counted.
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
@@ -54,7 +54,7 @@ describe('spend on the panes', () => {
 		expect(paneSpendLine(unknown, true, 20)).toBe('?/? $? 2t');
 		expect(paneSpendLine(known, true, 32)).toBe('1.5k/300 tok · ~$0.012 · 3 tools');
 		expect(paneSpendLine(null, false, 80)).toBeNull();
-		// Wording (issue 38, defect 15): one call is a call; a finished task's unknown is not "yet" to come.
+		// Wording: one call is a call; a finished task's unknown is not "yet" to come.
 		expect(paneSpendLine({...known, tool_calls: 1}, true, 80)).toContain('· 1 tool call');
 		expect(paneSpendLine({...known, tool_calls: 1}, true, 80)).not.toContain('1 tool calls');
 		expect(paneSpendLine(unknown, true, 80)).toContain('(? = not yet known)');

@@ -1,4 +1,4 @@
-// `$`: the spend table per route, per model and for the batch (issue 25). Unknown is `?` and
+// `$`: the spend table per route, per model and for the batch. Unknown is `?` and
 // never 0, a sum missing unknown attempts is `≥`, counts without a price say unpriced; it opens
 // and closes as the help does (Esc or `$`; q asks to quit over it, as over every overlay), and
 // the footer and the help offer it from the binding table.

@@ -1,4 +1,4 @@
-// / filters the grid and the list by what is typed (issue 38, as k9s users expect): a task's id,
+// / filters the grid and the list by what is typed: a task's id,
 // name, goal, route, model or host; live while typed, kept with Enter, cleared with Esc.
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';

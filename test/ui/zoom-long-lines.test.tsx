@@ -1,4 +1,4 @@
-// Long lines in the zoom (issue 38, defect 1): an agent's reply is often one paragraph-long line
+// Long lines in the zoom: an agent's reply is often one paragraph-long line
 // and a tool's input long JSON. They wrap by default; `w` cuts them instead, with ←/→ to scroll
 // sideways; a search match is always brought into view, and the margin numbers lines meanwhile.
 import '../helpers/force-color.js';

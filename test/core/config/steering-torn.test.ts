@@ -1,5 +1,5 @@
 // The runner host's watcher and a config.yaml another program holds half-written: it waits, says
-// so once, and re-plans only from the whole file (issue 36, item 10). Half of it is valid YAML with
+// so once, and re-plans only from the whole file. Half of it is valid YAML with
 // fewer routes, from which the batch would have refused tasks that were fine a moment later.
 import {spawn} from 'node:child_process';
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';

@@ -32,7 +32,7 @@ describe('readExit', () => {
 		expect(readExit(facts({}))).toEqual({succeeded: true});
 		// A stream that printed only raw lines but ended with its result event said how it ended.
 		expect(readExit(facts({mode: 'stream-json', answer: '', stdout: 'line 1', resultEvent: true}))).toEqual({succeeded: true});
-		// 0.19/0.20 text mode exits 0 on a failed model call too: its transcript is the answer (FACTS.md §4).
+		// 0.19/0.20 text mode exits 0 on a failed model call too: its transcript is the answer (docs/hermes-releases.md).
 		expect(readExit(facts({mode: 'text', answer: 'Query: hi', stdout: 'Query: hi'}))).toEqual({succeeded: true});
 	});
 

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import {interpretHermesOutput, sessionIdOf, stderrMessage} from '../../../src/core/hermes/output.js';
 
-// The shapes below are what the real Hermes printed (shared/hermes-agent/FACTS.md §4).
+// The shapes below are what the real Hermes printed (docs/hermes-releases.md).
 const quietSuccess = {mode: 'quiet' as const, exitCode: 0, stdout: {text: 'Hello from mock', truncated: false}, stderr: '\nsession_id: 20261130_101010_abcd\n'};
 
 describe('interpretHermesOutput in -Q mode', () => {

@@ -1,5 +1,5 @@
 // A goal reaches Hermes whole, whatever it starts with, and a model, provider, toolset or skill that
-// argparse would read as an option is refused at planning (issue 36, item 12). The argv is checked
+// argparse would read as an option is refused at planning. The argv is checked
 // against Python's own argparse (a parser shaped as `hermes [-p NAME] chat -q … -m … -t … -s …`),
 // not against what we believe it does: it drops a value of exactly "--" in every form.
 import {spawnSync} from 'node:child_process';

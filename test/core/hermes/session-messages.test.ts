@@ -1,4 +1,4 @@
-// A session's messages rows as pane lines and tool-call records (issue 27): calls shown when the
+// A session's messages rows as pane lines and tool-call records: calls shown when the
 // model asks, results paired by tool_call_id whatever order the rows come in, parallel calls of
 // one tool kept apart, interim text shown and the answer not twice, and hostile rows bounded.
 import {describe, expect, it} from 'vitest';

@@ -1,6 +1,6 @@
 // When the operator cancels, task.cancelling (what the pane shows) goes out before the cascade's
 // SIGTERM, which first reads the whole of /proc for the task's family: the state change is not held
-// up by that scan (issue 24: a key's effect through the runner host within today's p95). The
+// up by that scan. The
 // SIGTERM still follows in the same call. The agent is a real fake-agent process, stopped
 // (SIGSTOP) so that a SIGTERM sent to it stays pending, where /proc/<pid>/status shows it, until
 // the cascade's SIGKILL ends it: whether it had been sent is read, not raced.

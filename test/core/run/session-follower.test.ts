@@ -1,4 +1,4 @@
-// Following a running attempt's session in state.db (issues 25 and 27), through real batches of
+// Following a running attempt's session in state.db, through real batches of
 // real processes writing real SQLite files: on releases without stream-json the pane shows each
 // tool call while it runs and the result records them; live spend reaches the batch's events while
 // the task runs, on every release; a profile's home is followed; a session that never appears and
