@@ -1,5 +1,5 @@
 // A throw-away HERMES_HOME for the real `hermes`, pointed at the tests' mock model server, with
-// the settings a test home needs (docs/hermes-releases.md) (without them every call tries to download
+// the settings a test home needs (without them every call tries to download
 // helpers and prints a warning on stdout), and the environment a child `hermes` should get.
 import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
