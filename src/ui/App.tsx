@@ -8,7 +8,7 @@ import type {Theme} from '../core/theme/themes.js';
 import {bodyLayer, type BodyLayer} from '../state/overlay.js';
 import {shownOrder} from '../state/task-order.js';
 import type {BatchStore} from '../state/store-types.js';
-import {ConfirmBar, confirmQuestion, confirmText} from './components/ConfirmBar.js';
+import {ConfirmBar, confirmDetachable, confirmQuestion, confirmText} from './components/ConfirmBar.js';
 import {Footer} from './components/Footer.js';
 import {GridLayout} from './components/GridLayout.js';
 import {Header} from './components/Header.js';
@@ -67,7 +67,9 @@ function Dashboard({columns, rows}: {readonly columns: number | undefined; reado
 		focused: shownOrder(state).indexOf(state.focusedId ?? ''),
 	})));
 	const question = useBatch(confirmQuestion);
-	const confirmLines = confirmText(question, size.columns, bindings).length;
+	// The bar's lines as the bar counts them, its third answer included.
+	const detachable = useBatch(confirmDetachable);
+	const confirmLines = confirmText(question, size.columns, bindings, detachable).length;
 	const frame = planFrame({...size, taskCount: ui.taskCount, preference: ui.layout, warnings: ui.warnings, fleet: ui.fleet, statusLine: ui.statusLine, confirm: confirmLines});
 	const body = frame.tooSmall ? undefined : frame.body;
 	useKeys(bindings, {

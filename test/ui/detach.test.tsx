@@ -4,6 +4,8 @@ import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {finishBatch, finishTask, plannedTasks, render, startTask, t0} from '../helpers/render.js';
 import {questionOf} from '../helpers/overlay.js';
+import {confirmQuestion, confirmText} from '../../src/ui/components/ConfirmBar.js';
+import {defaultBindings} from '../../src/ui/keys/keys.js';
 
 afterEach(cleanup);
 
@@ -107,5 +109,30 @@ describe('detach', () => {
 		});
 		expect(view.frame()).not.toContain('Quit?');
 		expect(view.store.getState().detachRequested).toBe(false);
+	});
+
+	test('the frame keeps room for the quit question\'s third answer where /d takes the bar onto another line', async () => {
+		const first = attached({tasks: plannedTasks(2), columns: 120, rows: 24});
+		startTask(first.store, 't01', t0);
+		first.stdin.write('q');
+		await vi.waitFor(() => {
+			expect(questionOf(first.store.getState())?.action).toBe('quit');
+		});
+		const question = confirmQuestion(first.store.getState());
+		cleanup();
+		// A width where y/n fits the question's last line and y/n/d does not.
+		const columns = Array.from({length: 160}, (_, index) => 40 + index)
+			.find(width => confirmText(question, width, defaultBindings, true).length > confirmText(question, width, defaultBindings).length);
+		expect(columns).toBeDefined();
+		const view = attached({tasks: plannedTasks(2), columns, rows: 24});
+		startTask(view.store, 't01', t0);
+		view.stdin.write('q');
+		await vi.waitFor(() => {
+			expect(view.frame()).toContain('y/n/d');
+		});
+		const lines = view.frame().split('\n');
+		// The layout keeps one row spare (ui/layout.ts): a frame as tall as the terminal makes Ink repaint it whole.
+		expect(lines.length).toBeLessThanOrEqual(23);
+		expect(lines.at(-1)).toMatch(/detach/);
 	});
 });

@@ -23,7 +23,7 @@ export function ConfirmBar({width}: {readonly width: number}) {
 	const question = useBatch(state => confirmQuestion(state));
 	const action = useBatch(state => (state.overlay?.kind === 'confirm' ? state.overlay.question.action : undefined));
 	// Every hook before the early return: React needs the same hooks in the same order on every render.
-	const detachable = useBatch(state => state.canDetach && state.overlay?.kind === 'confirm' && state.overlay.question.action === 'quit');
+	const detachable = useBatch(confirmDetachable);
 	if (question === null) {
 		return null;
 	}
@@ -55,6 +55,11 @@ function answerKeys(bindings: Bindings, detachable = false): string {
 /** The question and its answer keys, word-wrapped to the width: what the bar shows, line by line. */
 export function confirmText(question: string | null, width: number, bindings: Bindings, detachable = false): string[] {
 	return question === null ? [] : wrapWords(`${question} ${answerKeys(bindings, detachable)}`, width).slice(0, maxLines);
+}
+
+/** The quit question of a batch in a runner host: it has a third answer, detach (the batch runs on). */
+export function confirmDetachable(state: BatchState): boolean {
+	return state.canDetach && state.overlay?.kind === 'confirm' && state.overlay.question.action === 'quit';
 }
 
 /** The whole question, or null when nothing is being confirmed. */
