@@ -82,6 +82,18 @@ describe('the import checker', () => {
 		]);
 	});
 
+	it('counts core/types/ as the core root: imported from anywhere, importing nothing of src beyond it', () => {
+		expect(violations(files({
+			'core/types.ts': "export type * from './types/plan.js';\n",
+			'core/types/plan.ts': "import type {Route} from './routes.js';\nexport type Plan = {route: Route};\n",
+			'core/types/routes.ts': 'export type Route = string;\n',
+			'core/text/sizes.ts': "import type {Plan} from '../types/plan.js';\n",
+			'core/types/status.ts': "import {sizes} from '../text/sizes.js';\n",
+		}))).toEqual([
+			'forbidden: core/types/status.ts → core/text/sizes.ts (core root may not import core/text)',
+		]);
+	});
+
 	it('names an import of a file that is not there and a file in no folder of the rules', () => {
 		expect(violations(files({
 			'core/plan/routing.ts': "import {gone} from './gone.js';\n",
