@@ -13,6 +13,7 @@ import {advertised, batchesArgs, cancelArgs, delegateSchema, outputArgs, parseAr
 import {configPathOf, readRouting, type Routing} from './routing.js';
 import {routingSignature} from './routes-view.js';
 import {delegate} from './delegate.js';
+import {WarmHost} from './warm-host.js';
 import {batches, batchStatus, batchWait, type WaitProgress} from './batch-tools.js';
 import {taskOutput} from './output-tool.js';
 import {cancelTasks} from './cancel-tool.js';
@@ -22,16 +23,18 @@ import {delegateDescription, descriptions, type ToolName} from './descriptions.j
 type Handler = (args: unknown, progress: WaitProgress | undefined, signal: AbortSignal) => Promise<unknown> | unknown;
 type ToolContext = {mcpReq: {_meta?: {progressToken?: string | number} | undefined; envelope?: Record<string, unknown> | undefined; signal: AbortSignal; notify(notification: {method: string; params?: Record<string, unknown>}): Promise<void>}};
 
-export type ServeOptions = Omit<McpContext, 'origin' | 'log' | 'reported'> & {version: string; pollMs?: number};
+export type ServeOptions = Omit<McpContext, 'origin' | 'log' | 'reported' | 'launch'> & {version: string; pollMs?: number};
 
 export async function serveMcp(options: ServeOptions): Promise<void> {
 	const instances = new Set<{server: McpServer; delegateTool: RegisteredTool}>();
 	let origin: string | undefined;
+	const warmHost = new WarmHost(options.env);
 	const context: McpContext = {
 		env: options.env,
 		hermesHome: options.hermesHome,
 		options: options.options,
 		reported: new Map(),
+		launch: async spec => warmHost.launch(spec),
 		origin: () => origin ?? [...instances].map(({server}) => server.server.getClientVersion()?.name).find(Boolean),
 		log(level, message) {
 			for (const {server} of instances) {
@@ -90,6 +93,7 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
 	const watched = [configPathOf(context), settingsPath(context.hermesHome)];
 	for (const file of watched) watchFile(file, {interval: options.pollMs ?? 500, persistent: false}, refresh);
 	const handle = serveStdio(factory, {onerror: answerMalformed});
+	warmHost.warm();
 	try {
 		// The client closing its end (or dying) ends the session; the batches run on under their hosts.
 		await new Promise<void>(resolve => {
@@ -97,6 +101,7 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
 			process.stdin.once('close', resolve);
 		});
 	} finally {
+		warmHost.close();
 		for (const file of watched) unwatchFile(file, refresh);
 		await handle.close();
 	}
