@@ -4,6 +4,7 @@
 // waits for, are then behind it; the host reads nothing of the batch until its spec comes, so
 // what it plans is the config and the binary as they are at launch.
 import {spawn, type ChildProcess} from 'node:child_process';
+import type {Socket} from 'node:net';
 import type {Readable} from 'node:stream';
 import {hostCommandName, statusFd, statusSchema, type HostReady, type HostRefused, type HostSpec} from '../wire/launch.js';
 
@@ -26,13 +27,18 @@ export type PendingHost = {
 export function spawnHost(options: {env: NodeJS.ProcessEnv; entry?: string}): PendingHost {
 	const entry = options.entry ?? process.argv[1];
 	if (entry === undefined) throw new Error('cannot tell which script to start the runner host from (process.argv[1] is unset)');
-	const child = spawn(process.execPath, [...process.execArgv, entry, hostCommandName], {
+	return adoptHost(spawn(process.execPath, [...process.execArgv, entry, hostCommandName], {
 		detached: true,
 		stdio: ['pipe', 'ignore', 'ignore', 'pipe'],
 		env: options.env,
-	});
-	let ended = false;
+	}));
+}
+
+/** A host process spawned as spawnHost does (src/early-host.ts starts one before the CLI loads). */
+export function adoptHost(child: ChildProcess): PendingHost {
+	let ended = child.exitCode !== null || child.signalCode !== null;
 	const exited = new Promise<string>(resolve => {
+		if (ended) resolve(child.signalCode ? `killed by ${child.signalCode}` : `exit code ${child.exitCode ?? '?'}`);
 		child.once('exit', (code, signal) => {
 			ended = true;
 			resolve(signal ? `killed by ${signal}` : `exit code ${code ?? '?'}`);
@@ -46,7 +52,12 @@ export function spawnHost(options: {env: NodeJS.ProcessEnv; entry?: string}): Pe
 	child.stdin!.on('error', () => undefined);
 	return {
 		alive: () => !ended,
-		launch: async spec => handOver(child, spec, exited),
+		async launch(spec) {
+			// Held again while the host is waited for (an early host was let go of: early-host.ts).
+			child.ref();
+			(child.stdio[statusFd] as Socket).ref();
+			return handOver(child, spec, exited);
+		},
 		discard() {
 			child.stdin!.end();
 			(child.stdio[statusFd] as Readable).destroy();
