@@ -42,9 +42,8 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
 		origin: () => origin ?? [...instances].map(({server}) => server.server.getClientVersion()?.name).find(Boolean),
 		// Logging, on every protocol revision: a line on stderr, which is where the SDK tells stdio
 		// servers to log from 2026-07-28 on (MCP logging is deprecated there); and MCP logging as
-		// well: inside a tool call through the call's own logger (on 2026-07-28 that is the only way
-		// a log reaches the client, and only when the call's _meta asks a level), outside one to
-		// the 2025-era sessions.
+		// well: inside a tool call through the call's own logger (on 2026-07-28 it sends only when
+		// the call's _meta asks a level), outside one to the 2025-era sessions only.
 		log(level, message) {
 			process.stderr.write(`hermes-delegate mcp: ${level}: ${terminalSafe(message).replaceAll('\n', ' ')}\n`);
 			const inCall = requestLog.getStore();
@@ -54,7 +53,7 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
 			}
 
 			for (const {server} of instances) {
-				if (server.isConnected()) void server.sendLoggingMessage({level, logger: 'hermes-delegate', data: message}).catch(() => undefined);
+				if (server.isConnected() && !servesModernEra(server)) void server.sendLoggingMessage({level, logger: 'hermes-delegate', data: message}).catch(() => undefined);
 			}
 		},
 	};
@@ -136,6 +135,15 @@ function answerMalformed(error: Error): void {
 		const code = error.name === 'SyntaxError' ? -32_700 : -32_600;
 		process.stdout.write(`${JSON.stringify({jsonrpc: '2.0', id: null, error: {code, message: code === -32_700 ? 'Parse error' : 'Invalid Request: not a JSON-RPC 2.0 message'}})}\n`);
 	}
+}
+
+/** The first protocol revision of the era without session-wide logging (revisions are dates: they sort as text). */
+const firstModernRevision = '2026-07-28';
+
+/** A 2026-07-28 session asks for log messages per call only: nothing unasked is sent to it. */
+function servesModernEra(server: McpServer): boolean {
+	const revision = server.server.getNegotiatedProtocolVersion();
+	return revision !== undefined && revision >= firstModernRevision;
 }
 
 const emptyView = {mode: 'default' as const, route_field: null, routes: [], default: null};

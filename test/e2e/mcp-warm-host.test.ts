@@ -63,7 +63,7 @@ describe('hermes-delegate mcp: the runner host started ahead', () => {
 		expect(test.runs()).toEqual([]);
 	});
 
-	it('logs on stderr in every era; on 2026-07-28 through MCP only to a call whose _meta asks a level', async () => {
+	it('logs on stderr in every era; on 2026-07-28 through MCP only to a call whose _meta asks a level, and nothing outside a call', async () => {
 		const test = home();
 		const mcp = await connectMcp(test, {mode: 'auto'});
 		onTestFinished(async () => mcp.close());
@@ -85,5 +85,13 @@ describe('hermes-delegate mcp: the runner host started ahead', () => {
 		await waitFor(() => mcp.stderr().includes(`hermes-delegate mcp: info: batch ${asked}: 1 task(s) started`), {message: 'the log on stderr'});
 		expect(mcp.stderr()).toContain(`hermes-delegate mcp: info: batch ${unasked}: 1 task(s) started`);
 		for (const batchId of [unasked, asked]) await mcp.call('batch_wait', {batch_id: batchId, timeout_s: 120});
+
+		// Outside any call nobody asked a level: stderr only.
+		test.write('config.yaml', modelMapConfig.replace('Cheap and quick', 'Only lookups'));
+		await waitFor(() => mcp.listChanges() > 0, {message: 'list_changed'});
+		await waitFor(() => mcp.stderr().includes('hermes-delegate mcp: info: the routing changed'), {message: 'the routing change on stderr'});
+		// A round trip: a log message sent with it would be in before this answer.
+		await mcp.call('routes');
+		expect(logged.filter(line => line.includes('routing changed'))).toEqual([]);
 	});
 });
