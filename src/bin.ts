@@ -8,6 +8,13 @@ import {unsupportedNode} from './node-support.js';
 
 const problem = unsupportedNode(process.versions.node);
 if (problem === undefined) {
+	// The runner host of `tui`, `demo` and `run --detach` starts first, so that its start overlaps this one's.
+	const args = process.argv.slice(2);
+	if (process.argv[1] !== undefined && args[0] !== '__host') {
+		const early = await import('./early-host.js');
+		if (early.wantsHost(args)) early.startEarlyHost(process.argv[1]);
+	}
+
 	// Before the CLI loads: loading it is what first grows the young generation.
 	(await import('./young-generation.js')).capYoungGeneration();
 	try {

@@ -10,6 +10,9 @@ import {flushed} from './commands/io.js';
 import {exitCodes} from './core/errors.js';
 import {killUnfinishedGroupsNow} from './core/process/group.js';
 
+// Node has started and the bundle is loaded: the first phase of the host's start (host.log says it).
+const loadedAt = performance.now();
+
 process.on('exit', () => {
 	const killed = killUnfinishedGroupsNow();
 	if (killed.length > 0) {
@@ -18,7 +21,7 @@ process.on('exit', () => {
 });
 
 try {
-	process.exitCode = await hostCommand({env: {...process.env}, stdin: process.stdin});
+	process.exitCode = await hostCommand({env: {...process.env}, stdin: process.stdin, loadedAt});
 } catch (error) {
 	process.stderr.write(`hermes-delegate: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
 	process.exitCode = exitCodes.internalError;

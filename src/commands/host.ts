@@ -7,9 +7,11 @@ import {terminalSafe} from '../core/output/visible-text.js';
 import {allWarnings} from '../core/plan/routing.js';
 import {exitCodeOf} from '../core/run/results.js';
 import type {BatchRunner} from '../core/run/runner.js';
-import {firstClientGraceFrom, openHostLog, startHost, type RunningHost} from '../host/main.js';
+import path from 'node:path';
+import {firstClientGraceFrom, openHostLog, socketName, startHost, type RunningHost} from '../host/main.js';
 import {hostSpecSchema, type HostSpec} from '../wire/launch.js';
 import {tellLauncher} from '../host/launcher-pipe.js';
+import {specCame, StartClock} from '../host/start-clock.js';
 import {loadTheme} from '../core/theme/themes.js';
 import {runnerControl} from '../host/control.js';
 import {resolveBindings} from '../ui/keys/keys.js';
@@ -20,7 +22,9 @@ import {natsTargetOf} from './nats-target.js';
 import type {Remote} from './remote.js';
 import {onShutdownSignals} from './signals.js';
 
-export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.ReadableStream}): Promise<number> {
+export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.ReadableStream; loadedAt?: number}): Promise<number> {
+	const clock = new StartClock();
+	clock.mark('node and modules', io.loadedAt);
 	let runner: BatchRunner | undefined;
 	let host: RunningHost | undefined;
 	// Ours before the run folder exists, as in `run`: the handler finds the runner once there is one.
@@ -42,9 +46,18 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 	// Tasks on worker hosts (--nats or delegate.yaml's executor): NATS and the fleet, before planning.
 	let remote: Remote | undefined;
 	try {
-		const parsed = hostSpecSchema.safeParse(JSON.parse(await readAll(io.stdin)));
+		const specText = await readAll(io.stdin);
+		// A host started ahead of its batch (client/launch.ts) whose launcher ended, or discarded it,
+		// before it had a batch to give: nothing was asked, so nothing is done and nothing is said.
+		if (specText === '') {
+			stopSignals();
+			return exitCodes.ok;
+		}
+
+		const parsed = hostSpecSchema.safeParse(JSON.parse(specText));
 		if (!parsed.success) throw new Error(`the runner host was started with a spec it cannot read: ${parsed.error.message}`);
 		spec = {...parsed.data, taskArg: parsed.data.taskArg, origin: parsed.data.origin};
+		clock.mark(specCame);
 		const dashboard = spec.command !== 'run';
 		const agentNice = dashboard ? agentNiceOption(stringOption(spec.options['agentNice'])) : undefined;
 		const options = {...spec.options, demo: spec.command === 'demo' || spec.options['demo'] === true};
@@ -58,6 +71,7 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 			// As `run --demo` does: a headless demo's runaway stops by itself.
 			demoRunawaySeconds: dashboard ? undefined : 8,
 		}, remote?.planning);
+		clock.mark('batch prepared');
 		if (dashboard) {
 			// The dashboard's theme and keys are checked here, where delegate.yaml is read: a bad one
 			// is bad input, refused before anything starts, as before the host.
@@ -77,6 +91,7 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 		// Display on even for `run --detach`: any client may attach later and must see the panes'
 		// tails in its snapshot (decoding is lazy, so nobody attached costs little).
 		const created = withCleanup(() => createRunner(batch, {display: true, retryAfterFinish: dashboard, agentNice, executor: remote?.executorFor(batch, true)}), stopSignals);
+		clock.mark('run folder');
 		prepared = {batch, created, warnings, dashboard};
 	} catch (error) {
 		stopSignals();
@@ -107,7 +122,11 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 				log(`config.yaml changed: ${outcome.message}`);
 				listener(outcome);
 			}),
-		}, created.runner, {mode: dashboard ? 'dashboard' : 'headless', log, firstClientGraceMs: firstClientGraceFrom(io.env), origin: spec.origin});
+		}, created.runner, {mode: dashboard ? 'dashboard' : 'headless', log, firstClientGraceMs: firstClientGraceFrom(io.env), origin: spec.origin, planned: () => {
+			clock.mark('socket and plan.json');
+			log(clock.describe());
+			tellLauncher({type: 'ready', runId: folder.runId, runDir: folder.dir, socket: path.join(folder.dir, socketName), hermesHome: batch.hermesHome, warnings, theme: batch.settings.theme ?? null, keys: batch.settings.keys});
+		}});
 	} catch (error) {
 		// No socket, or no plan on disk: nobody could ever see or stop the batch. Nothing has started.
 		stopSignals();
@@ -116,7 +135,6 @@ export async function hostCommand(io: {env: NodeJS.ProcessEnv; stdin: NodeJS.Rea
 		return error instanceof InputError ? exitCodes.usage : exitCodes.internalError;
 	}
 
-	tellLauncher({type: 'ready', runId: folder.runId, runDir: folder.dir, socket: host.socket, hermesHome: batch.hermesHome, warnings, theme: batch.settings.theme ?? null, keys: batch.settings.keys});
 	try {
 		// host.done has written the host's last line: nothing more goes into the run folder.
 		return exitCodeOf(await host.done);

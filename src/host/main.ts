@@ -58,7 +58,12 @@ export type RunningHost = {
 	done: Promise<BatchReport>;
 };
 
-export async function startHost(batch: HostedBatch, runner: BatchRunner, options: {mode: HostMode; log: HostLog; firstClientGraceMs?: number; origin?: string | undefined}): Promise<RunningHost> {
+/**
+ * `planned`: called as soon as the plan is on disk and the socket serves, before the batch's first
+ * agents are spawned (they start a turn later), so the foreground that waits for `ready` does not
+ * wait for them too.
+ */
+export async function startHost(batch: HostedBatch, runner: BatchRunner, options: {mode: HostMode; log: HostLog; firstClientGraceMs?: number; origin?: string | undefined; planned?: () => void}): Promise<RunningHost> {
 	const {log} = options;
 	const socket = path.join(batch.runDir, socketName);
 	const status = new HostStatusFile(batch.runDir, socket, batch.plan.tasks.map(task => ({id: task.id, refused: task.decision.refused})), options.origin);
@@ -105,7 +110,9 @@ export async function startHost(batch: HostedBatch, runner: BatchRunner, options
 	// hear about in their terminal (bad input, exit 2), as before the host.
 	let planned = () => undefined as void;
 	const stopWaitingForPlan = runner.subscribe(event => {
-		if (event.type === 'batch.planned') planned();
+		if (event.type !== 'batch.planned') return;
+		options.planned?.();
+		planned();
 	});
 	const started = runner.start();
 	try {

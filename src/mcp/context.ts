@@ -1,6 +1,8 @@
 // What every tool handler is given: the environment and flags `hermes-delegate mcp` started with,
 // who the parent agent is (its MCP client name), and the server's log (MCP logging, never stdout).
 import type {LoggingLevel} from '@modelcontextprotocol/server';
+import type {Launched} from '../client/launch.js';
+import type {HostSpec} from '../wire/launch.js';
 
 /** `run`'s flags that apply to every batch the server starts, as commander gave them. */
 export type McpBatchOptions = {
@@ -24,4 +26,6 @@ export type McpContext = {
 	log(level: LoggingLevel, message: string): void;
 	/** Per batch, the finished tasks batch_wait has returned in this session: `until: "any"` waits for one not among them. */
 	reported: Map<string, Set<string>>;
+	/** Starts a batch under a runner host, as `run --detach` does (warm-host.ts keeps one started ahead). */
+	launch(spec: HostSpec): Promise<Launched>;
 };

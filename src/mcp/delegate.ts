@@ -1,11 +1,10 @@
 // The `delegate` tool: checks the whole batch against the routing as it stands (a bad task is a
 // tool error and nothing starts), then starts it under a runner host exactly as `run --detach`
-// does (client/launch.ts) and answers with the plan: each task's route, or why it was refused.
+// does (client/launch.ts; warm-host.ts keeps one started ahead) and answers with the plan: each task's route, or why it was refused.
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {z} from 'zod';
 import type {PlannedTask, RoutePlan} from '../core/types.js';
-import {launchHost} from '../client/launch.js';
 import {attachCommandFor} from '../client/live-runs.js';
 import type {McpContext} from './context.js';
 import {maxTaskTextBytes, maxWaitSeconds, parseArgs, ToolInputError} from './inputs.js';
@@ -79,7 +78,7 @@ export async function delegate(context: McpContext, args: unknown, progress?: Wa
 	const options = Object.fromEntries(Object.entries(context.options).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 	// The client's own name for itself: shown by ls and the dashboard, so one short line.
 	const origin = context.origin()?.replaceAll(/\s+/g, ' ').trim().slice(0, 100) || undefined;
-	const status = await launchHost({command: 'run', taskArg: '-', options, stdinIsTTY: false, stdin: JSON.stringify(tasks.map(asTaskFile)), color: false, ...(origin ? {origin} : {})}, {env: context.env});
+	const status = await context.launch({command: 'run', taskArg: '-', options, stdinIsTTY: false, stdin: JSON.stringify(tasks.map(asTaskFile)), color: false, ...(origin ? {origin} : {})});
 	if (status.type === 'refused') {
 		throw new ToolInputError(`nothing was started: ${status.message.replace(/^hermes-delegate: /, '').trim()}`, 'fix what the message names and call delegate again');
 	}

@@ -3,16 +3,19 @@
 // starts them); this file registers the tools, keeps `delegate`'s route enum and descriptions in
 // step with config.yaml (tools/list_changed when they change), and sends progress and log messages.
 // stdout is the protocol: nothing else may ever be written there.
+import {AsyncLocalStorage} from 'node:async_hooks';
 import {unwatchFile, watchFile} from 'node:fs';
 import {McpServer, CLIENT_INFO_META_KEY, type LoggingLevel, type RegisteredTool} from '@modelcontextprotocol/server';
 import {serveStdio} from '@modelcontextprotocol/server/stdio';
 import {defaultMcpMaxTasks, settingsPath} from '../core/config/settings.js';
 import {InputError, messageOf} from '../core/errors.js';
+import {terminalSafe} from '../core/output/visible-text.js';
 import type {McpContext} from './context.js';
 import {advertised, batchesArgs, cancelArgs, delegateSchema, outputArgs, parseArgs, routesArgs, staticSchemas, statusArgs, ToolInputError, waitArgs} from './inputs.js';
 import {configPathOf, readRouting, type Routing} from './routing.js';
 import {routingSignature} from './routes-view.js';
 import {delegate} from './delegate.js';
+import {WarmHost} from './warm-host.js';
 import {batches, batchStatus, batchWait, type WaitProgress} from './batch-tools.js';
 import {taskOutput} from './output-tool.js';
 import {cancelTasks} from './cancel-tool.js';
@@ -20,22 +23,37 @@ import {jsonResult, toolError} from './text.js';
 import {delegateDescription, descriptions, type ToolName} from './descriptions.js';
 
 type Handler = (args: unknown, progress: WaitProgress | undefined, signal: AbortSignal) => Promise<unknown> | unknown;
-type ToolContext = {mcpReq: {_meta?: {progressToken?: string | number} | undefined; envelope?: Record<string, unknown> | undefined; signal: AbortSignal; notify(notification: {method: string; params?: Record<string, unknown>}): Promise<void>}};
+type ToolContext = {mcpReq: {_meta?: {progressToken?: string | number} | undefined; envelope?: Record<string, unknown> | undefined; signal: AbortSignal; notify(notification: {method: string; params?: Record<string, unknown>}): Promise<void>; log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>}};
+type RequestLog = (level: LoggingLevel, message: string) => Promise<void>;
 
-export type ServeOptions = Omit<McpContext, 'origin' | 'log' | 'reported'> & {version: string; pollMs?: number};
+export type ServeOptions = Omit<McpContext, 'origin' | 'log' | 'reported' | 'launch'> & {version: string; pollMs?: number};
 
 export async function serveMcp(options: ServeOptions): Promise<void> {
 	const instances = new Set<{server: McpServer; delegateTool: RegisteredTool}>();
+	const requestLog = new AsyncLocalStorage<RequestLog>();
 	let origin: string | undefined;
+	const warmHost = new WarmHost(options.env);
 	const context: McpContext = {
 		env: options.env,
 		hermesHome: options.hermesHome,
 		options: options.options,
 		reported: new Map(),
+		launch: async spec => warmHost.launch(spec),
 		origin: () => origin ?? [...instances].map(({server}) => server.server.getClientVersion()?.name).find(Boolean),
+		// Logging, on every protocol revision: a line on stderr, which is where the SDK tells stdio
+		// servers to log from 2026-07-28 on (MCP logging is deprecated there); and MCP logging as
+		// well: inside a tool call through the call's own logger (on 2026-07-28 it sends only when
+		// the call's _meta asks a level), outside one to the 2025-era sessions only.
 		log(level, message) {
+			process.stderr.write(`hermes-delegate mcp: ${level}: ${terminalSafe(message).replaceAll('\n', ' ')}\n`);
+			const inCall = requestLog.getStore();
+			if (inCall) {
+				void inCall(level, message).catch(() => undefined);
+				return;
+			}
+
 			for (const {server} of instances) {
-				if (server.isConnected()) void server.sendLoggingMessage({level, logger: 'hermes-delegate', data: message}).catch(() => undefined);
+				if (server.isConnected() && !servesModernEra(server)) void server.sendLoggingMessage({level, logger: 'hermes-delegate', data: message}).catch(() => undefined);
 			}
 		},
 	};
@@ -55,7 +73,8 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
 				void ctx.mcpReq.notify({method: 'notifications/progress', params: {progressToken: token, progress: done, total, message}}).catch(() => undefined);
 			};
 
-			return call(context, name, () => handler(args, progress, ctx.mcpReq.signal));
+			const log: RequestLog = async (level, message) => ctx.mcpReq.log(level, message, 'hermes-delegate');
+			return requestLog.run(log, async () => call(context, name, () => handler(args, progress, ctx.mcpReq.signal)));
 		});
 		register('routes', args => {
 			parseArgs(routesArgs, args, 'routes takes no arguments');
@@ -90,6 +109,7 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
 	const watched = [configPathOf(context), settingsPath(context.hermesHome)];
 	for (const file of watched) watchFile(file, {interval: options.pollMs ?? 500, persistent: false}, refresh);
 	const handle = serveStdio(factory, {onerror: answerMalformed});
+	warmHost.warm();
 	try {
 		// The client closing its end (or dying) ends the session; the batches run on under their hosts.
 		await new Promise<void>(resolve => {
@@ -97,6 +117,7 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
 			process.stdin.once('close', resolve);
 		});
 	} finally {
+		warmHost.close();
 		for (const file of watched) unwatchFile(file, refresh);
 		await handle.close();
 	}
@@ -114,6 +135,15 @@ function answerMalformed(error: Error): void {
 		const code = error.name === 'SyntaxError' ? -32_700 : -32_600;
 		process.stdout.write(`${JSON.stringify({jsonrpc: '2.0', id: null, error: {code, message: code === -32_700 ? 'Parse error' : 'Invalid Request: not a JSON-RPC 2.0 message'}})}\n`);
 	}
+}
+
+/** The first protocol revision of the era without session-wide logging (revisions are dates: they sort as text). */
+const firstModernRevision = '2026-07-28';
+
+/** A 2026-07-28 session asks for log messages per call only: nothing unasked is sent to it. */
+function servesModernEra(server: McpServer): boolean {
+	const revision = server.server.getNegotiatedProtocolVersion();
+	return revision !== undefined && revision >= firstModernRevision;
 }
 
 const emptyView = {mode: 'default' as const, route_field: null, routes: [], default: null};

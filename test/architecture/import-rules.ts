@@ -48,12 +48,13 @@ export const allowedImports: Record<Zone, readonly string[]> = {
 	// Tasks on worker hosts through NATS: a worker runs attempts with the core's local executor; the
 	// runner host's side is an executor. The core never imports it.
 	distributed: ['core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/plan', 'core/run'],
-	commands: ['ui', 'state', 'wire', 'client', 'host', 'mcp', 'distributed', 'core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/input', 'core/plan', 'core/config', 'core/run', 'core/theme', 'package-files.ts'],
+	// early-host.ts: the runner host bin.ts started before the CLI loaded, for start-host.ts to adopt.
+	commands: ['ui', 'state', 'wire', 'client', 'host', 'mcp', 'distributed', 'core root', 'core/text', 'core/output', 'core/process', 'core/hermes', 'core/run-folder', 'core/input', 'core/plan', 'core/config', 'core/run', 'core/theme', 'package-files.ts', 'early-host.ts'],
 	// cli.ts and host-process.ts (the runner host's entry, without commander): the last-resort kill
 	// and terminal-safe messages; everything else goes through a command.
 	cli: ['commands', 'core root', 'core/process', 'core/output', 'package-files.ts'],
 	// bin.ts checks the Node version before it loads the rest.
-	bin: ['cli', 'node-support.ts', 'young-generation.ts'],
+	bin: ['cli', 'node-support.ts', 'young-generation.ts', 'early-host.ts'],
 	'src root': [],
 	// The fake agent stands in for another program: it shares nothing with the product.
 	'fake-agent': [],

@@ -14,6 +14,8 @@ export type McpSession = {
 	call(name: string, args?: Record<string, unknown>, options?: {onprogress?: (progress: {progress: number; total?: number; message?: string}) => void}): Promise<ToolAnswer>;
 	/** list_changed notifications received so far. */
 	listChanges(): number;
+	/** What the server wrote on stderr so far. */
+	stderr(): string;
 	close(): Promise<void>;
 };
 
@@ -30,6 +32,10 @@ export async function connectMcp(home: TestHome, options: {name?: string; mode?:
 		}}},
 	});
 	const transport = new StdioClientTransport({command: process.execPath, args: mcpArgs(options.args), env: cliEnv(home, options.env) as Record<string, string>, stderr: 'pipe'});
+	let stderr = '';
+	transport.stderr?.on('data', (chunk: Buffer) => {
+		stderr += String(chunk);
+	});
 	await client.connect(transport);
 	return {
 		client,
@@ -41,6 +47,7 @@ export async function connectMcp(home: TestHome, options: {name?: string; mode?:
 			return {isError: result.isError === true, text, json: () => JSON.parse(text)};
 		},
 		listChanges: () => changes,
+		stderr: () => stderr,
 		close: async () => client.close(),
 	};
 }
