@@ -7,7 +7,7 @@
 import {writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {cellsOf} from '../../src/ui/terminal/cells.js';
+import {cellsOf, styleSequence} from '../../src/ui/terminal/cells.js';
 import {fakeAgentPath} from '../helpers/processes.js';
 import {cliPath, makeHome, tasksJson} from '../helpers/run-cli.js';
 import {startTmux, type TmuxSession} from '../helpers/tmux.js';
@@ -21,8 +21,7 @@ const columns = 120;
 const rows = 36;
 
 /** Elapsed times ("12s", "1m 05s", "0.4 s ago") and the burn rate ("$0.014/min"): they move between two captures. */
-// With the spaces before them: a right-aligned clock that grows ("59s" → "1m 00s") moves its padding.
-const clocks = / *(?:\d+(?:\.\d+)? ?(?:ms|s|m|h)\b)(?: \d+(?:ms|s|m|h)\b)*| *\$[\d.]+\/min/g;
+const clocks = /(?:\d+(?:\.\d+)? ?(?:ms|s|m|h)\b)(?: \d+(?:ms|s|m|h)\b)*|\$[\d.]+\/min/g;
 
 /**
  * A captured screen (capture-pane -e) as what a person sees: each cell's character and style, a
@@ -39,13 +38,15 @@ function seen(capture: string): string[] {
 		above += (line.match(/\u001B\[[\d;]*m/g) ?? []).join('');
 		if (!cells) return line.replaceAll(clocks, '#');
 		const shown = [...cells.text].map((char, index) => {
-			const codes = /^\u001B\[0;(.*)m$/.exec(cells.styles[index] ?? '')?.[1]?.split(';') ?? [];
+			const codes = /^\u001B\[0;(.*)m$/.exec(styleSequence(cells.styles[index] ?? 0))?.[1]?.split(';') ?? [];
 			const visible = char === ' ' ? codes.filter(code => /^(?:4\d|10\d|7|4|21|9|53)$/.test(code) || code.startsWith('48')) : codes;
 			return visible.length === 0 ? char : `${char}[${visible.join(';')}]`;
 		});
-		for (const clock of cells.text.matchAll(clocks)) shown.fill('', clock.index, clock.index + clock[0].length).splice(clock.index, 1, '#');
+		const ticking = [...cells.text.matchAll(clocks)];
+		for (const clock of ticking) shown.fill('', clock.index, clock.index + clock[0].length).splice(clock.index, 1, '#');
 		while (shown.at(-1) === ' ') shown.pop();
-		return shown.join('');
+		// A right-aligned badge moves left as its clock grows: the padding before it is not compared.
+		return ticking.length > 0 ? shown.join('').replaceAll(/ {2,}/g, ' ') : shown.join('');
 	});
 }
 

@@ -2,7 +2,7 @@
 // the few sequences the dashboard's frame writer sends (cursor position, erase in line and in
 // display, SGR, autowrap, synchronized output). Anything else fails the test that sent it, so a
 // writer that starts sending something new is noticed here before a real terminal sees it.
-import {cellsOf} from '../../src/ui/terminal/cells.js';
+import {cellsOf, styleSequence} from '../../src/ui/terminal/cells.js';
 
 export type Cell = {char: string; style: string};
 
@@ -84,7 +84,7 @@ export class VirtualTerminal {
 
 			case 'm': {
 				this.sgr = numbers.every(number => number === undefined || number === 0) ? '' : this.sgr + `\u001B[${parameters}m`;
-				this.style = cellsOf(`${this.sgr}x`)!.styles[0]!;
+				this.style = styleSequence(cellsOf(`${this.sgr}x`)!.styles[0]!);
 				return;
 			}
 
@@ -104,8 +104,8 @@ export class VirtualTerminal {
 /** What a frame's lines should leave on a rows × columns screen: each line's cells, cut at the edge, blanks elsewhere. */
 export function expectedCells(lines: readonly string[], rows: number, columns: number): Cell[][] {
 	return Array.from({length: rows}, (_, row) => {
-		const cells = row < lines.length ? cellsOf(lines[row]!) : {text: '', styles: []};
+		const cells = row < lines.length ? cellsOf(lines[row]!) : {text: '', styles: new Uint16Array(0)};
 		if (!cells) throw new Error(`not a simple line: ${JSON.stringify(lines[row])}`);
-		return Array.from({length: columns}, (_, column) => (column < cells.text.length ? {char: cells.text[column]!, style: cells.styles[column]!} : {char: ' ', style: ''}));
+		return Array.from({length: columns}, (_, column) => (column < cells.text.length ? {char: cells.text[column]!, style: styleSequence(cells.styles[column]!)} : {char: ' ', style: ''}));
 	});
 }

@@ -8,9 +8,31 @@ import stringWidth from 'string-width';
 export type Cells = {
 	/** One UTF-16 unit per column. */
 	readonly text: string;
-	/** Each column's style as the SGR sequence that sets it from nothing ('' = the default style). */
-	readonly styles: readonly string[];
+	/** Each column's style, as a number for styleSequence() (0: the default style). */
+	readonly styles: Uint16Array;
 };
+
+/** Styles met so far, numbered in the order met: a screen uses a few dozen. */
+const styleIds = new Map<string, number>([['', 0]]);
+const sequences = [''];
+const maxStyles = 4096;
+
+/** The SGR sequence that sets the style numbered `id` from nothing ('' for the default style). */
+export function styleSequence(id: number): string {
+	return sequences[id] ?? '';
+}
+
+/** The style's number, or undefined once the table is full (the row is then not simple). */
+function styleId(sequence: string): number | undefined {
+	let id = styleIds.get(sequence);
+	if (id === undefined && sequences.length < maxStyles) {
+		id = sequences.length;
+		styleIds.set(sequence, id);
+		sequences.push(sequence);
+	}
+
+	return id;
+}
 
 /** Widths of the non-ASCII characters met, each measured once. */
 const narrow = new Map<number, boolean>();
@@ -31,9 +53,9 @@ function isNarrow(code: number): boolean {
 /** The line's cells, or undefined when it holds anything but one-column characters and SGR. */
 export function cellsOf(line: string): Cells | undefined {
 	let text = '';
-	const styles: string[] = [];
-	const style = new Style();
-	let current = '';
+	const styles = new Uint16Array(line.length);
+	let columns = 0;
+	let current: number | undefined = 0;
 	let runStart = 0;
 	for (let at = 0; at < line.length;) {
 		const code = line.charCodeAt(at);
@@ -41,24 +63,40 @@ export function cellsOf(line: string): Cells | undefined {
 			if (line.charCodeAt(at + 1) !== 0x5B) return undefined;
 			let end = at + 2;
 			while (end < line.length && !isFinalByte(line.charCodeAt(end))) end++;
-			if (line[end] !== 'm' || !style.apply(line.slice(at + 2, end))) return undefined;
+			if (line[end] !== 'm') return undefined;
 			text += line.slice(runStart, at);
-			current = style.sequence();
+			current = afterSgr(current, line.slice(at + 2, end));
+			if (current === undefined) return undefined;
 			at = end + 1;
 			runStart = at;
 			continue;
 		}
 
 		if (!isNarrow(code)) return undefined;
-		styles.push(current);
+		styles[columns++] = current;
 		at++;
 	}
 
 	text += line.slice(runStart);
-	return {text, styles};
+	return {text, styles: styles.subarray(0, columns)};
 }
 
 const isFinalByte = (code: number) => code >= 0x40 && code <= 0x7E;
+
+/** Style and SGR parameters → the style they make: a line repeats the same few, frame after frame. */
+const transitions = new Map<string, number | undefined>();
+
+function afterSgr(style: number, parameters: string): number | undefined {
+	const key = `${style};${parameters}`;
+	if (transitions.has(key)) return transitions.get(key);
+	const state = new Style();
+	const from = styleSequence(style);
+	// A style's sequence is ESC [ 0 ; … m: its parameters set it again from nothing.
+	const next = (from === '' || state.apply(from.slice(2, -1))) && state.apply(parameters) ? styleId(state.sequence()) : undefined;
+	if (transitions.size >= maxStyles) transitions.clear();
+	transitions.set(key, next);
+	return next;
+}
 
 /** The SGR attributes in effect, by slot (a colour, bold, …), each the parameter text that set it. */
 class Style {

@@ -3,7 +3,7 @@
 // lines from the top-left corner; every row below it is blank. Without a known screen (the
 // first frame, after a resize or anything else written to the terminal) every row is written
 // and the rest of the screen erased, so nothing stale can survive a frame drawn from nothing.
-import {cellsOf, type Cells} from './cells.js';
+import {cellsOf, styleSequence, type Cells} from './cells.js';
 
 export type Screen = {
 	readonly lines: readonly string[];
@@ -21,7 +21,7 @@ const wrapOn = `${esc}?7h`;
 /** Unchanged cells between two changed runs cheaper to write again than to jump over. */
 const jumpCost = 8;
 const unknownStyle = '\0';
-const blank: Cells = {text: '', styles: []};
+const blank: Cells = {text: '', styles: new Uint16Array(0)};
 
 /**
  * The bytes that turn `previous` (undefined: unknown) into `lines` on a terminal of `rows` ×
@@ -80,7 +80,7 @@ export function paintFrame(previous: Screen | undefined, lines: readonly string[
 /** The changed runs of one row whose old and new cells are both known. */
 function paintRow(pen: Pen, row: number, old: Cells, next: Cells, columns: number): void {
 	const end = Math.min(Math.max(old.text.length, next.text.length), columns);
-	const differs = (column: number) => old.text.charCodeAt(column) !== next.text.charCodeAt(column) || (old.styles[column] ?? '') !== (next.styles[column] ?? '');
+	const differs = (column: number) => old.text.charCodeAt(column) !== next.text.charCodeAt(column) || (old.styles[column] ?? 0) !== (next.styles[column] ?? 0);
 	let column = 0;
 	while (column < end) {
 		if (!differs(column)) {
@@ -98,10 +98,10 @@ function paintRow(pen: Pen, row: number, old: Cells, next: Cells, columns: numbe
 		const written = Math.min(stop, next.text.length);
 		for (let at = column; at < written;) {
 			// A piece of one style at a time.
-			const style = next.styles[at] ?? '';
+			const style = next.styles[at] ?? 0;
 			let to = at + 1;
 			while (to < written && next.styles[to] === style) to++;
-			pen.use(style);
+			pen.use(styleSequence(style));
 			pen.print(next.text.slice(at, to));
 			at = to;
 		}
