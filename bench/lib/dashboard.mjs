@@ -105,6 +105,8 @@ export async function startDashboard(tool, paths, goalList, options = {}) {
 			throw new Error(`${tool} ended early: ${said}`);
 		},
 		sendKeys: (...keys) => tmux('send-keys', '-t', name, ...keys),
+		/** Everything the tool writes to its pane from now on appended to `file`; undefined stops it. */
+		pipeOutput: file => (file === undefined ? tmux('pipe-pane', '-t', name) : tmux('pipe-pane', '-t', name, '-O', `cat >> ${quote(file)}`)),
 		control: () => controlClient(name),
 		async stop() {
 			open.delete(session);

@@ -21,6 +21,7 @@ import {feedStore} from '../state/feed.js';
 import type {BatchStore} from '../state/store-types.js';
 import {App} from '../ui/App.js';
 import {reportZeroSizeAsFallback} from '../ui/hooks/use-terminal-size.js';
+import {inkStdout} from '../ui/terminal/diff-writer.js';
 import type {Bindings} from '../ui/keys/keys.js';
 import {attachCommandFor} from '../client/live-runs.js';
 import {handlesClosedOutput, type CommandIO} from './io.js';
@@ -82,8 +83,11 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 	handlesClosedOutput(io.stdout);
 	keyboard.on('error', hangUp);
 	reportZeroSizeAsFallback(io.stdout);
-	// maxFps 250 and no incrementalRendering: see bench/RESULTS.md (2026-12-01, 1c331ad) and the steer-pty test.
-	const app = render(<App store={store} theme={options.theme} bindings={options.bindings}/>, {stdout: io.stdout, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 250});
+	// Frames reach the terminal as the cells that changed (ui/terminal/diff-writer.ts), not through
+	// Ink's incrementalRendering, which left stale lines when the layout changed (steer-pty test).
+	// maxFps 250: see bench/RESULTS.md (2026-12-01, 1c331ad).
+	const terminal = inkStdout(io.stdout);
+	const app = render(<App store={store} theme={options.theme} bindings={options.bindings}/>, {stdout: terminal.stream, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 250});
 	void untilExit(store, options.exitWhenDone).then(report => settle({kind: 'finished', report, stoppedFromOutside}));
 	let copied = store.getState().clipboard?.serial ?? 0;
 	const stopWatchingDetach = store.subscribe(state => {
@@ -111,6 +115,7 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 		stopFeed();
 		app.unmount();
 		await app.waitUntilExit().catch(() => undefined);
+		terminal.dispose();
 		if (!terminalGone) leaveAlternateScreen();
 		if (keyboard !== io.stdin) keyboard.destroy();
 		if (end === undefined) connection.close();
