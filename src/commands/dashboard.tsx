@@ -235,7 +235,7 @@ function demoExitCode(report: BatchReport, stoppedFromOutside: boolean): number 
  * expected included) turns both off, with the cursor shown, through a synchronous write on exit:
  * an asynchronous one would never flush, and a shell left in bracketed paste gets the markers.
  */
-function enterAlternateScreen(stdout: NodeJS.WriteStream): () => void {
+export function enterAlternateScreen(stdout: NodeJS.WriteStream): () => void {
 	const leave = '\u001B[?2004l\u001B[?25h\u001B[?1049l';
 	const {fd} = stdout as Partial<{fd: number}>;
 	const onExit = () => {
@@ -255,7 +255,7 @@ function enterAlternateScreen(stdout: NodeJS.WriteStream): () => void {
 }
 
 /** Tasks piped in on stdin leave the keyboard on the controlling terminal: read keys from there. */
-function keyboardStream(stdin: NodeJS.ReadStream): NodeJS.ReadStream {
+export function keyboardStream(stdin: NodeJS.ReadStream): NodeJS.ReadStream {
 	if (stdin.isTTY) {
 		return stdin;
 	}
