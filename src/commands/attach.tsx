@@ -32,7 +32,8 @@ export async function attachCommand(runArg: string | undefined, options: AttachO
 	const demo = path.resolve(run.hermesHome) === path.resolve(demoHomePath(io.env));
 	if (run.state === 'finished') {
 		const {store} = openFinishedRun(run);
-		const {terminalGone} = await showFinishedRun(store, io, {theme, bindings});
+		// --exit-when-done leaves once the batch is finished: this one is, so nothing is shown.
+		const {terminalGone} = options.exitWhenDone ? {terminalGone: false} : await showFinishedRun(store, io, {theme, bindings});
 		const {report} = store.getState();
 		if (terminalGone || !report) return 0;
 		return reportDashboardEnd({kind: 'finished', report, stoppedFromOutside: false}, run, io, {demo});

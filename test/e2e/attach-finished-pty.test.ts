@@ -59,6 +59,15 @@ describe('attach on a finished run', () => {
 		expect(exit.screen).toMatch(/^2\/2 tasks succeeded$/m);
 	});
 
+	it('--exit-when-done on a finished run leaves at once with its summary and run\'s exit code', async () => {
+		const {test, runId} = await finishedRun();
+		const screen = startTmux([process.execPath, cliPath, 'attach', runId, '--exit-when-done'], {columns: 120, rows: 20, env: {HERMES_HOME: test.dir, TMPDIR: test.dir, XDG_CACHE_HOME: path.join(test.dir, '.cache')}});
+		onTestFinished(() => screen.kill());
+		const exit = await screen.waitForExit();
+		expect(exit.code).toBe(0);
+		expect(exit.screen).toMatch(/^2\/2 tasks succeeded$/m);
+	});
+
 	it('a run swept by gc says it has no results to show', async () => {
 		const {test, runId} = await finishedRun();
 		const dir = path.join(test.runsDir, runId);
