@@ -17,10 +17,14 @@ export class RecordPrinter {
 
 	constructor(private readonly runDir: string, private readonly print: (event: BatchEvent) => void) {}
 
-	/** What the run folder's record holds beyond what was printed. */
-	fromRecord(): void {
+	/**
+	 * What the run folder's record holds beyond what was printed. `fallback`: a run without a record
+	 * may be read from plan.json and results.json; not a run that may still be starting (its record
+	 * is written just after plan.json), whose host then tells everything.
+	 */
+	fromRecord(options: {fallback: boolean}): void {
 		const recorded = readRecordedRun(this.runDir);
-		if (!recorded) return;
+		if (!recorded || (recorded.from !== 'events.jsonl' && !options.fallback)) return;
 		this.partial = recorded.from !== 'events.jsonl';
 		const events = recorded.events.filter(event => isLifecycleEvent(event));
 		for (const event of events.slice(this.printed)) this.take(event);

@@ -25,10 +25,10 @@ export async function waitCommand(runArg: string, options: WaitOptions, io: Pick
 	const stderr = guardOutput(io.stderr, undefined, terminalSafe);
 	const jsonl = options.jsonl ?? false;
 	const events = jsonl ? new RecordPrinter(run.dir, event => stdout.write(`${jsonText(jsonlEvent(event))}\n`)) : undefined;
-	events?.fromRecord();
+	events?.fromRecord({fallback: run.state !== 'live' && run.state !== 'running'});
 	const outcome = await withTimeout(finalReport(run, events ? event => events.live(event) : undefined), timeoutMs);
 	// A run followed without a host (or whose host went before its end): the rest of its record.
-	if (outcome !== 'timed out') events?.fromRecord();
+	if (outcome !== 'timed out') events?.fromRecord({fallback: true});
 	if (events?.partial) stderr.write(`hermes-delegate: run ${run.runId} has no events.jsonl (from an earlier hermes-delegate, or it could not be written): its events are read from plan.json and results.json, without task.started\n`);
 	if (outcome === 'timed out') {
 		stderr.write(`hermes-delegate: run ${run.runId} is still running after ${options.timeout}s; wait again, or stop it with \`hermes-delegate cancel ${run.runId}\`\n`);
