@@ -131,9 +131,9 @@ export function osc52(text: string): string {
 }
 
 /** How long after the dashboard is gone keys are still read and dropped: a finger's q-then-y, not a new command. */
-const strayKeysMs = 400;
+export const strayKeysMs = 400;
 
-async function swallowStrayKeys(keyboard: NodeJS.ReadStream, ms: number): Promise<void> {
+export async function swallowStrayKeys(keyboard: NodeJS.ReadStream, ms: number): Promise<void> {
 	const drop = () => undefined;
 	try {
 		keyboard.setRawMode(true);

@@ -7,7 +7,7 @@ import type {BatchStore} from '../state/store-types.js';
 import {App} from '../ui/App.js';
 import {reportZeroSizeAsFallback} from '../ui/hooks/use-terminal-size.js';
 import type {Bindings} from '../ui/keys/keys.js';
-import {enterAlternateScreen, keyboardStream, osc52, type DashboardIO} from './dashboard.js';
+import {enterAlternateScreen, keyboardStream, osc52, strayKeysMs, swallowStrayKeys, type DashboardIO} from './dashboard.js';
 
 /** Resolves once the operator has left; `terminalGone`: the terminal went away (nothing more may be written to it). */
 export async function showFinishedRun(store: BatchStore, io: DashboardIO, options: {theme: Theme; bindings: Bindings}): Promise<{terminalGone: boolean}> {
@@ -53,5 +53,7 @@ export async function showFinishedRun(store: BatchStore, io: DashboardIO, option
 		if (keyboard !== io.stdin) keyboard.destroy();
 	}
 
+	// q never asks here (nothing runs): the `y` of a q-then-y habit is dropped, not given to the shell.
+	if (!terminalGone && keyboard === io.stdin && keyboard.isTTY) await swallowStrayKeys(keyboard, strayKeysMs);
 	return {terminalGone};
 }

@@ -59,6 +59,22 @@ describe('attach on a finished run', () => {
 		expect(exit.screen).toMatch(/^2\/2 tasks succeeded$/m);
 	});
 
+	it('q then y: q leaves at once (nothing runs), and the y does not reach the shell', async () => {
+		const {test, runId} = await finishedRun();
+		const script = '"$@"; echo READY; read -r line; echo "SHELL GOT=[$line]"';
+		const screen = startTmux(['bash', '-c', script, 'bash', process.execPath, cliPath, 'attach', runId], {columns: 120, rows: 30, env: {HERMES_HOME: test.dir, TMPDIR: test.dir, XDG_CACHE_HOME: path.join(test.dir, '.cache')}});
+		onTestFinished(() => screen.kill());
+		await screen.waitForScreen(/read-only/, {message: 'the finished run'});
+		screen.sendKeys('q');
+		// The y as a finger sends it: after q has taken the dashboard off the screen.
+		for (let polls = 0; screen.display('#{alternate_on}') === '1' && polls < 10_000; polls++);
+		screen.sendKeys('y');
+		await screen.waitForScreen(/^READY$/m, {message: 'the dashboard gone and the shell reading'});
+		screen.sendKeys('Enter');
+		const after = await screen.waitForScreen(/SHELL GOT=\[.*\]/, {message: 'the shell to say what it read'});
+		expect(after).toContain('SHELL GOT=[]');
+	});
+
 	it('--exit-when-done on a finished run leaves at once with its summary and run\'s exit code', async () => {
 		const {test, runId} = await finishedRun();
 		const screen = startTmux([process.execPath, cliPath, 'attach', runId, '--exit-when-done'], {columns: 120, rows: 20, env: {HERMES_HOME: test.dir, TMPDIR: test.dir, XDG_CACHE_HOME: path.join(test.dir, '.cache')}});
