@@ -187,11 +187,11 @@ export function buildProgram(): Command {
 		});
 
 	program.command('attach')
-		.description('the dashboard on a batch a runner host serves (started by tui, demo or run --detach), from any terminal')
-		.argument('[run]', 'a run id (default: the live run; a choice when several are live)')
+		.description('the dashboard on a batch a runner host serves (started by tui, demo or run --detach), from any terminal; on a finished run, read-only from its run folder')
+		.argument('[run]', 'a run id, live or finished (default: the live run; a choice when several are live)')
 		.option('--theme <name|path>', 'dashboard theme: dark, light, no-color, or a JSON file (NO_COLOR forces no-color)')
-		.option('--exit-when-done', 'leave the dashboard by itself when the batch is finished')
-		.addHelpText('after', '\nLeaving the dashboard (closing the terminal included) leaves the batch running, unless you quit it with q → y. Exit codes: as for `run` once the batch has finished · 0 detached · 1 the runner host died first · 2 no such live run')
+		.option('--exit-when-done', 'leave the dashboard by itself when the batch is finished (a finished run: at once)')
+		.addHelpText('after', '\nLeaving the dashboard (closing the terminal included) leaves the batch running, unless you quit it with q → y. A finished run opens read-only: panes, zoom, search and spend as recorded; cancel, re-route, routes and mode say "this run has finished: read-only". Exit codes: as for `run` once the batch has finished · 0 detached · 1 the runner host died first · 2 no such run, or one without results to show (swept by gc, unrecorded, its host died)')
 		.action(async (run: string | undefined, options: Record<string, unknown>) => {
 			process.exitCode = await (await loadAttach())(run, optionsOf(attachOptions, options, 'attach'), io);
 		});
@@ -217,7 +217,7 @@ export function buildProgram(): Command {
 		.description('wait until a run has finished, then print its results JSON exactly as `run` does')
 		.argument('<run>', 'a run id (see `hermes-delegate ls`)')
 		.option('--timeout <seconds>', 'give up after this long (exit 124); the run goes on')
-		.option('--jsonl', 'the run\'s events as `run --jsonl` prints them, from its start (of what came before wait attached, only the newest task.telemetry of each task), then the end')
+		.option('--jsonl', 'the run\'s recorded events as `run --jsonl` prints them (planned, started, finished, … batch.finished; no telemetry), the same whether the run is live or finished')
 		.addHelpText('after', '\nExit codes: as for `run` (0 all succeeded · 1 any failed, cancelled, timed out or refused, or the run ended without results · 130 interrupted) · 2 no such run · 124 --timeout ran out')
 		.action(async (run: string, options: Record<string, unknown>) => {
 			process.exitCode = await (await import('./commands/wait.js')).waitCommand(run, optionsOf(waitOptions, options, 'wait'), io);

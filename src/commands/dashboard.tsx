@@ -136,9 +136,9 @@ export function osc52(text: string): string {
 }
 
 /** How long after the dashboard is gone keys are still read and dropped: a finger's q-then-y, not a new command. */
-const strayKeysMs = 400;
+export const strayKeysMs = 400;
 
-async function swallowStrayKeys(keyboard: NodeJS.ReadStream, ms: number): Promise<void> {
+export async function swallowStrayKeys(keyboard: NodeJS.ReadStream, ms: number): Promise<void> {
 	const drop = () => undefined;
 	try {
 		keyboard.setRawMode(true);
@@ -240,7 +240,7 @@ function demoExitCode(report: BatchReport, stoppedFromOutside: boolean): number 
  * expected included) turns both off, with the cursor shown, through a synchronous write on exit:
  * an asynchronous one would never flush, and a shell left in bracketed paste gets the markers.
  */
-function enterAlternateScreen(stdout: NodeJS.WriteStream): () => void {
+export function enterAlternateScreen(stdout: NodeJS.WriteStream): () => void {
 	const leave = '\u001B[?2004l\u001B[?25h\u001B[?1049l';
 	const {fd} = stdout as Partial<{fd: number}>;
 	const onExit = () => {
@@ -260,7 +260,7 @@ function enterAlternateScreen(stdout: NodeJS.WriteStream): () => void {
 }
 
 /** Tasks piped in on stdin leave the keyboard on the controlling terminal: read keys from there. */
-function keyboardStream(stdin: NodeJS.ReadStream): NodeJS.ReadStream {
+export function keyboardStream(stdin: NodeJS.ReadStream): NodeJS.ReadStream {
 	if (stdin.isTTY) {
 		return stdin;
 	}

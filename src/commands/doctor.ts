@@ -1,12 +1,13 @@
 // `hermes-delegate doctor`: probe the installed Hermes and check the config, the profiles and the
 // home for what would make a batch run differently than planned. Exit 0 when nothing is wrong
 // (warnings included), 1 when something is, so a setup script can stop on it.
+import path from 'node:path';
 import {defaultConfigPath, loadHermesConfig} from '../core/config/config.js';
 import {runChecks, type Finding} from '../core/hermes/doctor.js';
 import {InputError} from '../core/errors.js';
 import {resolveHermesHome} from '../core/hermes/home.js';
 import {defaultCachePath, hermesSummary, probeHermes, unprobed} from '../core/hermes/probe.js';
-import {resolveHermesBin} from '../core/hermes/launcher.js';
+import {requestedHermesBin, resolveHermesBin} from '../core/hermes/launcher.js';
 import {batchConcurrency, loadSettings, settingsPath, type LoadedSettings} from '../core/config/settings.js';
 import {jsonText, terminalSafe} from '../core/output/visible-text.js';
 import type {DoctorOptions} from './flags.js';
@@ -21,7 +22,7 @@ export async function doctorCommand(options: DoctorOptions, io: Pick<CommandIO, 
 	} catch (error) {
 		if (!(error instanceof InputError)) throw error;
 		// Its own fix is doctor's too (the finding says it): the message alone, or the fix shows twice.
-		binProblem = error.message;
+		binProblem = notFoundOnPath(options.hermesBin, io.env) ?? error.message;
 	}
 
 	const capabilities = bin ? await probeHermes(bin, {env: io.env, cachePath: defaultCachePath(io.env)}) : unprobed(options.hermesBin ?? 'hermes', binProblem);
@@ -55,6 +56,19 @@ export async function doctorCommand(options: DoctorOptions, io: Pick<CommandIO, 
 	}
 
 	return failed ? 1 : 0;
+}
+
+/**
+ * A bare name that no directory of PATH holds: where doctor looked, so that the operator can tell
+ * a missing install from a PATH that leaves its folder out. Undefined for a path that was named.
+ */
+function notFoundOnPath(flag: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+	const requested = requestedHermesBin(flag, env);
+	if (requested.includes('/')) return undefined;
+	const directories = (env['PATH'] ?? '').split(path.delimiter).filter(Boolean);
+	const where = directories.length === 0 ? 'PATH is empty' : `looked in PATH: ${directories.join(', ')}`;
+	const named = flag ? ' (--hermes-bin)' : env['HERMES_BIN'] ? ' (HERMES_BIN)' : '';
+	return `Hermes was not found: no executable "${requested}"${named} in any folder of PATH (${where})`;
 }
 
 const marks = {ok: '✓', warn: '!', error: '✗'};

@@ -1,7 +1,7 @@
 // `hermes-delegate wait RUN [--timeout S] [--jsonl]`: blocks until the run has finished, then
 // prints its results exactly as `run` does (run.ts's printReport) and exits with `run`'s codes.
-// A live run is followed through its host's socket (with --jsonl, its events as `run --jsonl`
-// prints them, from the snapshot's history on); a finished one is read from results.json.
+// A live run is followed through its host's socket; a finished one is read from results.json.
+// With --jsonl: the run's recorded events, the same live or finished (wait-events.ts).
 import {existsSync} from 'node:fs';
 import path from 'node:path';
 import {exitCodes} from '../core/errors.js';
@@ -12,6 +12,7 @@ import {chooseRun, describeRun, runHomes, unrecordedWhere, type RunEntry} from '
 import {parseNumber, type WaitOptions} from './flags.js';
 import {guardOutput, type CommandIO, type Output} from './io.js';
 import {jsonlEvent, printReport} from './run.js';
+import {RecordPrinter} from './wait-events.js';
 import {readRegularText} from '../core/regular-file.js';
 
 /** As timeout(1): the run is still going when --timeout ran out. */
@@ -23,7 +24,12 @@ export async function waitCommand(runArg: string, options: WaitOptions, io: Pick
 	const stdout = guardOutput(io.stdout);
 	const stderr = guardOutput(io.stderr, undefined, terminalSafe);
 	const jsonl = options.jsonl ?? false;
-	const outcome = await withTimeout(finalReport(run, jsonl ? event => stdout.write(`${jsonText(jsonlEvent(event))}\n`) : undefined), timeoutMs);
+	const events = jsonl ? new RecordPrinter(run.dir, event => stdout.write(`${jsonText(jsonlEvent(event))}\n`)) : undefined;
+	events?.fromRecord({fallback: run.state !== 'live' && run.state !== 'running'});
+	const outcome = await withTimeout(finalReport(run, events ? event => events.live(event) : undefined), timeoutMs);
+	// A run followed without a host (or whose host went before its end): the rest of its record.
+	if (outcome !== 'timed out') events?.fromRecord({fallback: true});
+	if (events?.partial) stderr.write(`hermes-delegate: run ${run.runId} has no events.jsonl (from an earlier hermes-delegate, or it could not be written): its events are read from plan.json and results.json, without task.started\n`);
 	if (outcome === 'timed out') {
 		stderr.write(`hermes-delegate: run ${run.runId} is still running after ${options.timeout}s; wait again, or stop it with \`hermes-delegate cancel ${run.runId}\`\n`);
 		return waitTimedOut;
@@ -34,17 +40,17 @@ export async function waitCommand(runArg: string, options: WaitOptions, io: Pick
 		return exitCodes.taskFailed;
 	}
 
-	if (outcome.fromDisk && jsonl) printFinishedEvent(outcome.report, stdout);
+	if (events && !events.endedWithFinish) printFinishedEvent(outcome.report, stdout);
 	return printReport(outcome.report, {jsonl}, {stdout, stderr});
 }
 
-type Outcome = {report: BatchReport; fromDisk: boolean} | {report: undefined; why: string};
+type Outcome = {report: BatchReport} | {report: undefined; why: string};
 
 async function finalReport(run: RunEntry, onEvent: ((event: BatchEvent) => void) | undefined): Promise<Outcome> {
 	for (let now = run; ; now = describeRun(run.runId, run.hermesHome)) {
 		if (now.state === 'live' && now.socket) {
 			const followed = await followLive(now.socket, onEvent);
-			if (followed) return {report: followed, fromDisk: false};
+			if (followed) return {report: followed};
 			// The host closed before we saw the end (it ended between our look and our connect): its folder says.
 			return onDisk(describeRun(run.runId, run.hermesHome));
 		}
@@ -99,7 +105,7 @@ function onDisk(run: RunEntry): Outcome {
 	const file = path.join(run.dir, 'results.json');
 	if (existsSync(file)) {
 		try {
-			return {report: JSON.parse(readRegularText(file)) as BatchReport, fromDisk: true};
+			return {report: JSON.parse(readRegularText(file)) as BatchReport};
 		} catch (error) {
 			return {report: undefined, why: `its results.json cannot be read (${(error as Error).message})`};
 		}
@@ -109,7 +115,7 @@ function onDisk(run: RunEntry): Outcome {
 	return {report: undefined, why: run.state === 'owner died' ? 'its runner host died before the batch finished (killed with SIGKILL?)' : `it is ${run.state}`};
 }
 
-/** `run --jsonl` ends with batch.finished: a finished run printed from disk ends the same way. */
+/** `run --jsonl` ends with batch.finished: a run whose record has none (not written) ends the same way. */
 function printFinishedEvent(report: BatchReport, stdout: Output): void {
 	stdout.write(`${jsonText(jsonlEvent({type: 'batch.finished', report, at: Date.now()}))}\n`);
 }

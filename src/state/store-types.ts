@@ -49,6 +49,8 @@ export type BatchState = {
 	exitRequested: boolean;
 	/** The batch runs in a runner host (commands/dashboard.tsx sets it): leaving the dashboard can leave the batch running. */
 	canDetach: boolean;
+	/** A finished run opened from its run folder (client/finished-run.ts): nothing can be steered, and the header says so. */
+	readOnly: boolean;
 	/** d: leave the dashboard, the batch runs on (the dashboard command acts on it). */
 	detachRequested: boolean;
 	notice: string | null;
@@ -94,6 +96,8 @@ export type BatchActions = {
 	paste(text: string): void;
 	findNext(direction: 1 | -1): void;
 	requestCancel(kill: boolean): void;
+	/** A steering key on a read-only run: one sentence says why nothing happens. */
+	refuseReadOnly(): void;
 	requestQuit(): void;
 	/** d, in the grid, the zoom or at the quit question: leave, the batch runs on (only with a runner host). */
 	detach(): void;

@@ -36,7 +36,11 @@ export type BatchStoreOptions = {
 	now?: number;
 	/** Lines of tail copied per pane; the frame never needs more. */
 	tailLines?: number;
+	/** A finished run read from its folder: nothing to steer (BatchState.readOnly). */
+	readOnly?: boolean;
 };
+
+export const readOnlyNotice = 'this run has finished: read-only';
 
 export function createBatchStore(options: BatchStoreOptions): BatchStore {
 	const {control} = options;
@@ -79,6 +83,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			canReroute: steerable(control) !== undefined && control.reroute !== undefined,
 			quitting: false,
 			exitRequested: false,
+			readOnly: options.readOnly ?? false,
 			canDetach: false,
 			detachRequested: false,
 			notice: null,
@@ -221,6 +226,10 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 				} else if (decision) {
 					set(decision);
 				}
+			},
+
+			refuseReadOnly() {
+				set({notice: readOnlyNotice});
 			},
 
 			requestQuit() {

@@ -74,7 +74,23 @@ describe('doctor', () => {
 		expect(result.stdout).toContain('fix: install Hermes Agent');
 		// One fix line for the one finding, not the resolver's and doctor's both.
 		expect(result.stdout.match(/^ +fix: .*install Hermes Agent/gm)).toHaveLength(1);
-		expect(result.stdout.trimEnd().split('\n').at(-1)).toMatch(/^1 problem found \(the ✗ lines\), and \d+ warnings? \(the ! lines\)$/);
+		// The routes' flags are not judged against a Hermes that was not found: no warning about them.
+		expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('1 problem found (the ✗ lines)');
+	});
+
+	it('no Hermes on PATH: says it was not found, where it looked and the fix, and reasons about no Hermes\'s flags', async () => {
+		home = makeHome(`${config}display: {interface: tui}\n`);
+		const empty = path.join(home.dir, 'empty-bin');
+		home.write('empty-bin/README', 'no hermes here\n');
+		const result = await runCli(home, ['doctor'], {env: {PATH: `${empty}${path.delimiter}${path.dirname(process.execPath)}`}});
+		expect(result.exitCode).toBe(1);
+		expect(result.stdout).toContain(`✗ hermes: Hermes was not found: no executable "hermes" in any folder of PATH (looked in PATH: ${empty}, ${path.dirname(process.execPath)})`);
+		expect(result.stdout).toMatch(/^ +fix: install Hermes Agent .*--hermes-bin \/ HERMES_BIN/m);
+		// Nothing is said of "the installed Hermes" or "this Hermes" as if one had answered.
+		expect(result.stdout).not.toMatch(/installed Hermes|this Hermes lists|has no --reasoning/);
+		expect(result.stdout).toMatch(/✓ route deep: asks for -m opus --provider anthropic --reasoning high; not checked against Hermes's flags \(no Hermes was probed\)/);
+		expect(result.stdout).toMatch(/! interface: .*display\.interface is tui; whether this Hermes takes --cli .* is not known: no Hermes was probed/);
+		expect(result.stdout.trimEnd().split('\n').at(-1)).toMatch(/^1 problem found \(the ✗ lines\)/);
 	});
 
 	// The fake agent, not the recorded help: what this checks does not depend on Hermes's exact

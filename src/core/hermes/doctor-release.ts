@@ -72,7 +72,9 @@ export function homeReleaseFindings(hermesHome: string, profiles: readonly strin
 
 		const config = plain(text);
 		const wantsTui = typeof record(config['display'])['interface'] === 'string' && String(record(config['display'])['interface']).trim().toLowerCase() === 'tui';
-		if (wantsTui) {
+		if (wantsTui && !caps.probed) {
+			findings.push({level: 'warn', topic: 'interface', message: `${file}: display.interface is tui; whether this Hermes takes --cli (so that its tasks answer instead of opening the TUI) is not known: no Hermes was probed`});
+		} else if (wantsTui) {
 			findings.push(caps.flags.cli
 				? {level: 'ok', topic: 'interface', message: `${file}: display.interface is tui; hermes-delegate passes --cli, so its tasks answer instead of opening the TUI`}
 				: {level: 'error', topic: 'interface', message: `${file}: display.interface is tui and this Hermes lists no --cli: a task may hand its run to the TUI, which without a terminal exits 0 having done nothing (counted as failed, no_answer)`, fix: 'set display.interface: cli in that config.yaml, or upgrade Hermes'});

@@ -37,7 +37,8 @@ export function runChecks(input: DoctorInput): Finding[] {
 
 function hermesFindings(caps: HermesCapabilities): Finding[] {
 	if (!caps.probed) {
-		return [{level: 'error', topic: 'hermes', message: caps.problem ?? 'could not be probed', fix: 'install Hermes Agent, or point --hermes-bin / HERMES_BIN at it'}];
+		// Nothing below reasons about a Hermes that was not found or did not answer: its flags are unknown.
+		return [{level: 'error', topic: 'hermes', message: caps.problem ?? 'could not be probed', fix: 'install Hermes Agent (then `hermes --version` answers), or point --hermes-bin / HERMES_BIN at it; `hermes-delegate demo` shows the tool without Hermes'}];
 	}
 
 	const findings: Finding[] = [{level: 'ok', topic: 'hermes', message: `${caps.bin}: ${describeCapabilities(caps)}`}, releaseFinding(caps)];
@@ -70,10 +71,13 @@ function configFindings(input: DoctorInput): Finding[] {
 	const findings: Finding[] = [{level: 'ok', topic: 'config', message: `${delegation.source.path}${delegation.source.exists ? '' : ' (not found)'}: active mode ${delegation.mode}`}];
 	findings.push(...input.configWarnings.map(warning => ({level: 'warn' as const, topic: 'config', message: warning})));
 	// What each model route will and will not pass on this Hermes: the same code the plan uses.
+	// Without a probed Hermes nothing is known of its flags: what the route asks for, unchecked.
+	const probed = input.capabilities.probed;
 	for (const route of delegation.modelMap.options) {
-		const flags = routeFlags({spec: {goal: 'x'}, decision: {route, refused: false, reason: ''}, capabilities: input.capabilities});
+		const flags = routeFlags({spec: {goal: 'x'}, decision: {route, refused: false, reason: ''}, capabilities: probed ? input.capabilities : undefined});
 		const passed = [`-m ${flags.model}`, flags.provider && `--provider ${flags.provider}`, flags.reasoning_effort && `--reasoning ${flags.reasoning_effort}`, flags.baseUrl && `endpoint ${flags.baseUrl}`].filter(Boolean).join(' ');
-		findings.push({level: flags.warnings.length > 0 ? 'warn' : 'ok', topic: `route ${route.name}`, message: [`passes ${passed}`, ...flags.warnings].join('; ')});
+		const message = probed ? [`passes ${passed}`, ...flags.warnings] : [`asks for ${passed}; not checked against Hermes's flags (no Hermes was probed)`, ...flags.warnings];
+		findings.push({level: flags.warnings.length > 0 ? 'warn' : 'ok', topic: `route ${route.name}`, message: message.join('; ')});
 	}
 
 	if (delegation.mode === 'profile_routes' || delegation.profileRoutes.profiles.length > 0) {

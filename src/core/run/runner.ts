@@ -100,6 +100,8 @@ export class BatchRunner {
 			stop: id => this.cancel(id, {reason: 'stuck'}),
 		});
 		this.records = new RunRecords(options.folder);
+		// The first listener: an event is in the run's record before any client of a host hears it.
+		this.events.subscribe(event => this.records.event(event));
 		this.spend = new SpendReader(options.env ?? process.env, options.capabilities.flags.source);
 		this.budgets = new BatchBudgets(options.budgets ?? [], {
 			announce: budget => {

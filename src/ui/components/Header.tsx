@@ -30,6 +30,7 @@ export function Header({width}: {readonly width: number}) {
 		concurrency: state.concurrency,
 		total: state.order.length,
 		finished: state.report !== null,
+		readOnly: state.readOnly,
 		mark: configMark(state),
 	})));
 	// A string, so the header re-renders once a second rather than on every tick.
@@ -49,7 +50,8 @@ export function Header({width}: {readonly width: number}) {
 	const facts = fitFacts([
 		{text: info.finished ? `finished after ${elapsed}` : elapsed, drop: 0},
 		{text: info.mark ? `${modeLabels[info.mode]} ${info.mark}` : modeLabels[info.mode], drop: 3},
-		{text: `concurrency ${info.concurrency}`, drop: 5},
+		// A finished run opened from its folder: no concurrency of its own to show, nothing to steer.
+		{text: info.readOnly ? 'read-only' : `concurrency ${info.concurrency}`, drop: info.readOnly ? 0 : 5},
 		// Spend from state.db once any attempt started; Hermes's stream-json tokens before that.
 		{text: spend ?? (tokens > 0 ? `${formatCount(tokens)} tokens` : undefined), drop: 2},
 		{text: burn ?? undefined, drop: 4},

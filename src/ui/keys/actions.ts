@@ -91,8 +91,16 @@ const actions: Record<Command, Action> = {
 	'field.submit': state => state.submitField(),
 };
 
+/** What would change the batch: on a read-only run (a finished one, opened from its folder) they only say why not. */
+const steering = new Set<Command>(['task.cancel', 'task.kill', 'task.reroute', 'routing.mode', 'routes.open']);
+
 /** A key's command, done as a store action. */
 export function runKeyCommand(command: Command, state: State, environment: CommandEnvironment): void {
+	if (state.readOnly && steering.has(command)) {
+		state.refuseReadOnly();
+		return;
+	}
+
 	actions[command](state, environment);
 }
 
@@ -103,6 +111,7 @@ function targetId(state: BatchState): string | null {
 
 /** False for commands that would do nothing now, so the footer does not offer them. */
 export function isAvailable(command: Command, state: BatchState): boolean {
+	if (state.readOnly && steering.has(command)) return false;
 	switch (command) {
 		case 'focus.up': case 'focus.down': case 'focus.left': case 'focus.right': {
 			return state.order.length > 1;
