@@ -5,7 +5,7 @@
 // (tool lines, the reply's text); any other log is shown as it is, sanitised.
 import {TaskOutput} from '../output/task-output.js';
 import {readRegularFile} from '../regular-file.js';
-import {StreamJsonDecoder} from './stream-json.js';
+import {StreamJsonDecoder} from './stream-json/decoder.js';
 import {withoutSessionLine} from './output.js';
 
 /** Bytes fed at a time: the output's own pacing keeps only the newest lines of a long log decoded. */
