@@ -7,9 +7,9 @@ import type {PickerLayer} from './overlay.js';
 import {pickedProfile} from './route-add-remove.js';
 import {pickerFor} from './routes-editor.js';
 import {editorPatch, steerable} from './steer.js';
-import {mapReply, setWhenReplied} from './reply.js';
+import {mapSoon, setWhenReplied, type PatchSoon} from './reply.js';
 import type {BatchActions, BatchState} from './store-types.js';
-import type {BatchControl, Reply} from '../wire/port.js';
+import {cannotSteer, type BatchControl} from '../wire/port.js';
 import {emptyField} from './text-field.js';
 
 export type RerouteActions = Pick<BatchActions, 'openReroute' | 'pickRoute'>;
@@ -35,7 +35,7 @@ export function rerouteActions(store: Store, control: BatchControl): RerouteActi
 			const id = under?.zoom.taskId ?? state.focusedId;
 			const task = id ? state.tasks[id] : undefined;
 			if (!steering || !control.reroute || !id || !task) {
-				set({notice: 'this batch cannot be steered: it was started without its config'});
+				set({notice: cannotSteer});
 			} else if (!isReroutable(task.status)) {
 				set({notice: `${task.title} is ${task.status.replace('_', ' ')}: only a queued, failed, cancelled or timed-out task can be re-routed`});
 			} else {
@@ -64,7 +64,7 @@ export function rerouteActions(store: Store, control: BatchControl): RerouteActi
 
 			const route = picker.routes[picker.selected];
 			if (route && control.reroute) {
-				setWhenReplied(store, mapReply(control.reroute(picker.taskId, route.name), outcome => rerouted(overlay, outcome)), `re-routing ${picker.taskId}`);
+				setWhenReplied(store, mapSoon(control.reroute(picker.taskId, route.name), outcome => rerouted(overlay, outcome)), `re-routing ${picker.taskId}`);
 			}
 		},
 	};
@@ -86,7 +86,7 @@ export function movedInPicker(layer: PickerLayer, delta: number): PickerLayer {
  * configures for it); the provider re-queues the task on both. A name that cannot be passed is
  * refused in place, with the reason.
  */
-export function submitExplicit(layer: PickerLayer, control: BatchControl): Reply<Partial<BatchState>> {
+export function submitExplicit(layer: PickerLayer, control: BatchControl): PatchSoon {
 	const {picker} = layer;
 	const {explicit} = picker;
 	if (!explicit) {
@@ -107,7 +107,7 @@ export function submitExplicit(layer: PickerLayer, control: BatchControl): Reply
 	}
 
 	const provider = explicit.field.value.trim();
-	return mapReply(control.reroute(picker.taskId, provider === '' ? {model: explicit.model} : {model: explicit.model, provider}), outcome => rerouted(layer, outcome));
+	return mapSoon(control.reroute(picker.taskId, provider === '' ? {model: explicit.model} : {model: explicit.model, provider}), outcome => rerouted(layer, outcome));
 }
 
 /** The picker closed (back to what it was opened over) with the control's answer, or the refusal in place. */

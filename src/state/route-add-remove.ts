@@ -5,9 +5,9 @@
 import type {StoreApi} from 'zustand/vanilla';
 import {editorFor, type DraftField, type RouteDraft, type RoutesEditorState} from './routes-editor.js';
 import {editorPatch, editPatch, refusedPatch, steerable} from './steer.js';
-import {mapReply, setWhenReplied} from './reply.js';
+import {mapSoon, setWhenReplied, type PatchSoon} from './reply.js';
 import type {BatchActions, BatchState} from './store-types.js';
-import type {BatchControl, Reply} from '../wire/port.js';
+import type {BatchControl} from '../wire/port.js';
 import {emptyField, fieldAtEnd, type TextField} from './text-field.js';
 
 export type AddRemoveActions = Pick<BatchActions, 'startAddRoute' | 'requestRemoveRoute' | 'removeRoute'>;
@@ -73,7 +73,7 @@ export function addRemoveActions(store: Store, control: BatchControl): AddRemove
 				return;
 			}
 
-			setWhenReplied(store, mapReply(editPatch(control, [{kind: 'remove-route', list: open.list, name}]), ({ok, patch}) => {
+			setWhenReplied(store, mapSoon(editPatch(control, [{kind: 'remove-route', list: open.list, name}]), ({ok, patch}) => {
 				const steering = steerable(control);
 				if (!ok || !steering) {
 					return refusedPatch(open, patch);
@@ -94,7 +94,7 @@ export function pickedProfile(editor: RoutesEditorState): RoutesEditorState {
 }
 
 /** Enter in the text field while adding: the next field, or the route saved once all are given. */
-export function submitDraft(editor: RoutesEditorState, adding: RouteDraft, field: TextField, control: BatchControl): Reply<Partial<BatchState>> {
+export function submitDraft(editor: RoutesEditorState, adding: RouteDraft, field: TextField, control: BatchControl): PatchSoon {
 	const {list} = editor;
 	if (!list) {
 		return {};
@@ -118,7 +118,7 @@ export function submitDraft(editor: RoutesEditorState, adding: RouteDraft, field
 
 	const name = values.name ?? '';
 	const description = values.description ?? '';
-	return mapReply(editPatch(control, [list === 'model_map'
+	return mapSoon(editPatch(control, [list === 'model_map'
 		? {kind: 'add-route', list, route: {name, description, model: values.model ?? '', provider: values.provider ?? ''}}
 		: {kind: 'add-route', list, route: {name, description}}]), ({ok, patch}) => {
 		const steering = steerable(control);

@@ -4,8 +4,8 @@
 import type {DelegationConfig, RouteEdit, RoutingMode, SteerOutcome} from '../core/types.js';
 import {bodyLayer} from './overlay.js';
 import {editorField, type RoutesEditorState} from './routes-editor.js';
-import {mapReply} from './reply.js';
-import type {BatchControl, Reply} from '../wire/port.js';
+import {mapSoon, type PatchSoon, type Soon} from './reply.js';
+import {cannotSteer, type BatchControl} from '../wire/port.js';
 import type {BatchState} from './store-types.js';
 
 /** The order `m` goes through the modes. */
@@ -44,7 +44,7 @@ export function steerable(control: BatchControl): Steerable | undefined {
  * m: the question before the switch. It rewrites Hermes's own config.yaml, which every Hermes
  * run reads, and re-plans the queue: one keypress must not do that unasked.
  */
-export function switchModeQuestion(state: BatchState, control: BatchControl): Reply<Partial<BatchState>> {
+export function switchModeQuestion(state: BatchState, control: BatchControl): PatchSoon {
 	const steering = steerable(control);
 	if (!steering || state.quitting) {
 		return switchModePatch(state, control);
@@ -57,10 +57,10 @@ export function switchModeQuestion(state: BatchState, control: BatchControl): Re
 }
 
 /** The next mode with routes, saved into config.yaml; on success the queue is re-planned. */
-export function switchModePatch(state: BatchState, control: BatchControl): Reply<Partial<BatchState>> {
+export function switchModePatch(state: BatchState, control: BatchControl): PatchSoon {
 	const steering = steerable(control);
 	if (!steering) {
-		return {notice: 'this batch cannot be steered: it was started without its config'};
+		return {notice: cannotSteer};
 	}
 
 	if (state.quitting) {
@@ -74,17 +74,17 @@ export function switchModePatch(state: BatchState, control: BatchControl): Reply
 		return {notice: `no other routing mode has routes configured${skippedText}`};
 	}
 
-	return mapReply(steering.steer([{kind: 'set-mode', mode}]), outcome => outcomePatch(outcome, outcome.ok ? `mode ${modeNames[mode]}${skippedText}: ` : '', outcome.ok ? {mode} : {}));
+	return mapSoon(steering.steer([{kind: 'set-mode', mode}]), outcome => outcomePatch(outcome, outcome.ok ? `mode ${modeNames[mode]}${skippedText}: ` : '', outcome.ok ? {mode} : {}));
 }
 
 /** Any edit: what the control said, as the notice. */
-export function editPatch(control: BatchControl, edits: readonly RouteEdit[]): Reply<{ok: boolean; patch: Partial<BatchState>}> {
+export function editPatch(control: BatchControl, edits: readonly RouteEdit[]): Soon<{ok: boolean; patch: Partial<BatchState>}> {
 	const steering = steerable(control);
 	if (!steering) {
-		return {ok: false, patch: {notice: 'this batch cannot be steered: it was started without its config'}};
+		return {ok: false, patch: {notice: cannotSteer}};
 	}
 
-	return mapReply(steering.steer(edits), outcome => ({ok: outcome.ok, patch: outcomePatch(outcome, '', {})}));
+	return mapSoon(steering.steer(edits), outcome => ({ok: outcome.ok, patch: outcomePatch(outcome, '', {})}));
 }
 
 function outcomePatch(outcome: SteerOutcome, prefix: string, extra: Partial<BatchState>): Partial<BatchState> {

@@ -125,7 +125,7 @@ describe('m: switch the routing mode', () => {
 	});
 
 	it('without a config to steer, says so and changes nothing', () => {
-		const store = createBatchStore({control: {cancel: () => true, shutdown() {}, ...noOutput}, plan: {mode: 'model_map', tasks: plannedTasks(1), warnings: []}, runId: 'r', runDir: '/tmp/r', concurrency: 1, graceMs: 0});
+		const store = createBatchStore({control: {cancel: async () => true, async shutdown() {}, ...noOutput}, plan: {mode: 'model_map', tasks: plannedTasks(1), warnings: []}, runId: 'r', runDir: '/tmp/r', concurrency: 1, graceMs: 0});
 		store.getState().switchMode();
 		expect(store.getState()).toMatchObject({mode: 'model_map', notice: expect.stringMatching(/cannot be steered/)});
 	});
@@ -290,7 +290,7 @@ describe('R: explicit model…', () => {
 describe('batch.replanned in the store', () => {
 	it('a queued pane refused by its new plan shows why; a refused one given a route is queued again', () => {
 		const [first, second] = plannedTasks(2);
-		const store = createBatchStore({control: {cancel: () => true, shutdown() {}, ...noOutput}, plan: {mode: 'model_map', tasks: [first!, {...second!, decision: {route: null, refused: true, reason: 'option "x" is not in model_map'}}], warnings: []}, runId: 'r', runDir: '/tmp/r', concurrency: 1, graceMs: 0});
+		const store = createBatchStore({control: {cancel: async () => true, async shutdown() {}, ...noOutput}, plan: {mode: 'model_map', tasks: [first!, {...second!, decision: {route: null, refused: true, reason: 'option "x" is not in model_map'}}], warnings: []}, runId: 'r', runDir: '/tmp/r', concurrency: 1, graceMs: 0});
 		expect(store.getState().tasks['t02']!.status).toBe('refused');
 		const coder = {kind: 'profile' as const, name: 'coder', description: 'Writes code.'};
 		store.getState().applyEvent({type: 'batch.replanned', mode: 'profile_routes', at: 1, warnings: ['w'], tasks: [
