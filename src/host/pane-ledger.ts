@@ -62,7 +62,8 @@ export class PaneLedger {
 			const last = this.sent.get(id);
 			const same = last?.output === output.serial;
 			if (same && last.version === output.version) continue;
-			const delta = paneOf(output, same ? last.lines : undefined, this.tailLines);
+			// A client of whole tails holds nothing a delta could append to: its tail is cut against nothing.
+			const delta = paneOf(output, this.deltas && same ? last.lines : undefined, this.tailLines);
 			this.sent.set(id, {output: output.serial, version: delta.version, lines: delta.totalLines});
 			changes[id] = this.deltas ? delta : applyDelta(undefined, delta, this.tailLines).snapshot;
 		}

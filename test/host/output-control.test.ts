@@ -25,6 +25,13 @@ describe('a client\'s pane ledger', () => {
 		expect(ledger.changes(outputs)).toEqual({});
 		print('t02', 'c\n');
 		expect(Object.keys(ledger.changes(outputs))).toEqual(['t02']);
+		// A client of whole tails gets the whole tail each time, not the lines since its last push.
+		print('t02', 'd\n');
+		expect(ledger.changes(outputs)['t02']).toMatchObject({totalLines: 2, tail: ['d']});
+		const wide = new PaneLedger(40, false);
+		wide.changes(outputs);
+		print('t01', 'e\n');
+		expect(wide.changes(outputs)['t01']).toMatchObject({totalLines: 3, tail: ['a', 'b', 'e']});
 	});
 });
 
