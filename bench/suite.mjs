@@ -27,7 +27,7 @@ import {cancel, headless, idleMemory, keysUnderLoad, sizes, soak, watchBatch} fr
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const env = process.env;
-const workloadNames = ['flood', 'trickle', 'soak', 'keys', 'cancel', 'headless-quick', 'headless-flood', 'memory', 'attach', 'idle-host'];
+const workloadNames = ['flood', 'trickle', 'slow-trickle', 'soak', 'keys', 'cancel', 'headless-quick', 'headless-flood', 'memory', 'attach', 'idle-host'];
 
 function refuse(message) {
 	console.error(`bench: ${message}`);
@@ -163,6 +163,17 @@ await workload('trickle', async () => {
 	const label = `2 trickle ${tasks}×20/s×${seconds}s`;
 	dashboardFigure(label, results, {key: 'cpu', name: 'CPU', digits: 2, unit: 's', target: 0.5, today: recordedToday.trickle.CPU});
 	dashboardFigure(label, results, {key: 'rss', name: 'peak RSS', digits: 0, unit: 'MiB', target: 1, today: recordedToday.trickle['peak RSS']});
+});
+
+await workload('slow-trickle', async () => {
+	// A long batch's usual state: output seldom, so what the dashboard costs is what it costs while
+	// nothing changes (issue 39, Cost: ≤ 0.5× mprocs, and ≤ 120 MiB peak RSS for both processes).
+	const {tasks, seconds, rate} = size.slowTrickle;
+	const results = await alternate(dashboardTools, tool => watchBatch(tool, dashboardPaths, 'trickle', tasks, {BENCH_TRICKLE_S: String(seconds), BENCH_TRICKLE_RATE: String(rate)}));
+	table.load = loadsOf(results);
+	const label = `2b slow trickle ${tasks}×${rate}/s×${seconds}s`;
+	dashboardFigure(label, results, {key: 'cpu', name: 'CPU', digits: 2, unit: 's', target: 0.5});
+	dashboardFigure(label, results, {key: 'rss', name: 'peak RSS', digits: 0, unit: 'MiB', target: 1});
 });
 
 await workload('soak', async () => {

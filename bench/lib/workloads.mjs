@@ -11,7 +11,7 @@ import {median} from './stats.mjs';
 export function sizes({tiny, scale, soakSeconds, idleSeconds}) {
 	if (tiny) {
 		return {
-			flood: {tasks: 2, lines: 2000}, trickle: {tasks: 4, seconds: 1}, soak: {tasks: 2, seconds: 2, every: 1, from: 1},
+			flood: {tasks: 2, lines: 2000}, trickle: {tasks: 4, seconds: 1}, slowTrickle: {tasks: 4, seconds: 2, rate: 2}, soak: {tasks: 2, seconds: 2, every: 1, from: 1},
 			keys: {tasks: 4, presses: 5, settleMs: 300, timeoutMs: 1000, cancels: 2}, cancelGrace: 0.5, quick: {tasks: 20}, headlessFlood: {tasks: 2, lines: 2000}, memory: {few: 2, many: 6, settleMs: 200, samples: 2},
 			attach: {tasks: 10, lines: 10, connects: 2, frames: 1}, idleHost: {tasks: 4, seconds: 1},
 		};
@@ -21,6 +21,7 @@ export function sizes({tiny, scale, soakSeconds, idleSeconds}) {
 	return {
 		flood: {tasks: 16, lines: Math.round(100_000 * scale)},
 		trickle: {tasks: 32, seconds: 20 * scale},
+		slowTrickle: {tasks: 32, seconds: 60 * scale, rate: 2},
 		// Growth is measured from minute 2, or from half-way through a soak of 4 minutes or less.
 		soak: {tasks: 16, seconds, every: 10, from: Math.min(120, seconds / 2)},
 		keys: {tasks: 16, presses: 50, settleMs: 2000, timeoutMs: 5000, cancels: 10},

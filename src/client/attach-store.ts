@@ -1,6 +1,6 @@
 // A dashboard's store for a batch served over a socket: the same store as in-process, made from
 // the snapshot's plan and brought to the host's state by replaying the snapshot's events, in order.
-// Feed it afterwards with feedStore(store, connection.source).
+// Feed it afterwards with feedStore(store, connection.source) (events and output pushes).
 import {createBatchStore} from '../state/store.js';
 import type {BatchStore} from '../state/store-types.js';
 import type {BatchConnection} from './connection.js';
@@ -14,7 +14,7 @@ export function storeFromSnapshot(connection: BatchConnection): BatchStore {
 		store.getState().applyEvent(event);
 	}
 
-	store.getState().syncOutput();
+	store.getState().takeOutput(snapshot.outputs);
 	store.getState().tick(Date.now());
 	return store;
 }

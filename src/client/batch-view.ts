@@ -51,8 +51,8 @@ export type FollowedBatch = {
 
 /**
  * The dashboard's store made from the connection's snapshot and kept up to date with its events.
- * It subscribes to the connection's events itself: only the first subscriber gets the events that
- * came with the snapshot, so a caller listens through onEvent.
+ * It subscribes to the connection's events and output pushes itself: only the first subscriber
+ * gets what came with the snapshot, so a caller listens through onEvent.
  */
 export function followBatch(connection: BatchConnection): FollowedBatch {
 	const store = storeFromSnapshot(connection);
@@ -61,9 +61,9 @@ export function followBatch(connection: BatchConnection): FollowedBatch {
 		store.getState().applyEvent(event);
 		for (const listener of listeners) listener(event);
 	});
+	connection.source.subscribeOutput?.(panes => store.getState().takeOutput(panes));
 	return {
 		view({lines, now = Date.now()}) {
-			store.getState().syncOutput();
 			store.getState().tick(now);
 			const state = store.getState();
 			const tasks = state.order.map(id => state.tasks[id]!).map(task => taskSummary(task, lines, now));

@@ -1,14 +1,14 @@
 // A client of a runner host: connects to its socket, says hello, takes the snapshot, and then
-// offers what the in-process path offers: a FeedSource of the live events (in seq order, none
-// missed: a fresh snapshot after falling behind replays what was missed) and a BatchControl whose
-// messages go over the socket. outputChanges, routing and profiles are answered from what the host
-// pushed, synchronously, as the store needs them.
+// offers a FeedSource of the live events (in seq order, none missed: a fresh snapshot after
+// falling behind replays what was missed) and of the panes as each output push arrives, and a
+// BatchControl whose messages go over the socket. routing and profiles are read from what the
+// host last said.
 import {lstat} from 'node:fs/promises';
 import net from 'node:net';
 import type {SteerOutcome} from '../core/types.js';
 import type {BatchEvent} from '../core/types.js';
 import type {FeedSource} from '../state/feed.js';
-import type {BatchControl, OutputRange} from '../wire/port.js';
+import type {BatchControl, OutputRange, OutputSnapshot} from '../wire/port.js';
 import {LineReader} from '../wire/framing.js';
 import {ClientPanes} from './panes.js';
 import {defaultTailLines, encodeLine, hostMessageSchema, maxHostLineBytes, protocolVersion, type BatchSnapshot, type HostMessage, type LeaveReason, type Request} from '../wire/protocol.js';
@@ -77,6 +77,15 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 	// Held for the first listener (at most unheardLimit: a client that never listens, such as
 	// `cancel`, must not hold every event of a long batch).
 	let unheard: BatchEvent[] | undefined = [];
+	const outputListeners = new Set<(panes: Readonly<Record<string, OutputSnapshot>>) => void>();
+	// Panes pushed before anyone listens (as with events), the newest of each: a fresh snapshot's
+	// panes are such a push too, as are the first snapshot's (storeFromSnapshot takes those).
+	let unheardPanes: Record<string, OutputSnapshot> | undefined = {};
+	const pushPanes = (panes: Readonly<Record<string, OutputSnapshot>>) => {
+		if (unheardPanes) Object.assign(unheardPanes, panes);
+		else for (const listener of outputListeners) listener(panes);
+	};
+
 	const configListeners = new Set<(outcome: SteerOutcome) => void>();
 	let closedWith: {reason: string} | undefined;
 	let hostFeatures: readonly string[] = [];
@@ -122,7 +131,7 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 	};
 
 	const takeSnapshot = (message: BatchSnapshot) => {
-		panes.reset(message.outputs);
+		panes.reset();
 		({routing, profiles} = message);
 		if (!snapshot) {
 			snapshot = message;
@@ -135,6 +144,7 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 		// A fresh snapshot after we fell behind: what we missed is in its history.
 		for (const {seq, event} of message.events) emit(seq, event);
 		lastSeq = Math.max(lastSeq, message.seq);
+		pushPanes(message.outputs);
 	};
 
 	let greeted = false;
@@ -164,7 +174,7 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 			}
 
 			case 'output': {
-				panes.take(message.changes);
+				pushPanes(panes.take(message.changes));
 				return;
 			}
 
@@ -242,7 +252,6 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 		shutdown: async ({skipGrace}) => {
 			await request<null>({type: 'shutdown', skipGrace});
 		},
-		outputChanges: (versions, tailLines) => panes.changes(versions, tailLines),
 		readOutput: async ({id, last}) => (await request<OutputRange | null>({type: 'read-output', id, ...(last === undefined ? {} : {last})})) ?? undefined,
 		searchOutput: async search => request<{line: number | null}>({type: 'search-output', ...search}),
 		...(steering ? {
@@ -264,6 +273,13 @@ export async function connectToBatch(socketPath: string, options: ConnectOptions
 				unheard = undefined;
 				for (const event of held) listener(event);
 				return () => eventListeners.delete(listener);
+			},
+			subscribeOutput(listener) {
+				outputListeners.add(listener);
+				const held = unheardPanes;
+				unheardPanes = undefined;
+				if (held && Object.keys(held).length > 0) listener(held);
+				return () => outputListeners.delete(listener);
 			},
 		},
 		onConfig(listener) {

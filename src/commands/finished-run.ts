@@ -11,6 +11,8 @@ import type {TaskOutput} from '../core/output/task-output.js';
 import {attemptLogs} from '../core/run-folder/attempts.js';
 import {readRecordedRun, type RecordedRun} from '../core/run-folder/events.js';
 import {outputControl} from '../host/control.js';
+import {wholePane} from '../host/pane-ledger.js';
+import {defaultTailLines} from '../wire/protocol.js';
 import {createBatchStore} from '../state/store.js';
 import type {BatchStore} from '../state/store-types.js';
 import type {BatchControl} from '../wire/port.js';
@@ -32,9 +34,9 @@ export function openFinishedRun(run: {runId: string; dir: string}): FinishedRun 
 	}
 
 	const control: BatchControl = {
-		cancel: () => false,
-		shutdown: () => undefined,
-		...outputControl(() => [...outputs.keys()], id => outputs.get(id)),
+		cancel: async () => false,
+		shutdown: async () => undefined,
+		...outputControl(id => outputs.get(id)),
 	};
 	const {plan} = planned;
 	// The clock counts from the batch's start and stops at its finish (batch.finished), as it did live.
@@ -43,7 +45,7 @@ export function openFinishedRun(run: {runId: string; dir: string}): FinishedRun 
 		store.getState().applyEvent(event);
 	}
 
-	store.getState().syncOutput();
+	store.getState().takeOutput(Object.fromEntries([...outputs].map(([id, output]) => [id, wholePane(output, defaultTailLines)])));
 	store.getState().tick(Date.now());
 	return {store, from: recorded.from};
 }

@@ -10,18 +10,16 @@
 import type {Socket} from 'node:net';
 import {LineReader} from '../wire/framing.js';
 import {defaultTailLines, encodeLine, hostFeatures, maxClientLineBytes, parseClientLine, protocolVersion, scriptClients, type BatchSnapshot, type HostMessage, type LeaveReason, type Request, type ReplyValue, type SequencedEvent} from '../wire/protocol.js';
-import type {OutputSnapshot} from '../wire/port.js';
-import type {OutputDelta} from '../wire/tail-delta.js';
-import type {TailSent} from './tail-deltas.js';
+import {PaneLedger, type Outputs} from './pane-ledger.js';
 
 export type ClientHost = {
 	runId: string;
 	maxQueueBytes: number;
 	log(line: string): void;
-	snapshot(tailLines: number): BatchSnapshot;
-	outputChanges(versions: Readonly<Record<string, number>>, tailLines: number): Record<string, OutputSnapshot>;
-	/** outputChanges as deltas, each recorded in `sent` (tail-deltas.ts). */
-	outputDeltas(versions: Readonly<Record<string, number>>, sent: Record<string, TailSent>, tailLines: number): Record<string, OutputDelta>;
+	/** The batch as it stands, but for the panes (each client's ledger cuts them). */
+	snapshot(): Omit<BatchSnapshot, 'outputs'>;
+	/** The tasks' outputs as they stand now. */
+	outputs(): Outputs;
 	answer(request: Request): Promise<ReplyValue>;
 	/**
 	 * The client finished its hello (attached), said it leaves (left: it no longer counts, and waits
@@ -49,12 +47,8 @@ const maxInFlight = 4;
 
 export class AttachedClient {
 	private phase: Phase = 'greeting';
-	private versions: Record<string, number> = {};
-	private tailLines = defaultTailLines;
-	/** It takes output pushes as deltas (its hello said tailDelta). */
-	private tailDelta = false;
-	/** For a delta client: what was last pushed of each task since its last snapshot (whose tails do not count). */
-	private tailsSent: Record<string, TailSent> = {};
+	/** What it was last sent of each pane (set by its hello: how many lines, deltas or whole tails). */
+	private panes = new PaneLedger(defaultTailLines, false);
 	private name: string;
 	/** Its hello named it one of the scripts (`wait`, `cancel`, `spend`), not a dashboard. */
 	private script = false;
@@ -134,11 +128,6 @@ export class AttachedClient {
 			return;
 		}
 
-		// The client's store takes the failed task's error line from its newest output snapshot.
-		if (entry.event.type === 'task.finished') {
-			this.publish();
-		}
-
 		this.send({type: 'event', ...entry});
 	}
 
@@ -148,17 +137,10 @@ export class AttachedClient {
 			return;
 		}
 
-		const changes = this.tailDelta ? this.host.outputDeltas(this.versions, this.tailsSent, this.tailLines) : this.host.outputChanges(this.versions, this.tailLines);
-		const ids = Object.keys(changes);
-		if (ids.length === 0) {
-			return;
+		const changes = this.panes.changes(this.host.outputs());
+		if (Object.keys(changes).length > 0) {
+			this.send({type: 'output', changes});
 		}
-
-		for (const id of ids) {
-			this.versions[id] = changes[id]!.version;
-		}
-
-		this.send({type: 'output', changes});
 	}
 
 	/** Sent to this client if it is live (routing, config). */
@@ -267,8 +249,7 @@ export class AttachedClient {
 
 			case 'hello': {
 				if (parsed.hello.client) this.name = `${this.name} (${parsed.hello.client.replaceAll(/[^\w .:/@-]/g, '?')})`;
-				this.tailLines = parsed.hello.tailLines ?? defaultTailLines;
-				this.tailDelta = parsed.hello.tailDelta === true;
+				this.panes = new PaneLedger(parsed.hello.tailLines ?? defaultTailLines, parsed.hello.tailDelta === true);
 				this.script = scriptClients.includes(parsed.hello.client ?? '');
 				this.called = parsed.hello.client;
 				this.phase = 'live';
@@ -303,11 +284,7 @@ export class AttachedClient {
 	}
 
 	private sendSnapshot(): void {
-		const snapshot = this.host.snapshot(this.tailLines);
-		this.versions = Object.fromEntries(Object.entries(snapshot.outputs).map(([id, output]) => [id, output.version]));
-		// The snapshot's tails do not say which lines were unfinished: each pane's next delta replaces it.
-		this.tailsSent = {};
-		this.write({type: 'snapshot', ...snapshot});
+		this.write({type: 'snapshot', ...this.host.snapshot(), outputs: this.panes.snapshot(this.host.outputs())});
 	}
 
 	private write(message: HostMessage): void {

@@ -1,12 +1,11 @@
-// The runner, seen through the narrow BatchControl interface the store is allowed to use. This is
-// the only file of the dashboard that reads the runner's live output buffers: what leaves it is
-// plain data (snapshots and replies), as a socket would carry it. In-process every reply is a
-// plain value, so the store applies it at once.
+// The runner, seen through the narrow BatchControl interface a client may use: the answers the
+// runner host (server.ts) sends back over the socket. What leaves it is plain data (replies), as
+// the socket carries it; the panes are pushed, not asked for (pane-ledger.ts).
 import type {BatchRunner} from '../core/run/runner.js';
 import type {BatchSteering} from '../core/config/steering.js';
 import type {TaskOutput} from '../core/output/task-output.js';
 import {lineMatches, searchPattern, terminalSafe} from '../core/output/visible-text.js';
-import type {BatchControl, OutputRange, OutputSearch, OutputSnapshot} from '../wire/port.js';
+import type {BatchControl, OutputRange, OutputSearch} from '../wire/port.js';
 
 /** `steering`: the batch's config, through which route changes are saved and re-planned. */
 export function runnerControl(runner: BatchRunner, steering?: BatchSteering): BatchControl {
@@ -14,9 +13,9 @@ export function runnerControl(runner: BatchRunner, steering?: BatchSteering): Ba
 		...(steering ? {
 			routing: () => steering.delegation,
 			profiles: () => steering.unroutedProfiles(),
-			reload: () => steering.reload(),
-			steer: edits => steering.edit(edits),
-			reroute(id, target) {
+			reload: async () => steering.reload(),
+			steer: async edits => steering.edit(edits),
+			async reroute(id, target) {
 				const outcome = runner.retryTask(id, steering.delegation, target);
 				const provider = typeof target === 'string' ? '' : target.provider?.trim() ?? '';
 				const where = typeof target === 'string' ? `on route "${terminalSafe(target)}"` : `with explicit model "${terminalSafe(target.model.trim())}"${provider === '' ? '' : ` on provider "${terminalSafe(provider)}"`}`;
@@ -25,42 +24,26 @@ export function runnerControl(runner: BatchRunner, steering?: BatchSteering): Ba
 					: {ok: false, message: terminalSafe(outcome.reason)};
 			},
 		} : {}),
-		cancel: (id, options) => runner.cancel(id, options),
-		shutdown: options => runner.shutdown(options),
-		...outputControl(() => runner.plan.tasks.map(task => task.id), id => runner.output(id)),
+		cancel: async (id, options) => runner.cancel(id, options),
+		shutdown: async options => runner.shutdown(options),
+		...outputControl(id => runner.output(id)),
 	};
 }
 
-export type OutputControl = Pick<BatchControl, 'outputChanges' | 'readOutput' | 'searchOutput'>;
+export type OutputControl = Pick<BatchControl, 'readOutput' | 'searchOutput'>;
 
 /** The output half of the control over any set of TaskOutputs: the runner's, or a test's own. */
-export function outputControl(ids: () => readonly string[], outputOf: (id: string) => TaskOutput | undefined): OutputControl {
+export function outputControl(outputOf: (id: string) => TaskOutput | undefined): OutputControl {
 	return {
-		outputChanges(versions, tailLines) {
-			const changes: Record<string, OutputSnapshot> = {};
-			for (const id of ids()) {
-				const output = outputOf(id);
-				if (output && output.version !== versions[id]) {
-					changes[id] = snapshotOf(output, tailLines);
-				}
-			}
-
-			return changes;
-		},
-		readOutput: ({id, last}) => {
+		async readOutput({id, last}) {
 			const output = outputOf(id);
 			return output && rangeOf(id, output, last);
 		},
-		searchOutput: request => {
+		async searchOutput(request) {
 			const output = outputOf(request.id);
 			return {line: output ? nextMatch(rangeOf(request.id, output, undefined), request) : null};
 		},
 	};
-}
-
-function snapshotOf(output: TaskOutput, tailLines: number): OutputSnapshot {
-	const {display} = output;
-	return {version: output.version, totalLines: display.totalLines, tail: display.lines(tailLines), errorLine: output.errorLine() ?? null, lastOutputAt: output.lastOutputAt};
 }
 
 function rangeOf(id: string, output: TaskOutput, last: number | undefined): OutputRange {

@@ -1,17 +1,18 @@
 // The runner host's side of the socket: serves one batch to any number of clients. It keeps the
-// compacted event history (history.ts) so a client attaching at any time rebuilds the in-process
-// store's state, forwards every event with its sequence number, pushes each client's output
-// changes at a capped rate, and applies control requests from any client once, through the one
-// BatchControl, so that every client sees the effect as events. Serve before the runner starts:
+// compacted event history (history.ts) so a client attaching at any time rebuilds the store's
+// state, forwards every event with its sequence number, pushes each client's output changes at a
+// capped rate (the one pacer of the output: it runs only while a client is attached), and applies
+// control requests from any client once, through the one BatchControl, so that every client sees
+// the effect as events. Serve before the runner starts:
 // the history begins with the first event the server sees.
 import net from 'node:net';
 import {unlink} from 'node:fs/promises';
 import type {SteerOutcome} from '../core/types.js';
 import type {BatchRunner} from '../core/run/runner.js';
-import type {BatchControl} from '../wire/port.js';
+import {cannotSteer, type BatchControl} from '../wire/port.js';
 import {AttachedClient, type ClientHost} from './attached-client.js';
 import {EventHistory} from './history.js';
-import {tailDeltas} from './tail-deltas.js';
+import {outputsOf} from './pane-ledger.js';
 import {boundedRange} from './reply-bounds.js';
 import {publishPacer, type PublishPace} from '../core/output/publish-pace.js';
 import {checkPeer} from './peer.js';
@@ -60,8 +61,6 @@ export type BatchServer = {
 	releaseLeaving(): void;
 };
 
-const noSteering = 'this batch cannot be steered: it was started without its config';
-
 export async function serveBatch(batch: HostedBatch, socketPath: string, options: ServeOptions = {}): Promise<BatchServer> {
 	// What a client sent (an unknown key of its JSON, its name) reaches host.log only made terminal-safe,
 	// on one line: an escape sequence in it would act on whoever reads the log with cat or tail.
@@ -95,7 +94,7 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 
 			case 'steer':
 			case 'reload': {
-				if (!batch.canSteer || !control.steer || !control.reload) throw new Error(noSteering);
+				if (!batch.canSteer || !control.steer || !control.reload) throw new Error(cannotSteer);
 				const outcome = await (request.type === 'steer' ? control.steer(request.edits) : control.reload());
 				// Every client's routing is current before the reply that changed it arrives.
 				toAll(routingMessage());
@@ -128,16 +127,14 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 		runId: batch.runId,
 		maxQueueBytes: options.maxQueueBytes ?? 8 * 1024 * 1024,
 		log,
-		snapshot: tailLines => ({
+		snapshot: () => ({
 			...batchIdentity(batch),
 			events: history.events(),
-			outputs: control.outputChanges({}, tailLines),
 			routing: control.routing?.() ?? null,
 			profiles: control.profiles?.() ?? null,
 			seq: history.seq,
 		}),
-		outputChanges: (versions, tailLines) => control.outputChanges(versions, tailLines),
-		outputDeltas: (versions, sent, tailLines) => tailDeltas(batch.runner, versions, sent, tailLines),
+		outputs: () => outputsOf(batch.runner),
 		answer,
 		changed(client, what) {
 			if (what === 'closed') {
@@ -149,6 +146,7 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 			const count = attachedCount();
 			if (count !== lastCount) {
 				lastCount = count;
+				pace(count > 0);
 				for (const listener of countListeners) listener(count);
 			}
 
@@ -207,14 +205,26 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 		toAll({type: 'config', outcome});
 	});
 	const pacer = publishPacer(options);
-	const publishTimer = setInterval(() => {
-		if (pacer.due()) {
-			for (const client of clients) client.publish();
+	let publishTimer: NodeJS.Timeout | undefined;
+	// Nobody attached, nothing to push: the host's clock stops (a detached batch costs no wake-ups).
+	function pace(on: boolean): void {
+		if (!on) {
+			clearInterval(publishTimer);
+			publishTimer = undefined;
+		} else if (publishTimer === undefined && !stopped) {
+			publishTimer = setInterval(() => {
+				if (pacer.due()) {
+					for (const client of clients) client.publish();
+				}
+			}, pacer.interval);
+			publishTimer.unref();
 		}
-	}, pacer.interval);
-	publishTimer.unref();
+	}
+
+	let stopped = false;
 	const stop = () => {
-		clearInterval(publishTimer);
+		stopped = true;
+		pace(false);
 		unwatch?.();
 		unsubscribe();
 	};
@@ -258,3 +268,4 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 		},
 	};
 }
+

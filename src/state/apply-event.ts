@@ -1,9 +1,9 @@
 // What each runner event and each output publish changes in the batch state, as pure functions
-// returning a patch; the store applies it. Events are few and apply at once; the panes' output is
-// copied in from the control's snapshots at a capped rate by `outputPatch` (see state/feed.ts).
+// returning a patch; the store applies it. Events are few and apply at once; the panes' output
+// comes as the host pushes it (`outputPatch`, state/feed.ts).
 import type {BatchEvent, BudgetStanding} from '../core/types.js';
 import {terminalSafe} from '../core/output/visible-text.js';
-import type {BatchControl} from '../wire/port.js';
+import type {OutputSnapshot} from '../wire/port.js';
 import type {BatchState} from './store-types.js';
 import {finishedPatch, replannedPatch, taskViewFromPlan, type TaskView} from './task-view.js';
 import {attemptsOf} from './spend-view.js';
@@ -14,7 +14,7 @@ function withTask(state: BatchState, id: string, patch: Partial<TaskView>): Part
 	return current ? {tasks: {...state.tasks, [id]: {...current, ...patch}}} : {};
 }
 
-export function eventPatch(state: BatchState, event: BatchEvent, control: BatchControl): Partial<BatchState> {
+export function eventPatch(state: BatchState, event: BatchEvent): Partial<BatchState> {
 	switch (event.type) {
 		case 'task.requeued': {
 			const current = state.tasks[event.id];
@@ -70,7 +70,7 @@ export function eventPatch(state: BatchState, event: BatchEvent, control: BatchC
 
 		case 'task.finished': {
 			const cancelling = state.tasks[event.id]?.cancelling ?? null;
-			return withTask(state, event.id, finishedPatch(event.result, newestErrorLine(state, control, event.id), cancelling, state.graceMs));
+			return withTask(state, event.id, finishedPatch(event.result, cancelling, state.graceMs));
 		}
 
 		case 'batch.finished': {
@@ -101,27 +101,18 @@ export function eventPatch(state: BatchState, event: BatchEvent, control: BatchC
 	}
 }
 
-/** The panes' tails, where the published output moved on; undefined if none did. (The zoom follows in zoom-actions.ts.) */
-export function outputPatch(state: BatchState, control: BatchControl, tailLines: number): Partial<BatchState> | undefined {
+/** The pushed panes, on the tasks they belong to; undefined if none moved on. (The zoom follows in zoom-actions.ts.) */
+export function outputPatch(state: BatchState, panes: Readonly<Record<string, OutputSnapshot>>): Partial<BatchState> | undefined {
 	let changed: Record<string, TaskView> | undefined;
-	for (const [id, snapshot] of Object.entries(control.outputChanges(publishedVersions(state), tailLines))) {
+	for (const [id, pane] of Object.entries(panes)) {
 		const view = state.tasks[id];
-		if (view) {
+		if (view && view.outputVersion !== pane.version) {
 			changed ??= {...state.tasks};
-			changed[id] = {...view, outputVersion: snapshot.version, tail: snapshot.tail, totalLines: snapshot.totalLines, lastOutputAt: snapshot.lastOutputAt};
+			changed[id] = {...view, outputVersion: pane.version, tail: pane.tail, totalLines: pane.totalLines, lastOutputAt: pane.lastOutputAt, stderrLine: pane.errorLine};
 		}
 	}
 
 	return changed && {tasks: changed};
-}
-
-function publishedVersions(state: BatchState): Record<string, number> {
-	return Object.fromEntries(state.order.map(id => [id, state.tasks[id]!.outputVersion]));
-}
-
-/** The stderr line that matters, from the newest snapshot of the task's output (version -1: whatever the store saw last). */
-function newestErrorLine(state: BatchState, control: BatchControl, id: string): string | undefined {
-	return control.outputChanges({...publishedVersions(state), [id]: -1}, 0)[id]?.errorLine ?? undefined;
 }
 
 /** One entry per budget: a newer standing of the same scope and unit replaces the older. */

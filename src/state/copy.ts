@@ -2,10 +2,10 @@
 // write cannot be known (many ignore it, tmux only with set-clipboard), so the notice always says
 // where else the text is: the command that prints the task's log, and results.json once written.
 import type {BatchState} from './store-types.js';
-import {zoomOf} from './overlay.js';
+import {targetTaskId} from './overlay.js';
 
 export function copyRequest(state: BatchState): {text: string; notice: string} | {notice: string} {
-	const id = zoomOf(state.overlay)?.taskId ?? state.focusedId;
+	const id = targetTaskId(state);
 	const task = id ? state.tasks[id] : undefined;
 	if (!id || !task) {
 		return {notice: 'no task to copy from'};

@@ -1,28 +1,40 @@
-// Connects a running batch to the store: events go in as they happen (they are few), output
-// is copied in at a capped rate (it can be thousands of lines a second), and the clock ticks
-// so elapsed times and cancel countdowns move. Returns a stop function.
+// Connects a batch's client to the store: events go in as they arrive (they are few), the panes
+// as each output push arrives (paced once, by the runner host: host/server.ts), and the clock
+// wakes only for what it shows: once a second while elapsed and quiet times move, 12 times a
+// second while a cancel countdown is on screen, and not at all once nothing shown can change (the
+// batch finished and nothing runs). Returns a stop function.
 //
 // Telemetry is the exception among events: a stream-json agent sends a snapshot with every tool
 // call and result, dozens a second across a batch, and each applied at once would be a frame of
-// its own (Ink draws up to 250 a second: tui.tsx). A task's newest snapshot is whole, so it waits
-// for the next publish with the output; any other event applies what waits first, so the store
-// never sees events out of order.
-import {publishPacer, type PublishPace} from '../core/output/publish-pace.js';
+// its own. A task's newest snapshot is whole, so it waits for the next output push (or a push's
+// interval, when no output comes); any other event applies what waits first, so the store never
+// sees events out of order.
 import type {BatchEvent} from '../core/types.js';
-import type {BatchStore} from './store-types.js';
+import {isActive} from '../core/types.js';
+import type {OutputSnapshot} from '../wire/port.js';
+import type {BatchState, BatchStore} from './store-types.js';
 
-export type FeedSource = {subscribe(listener: (event: BatchEvent) => void): () => void};
+export type FeedSource = {
+	subscribe(listener: (event: BatchEvent) => void): () => void;
+	/** The panes that changed, whole, as each output push arrives (client/connection.ts). */
+	subscribeOutput?(listener: (panes: Readonly<Record<string, OutputSnapshot>>) => void): () => void;
+};
 
-/** The output's pace (publish-pace.ts), and the wall clock the store's tick shows. */
-export type FeedOptions = PublishPace & {now?: () => number};
+export type FeedOptions = {
+	/** The wall clock the store's tick shows (default Date.now). */
+	now?: () => number;
+};
+
+/** How long telemetry waits for an output push to ride with, and the countdown's tick: the host's push interval (12 a second). */
+const frameMs = Math.round(1000 / 12);
 
 export function feedStore(store: BatchStore, source: FeedSource, options: FeedOptions = {}): () => void {
 	const now = options.now ?? Date.now;
-	// Under a flood every publish costs a frame of all panes while the pipes wait to be read:
-	// the frames then come less often, so the output is drained sooner (keys still draw at once).
-	const pacer = publishPacer(options);
 	const telemetry = new Map<string, BatchEvent>();
+	let telemetryTimer: NodeJS.Timeout | undefined;
 	const applyTelemetry = () => {
+		clearTimeout(telemetryTimer);
+		telemetryTimer = undefined;
 		const waiting = [...telemetry.values()];
 		telemetry.clear();
 		for (const event of waiting) {
@@ -30,39 +42,62 @@ export function feedStore(store: BatchStore, source: FeedSource, options: FeedOp
 		}
 	};
 
+	let clock: NodeJS.Timeout | undefined;
+	let stopped = false;
+	/** Arms the clock's next wake-up, if anything shown moves with it. */
+	const wind = () => {
+		if (clock !== undefined || stopped) return;
+		const state = store.getState();
+		if (!clockShows(state)) return;
+		const time = now();
+		const delay = counting(state) ? frameMs : 1000 - (time % 1000);
+		clock = setTimeout(() => {
+			clock = undefined;
+			store.getState().tick(now());
+			wind();
+		}, delay);
+		clock.unref?.();
+	};
+
 	const unsubscribe = source.subscribe(event => {
 		if (event.type === 'task.telemetry') {
 			// Re-inserted: the map's order stays the order of the newest snapshots.
 			telemetry.delete(event.id);
 			telemetry.set(event.id, event);
+			telemetryTimer ??= setTimeout(applyTelemetry, frameMs);
 			return;
 		}
 
 		applyTelemetry();
 		store.getState().applyEvent(event);
-	});
-	let lastSecond = -1;
-	const timer = setInterval(() => {
-		const state = store.getState();
-		const time = now();
-		if (pacer.due()) {
-			applyTelemetry();
-			state.syncOutput();
+		// A cancel begins a countdown, a finish may stop the clock (wind re-checks at its wake-up), R re-opens the batch.
+		if (event.type === 'task.cancelling') {
+			clearTimeout(clock);
+			clock = undefined;
 		}
 
-		const second = Math.floor(time / 1000);
-		// The clock only needs to move once a second, except while a countdown is on screen.
-		const counting = Object.values(state.tasks).some(task => task.status === 'cancelling');
-		if (second !== lastSecond || counting) {
-			lastSecond = second;
-			state.tick(time);
-		}
-	}, pacer.interval);
-	timer.unref?.();
-	return () => {
-		clearInterval(timer);
-		unsubscribe();
+		wind();
+	});
+	const unsubscribeOutput = source.subscribeOutput?.(panes => {
 		applyTelemetry();
-		store.getState().syncOutput();
+		store.getState().takeOutput(panes);
+	});
+	wind();
+	return () => {
+		stopped = true;
+		clearTimeout(clock);
+		unsubscribe();
+		unsubscribeOutput?.();
+		applyTelemetry();
 	};
+}
+
+/** Something on screen moves with the clock: the batch's elapsed time (until it finished), or a task's. */
+function clockShows(state: BatchState): boolean {
+	return state.finishedAt === null || state.order.some(id => isActive(state.tasks[id]!.status));
+}
+
+/** A cancel countdown is on screen: its seconds move faster than the clock's. */
+function counting(state: BatchState): boolean {
+	return state.order.some(id => state.tasks[id]!.status === 'cancelling');
 }

@@ -1,7 +1,7 @@
 // The operator's stop intents, decided as pure functions of the state: which question to ask,
 // or why there is nothing to ask. The store applies the answer and calls the core.
 import {isActive, isFinal} from '../core/types.js';
-import {bodyLayer, zoomOf} from './overlay.js';
+import {bodyLayer, targetTaskId} from './overlay.js';
 import type {BatchState} from './store-types.js';
 
 /** c (kill: false) or K (kill: true) on the focused or zoomed task; while quitting, K kills everything now. */
@@ -10,7 +10,7 @@ export function cancelRequest(state: BatchState, kill: boolean): Partial<BatchSt
 		return kill ? 'kill-all' : undefined;
 	}
 
-	const id = zoomOf(state.overlay)?.taskId ?? state.focusedId;
+	const id = targetTaskId(state);
 	const task = id ? state.tasks[id] : undefined;
 	if (!task || !id) {
 		return undefined;

@@ -80,6 +80,11 @@ export function zoomOf(overlay: Overlay | null): ZoomState | null {
 	return zoomLayer(overlay)?.zoom ?? null;
 }
 
+/** The task a key acts on (c, K, R, y): the zoomed one, else the focused one. */
+export function targetTaskId(state: {overlay: Overlay | null; focusedId: string | null}): string | null {
+	return zoomOf(state.overlay)?.taskId ?? state.focusedId;
+}
+
 /** The overlay with the zoom replaced, where it is; the same overlay when there is none. */
 export function withZoom(overlay: Overlay | null, zoom: ZoomState): Overlay | null {
 	const layer = zoomLayer(overlay);

@@ -1,27 +1,18 @@
 // The route picker of R: a queued, failed, cancelled or timed-out task sent (back) into the queue
 // on another route of the active mode, or on an explicit model (and provider) the operator types.
-// Pure decisions here; the task is re-queued through the control (the runner re-plans it).
+// The decisions are steer.ts's; the task is re-queued through the control (the runner re-plans it).
 import type {StoreApi} from 'zustand/vanilla';
-import {explicitModelRefusal, explicitProviderRefusal} from '../core/plan/replan.js';
-import type {PickerLayer} from './overlay.js';
-import {pickedProfile} from './route-add-remove.js';
 import {pickerFor} from './routes-editor.js';
-import {editorPatch, steerable} from './steer.js';
-import {mapReply, setWhenReplied} from './reply.js';
-import type {BatchActions, BatchState} from './store-types.js';
-import type {BatchControl, Reply} from '../wire/port.js';
+import {editorPatch, pickedProfile, rerouted, rerouteRefusal, steerable} from './steer.js';
+import {targetTaskId} from './overlay.js';
 import {emptyField} from './text-field.js';
+import {mapSoon, setWhenReplied} from './reply.js';
+import type {BatchActions, BatchState} from './store-types.js';
+import {cannotSteer, type BatchControl} from '../wire/port.js';
 
 export type RerouteActions = Pick<BatchActions, 'openReroute' | 'pickRoute'>;
 
 type Store = Pick<StoreApi<BatchState & BatchActions>, 'setState' | 'getState'>;
-
-const reroutable: ReadonlySet<string> = new Set(['queued', 'failed', 'cancelled', 'timed_out', 'lost']);
-
-/** Whether R can send a task in this status to another route: it must not hold a process. */
-export function isReroutable(status: string): boolean {
-	return reroutable.has(status);
-}
 
 export function rerouteActions(store: Store, control: BatchControl): RerouteActions {
 	const set = (patch: Partial<BatchState>) => store.setState(patch);
@@ -30,15 +21,14 @@ export function rerouteActions(store: Store, control: BatchControl): RerouteActi
 		openReroute() {
 			const state = get();
 			const steering = steerable(control);
-			// The zoomed task when R is pressed in the zoom (the picker opens over it and goes back to it).
-			const under = state.overlay?.kind === 'zoom' ? state.overlay : null;
-			const id = under?.zoom.taskId ?? state.focusedId;
+			const refusal = rerouteRefusal(state);
+			const id = targetTaskId(state);
 			const task = id ? state.tasks[id] : undefined;
-			if (!steering || !control.reroute || !id || !task) {
-				set({notice: 'this batch cannot be steered: it was started without its config'});
-			} else if (!isReroutable(task.status)) {
-				set({notice: `${task.title} is ${task.status.replace('_', ' ')}: only a queued, failed, cancelled or timed-out task can be re-routed`});
+			if (refusal !== undefined || !steering || !id || !task) {
+				set({notice: refusal ?? cannotSteer});
 			} else {
+				// The picker opens over the zoom when R is pressed in it, and goes back to it.
+				const under = state.overlay?.kind === 'zoom' ? state.overlay : null;
 				// The built-in mode has no routes, but an explicit model still applies: the picker offers only that.
 				set({overlay: {kind: 'pick', picker: pickerFor(steering.routing(), id, task), under}, notice: null});
 			}
@@ -64,53 +54,9 @@ export function rerouteActions(store: Store, control: BatchControl): RerouteActi
 
 			const route = picker.routes[picker.selected];
 			if (route && control.reroute) {
-				setWhenReplied(store, mapReply(control.reroute(picker.taskId, route.name), outcome => rerouted(overlay, outcome)), `re-routing ${picker.taskId}`);
+				setWhenReplied(store, mapSoon(control.reroute(picker.taskId, route.name), outcome => rerouted(overlay, outcome)), `re-routing ${picker.taskId}`);
 			}
 		},
 	};
 }
 
-/** Up and down in the picker: the routes, then "explicit model…". */
-export function movedInPicker(layer: PickerLayer, delta: number): PickerLayer {
-	const {picker} = layer;
-	if (picker.explicit) {
-		return layer;
-	}
-
-	const last = picker.routes.length;
-	return {...layer, picker: {...picker, selected: Math.min(last, Math.max(0, picker.selected + delta)), error: null}};
-}
-
-/**
- * Enter in the picker's field: the model asks for its provider next (empty: the one Hermes
- * configures for it); the provider re-queues the task on both. A name that cannot be passed is
- * refused in place, with the reason.
- */
-export function submitExplicit(layer: PickerLayer, control: BatchControl): Reply<Partial<BatchState>> {
-	const {picker} = layer;
-	const {explicit} = picker;
-	if (!explicit) {
-		return {};
-	}
-
-	const refuse = (error: string): Partial<BatchState> => ({overlay: {...layer, picker: {...picker, error}}});
-	if (explicit.step === 'model') {
-		const refusal = explicitModelRefusal(explicit.field.value);
-		return refusal === undefined
-			? {overlay: {...layer, picker: {...picker, explicit: {step: 'provider', model: explicit.field.value.trim(), field: emptyField}, error: null}}}
-			: refuse(refusal);
-	}
-
-	const refusal = explicitProviderRefusal(explicit.field.value);
-	if (refusal !== undefined || !control.reroute) {
-		return refuse(refusal ?? 'this batch cannot be steered');
-	}
-
-	const provider = explicit.field.value.trim();
-	return mapReply(control.reroute(picker.taskId, provider === '' ? {model: explicit.model} : {model: explicit.model, provider}), outcome => rerouted(layer, outcome));
-}
-
-/** The picker closed (back to what it was opened over) with the control's answer, or the refusal in place. */
-function rerouted(layer: PickerLayer, outcome: {ok: boolean; message: string}): Partial<BatchState> {
-	return outcome.ok ? {overlay: layer.under, notice: outcome.message} : {overlay: {...layer, picker: {...layer.picker, error: outcome.message}}};
-}

@@ -2,14 +2,12 @@
 // file stays readable. They decide with pure functions (steer.ts, routes-editor.ts) and change
 // the routing only through the control. The route picker's are in reroute-actions.ts.
 import type {StoreApi} from 'zustand/vanilla';
-import type {ClearableField, RouteField, SteerOutcome} from '../core/types.js';
-import {submitDraft} from './route-add-remove.js';
-import {movedInPicker, submitExplicit} from './reroute-actions.js';
+import type {RouteField, SteerOutcome} from '../core/types.js';
 import {editorFor, refreshedEditor, type RouteRow, type RoutesEditorState} from './routes-editor.js';
-import {editorPatch, editPatch, refusedPatch, steerable, switchModePatch, switchModeQuestion} from './steer.js';
-import {landedPatch, setWhenReplied, whenReplied} from './reply.js';
+import {editorPatch, editPatch, emptyFieldReasons, isClearable, movedInPicker, refusedPatch, steerable, submitDraft, submitExplicit, switchModePatch, switchModeQuestion} from './steer.js';
+import {landedPatch, setWhenReplied, whenReplied, type Soon} from './reply.js';
 import type {BatchActions, BatchState} from './store-types.js';
-import type {BatchControl, Reply} from '../wire/port.js';
+import {cannotSteer, type BatchControl} from '../wire/port.js';
 import {fieldAtEnd} from './text-field.js';
 
 export type SteerActions = Pick<BatchActions, 'configChanged' | 'requestSwitchMode' | 'switchMode' | 'openRoutes' | 'moveRoute' | 'editDescription' | 'editRouteField' | 'submitField' | 'cancelField' | 'setDefaultRoute' | 'reloadConfig'>;
@@ -32,16 +30,19 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 	};
 
 	/** A saved edit re-reads the editor from the routing; a refused one stays in place (the field open with what was typed) and says why. */
-	const savedOrRefused = (open: RoutesEditorState, reply: Reply<{ok: boolean; patch: Partial<BatchState>}>, what: string) => {
+	const savedOrRefused = (open: RoutesEditorState, reply: Soon<{ok: boolean; patch: Partial<BatchState>}>, what: string) => {
 		const askedFrom = get().overlay;
-		whenReplied(store, reply, what, ({ok, patch}) => {
+		const landed = ({ok, patch}: {ok: boolean; patch: Partial<BatchState>}) => {
 			if (ok) {
 				// Saved: the editor (whatever it shows now) follows the file.
 				reread(patch);
 			} else {
 				set(landedPatch(get(), askedFrom, refusedPatch(open, patch)));
 			}
-		});
+		};
+
+		if (reply instanceof Promise) whenReplied(store, reply, what, landed);
+		else landed(reply);
 	};
 
 	return {
@@ -68,7 +69,7 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 		openRoutes() {
 			const steering = steerable(control);
 			if (!steering) {
-				set({notice: 'this batch cannot be steered: it was started without its config'});
+				set({notice: cannotSteer});
 				return;
 			}
 
@@ -195,16 +196,6 @@ export function steerActions(store: Store, control: BatchControl): SteerActions 
 		},
 	};
 }
-
-/** The route fields the editor can empty: an empty value removes them from the route, and Hermes's own setting applies. */
-export function isClearable(field: RouteField): field is RouteField & ClearableField {
-	return field === 'provider' || field === 'reasoning_effort';
-}
-
-const emptyFieldReasons: Readonly<Record<Exclude<RouteField, ClearableField>, string>> = {
-	description: 'a description must not be empty: it is what routes tasks here',
-	model: 'a model route needs a model',
-};
 
 function currentValue(route: RouteRow, field: RouteField): string {
 	const values: Record<RouteField, string | null> = {description: route.description, model: route.model, provider: route.provider, reasoning_effort: route.reasoningEffort};

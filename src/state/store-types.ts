@@ -3,6 +3,7 @@
 // slices and the store form no import circle.
 import type {BatchEvent, BatchReport, BudgetStanding, FleetStanding, RouteField, RoutingMode, SteerOutcome} from '../core/types.js';
 import type {StoreApi} from 'zustand/vanilla';
+import type {OutputSnapshot} from '../wire/port.js';
 import type {Overlay} from './overlay.js';
 import type {TextField} from './text-field.js';
 import type {SortKey, StatusFilter} from './task-order.js';
@@ -60,7 +61,8 @@ export type BatchState = {
 
 export type BatchActions = {
 	applyEvent(event: BatchEvent): void;
-	syncOutput(): void;
+	/** An output push: the panes that changed, whole (state/feed.ts). */
+	takeOutput(panes: Readonly<Record<string, OutputSnapshot>>): void;
 	tick(now: number): void;
 	focus(id: string): void;
 	moveFocus(direction: 'up' | 'down' | 'left' | 'right' | 'next' | 'prev', columns: number): void;

@@ -1,7 +1,7 @@
 // The one store of the dashboard: batch state fed by the runner's events, plus the UI's own
 // state (focus, overlays). A vanilla zustand store so it is created and tested without React;
-// components read it through selectors (ui/store-context.tsx). Output is not pushed per line:
-// `syncOutput` copies the published tails in at a capped rate (see state/feed.ts).
+// components read it through selectors (ui/store-context.tsx). Output comes as the runner host
+// pushes it (at a capped rate: host/server.ts): `takeOutput` applies each push (state/feed.ts).
 import {createStore} from 'zustand/vanilla';
 import type {PlannedTask, RoutingMode, TaskStatus} from '../core/types.js';
 import {isActive} from '../core/types.js';
@@ -34,8 +34,6 @@ export type BatchStoreOptions = {
 	/** Who started the batch when not the operator (an MCP client's name). */
 	origin?: string | undefined;
 	now?: number;
-	/** Lines of tail copied per pane; the frame never needs more. */
-	tailLines?: number;
 	/** A finished run read from its folder: nothing to steer (BatchState.readOnly). */
 	readOnly?: boolean;
 };
@@ -44,7 +42,6 @@ export const readOnlyNotice = 'this run has finished: read-only';
 
 export function createBatchStore(options: BatchStoreOptions): BatchStore {
 	const {control} = options;
-	const tailLines = options.tailLines ?? 40;
 	const startedAt = options.now ?? Date.now();
 	const order = options.plan.tasks.map(task => task.id);
 	const tasks = Object.fromEntries(options.plan.tasks.map(task => [task.id, taskViewFromPlan(task)]));
@@ -90,26 +87,17 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			clipboard: null,
 
 			applyEvent(event) {
-				set(eventPatch(get(), event, control));
-				if (event.type === 'task.finished') {
-					get().syncOutput();
-				}
+				set(eventPatch(get(), event));
 			},
 
-			syncOutput() {
-				let panes = outputPatch(get(), control, tailLines);
-				// A zoom refreshed at once (in-process) lands in the same update as the panes. One
-				// refreshed later (across a socket) brings only the zoom: the panes were set below,
-				// and the store's task views may have moved on since.
-				zoom.follow(id => (panes?.tasks ?? get().tasks)[id]?.outputVersion, refreshed => {
-					const sameUpdate = panes;
-					panes = undefined;
-					set({...sameUpdate, overlay: withZoom(get().overlay, refreshed)});
-				});
-				if (panes) {
-					const patch = panes;
-					panes = undefined;
+			takeOutput(panes) {
+				const patch = outputPatch(get(), panes);
+				if (patch) {
 					set(patch);
+					// The zoomed task's lines are read again when its output moved on (the reply lands later).
+					zoom.follow(id => get().tasks[id]?.outputVersion, refreshed => {
+						set({overlay: withZoom(get().overlay, refreshed)});
+					});
 				}
 			},
 

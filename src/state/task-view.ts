@@ -23,7 +23,10 @@ export type TaskView = {
 	finishedAt: number | null;
 	exitCode: number | null;
 	signal: string | null;
+	/** Why it ended badly in its own words (the result's error, how it was stopped) or why it was refused; null: none. */
 	errorLine: string | null;
+	/** The newest stderr line that matters, as its pane was last pushed: a failure without an error of its own shows it (failureLine). */
+	stderrLine: string | null;
 	/** The finished attempt's answer (made terminal-safe), for `y` (copy); null until it has one. */
 	answer: string | null;
 	cancelling: CancellingInfo | null;
@@ -82,6 +85,7 @@ export function taskViewFromPlan(task: PlannedTask): TaskView {
 		exitCode: null,
 		signal: null,
 		errorLine: decision.refused ? terminalSafe(decision.reason) : null,
+		stderrLine: null,
 		cancelling: null,
 		telemetry: null,
 		spend: null,
@@ -121,7 +125,7 @@ export function replannedPatch(task: PlannedTask, current: TaskView): Partial<Ta
  * A finished task: its final status, and the line that says why when it did not succeed. `cancelling`
  * is the task's kill cascade as the view last saw it (the patch clears it), `graceMs` the batch's grace.
  */
-export function finishedPatch(result: TaskResult, errorLine: string | undefined, cancelling: CancellingInfo | null, graceMs: number): Partial<TaskView> {
+export function finishedPatch(result: TaskResult, cancelling: CancellingInfo | null, graceMs: number): Partial<TaskView> {
 	return {
 		status: result.status,
 		exitCode: result.exit_code,
@@ -129,8 +133,8 @@ export function finishedPatch(result: TaskResult, errorLine: string | undefined,
 		finishedAt: result.finished_at ? Date.parse(result.finished_at) : Date.now(),
 		startedAt: result.started_at ? Date.parse(result.started_at) : null,
 		// Hermes's own message (-Q prints it on stdout, stream-json in its result event); the last
-		// stderr line is only the fallback, as with -Q it is the session id.
-		errorLine: safeOrNull(result.status === 'failed' ? firstLine(result.error) ?? errorLine ?? null : stopDetail(result, cancelling, graceMs)),
+		// stderr line is only the fallback (failureLine), as with -Q it is the session id.
+		errorLine: safeOrNull(result.status === 'failed' ? firstLine(result.error) ?? null : stopDetail(result, cancelling, graceMs)),
 		cancelling: null,
 		waitingFor: null,
 		stuckSince: null,
@@ -140,6 +144,15 @@ export function finishedPatch(result: TaskResult, errorLine: string | undefined,
 		...(hasTelemetry(result) ? {telemetry: telemetryOf(result)} : {}),
 		...(result.spend === undefined ? {} : {spend: result.spend}),
 	};
+}
+
+/**
+ * The line a finished task shows under its status: its own (errorLine), or for a failure without
+ * one the newest stderr line that matters, whenever its last output arrives (the host pushes the
+ * output at its pace, the finish at once: either may come first).
+ */
+export function failureLine(task: Pick<TaskView, 'status' | 'errorLine' | 'stderrLine'>): string | null {
+	return task.errorLine ?? (task.status === 'failed' ? task.stderrLine : null);
 }
 
 function hasTelemetry(result: TaskResult): boolean {

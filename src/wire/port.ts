@@ -1,10 +1,10 @@
-// What a dashboard or script may ask of the batch, whichever process runs it: the port the store
-// talks to, answered by the runner host's control (host/control.ts) and carried over the socket by
-// the client's connection (client/connection.ts). Plain data only: everything here crosses a socket.
+// What a dashboard or script may ask of the batch: the port the store talks to, answered by the
+// runner host's control (host/control.ts) and carried over the socket by the client's connection
+// (client/connection.ts). Plain data only: everything here crosses a socket.
 import type {DelegationConfig, RetryTarget, RouteEdit, SteerOutcome} from '../core/types.js';
 
-/** A reply to a message: at once in-process, later across a socket. */
-export type Reply<T> = T | Promise<T>;
+/** Why a batch's routing cannot change: the one sentence the host's refusals and the store's notices say. */
+export const cannotSteer = 'this batch cannot be steered: it was started without its config';
 
 /**
  * A task's pane as last published: plain data, never a live buffer. lastOutputAt: when the task last
@@ -24,27 +24,27 @@ export type OutputSearch = {
 };
 
 /**
- * What the store may ask of the core: snapshots it reads at once, and messages whose replies may
- * come later (the runner may live in another process). The runner implements it in-process
- * (host/control.ts); component tests may fake it. Lines are already sanitised.
+ * What the store may ask of the batch: messages, whose replies come later (the runner lives in
+ * another process), and two reads of what the host last said (routing, profiles). The runner
+ * host answers them (host/control.ts); the client carries them over the socket
+ * (client/connection.ts); component tests fake it. Output is not asked for: the host pushes it
+ * (client/panes.ts). Lines are already sanitised.
  */
 export type BatchControl = {
-	cancel(id: string, options: {skipGrace: boolean}): Reply<boolean>;
-	shutdown(options: {skipGrace: boolean}): Reply<void>;
-	/** Snapshot: the panes whose output moved since the versions given (absent id = never seen). Always synchronous (a client answers it from what the host pushed). */
-	outputChanges(versions: Readonly<Record<string, number>>, tailLines: number): Record<string, OutputSnapshot>;
+	cancel(id: string, options: {skipGrace: boolean}): Promise<boolean>;
+	shutdown(options: {skipGrace: boolean}): Promise<void>;
 	/** Message: the last `last` kept lines of a task's output (all kept lines when absent). */
-	readOutput(request: {id: string; last?: number}): Reply<OutputRange | undefined>;
+	readOutput(request: {id: string; last?: number}): Promise<OutputRange | undefined>;
 	/** Message: the absolute line of the next match, or null. */
-	searchOutput(request: OutputSearch): Reply<{line: number | null}>;
+	searchOutput(request: OutputSearch): Promise<{line: number | null}>;
 	/** The routing config as it now stands (absent: the batch cannot be steered). A snapshot read. */
 	routing?(): DelegationConfig;
 	/** The profiles a new profile route can name: those that exist and are no route yet. A snapshot read. */
 	profiles?(): string[];
 	/** Saves route edits into config.yaml, records them and re-plans; a refused edit changes nothing. */
-	steer?(edits: readonly RouteEdit[]): Reply<SteerOutcome>;
+	steer?(edits: readonly RouteEdit[]): Promise<SteerOutcome>;
 	/** Sends a task (back) into the queue on a route of the active mode (by name) or an explicit model, as a new attempt when it had ended. */
-	reroute?(id: string, target: RetryTarget): Reply<{ok: boolean; message: string}>;
+	reroute?(id: string, target: RetryTarget): Promise<{ok: boolean; message: string}>;
 	/** Re-reads config.yaml (after a conflict), re-planning when its routing changed. */
-	reload?(): Reply<SteerOutcome>;
+	reload?(): Promise<SteerOutcome>;
 };

@@ -1,7 +1,7 @@
 // A BatchControl whose messages reply later, as one across a socket would: every reply is a
 // promise, answered from the wrapped control at the moment of the request, and either lands by
 // itself or is held until the test releases (or fails) it, in any order.
-import type {BatchControl, Reply} from '../../src/wire/port.js';
+import type {BatchControl} from '../../src/wire/port.js';
 
 type Held = {method: string; release(): void; fail(error: Error): void};
 
@@ -11,7 +11,7 @@ export class Replies {
 
 	constructor(private readonly mode: 'land' | 'hold') {}
 
-	later<T>(method: string, answer: () => Reply<T>): Promise<T> {
+	later<T>(method: string, answer: () => T | Promise<T>): Promise<T> {
 		const value = answer();
 		let entry!: Held;
 		const promise = new Promise<T>((resolve, reject) => {
@@ -69,13 +69,12 @@ export class Replies {
 	}
 }
 
-/** `inner` behind replies that come later; its snapshot reads (outputChanges, routing, profiles) stay synchronous. */
+/** `inner` behind replies the test releases (or that land by themselves); its reads (routing, profiles) stay reads. */
 export function asyncControl(inner: BatchControl, replies: Replies): BatchControl {
 	const {steer, reroute, reload, routing, profiles} = inner;
 	return {
 		cancel: (id, options) => replies.later('cancel', () => inner.cancel(id, options)),
 		shutdown: options => replies.later('shutdown', () => inner.shutdown(options)),
-		outputChanges: (versions, tailLines) => inner.outputChanges(versions, tailLines),
 		readOutput: request => replies.later('readOutput', () => inner.readOutput(request)),
 		searchOutput: request => replies.later('searchOutput', () => inner.searchOutput(request)),
 		...(routing ? {routing: () => routing.call(inner)} : {}),

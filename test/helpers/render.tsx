@@ -2,7 +2,7 @@
 // whose control is a fake that records what the UI asked for and serves canned output.
 import {render as inkRender} from 'ink-testing-library';
 import {loadTheme, type Theme} from '../../src/core/theme/themes.js';
-import type {BatchReport, PlannedTask, RouteDecision, Spend, TaskResult, TaskSpec, TaskStatus} from '../../src/core/types.js';
+import type {BatchReport, DelegationConfig, PlannedTask, RetryTarget, RouteDecision, RouteEdit, Spend, SteerOutcome, TaskResult, TaskSpec, TaskStatus} from '../../src/core/types.js';
 import {createBatchStore} from '../../src/state/store.js';
 import {nextMatch} from '../../src/host/control.js';
 import type {BatchControl, OutputRange, OutputSearch, OutputSnapshot} from '../../src/wire/port.js';
@@ -40,34 +40,102 @@ export type ControlCall =
 	| {method: 'cancel'; id: string; options: {skipGrace: boolean}}
 	| {method: 'shutdown'; options: {skipGrace: boolean}};
 
-/** Records every intent the UI sends; output is whatever the test wrote, bounded like the core's. */
+/** What a steering control answers, in the test's own (synchronous) terms: FakeControl.steering makes them replies. */
+export type SteeringParts = {
+	routing: () => DelegationConfig;
+	steer: (edits: readonly RouteEdit[]) => SteerOutcome;
+	profiles?: () => string[];
+	reload?: () => SteerOutcome;
+	reroute?: (id: string, target: RetryTarget) => {ok: boolean; message: string};
+};
+
+/**
+ * Records every intent the UI sends and answers later, as the runner host does across its socket;
+ * output is whatever the test wrote, bounded like the core's, pushed to the store on publish() as
+ * the host pushes it (whole panes of the store's 40 lines).
+ */
 export class FakeControl implements BatchControl {
 	readonly calls: ControlCall[] = [];
 	private readonly outputs = new Map<string, {version: number; lines: string[]; total: number; errorLine?: string | undefined; at?: number | undefined}>();
+	private readonly published = new Map<string, number>();
+	private store: BatchStore | undefined;
+	private readonly replies: Array<Promise<unknown>> = [];
 
 	constructor(private readonly maxLines = 2000) {}
 
-	cancel(id: string, options: {skipGrace: boolean}): boolean {
+	/** The store publish() pushes to. */
+	feeds(store: BatchStore): void {
+		this.store = store;
+	}
+
+	async cancel(id: string, options: {skipGrace: boolean}): Promise<boolean> {
 		this.calls.push({method: 'cancel', id, options});
-		return true;
+		return this.later(true);
 	}
 
-	shutdown(options: {skipGrace: boolean}): void {
+	async shutdown(options: {skipGrace: boolean}): Promise<void> {
 		this.calls.push({method: 'shutdown', options});
+		return this.later(undefined);
 	}
 
-	outputChanges(versions: Readonly<Record<string, number>>, tailLines: number): Record<string, OutputSnapshot> {
-		const changes: Record<string, OutputSnapshot> = {};
+	/**
+	 * This control able to steer: `routing` and `profiles` read at once, the rest answered at the
+	 * request and landing later, as the rest of its replies do.
+	 */
+	steering(parts: SteeringParts): this & Required<Pick<BatchControl, 'routing' | 'steer'>> & Pick<BatchControl, 'profiles' | 'reload' | 'reroute'> {
+		const {routing, steer, profiles, reload, reroute} = parts;
+		return Object.assign(this, {
+			routing,
+			steer: async (edits: readonly RouteEdit[]) => this.later(steer(edits)),
+			...(profiles ? {profiles} : {}),
+			...(reload ? {reload: async () => this.later(reload())} : {}),
+			...(reroute ? {reroute: async (id: string, target: RetryTarget) => this.later(reroute(id, target))} : {}),
+		});
+	}
+
+	/** The panes written since the last publish, pushed to the store (the host's paced push). */
+	publish(): void {
+		const panes: Record<string, OutputSnapshot> = {};
 		for (const [id, output] of this.outputs) {
-			if (output.version !== versions[id]) {
-				changes[id] = {version: output.version, totalLines: output.total, tail: tailLines > 0 ? output.lines.slice(-tailLines) : [], errorLine: output.errorLine ?? null, lastOutputAt: output.at ?? null};
+			if (output.version !== this.published.get(id)) {
+				panes[id] = {version: output.version, totalLines: output.total, tail: output.lines.slice(-40), errorLine: output.errorLine ?? null, lastOutputAt: output.at ?? null};
+				this.published.set(id, output.version);
 			}
 		}
 
-		return changes;
+		this.store?.getState().takeOutput(panes);
 	}
 
-	readOutput({id, last}: {id: string; last?: number}): OutputRange | undefined {
+	async readOutput({id, last}: {id: string; last?: number}): Promise<OutputRange | undefined> {
+		return this.later(this.rangeOf(id, last));
+	}
+
+	async searchOutput(request: OutputSearch): Promise<{line: number | null}> {
+		const range = this.rangeOf(request.id, undefined);
+		return this.later({line: range ? nextMatch(range, request) : null});
+	}
+
+	/** Every reply sent so far has landed, and so have the replies their landing asked for. */
+	async landed(): Promise<void> {
+		for (;;) {
+			const batch = this.replies.splice(0);
+			await Promise.all(batch);
+			// One turn of the event loop: every callback chained on the replies has run.
+			await new Promise(resolve => setImmediate(resolve));
+			if (batch.length === 0 && this.replies.length === 0) {
+				return;
+			}
+		}
+	}
+
+	/** A reply that lands once the caller has gone on, as one across a socket does. */
+	protected async later<T>(value: T): Promise<T> {
+		const reply = new Promise<T>(resolve => setImmediate(() => resolve(value)));
+		this.replies.push(reply);
+		return reply;
+	}
+
+	private rangeOf(id: string, last: number | undefined): OutputRange | undefined {
 		const output = this.outputs.get(id);
 		if (!output) {
 			return undefined;
@@ -75,11 +143,6 @@ export class FakeControl implements BatchControl {
 
 		const lines = last === undefined ? [...output.lines] : last > 0 ? output.lines.slice(-last) : [];
 		return {id, version: output.version, totalLines: output.total, first: output.total - lines.length, lines};
-	}
-
-	searchOutput(request: OutputSearch): {line: number | null} {
-		const range = this.readOutput({id: request.id});
-		return {line: range ? nextMatch(range, request) : null};
 	}
 
 	/** Appends lines to a task's output, as the runner would; `at`: when (the runner's clock) it printed them. */
@@ -90,10 +153,9 @@ export class FakeControl implements BatchControl {
 }
 
 /** The output half of a control that has none: for stores whose tests never print. */
-export const noOutput: Pick<BatchControl, 'outputChanges' | 'readOutput' | 'searchOutput'> = {
-	outputChanges: () => ({}),
-	readOutput: () => undefined,
-	searchOutput: () => ({line: null}),
+export const noOutput: Pick<BatchControl, 'readOutput' | 'searchOutput'> = {
+	readOutput: async () => undefined,
+	searchOutput: async () => ({line: null}),
 };
 
 export type RenderOptions = {
@@ -122,6 +184,7 @@ export function render(options: RenderOptions = {}) {
 		graceMs: options.graceMs ?? 5000,
 		now: t0,
 	});
+	control.feeds(store);
 	const theme = options.theme ?? loadTheme('dark', {noColor: false});
 	const instance = inkRender(<App store={store} theme={theme} bindings={options.bindings ?? defaultBindings} columns={orDefault(options.columns, 100)} rows={orDefault(options.rows, 30)}/>);
 	return {

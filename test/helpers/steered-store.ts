@@ -24,9 +24,9 @@ export function steeredStore(prefix: string, wrap: (control: BatchControl) => Ba
 	const loaded = loadHermesConfig({configPath, hermesHome: home, explicit: true});
 	const plan = planBatch({tasks: [{goal: 'summaries of the logs'}, {goal: 'hard debugging of the parser'}], delegation: loaded.delegation, settings: defaultSettings});
 	const steering = new BatchSteering(loaded, {runDir: home, applyRouting: () => []});
-	const control = Object.assign(new FakeControl(), {routing: () => steering.delegation, steer: steering.edit.bind(steering), profiles: steering.unroutedProfiles.bind(steering), reload: steering.reload.bind(steering)});
+	const control = new FakeControl().steering({routing: () => steering.delegation, steer: steering.edit.bind(steering), profiles: steering.unroutedProfiles.bind(steering), reload: steering.reload.bind(steering)});
 	const store = createBatchStore({control: wrap(control), plan, runId: 'run-test', runDir: home, concurrency: 1, graceMs: 1000, now: t0});
-	return {home, configPath, steering, store};
+	return {home, configPath, steering, store, control};
 }
 
 /** For afterEach: removes every home made since the last call. */

@@ -28,9 +28,8 @@ describe('a client that vanishes', () => {
 			maxQueueBytes: 1 << 20,
 			log: line => logs.push(line),
 			// Only its bytes matter here: the client under test never reads it.
-			snapshot: () => ({outputs: {}} as unknown as BatchSnapshot),
-			outputChanges: () => ({}),
-			outputDeltas: () => ({}),
+			snapshot: () => ({} as unknown as BatchSnapshot),
+			outputs: () => [],
 			answer: async () => null,
 			changed: (_client, what) => changes.push(what),
 		};

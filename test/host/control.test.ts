@@ -54,7 +54,7 @@ describe('output over the socket', () => {
 		const {connection, events} = await connect(batch);
 		await batch.runner.start();
 		await waitFor(() => events.some(event => event.type === 'batch.finished'), {message: 'batch.finished'});
-		const local = batch.control.readOutput({id: 't01'});
+		const local = await batch.control.readOutput({id: 't01'});
 		const all = await connection.control.readOutput({id: 't01'});
 		expect(all).toEqual(local);
 		expect(all!.lines.length).toBeGreaterThanOrEqual(300);
@@ -66,7 +66,7 @@ describe('output over the socket', () => {
 		expect(needle).toBeGreaterThan(-1);
 		const forward = await connection.control.searchOutput({id: 't01', query: 'LINE 00000150', from: null, direction: 1});
 		expect(forward).toEqual({line: all!.first + needle});
-		expect(await connection.control.searchOutput({id: 't01', query: 'line 00000', from: all!.first + needle, direction: 1})).toEqual(batch.control.searchOutput({id: 't01', query: 'line 00000', from: all!.first + needle, direction: 1}));
+		expect(await connection.control.searchOutput({id: 't01', query: 'line 00000', from: all!.first + needle, direction: 1})).toEqual(await batch.control.searchOutput({id: 't01', query: 'line 00000', from: all!.first + needle, direction: 1}));
 		expect(await connection.control.searchOutput({id: 't01', query: 'no such text anywhere', from: null, direction: -1})).toEqual({line: null});
 		expect(await connection.control.readOutput({id: 'nope'})).toBeUndefined();
 	});

@@ -2,8 +2,11 @@
 // the same statuses and results, whether it attached before the first task or in the middle.
 import {describe, expect, it} from 'vitest';
 import {feedStore} from '../../src/state/feed.js';
+import {outputsOf, PaneLedger} from '../../src/host/pane-ledger.js';
+import {defaultTailLines} from '../../src/wire/protocol.js';
 import {createBatchStore} from '../../src/state/store.js';
 import type {BatchStore} from '../../src/state/store-types.js';
+import {failureLine} from '../../src/state/task-view.js';
 import {hostTestsAfterEach, type HostedFakeBatch} from '../helpers/hosted-batch.js';
 import {waitFor} from '../helpers/wait-for.js';
 
@@ -31,12 +34,12 @@ describe('a client over the socket', () => {
 		const {store} = await attachStore(batch);
 		const report = await batch.runner.start();
 		await waitFor(() => store.getState().report !== null, {message: "the client's batch.finished"});
-		local.getState().syncOutput();
+		local.getState().takeOutput(new PaneLedger(defaultTailLines, false).snapshot(outputsOf(batch.runner)));
 		await waitFor(() => JSON.stringify(batchView(store)) === JSON.stringify(batchView(local)), {message: 'the client to have the last output publish'});
 		expect(batchView(store)).toEqual(batchView(local));
 		expect(store.getState().report?.summary).toBe(report.summary);
 		expect(store.getState().tasks['t02']?.status).toBe('failed');
-		expect(store.getState().tasks['t02']?.errorLine).toBeTruthy();
+		expect(failureLine(store.getState().tasks['t02']!)).toBeTruthy();
 	});
 
 	it('attaching mid-run, it rebuilds the same state from the snapshot and goes on live', async () => {
@@ -49,7 +52,7 @@ describe('a client over the socket', () => {
 		expect(connection.snapshot.events.map(entry => entry.seq)).toEqual([...connection.snapshot.events.map(entry => entry.seq)].sort((a, b) => a - b));
 		await finished;
 		await waitFor(() => store.getState().report !== null, {message: "the client's batch.finished"});
-		local.getState().syncOutput();
+		local.getState().takeOutput(new PaneLedger(defaultTailLines, false).snapshot(outputsOf(batch.runner)));
 		await waitFor(() => JSON.stringify(batchView(store)) === JSON.stringify(batchView(local)), {message: 'the client to have the last output publish'});
 		expect(batchView(store)).toEqual(batchView(local));
 	});

@@ -8,8 +8,8 @@ import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {connectToBatch} from '../../src/client/connection.js';
 import {protocolVersion} from '../../src/wire/protocol.js';
-import {applyDelta, type HeldTail} from '../../src/client/panes.js';
-import type {OutputDelta} from '../../src/wire/tail-delta.js';
+import {applyDelta, type HeldTail, type OutputDelta} from '../../src/wire/tail-delta.js';
+import {outputsOf, PaneLedger, wholePane} from '../../src/host/pane-ledger.js';
 import type {OutputSnapshot} from '../../src/wire/port.js';
 import {hostTestsAfterEach} from '../helpers/hosted-batch.js';
 import {rawClient, type RawClient} from '../helpers/raw-socket.js';
@@ -62,8 +62,8 @@ describe('tail deltas over the socket', () => {
 		await waitFor(() => outputChanges(delta).filter(changes => changes['t01']).length >= 5, {message: 'five pushes of the chatty task'});
 		writeFileSync(stop, '');
 		await finished;
-		await waitFor(() => panesOf(delta, 40).get('t01')?.totalLines === batch.control.outputChanges({}, 40)['t01']?.totalLines, {message: 'the last push to the delta client'});
-		await waitFor(() => panesOf(whole, 40).get('t01')?.totalLines === batch.control.outputChanges({}, 40)['t01']?.totalLines, {message: 'the last push to the other client'});
+		await waitFor(() => panesOf(delta, 40).get('t01')?.totalLines === wholePane(batch.runner.output('t01')!, 40)?.totalLines, {message: 'the last push to the delta client'});
+		await waitFor(() => panesOf(whole, 40).get('t01')?.totalLines === wholePane(batch.runner.output('t01')!, 40)?.totalLines, {message: 'the last push to the other client'});
 
 		const deltas = outputChanges(delta).map(changes => changes['t01']!);
 		expect(deltas.every(change => 'fresh' in change)).toBe(true);
@@ -73,7 +73,7 @@ describe('tail deltas over the socket', () => {
 		expect(later.every((change, index) => change.from === (index === 0 ? deltas[0]! : later[index - 1]!).totalLines || change.fresh.length === 40)).toBe(true);
 		expect(outputChanges(whole).every(changes => 'tail' in changes['t01']!)).toBe(true);
 
-		const host40 = batch.control.outputChanges({}, 40)['t01'];
+		const host40 = wholePane(batch.runner.output('t01')!, 40);
 		expect(panesOf(delta, 40).get('t01')).toEqual(host40);
 		expect(panesOf(whole, 40).get('t01')).toEqual(host40);
 	});
@@ -99,7 +99,7 @@ describe('tail deltas over the socket', () => {
 		await waitFor(() => slow.messages.slice(seen).filter(message => message.type === 'output' && (message['changes'] as Changes)['t02']).length >= 3, {message: 'pushes of the chatty task after the fresh snapshot'});
 		writeFileSync(stop, '');
 		await finished;
-		const hostPanes = batch.control.outputChanges({}, 2000);
+		const hostPanes = new PaneLedger(2000, false).snapshot(outputsOf(batch.runner));
 		await waitFor(() => panesOf(slow, 2000).get('t02')?.version === hostPanes['t02']?.version, {message: 'the last push of the chatty task'});
 		const panes = panesOf(slow, 2000);
 		for (const id of ['t01', 't02']) expect(panes.get(id)).toEqual(hostPanes[id]);
@@ -114,11 +114,11 @@ describe('tail deltas over the socket', () => {
 		client.send(hello({tailDelta: true}));
 		await client.until('snapshot');
 		const finished = batch.runner.start();
-		await waitFor(() => batch.events.some(event => event.type === 'task.finished') && panesOf(client, 40).get('t01')?.version === batch.control.outputChanges({}, 40)['t01']?.version, {message: 'the first attempt\'s lines pushed'});
+		await waitFor(() => batch.events.some(event => event.type === 'task.finished') && panesOf(client, 40).get('t01')?.version === wholePane(batch.runner.output('t01')!, 40)?.version, {message: 'the first attempt\'s lines pushed'});
 		expect(panesOf(client, 40).get('t01')?.tail[0]).toContain('google/gemini-3-flash-preview');
 		expect(await batch.control.reroute!('t01', 'deep')).toMatchObject({ok: true});
 		await waitFor(() => batch.events.filter(event => event.type === 'task.finished').length === 2, {message: 'the second attempt to end'});
-		const hostPane = batch.control.outputChanges({}, 40)['t01'];
+		const hostPane = wholePane(batch.runner.output('t01')!, 40);
 		expect(hostPane?.tail[0]).toContain('claude-opus-5');
 		await waitFor(() => panesOf(client, 40).get('t01')?.version === hostPane?.version, {message: 'the second attempt\'s last push'});
 		expect(panesOf(client, 40).get('t01')).toEqual(hostPane);

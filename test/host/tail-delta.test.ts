@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import {TaskOutput} from '../../src/core/output/task-output.js';
-import {applyDelta, type HeldTail} from '../../src/client/panes.js';
-import {deltaOf} from '../../src/host/tail-deltas.js';
+import {applyDelta, type HeldTail} from '../../src/wire/tail-delta.js';
+import {paneOf} from '../../src/host/pane-ledger.js';
 
 const lineText = fc.array(fc.constantFrom('a', 'word ', 'é', '日本', '😀', '\t', '0123456789'), {maxLength: 20}).map(parts => parts.join(''));
 const text = fc.array(fc.tuple(lineText, fc.constantFrom('\n', '\n', '\n', '\r\n', '\r', '')), {minLength: 1, maxLength: 30})
@@ -32,7 +32,7 @@ describe('tail deltas', () => {
 					held = undefined;
 					linesSent = undefined;
 				} else {
-					const delta = deltaOf(output, linesSent, tailLines);
+					const delta = paneOf(output, linesSent, tailLines);
 					expect(delta.fresh.length).toBeLessThanOrEqual(tailLines);
 					const next = applyDelta(held, delta, tailLines);
 					held = next.held;
@@ -48,13 +48,13 @@ describe('tail deltas', () => {
 	it('carry only the lines completed since the last push, and the unfinished one', () => {
 		const output = new TaskOutput();
 		output.pushStdout(Buffer.from(Array.from({length: 100}, (_, i) => `line ${i}\n`).join('')));
-		const first = deltaOf(output, undefined, 40);
+		const first = paneOf(output, undefined, 40);
 		expect(first).toMatchObject({from: 60, totalLines: 100, unfinished: []});
 		expect(first.fresh).toHaveLength(40);
 		let {held} = applyDelta(undefined, first, 40);
 
 		output.pushStdout(Buffer.from('line 100\nhalf a li'));
-		const second = deltaOf(output, first.totalLines, 40);
+		const second = paneOf(output, first.totalLines, 40);
 		expect(second).toMatchObject({from: 100, totalLines: 101, fresh: ['line 100'], unfinished: ['half a li']});
 		const rebuilt = applyDelta(held, second, 40);
 		held = rebuilt.held;
@@ -62,15 +62,15 @@ describe('tail deltas', () => {
 
 		// Nothing completed: only the unfinished line travels.
 		output.pushStdout(Buffer.from('ne'));
-		expect(deltaOf(output, second.totalLines, 40)).toMatchObject({from: 101, fresh: [], unfinished: ['half a line']});
+		expect(paneOf(output, second.totalLines, 40)).toMatchObject({from: 101, fresh: [], unfinished: ['half a line']});
 	});
 
 	it('replace what the client holds when more lines came than a tail holds', () => {
 		const output = new TaskOutput();
 		output.pushStdout(Buffer.from('a\nb\n'));
-		const {held} = applyDelta(undefined, deltaOf(output, undefined, 3), 3);
+		const {held} = applyDelta(undefined, paneOf(output, undefined, 3), 3);
 		output.pushStdout(Buffer.from('c\nd\ne\nf\n'));
-		const delta = deltaOf(output, 2, 3);
+		const delta = paneOf(output, 2, 3);
 		expect(delta).toMatchObject({from: 3, fresh: ['d', 'e', 'f']});
 		expect(applyDelta(held, delta, 3).snapshot.tail).toEqual(['d', 'e', 'f']);
 	});

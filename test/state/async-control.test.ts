@@ -15,8 +15,11 @@ import {removeSteeredHomes, steeredStore} from '../helpers/steered-store.js';
 
 afterEach(removeSteeredHomes);
 
-function storeOn(control: BatchControl): BatchStore {
-	return createBatchStore({control, plan: {mode: 'model_map', tasks: plannedTasks(2), warnings: []}, runId: 'run-test', runDir: '/tmp/run-test', concurrency: 2, graceMs: 1000, now: t0});
+/** `fake`: the control whose output is pushed to the store (publish), when `control` wraps it. */
+function storeOn(control: BatchControl, fake = control): BatchStore {
+	const store = createBatchStore({control, plan: {mode: 'model_map', tasks: plannedTasks(2), warnings: []}, runId: 'run-test', runDir: '/tmp/run-test', concurrency: 2, graceMs: 1000, now: t0});
+	if (fake instanceof FakeControl) fake.feeds(store);
+	return store;
 }
 
 const numbered = (prefix: string, from: number, count: number) => Array.from({length: count}, (_, index) => `${prefix}-${String(from + index).padStart(3, '0')}`);
@@ -34,7 +37,7 @@ async function zoomSession(store: BatchStore, fake: FakeControl, landed: () => P
 	const state = () => store.getState();
 	// 80 lines into a core that keeps 50: the zoom starts at line 30.
 	fake.write('t01', numbered('entry', 0, 80));
-	state().syncOutput();
+	fake.publish();
 	await step(() => state().openZoom(10));
 	await step(() => state().scroll(-5, 10));
 	await step(() => {
@@ -47,7 +50,7 @@ async function zoomSession(store: BatchStore, fake: FakeControl, landed: () => P
 	// 30 more: 30 lines fall out of the buffer and the match moves up by as many.
 	await step(() => {
 		fake.write('t01', numbered('entry', 80, 30));
-		state().syncOutput();
+		fake.publish();
 	});
 	// Output the zoom has not copied yet: nothing earlier than the view matches, a later match
 	// is in the new lines, which are read, then shown.
@@ -65,10 +68,10 @@ async function zoomSession(store: BatchStore, fake: FakeControl, landed: () => P
 describe('an async control', () => {
 	it('gives the zoom and its search the same results once the replies arrive', async () => {
 		const inProcess = new FakeControl(50);
-		const expected = await zoomSession(storeOn(inProcess), inProcess, async () => undefined);
+		const expected = await zoomSession(storeOn(inProcess), inProcess, async () => inProcess.landed());
 		const replies = new Replies('land');
 		const remote = new FakeControl(50);
-		const store = storeOn(asyncControl(remote, replies));
+		const store = storeOn(asyncControl(remote, replies), remote);
 		const seen = await zoomSession(store, remote, async () => replies.landed());
 		expect(seen).toEqual(expected);
 
@@ -115,7 +118,8 @@ describe('an async control', () => {
 			return seen;
 		}
 
-		const expected = await steerSession(steeredStore('async-steer-sync-'), async () => undefined);
+		const direct = steeredStore('async-steer-sync-');
+		const expected = await steerSession(direct, async () => direct.control.landed());
 		const replies = new Replies('land');
 		const seen = await steerSession(steeredStore('async-steer-', control => asyncControl(control, replies)), async () => replies.landed());
 		expect(seen).toEqual(expected);
@@ -155,9 +159,10 @@ describe('an async control re-routing', () => {
 		}
 
 		const withReroute = (control: BatchControl) => Object.assign(control, {
-			reroute: (id: string, target: RetryTarget) => ({ok: true, message: `${id} queued on ${JSON.stringify(target)}`}),
+			reroute: async (id: string, target: RetryTarget) => ({ok: true, message: `${id} queued on ${JSON.stringify(target)}`}),
 		});
-		const expected = await rerouteSession(steeredStore('async-reroute-sync-', withReroute), async () => undefined);
+		const direct = steeredStore('async-reroute-sync-', withReroute);
+		const expected = await rerouteSession(direct, async () => direct.control.landed());
 		const replies = new Replies('land');
 		const seen = await rerouteSession(steeredStore('async-reroute-', control => asyncControl(withReroute(control), replies)), async () => replies.landed());
 		expect(seen).toEqual(expected);
@@ -170,7 +175,7 @@ describe('a reply that no longer fits', () => {
 	function heldStore() {
 		const replies = new Replies('hold');
 		const fake = new FakeControl();
-		const store = storeOn(asyncControl(fake, replies));
+		const store = storeOn(asyncControl(fake, replies), fake);
 		return {replies, fake, store, state: () => store.getState()};
 	}
 
@@ -178,7 +183,7 @@ describe('a reply that no longer fits', () => {
 		const {replies, fake, state} = heldStore();
 		fake.write('t01', numbered('one', 0, 3));
 		fake.write('t02', numbered('two', 0, 3));
-		state().syncOutput();
+		fake.publish();
 		state().openZoom(10);
 		state().closeOverlay();
 		state().focus('t02');
@@ -232,7 +237,7 @@ describe('a failed reply', () => {
 	it('becomes a notice naming what was asked, for the zoom, a cancel and a steer', async () => {
 		const replies = new Replies('hold');
 		const fake = new FakeControl();
-		const store = storeOn(asyncControl(fake, replies));
+		const store = storeOn(asyncControl(fake, replies), fake);
 		const state = () => store.getState();
 		fake.write('t01', ['a line']);
 		state().openZoom(10);
@@ -260,16 +265,16 @@ describe('a zoom refresh that lands late', () => {
 	it('brings the zoom up to date without putting back the task views of when it was asked', async () => {
 		const replies = new Replies('hold');
 		const fake = new FakeControl();
-		const store = storeOn(asyncControl(fake, replies));
+		const store = storeOn(asyncControl(fake, replies), fake);
 		const state = () => store.getState();
 		fake.write('t01', ['a line']);
-		state().syncOutput();
+		fake.publish();
 		state().openZoom(10);
 		replies.release('readOutput');
 		await replies.landed();
 		// New output while zoomed: the panes are copied at once, the zoom's read is held.
 		fake.write('t01', ['another line']);
-		state().syncOutput();
+		fake.publish();
 		// Meanwhile t01 starts: its view moves on past what the held read was asked with.
 		state().applyEvent({type: 'task.started', id: 't01', pid: 4242, argv: ['hermes'], at: t0 + 1000});
 		expect(state().tasks['t01']?.status).toBe('running');

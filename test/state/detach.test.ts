@@ -9,14 +9,14 @@ import {plannedTasks, t0} from '../helpers/render.js';
 function setup(canDetach: boolean) {
 	const calls: string[] = [];
 	const control: BatchControl = {
-		cancel(id) {
+		async cancel(id) {
 			calls.push(`cancel ${id}`);
 			return true;
 		},
-		shutdown() {
+		async shutdown() {
 			calls.push('shutdown');
 		},
-		...outputControl(() => [], () => undefined),
+		...outputControl(() => undefined),
 	};
 	const store = createBatchStore({control, plan: {mode: 'model_map', tasks: plannedTasks(2), warnings: []}, runId: 'run-1', runDir: '/tmp/run-1', concurrency: 2, graceMs: 5000, now: t0});
 	store.setState({canDetach});

@@ -12,20 +12,22 @@ import {steeringConfig} from '../helpers/steering-config.js';
 
 function dashboard() {
 	const {delegation} = parseHermesConfig(steeringConfig, {file: 'config.yaml', profileExists: () => true});
-	const control = Object.assign(new FakeControl(), {
+	const control = new FakeControl().steering({
 		routing: () => delegation,
 		steer: () => ({ok: false as const, message: 'not in this test', conflict: false}),
 		reroute: (id: string) => ({ok: true, message: `${id} re-routed`}),
 	});
 	const store = createBatchStore({control, plan: {mode: 'model_map', tasks: plannedTasks(2), warnings: []}, runId: 'run-1', runDir: '/tmp/run-1', concurrency: 1, graceMs: 1000, now: t0});
+	control.feeds(store);
 	return {store, control, state: () => store.getState()};
 }
 
 describe('one overlay', () => {
-	it('the help opens over the zoom and Esc returns to the same zoom, scrolled where it was', () => {
+	it('the help opens over the zoom and Esc returns to the same zoom, scrolled where it was', async () => {
 		const {control, state} = dashboard();
 		control.write('t01', Array.from({length: 50}, (_, index) => `line ${index}`));
 		state().openZoom(10);
+		await control.landed();
 		state().scroll(-5, 10);
 		const zoom = state().overlay;
 		state().toggleHelp();
@@ -37,13 +39,16 @@ describe('one overlay', () => {
 		expect(zoomOf(state().overlay)?.offsetFromBottom).toBe(5);
 	});
 
-	it('output that arrives while the help covers the zoom reaches the zoom under it', () => {
+	it('output that arrives while the help covers the zoom reaches the zoom under it', async () => {
 		const {control, state} = dashboard();
 		control.write('t01', ['first']);
+		control.publish();
 		state().openZoom(10);
+		await control.landed();
 		state().toggleHelp();
 		control.write('t01', ['second']);
-		state().syncOutput();
+		control.publish();
+		await control.landed();
 		expect(state().overlay?.kind).toBe('help');
 		expect(zoomOf(state().overlay)?.scrollback).toEqual(['first', 'second']);
 	});
@@ -77,12 +82,14 @@ describe('one overlay', () => {
 		expect(keyContext(state())).toBe('grid');
 	});
 
-	it('a re-route picked in the picker opened from the zoom returns to that zoom', () => {
-		const {state} = dashboard();
+	it('a re-route picked in the picker opened from the zoom returns to that zoom', async () => {
+		const {state, control} = dashboard();
 		state().openZoom(10);
+		await control.landed();
 		const zoom = state().overlay;
 		state().openReroute();
 		state().pickRoute();
+		await control.landed();
 		expect(state().overlay).toBe(zoom);
 		expect(state().notice).toBe('t01 re-routed');
 	});

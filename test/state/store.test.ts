@@ -1,44 +1,63 @@
-// The store's contract with the engine: events apply at once (telemetry waits for the output's
-// publish), output is copied in at a capped rate (never per line), and the operator's intents reach the core only after confirmation.
+// The store's contract with the batch: events apply at once (telemetry waits for the next output
+// push), output arrives as the host pushes it (whole panes, never per line), the clock wakes only
+// for what it shows, and the operator's intents reach the core only after confirmation.
 import {afterEach, describe, expect, it, vi} from 'vitest';
 import {TaskOutput} from '../../src/core/output/task-output.js';
 import type {BatchEvent, PlannedTask, TaskResult} from '../../src/core/types.js';
 import {feedStore} from '../../src/state/feed.js';
 import {createBatchStore} from '../../src/state/store.js';
 import {outputControl} from '../../src/host/control.js';
-import type {BatchControl} from '../../src/wire/port.js';
+import {PaneLedger} from '../../src/host/pane-ledger.js';
+import {ClientPanes} from '../../src/client/panes.js';
+import type {BatchControl, OutputSnapshot} from '../../src/wire/port.js';
 import {plannedTask, plannedTasks, t0, testHermes} from '../helpers/render.js';
 import {questionOf, zoomOf} from '../helpers/overlay.js';
 import {fieldAtEnd} from '../../src/state/text-field.js';
+import {failureLine} from '../../src/state/task-view.js';
 import {unknownSpend} from '../../src/core/hermes/state-db.js';
 
 function setup(taskCount = 2, plan: {tasks: PlannedTask[]; warnings: string[]} = {tasks: plannedTasks(taskCount), warnings: []}) {
 	const outputs = new Map(plan.tasks.map(task => [task.id, new TaskOutput({maxLines: 500})]));
 	const calls: string[] = [];
 	const control: BatchControl = {
-		cancel(id, options) {
+		async cancel(id, options) {
 			calls.push(`cancel ${id} ${options.skipGrace ? 'kill' : 'term'}`);
 			return true;
 		},
-		shutdown(options) {
+		async shutdown(options) {
 			calls.push(`shutdown ${options.skipGrace ? 'kill' : 'term'}`);
 		},
-		...outputControl(() => [...outputs.keys()], id => outputs.get(id)),
+		...outputControl(id => outputs.get(id)),
 	};
 	const store = createBatchStore({control, plan: {mode: 'model_map', ...plan}, runId: 'run-1', runDir: '/tmp/run-1', concurrency: 2, graceMs: 5000, now: t0});
 	const listeners = new Set<(event: BatchEvent) => void>();
+	const outputListeners = new Set<(panes: Readonly<Record<string, OutputSnapshot>>) => void>();
+	// The host's side of the output (one client's ledger) and the client's, as over the socket.
+	const ledger = new PaneLedger(40, true);
+	const clientPanes = new ClientPanes(40);
 	const source = {
 		subscribe(listener: (event: BatchEvent) => void) {
 			listeners.add(listener);
 			return () => listeners.delete(listener);
+		},
+		subscribeOutput(listener: (panes: Readonly<Record<string, OutputSnapshot>>) => void) {
+			outputListeners.add(listener);
+			return () => outputListeners.delete(listener);
 		},
 		emit(event: BatchEvent) {
 			for (const listener of listeners) {
 				listener(event);
 			}
 		},
+		/** One push of the host's pacer: the panes that moved, to every output listener. */
+		push() {
+			const panes = clientPanes.take(ledger.changes(outputs));
+			for (const listener of outputListeners) listener(panes);
+		},
 	};
-	return {store, outputs, calls, source};
+	/** A push straight into the store, without a feed. */
+	const publish = () => store.getState().takeOutput(clientPanes.take(ledger.changes(outputs)));
+	return {store, outputs, calls, source, publish};
 }
 
 function result(id: string, status: TaskResult['status'], exitCode: number | null): TaskResult {
@@ -49,30 +68,14 @@ afterEach(() => {
 	vi.useRealTimers();
 });
 
-/** Counts how often t01's tail reaches the store while `output` prints a line every simulated millisecond. */
-function tailPublishes(store: ReturnType<typeof createBatchStore>, output: TaskOutput) {
-	let count = 0;
-	let lastTail = store.getState().tasks['t01']!.tail;
-	store.subscribe(state => {
-		if (state.tasks['t01']!.tail !== lastTail) {
-			lastTail = state.tasks['t01']!.tail;
-			count++;
-		}
-	});
-	return {
-		count: () => count,
-		printFor(ms: number) {
-			for (let step = 0; step < ms; step++) {
-				output.pushStdout(Buffer.from(`tick ${step}\n`));
-				vi.advanceTimersByTime(1);
-			}
-		},
-	};
+/** The control's replies sent so far have landed (they are answered at once, and land a turn later). */
+async function replied(): Promise<void> {
+	await new Promise(resolve => setImmediate(resolve));
 }
 
-describe('output publishing', () => {
-	it('copies a flood of lines into the store in one update, keeping only a pane-sized tail', () => {
-		const {store, outputs} = setup();
+describe('output pushes', () => {
+	it('a flood of lines reaches the store in one update, keeping only a pane-sized tail', () => {
+		const {store, outputs, publish} = setup();
 		let updates = 0;
 		store.subscribe(() => updates++);
 		const output = outputs.get('t01')!;
@@ -81,58 +84,88 @@ describe('output publishing', () => {
 		}
 
 		expect(updates).toBe(0); // nothing reaches the store per line
-		store.getState().syncOutput();
+		publish();
 		expect(updates).toBe(1);
 		const view = store.getState().tasks['t01']!;
 		expect(view.tail).toHaveLength(40);
 		expect(view.tail.at(-1)).toBe('line 9999');
 		expect(view.totalLines).toBe(10_000);
-		store.getState().syncOutput();
-		expect(updates).toBe(1); // unchanged output publishes nothing
+		publish();
+		expect(updates).toBe(1); // unchanged output pushes nothing
 	});
 
-	it('feeds events at once but output at the capped rate', () => {
+	it('the feed applies each push as it arrives, and nothing between pushes', () => {
 		vi.useFakeTimers({now: t0});
 		const {store, outputs, source} = setup();
-		const stop = feedStore(store, source, {publishHz: 10, load: () => 0, now: () => Date.now(), clock: () => Date.now()});
+		const stop = feedStore(store, source, {now: () => Date.now()});
 		source.emit({type: 'task.started', id: 't01', pid: 123, argv: ['hermes'], at: t0});
 		expect(store.getState().tasks['t01']!.status).toBe('running');
-
-		const publishes = tailPublishes(store, outputs.get('t01')!);
-		// One simulated second of a task printing a line every millisecond.
-		publishes.printFor(1000);
-
+		outputs.get('t01')!.pushStdout(Buffer.from('one\n'));
+		vi.advanceTimersByTime(5000);
+		expect(store.getState().tasks['t01']!.tail).toEqual([]);
+		source.push();
+		expect(store.getState().tasks['t01']!.tail).toEqual(['one']);
+		outputs.get('t01')!.pushStdout(Buffer.from('two\n'));
+		source.push();
+		expect(store.getState().tasks['t01']!.tail).toEqual(['one', 'two']);
 		stop();
-		expect(publishes.count()).toBeGreaterThanOrEqual(9);
-		expect(publishes.count()).toBeLessThanOrEqual(11);
-		expect(store.getState().tasks['t01']!.tail.at(-1)).toBe('tick 999');
 	});
 
-	it('publishes output less often while the event loop is saturated, and at the usual rate again after', () => {
+	it('a failed task\'s stderr line shows whether its last output is pushed before or after its finish', () => {
+		for (const order of ['output first', 'finish first']) {
+			const {store, outputs, publish} = setup();
+			store.getState().applyEvent({type: 'task.started', id: 't01', pid: 42, argv: [], at: t0});
+			outputs.get('t01')!.pushStderr(Buffer.from('Error: provider returned 429\n'));
+			if (order === 'output first') publish();
+			store.getState().applyEvent({type: 'task.finished', id: 't01', result: result('t01', 'failed', 1), at: t0 + 100});
+			if (order === 'finish first') publish();
+			expect(failureLine(store.getState().tasks['t01']!), order).toBe('Error: provider returned 429');
+		}
+	});
+});
+
+describe('the clock', () => {
+	/** The store's `now` as it moved over `ms` of fake time. */
+	function ticksOver(store: ReturnType<typeof createBatchStore>, ms: number): number {
+		let ticks = 0;
+		const unsubscribe = store.subscribe((state, before) => {
+			if (state.now !== before.now) ticks++;
+		});
+		vi.advanceTimersByTime(ms);
+		unsubscribe();
+		return ticks;
+	}
+
+	it('wakes once a second while the batch runs, 12 times a second during a cancel countdown, and not at all once nothing shown can change', () => {
 		vi.useFakeTimers({now: t0});
-		const {store, outputs, source} = setup();
-		let busy = true;
-		const stop = feedStore(store, source, {publishHz: 10, busyPublishHz: 4, load: () => (busy ? 0.97 : 0.2), now: () => Date.now(), clock: () => Date.now()});
-		source.emit({type: 'task.started', id: 't01', pid: 123, argv: ['hermes'], at: t0});
-		const publishes = tailPublishes(store, outputs.get('t01')!);
-		publishes.printFor(1000);
-		const whileBusy = publishes.count();
-		busy = false;
-		publishes.printFor(1000);
+		const {store, source} = setup();
+		const stop = feedStore(store, source, {now: () => Date.now()});
+		source.emit({type: 'task.started', id: 't01', pid: 1, argv: [], at: t0});
+		expect(ticksOver(store, 10_000)).toBe(10);
+		source.emit({type: 'task.cancelling', id: 't01', cancelling: {termSentAt: Date.now(), killDueAt: Date.now() + 5000, killSent: false}, at: Date.now()} as BatchEvent);
+		const counting = ticksOver(store, 1000);
+		expect(counting).toBeGreaterThanOrEqual(11);
+		expect(counting).toBeLessThanOrEqual(13);
+		source.emit({type: 'task.finished', id: 't01', result: result('t01', 'cancelled', null), at: Date.now()});
+		source.emit({type: 'task.finished', id: 't02', result: result('t02', 'cancelled', null), at: Date.now()});
+		source.emit({type: 'batch.finished', report: {summary: '', run_id: 'run-1', run_dir: '', results_file: '', mode: 'model_map', interrupted: false, hermes: testHermes, warnings: [], results: []}, at: Date.now()});
+		ticksOver(store, 1000); // the wake-up already set may come once more
+		expect(ticksOver(store, 60_000)).toBe(0);
+		expect(vi.getTimerCount()).toBe(0);
+		// R re-opens the batch: its clock moves again.
+		source.emit({type: 'batch.reopened', at: Date.now()} as BatchEvent);
+		expect(ticksOver(store, 3000)).toBe(3);
 		stop();
-		expect(whileBusy).toBeGreaterThanOrEqual(3);
-		expect(whileBusy).toBeLessThanOrEqual(5);
-		expect(publishes.count() - whileBusy).toBeGreaterThanOrEqual(9);
 	});
 });
 
 describe('telemetry publishing', () => {
 	const telemetry = (id: string, toolCalls: number, at: number): BatchEvent => ({type: 'task.telemetry', id, telemetry: {model_used: 'm', session_id: null, tokens: null, cost_usd: null, tool_calls: toolCalls}, at});
 
-	it('waits for the next publish, the newest snapshot of each task in one update', () => {
+	it('waits for the next output push (a push\'s interval at most), the newest snapshot of each task in one update', () => {
 		vi.useFakeTimers({now: t0});
 		const {store, source} = setup();
-		const stop = feedStore(store, source, {publishHz: 10, load: () => 0, now: () => Date.now(), clock: () => Date.now()});
+		const stop = feedStore(store, source, {now: () => Date.now()});
 		source.emit({type: 'task.started', id: 't01', pid: 1, argv: [], at: t0});
 		source.emit({type: 'task.started', id: 't02', pid: 2, argv: [], at: t0});
 		vi.advanceTimersByTime(100);
@@ -153,7 +186,7 @@ describe('telemetry publishing', () => {
 	it('is applied before any later event, so a finished task never shows a stale snapshot over its result', () => {
 		vi.useFakeTimers({now: t0});
 		const {store, source} = setup();
-		const stop = feedStore(store, source, {publishHz: 10, load: () => 0, now: () => Date.now(), clock: () => Date.now()});
+		const stop = feedStore(store, source, {now: () => Date.now()});
 		const seen: string[] = [];
 		store.subscribe(state => {
 			const task = state.tasks['t01']!;
@@ -172,7 +205,7 @@ describe('telemetry publishing', () => {
 	it('still reaches the store when the feed stops between two publishes', () => {
 		vi.useFakeTimers({now: t0});
 		const {store, source} = setup();
-		const stop = feedStore(store, source, {publishHz: 10, load: () => 0, now: () => Date.now(), clock: () => Date.now()});
+		const stop = feedStore(store, source, {now: () => Date.now()});
 		source.emit({type: 'task.started', id: 't01', pid: 1, argv: [], at: t0});
 		source.emit(telemetry('t01', 7, t0 + 1));
 		stop();
@@ -265,11 +298,13 @@ describe('events', () => {
 	});
 
 	it('a failed task shows the stderr line that matters', () => {
-		const {store, outputs} = setup();
+		const {store, outputs, publish} = setup();
 		store.getState().applyEvent({type: 'task.started', id: 't01', pid: 42, argv: [], at: t0});
 		outputs.get('t01')!.pushStderr(Buffer.from('Error: provider returned 429\n'));
+		publish();
 		store.getState().applyEvent({type: 'task.finished', id: 't01', result: result('t01', 'failed', 1), at: t0 + 100});
-		expect(store.getState().tasks['t01']).toMatchObject({status: 'failed', exitCode: 1, errorLine: 'Error: provider returned 429'});
+		expect(store.getState().tasks['t01']).toMatchObject({status: 'failed', exitCode: 1});
+		expect(failureLine(store.getState().tasks['t01']!)).toBe('Error: provider returned 429');
 	});
 });
 
@@ -339,33 +374,37 @@ describe('a batch re-opened by R after it finished', () => {
 });
 
 describe('zoom', () => {
-	it('keeps a scrolled-up view on the same lines while new output arrives, and follows at the bottom', () => {
-		const {store, outputs} = setup();
+	it('keeps a scrolled-up view on the same lines while new output arrives, and follows at the bottom', async () => {
+		const {store, outputs, publish} = setup();
 		const output = outputs.get('t01')!;
 		output.pushStdout(Buffer.from(Array.from({length: 100}, (_, i) => `old ${i}\n`).join('')));
 		store.getState().openZoom(20);
+		await replied();
 		store.getState().scroll(-10, 20); // negative: up
 		const before = zoomOf(store.getState().overlay)!;
 		expect(before.offsetFromBottom).toBe(10);
 		const visibleBefore = before.scrollback[before.scrollback.length - 1 - before.offsetFromBottom];
 		output.pushStdout(Buffer.from('new a\nnew b\n'));
-		store.getState().syncOutput();
+		publish();
+		await replied();
 		const after = zoomOf(store.getState().overlay)!;
 		expect(after.scrollback[after.scrollback.length - 1 - after.offsetFromBottom]).toBe(visibleBefore);
 
 		store.getState().scroll('bottom', 20);
 		output.pushStdout(Buffer.from('newest\n'));
-		store.getState().syncOutput();
+		publish();
+		await replied();
 		expect(zoomOf(store.getState().overlay)!.offsetFromBottom).toBe(0);
 		expect(zoomOf(store.getState().overlay)!.scrollback.at(-1)).toBe('newest');
 	});
 });
 
 describe('zoom scrolling keeps the view full', () => {
-	function zoomedOn(lineCount: number, visible: number) {
+	async function zoomedOn(lineCount: number, visible: number) {
 		const {store, outputs} = setup();
 		outputs.get('t01')!.pushStdout(Buffer.from(Array.from({length: lineCount}, (_, i) => `line ${i}\n`).join('')));
 		store.getState().openZoom(visible);
+		await replied();
 		return {store, outputs, view: () => {
 			const zoom = zoomOf(store.getState().overlay)!;
 			const end = zoom.scrollback.length - zoom.offsetFromBottom;
@@ -373,8 +412,8 @@ describe('zoom scrolling keeps the view full', () => {
 		}};
 	}
 
-	it('top stops at the first full page, and one step down from there moves at once', () => {
-		const {store, view} = zoomedOn(100, 10);
+	it('top stops at the first full page, and one step down from there moves at once', async () => {
+		const {store, view} = await zoomedOn(100, 10);
 		store.getState().scroll('top', 10);
 		expect(view()).toEqual(Array.from({length: 10}, (_, i) => `line ${i}`));
 		store.getState().scroll(1, 10);
@@ -384,20 +423,22 @@ describe('zoom scrolling keeps the view full', () => {
 		expect(view()[0]).toBe('line 0');
 	});
 
-	it('output shorter than the screen does not scroll at all', () => {
-		const {store} = zoomedOn(5, 10);
+	it('output shorter than the screen does not scroll at all', async () => {
+		const {store} = await zoomedOn(5, 10);
 		store.getState().scroll('top', 10);
 		expect(zoomOf(store.getState().overlay)!.offsetFromBottom).toBe(0);
 	});
 
-	it('a search match near the start keeps a full view', () => {
-		const {store, view} = zoomedOn(100, 10);
+	it('a search match near the start keeps a full view', async () => {
+		const {store, view} = await zoomedOn(100, 10);
 		store.getState().startSearch();
 		store.getState().setField(fieldAtEnd('line 2'));
 		// From the end backwards: "line 29", "line 28", ... "line 20", then "line 2".
 		store.getState().submitSearch();
+		await replied();
 		for (let step = 0; step < 10; step++) {
 			store.getState().findNext(-1);
+			await replied();
 		}
 
 		expect(zoomOf(store.getState().overlay)!.search.matchLine).toBe(2);
@@ -405,17 +446,19 @@ describe('zoom scrolling keeps the view full', () => {
 		expect(view()).toContain('line 2');
 	});
 
-	it('a "no match" notice goes with the zoom, and with the next search', () => {
-		const {store} = zoomedOn(100, 10);
+	it('a "no match" notice goes with the zoom, and with the next search', async () => {
+		const {store} = await zoomedOn(100, 10);
 		store.getState().startSearch();
 		store.getState().setField(fieldAtEnd('nowhere'));
 		store.getState().submitSearch();
+		await replied();
 		expect(store.getState().notice).toMatch(/no .* match for "nowhere"/);
 
 		store.getState().startSearch();
 		expect(store.getState().notice).toBeNull();
 		store.getState().setField(fieldAtEnd('nowhere'));
 		store.getState().submitSearch();
+		await replied();
 		expect(store.getState().notice).not.toBeNull();
 
 		store.getState().closeOverlay(); // the zoom

@@ -31,7 +31,7 @@ describe('taskViewFromPlan', () => {
 
 	it('sanitises the error line of a failed task', () => {
 		const result = {status: 'failed', exit_code: 1, signal: null, error: hostile('cannot start /opt/agent'), started_at: null, finished_at: null, session_id: null, tokens: null, model_used: null, tool_calls: []};
-		const patch = finishedPatch(result as never, undefined, null, 5000);
+		const patch = finishedPatch(result as never, null, 5000);
 
 		assertTerminalSafe(patch);
 		expect(patch.errorLine).toBe('cannot start /opt/agent');

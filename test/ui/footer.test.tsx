@@ -31,7 +31,7 @@ function steerableDashboard(columns: number) {
 	writeFileSync(configPath, steeringConfig);
 	const loaded = loadHermesConfig({configPath, hermesHome: home, explicit: true});
 	const plan = planBatch({tasks: [{goal: 'first'}, {goal: 'second'}, {goal: 'third'}], delegation: loaded.delegation, settings: defaultSettings});
-	const control = Object.assign(new FakeControl(), {
+	const control = new FakeControl().steering({
 		routing: () => loaded.delegation,
 		steer: () => ({ok: true, message: 'not in this test', delegation: loaded.delegation, replanned: []}),
 		reroute: () => ({ok: true, message: 'not in this test'}),

@@ -129,7 +129,7 @@ describe('rendered frame', () => {
 		const {frame, store, control} = render({tasks, columns: 80, rows: 20});
 		startTask(store, 't01', t0);
 		control.write('t01', ['compiling', 'running tests']);
-		store.getState().syncOutput();
+		control.publish();
 		await vi.waitFor(() => {
 			expect(frame()).toContain('running tests');
 		});
@@ -149,7 +149,7 @@ describe('rendered frame', () => {
 		const {frame, store, control, lastFrame, stdin} = render({tasks, columns, rows, warnings: ['route deep has a plain-text api_key in config.yaml; move it to .env']});
 		startTask(store, 't01', t0);
 		control.write('t01', Array.from({length: 60}, (_, index) => `line ${index} ${'word '.repeat(30)}`));
-		store.getState().syncOutput();
+		control.publish();
 		stdin.write('K');
 		await vi.waitFor(() => {
 			expect(questionOf(store.getState())).not.toBeNull();

@@ -26,7 +26,7 @@ async function busyDashboard(theme: ReturnType<typeof loadTheme>) {
 	startTask(view.store, 't01', t0);
 	startTask(view.store, 't02', t0);
 	view.control.write('t01', ['\u001B[31mred from the agent\u001B[0m', 'plain']);
-	view.store.getState().syncOutput();
+	view.control.publish();
 	finishTask(view.store, 't02', 'failed', {startedAt: t0, finishedAt: t0 + 1000, exitCode: 1, error: 'boom'});
 	view.stdin.write('c');
 	await vi.waitFor(() => {

@@ -20,7 +20,7 @@ describe('the pane\'s activity line', () => {
 			expect(frame()).toContain('no output yet · no tool call yet');
 		});
 		control.write('t01', ['thinking…'], undefined, t0 + 6000);
-		store.getState().syncOutput();
+		control.publish();
 		store.getState().applyEvent({type: 'task.spend', id: 't01', attempt: 1, spend: withTools(1), at: t0 + 7000});
 		store.getState().tick(t0 + 18_000);
 		await vi.waitFor(() => {
@@ -44,7 +44,7 @@ describe('the pane\'s activity line', () => {
 		const {frame, store, control} = render({tasks: plannedTasks(1), columns: 40, rows: 20});
 		startTask(store, 't01', t0);
 		control.write('t01', ['a line'], undefined, t0 + 1000);
-		store.getState().syncOutput();
+		control.publish();
 		store.getState().tick(t0 + 65_000);
 		await vi.waitFor(() => {
 			expect(frame()).toContain('output 1m04s ago · no tool yet');
@@ -61,7 +61,7 @@ describe('the pane\'s activity line', () => {
 		const {frame, store, control} = render({tasks: plannedTasks(1), columns: 160});
 		startTask(store, 't01', t0);
 		control.write('t01', ['a line'], undefined, t0 + 1000);
-		store.getState().syncOutput();
+		control.publish();
 		store.getState().tick(t0 + 100_000);
 		await vi.waitFor(() => {
 			expect(frame()).toContain('last output 1m39s ago');

@@ -34,7 +34,7 @@ function picker(config = steeringConfig, tasks: Array<Record<string, unknown> & 
 	const loaded = loadHermesConfig({configPath, hermesHome: home, explicit: true});
 	const plan = planBatch({tasks, delegation: loaded.delegation, settings: defaultSettings});
 	const rerouted: Array<{id: string; target: RetryTarget}> = [];
-	const control = Object.assign(new FakeControl(), {
+	const control = new FakeControl().steering({
 		routing: () => loaded.delegation,
 		steer: () => ({ok: true, message: 'not in this test', delegation: loaded.delegation, replanned: []}),
 		reroute(id: string, target: RetryTarget) {

@@ -42,7 +42,7 @@ function editor(profiles: readonly string[] = ['coder', 'writer']) {
 		replans.push(delegation);
 		return [];
 	}});
-	const control = Object.assign(new FakeControl(), {routing: () => steering.delegation, steer: steering.edit.bind(steering), profiles: steering.unroutedProfiles.bind(steering), reload: steering.reload.bind(steering)});
+	const control = new FakeControl().steering({routing: () => steering.delegation, steer: steering.edit.bind(steering), profiles: steering.unroutedProfiles.bind(steering), reload: steering.reload.bind(steering)});
 	const store = createBatchStore({control, plan, runId: 'run-test', runDir: home, concurrency: 1, graceMs: 1000, now: t0});
 	const instance = inkRender(<App store={store} theme={loadTheme('dark', {noColor: false})} bindings={defaultBindings} columns={110} rows={30}/>);
 	const frame = () => stripAnsi(instance.lastFrame() ?? '');
@@ -80,6 +80,10 @@ describe('the routes editor', () => {
 		await view.until(/Very Slow and careful/);
 		view.stdin.write(keys.enter);
 		await view.until(/▸ deep · claude-opus-5/);
+		// The save's reply lands after the keypress, as from the runner host.
+		await vi.waitFor(() => {
+			expect(view.store.getState().notice).toMatch(/saved to .*config\.yaml/);
+		});
 
 		expect(lineDiff(steeringConfig, view.config())).toEqual([{line: 13, removed: ['          description: "Slow and careful: hard debugging and design work."'], added: ['          description: "Very Slow and careful: hard debugging and design reviews."']}]);
 		expect(view.replans).toHaveLength(1);

@@ -16,7 +16,7 @@ async function searchedFor(query: string, theme: Theme) {
 	const view = render({tasks: plannedTasks(2), columns: 100, rows: 24, theme});
 	startTask(view.store, 't01', t0);
 	view.control.write('t01', Array.from({length: 100}, (_, index) => `entry-${String(index + 1).padStart(3, '0')} \u001B[32mdetail\u001B[0m`));
-	view.store.getState().syncOutput();
+	view.control.publish();
 	view.stdin.write(enter);
 	await vi.waitFor(() => {
 		expect(view.frame()).toContain('entry-100 detail');

@@ -30,7 +30,7 @@ describe('task pane', () => {
 		});
 
 		control.write('t01', ['first line', 'second \u001B[32mgreen\u001B[0m line', 'third line']);
-		store.getState().syncOutput();
+		control.publish();
 		store.getState().tick(t0 + (66 * second));
 		await vi.waitFor(() => {
 			expect(frame()).toContain('● running 1m06s');
@@ -44,7 +44,7 @@ describe('task pane', () => {
 		startTask(store, 't01', t0);
 		const lines = Array.from({length: 50}, (_, index) => `output-${String(index + 1).padStart(2, '0')} ${'x'.repeat(80)}`);
 		control.write('t01', lines);
-		store.getState().syncOutput();
+		control.publish();
 		await vi.waitFor(() => {
 			expect(frame()).toContain('output-50');
 		});
@@ -100,7 +100,7 @@ describe('task pane', () => {
 		const {frame, store, control} = renderOne();
 		startTask(store, 't01', t0);
 		control.write('t01', ['working', 'Traceback (most recent call last):', 'ValueError: no API key for openrouter'], 'ValueError: no API key for openrouter');
-		store.getState().syncOutput();
+		control.publish();
 		finishTask(store, 't01', 'failed', {startedAt: t0, finishedAt: t0 + (12 * second), exitCode: 1});
 		await vi.waitFor(() => {
 			expect(frame()).toContain('✗ failed exit 1 · 12s');
@@ -114,7 +114,7 @@ describe('task pane', () => {
 		const error = `Error: provider returned 429 Too Many Requests for google/gemini-3-flash-preview ${'(retry after 30s) '.repeat(3)}`.trim();
 		startTask(store, 't01', t0);
 		control.write('t01', ['working', error], error);
-		store.getState().syncOutput();
+		control.publish();
 		finishTask(store, 't01', 'failed', {startedAt: t0, finishedAt: t0 + (12 * second), exitCode: 1});
 		await vi.waitFor(() => {
 			expect(frame()).toContain('✗ failed exit 1 · 12s');

@@ -20,11 +20,12 @@ async function zoomedOn(lines: string[], columns = 100) {
 	const view = render({tasks: plannedTasks(1), columns, rows: 24});
 	startTask(view.store, 't01', t0);
 	view.control.write('t01', lines);
-	view.store.getState().syncOutput();
+	view.control.publish();
 	view.stdin.write(enter);
 	await vi.waitFor(() => {
 		expect(view.frame()).toContain('following the output');
 	});
+	await view.control.landed();
 	return view;
 }
 

@@ -14,11 +14,12 @@ async function zoomedOnOutput() {
 	const view = render({tasks: plannedTasks(2), columns: 100, rows: 24});
 	startTask(view.store, 't01', t0);
 	view.control.write('t01', Array.from({length: 100}, (_, index) => `entry-${String(index + 1).padStart(3, '0')} \u001B[33mdetail\u001B[0m`));
-	view.store.getState().syncOutput();
+	view.control.publish();
 	view.stdin.write(enter);
 	await vi.waitFor(() => {
 		expect(view.frame()).toContain('entry-100 detail');
 	});
+	await view.control.landed();
 	return view;
 }
 
@@ -29,12 +30,12 @@ describe('zoom', () => {
 		view.control.write('t01', ['done-1', 'done-2', 'done-3']);
 		// As the core reports it: three complete lines, and the fourth shown while it is written.
 		const read = view.control.readOutput.bind(view.control);
-		view.control.readOutput = request => {
-			const range = read(request);
+		view.control.readOutput = async request => {
+			const range = await read(request);
 			return range && {...range, lines: [...range.lines, 'still-writing']};
 		};
 
-		view.store.getState().syncOutput();
+		view.control.publish();
 		view.stdin.write(enter);
 		await vi.waitFor(() => {
 			expect(view.frame()).toContain('still-writing');
@@ -97,7 +98,7 @@ describe('zoom', () => {
 		const view = render({tasks: plannedTasks(1), columns: 120, rows: 24, maxOutputLines: 50});
 		startTask(view.store, 't01', t0);
 		view.control.write('t01', Array.from({length: 80}, (_, index) => `entry-${index + 1}`));
-		view.store.getState().syncOutput();
+		view.control.publish();
 		view.stdin.write(enter);
 		await vi.waitFor(() => {
 			expect(view.frame()).toContain('lines 65–80 of 80');
@@ -166,7 +167,11 @@ describe('zoom', () => {
 		await vi.waitFor(() => {
 			expect(frame()).toContain('match "entry-05" at line 58');
 		});
+		// Each n searches from the match the one before found: the next waits for its answer (from the host).
 		stdin.write('n');
+		await vi.waitFor(() => {
+			expect(frame()).toContain('match "entry-05" at line 59');
+		});
 		stdin.write('n');
 		await vi.waitFor(() => {
 			expect(frame()).toContain('no later match for "entry-05"');

@@ -1,9 +1,8 @@
-// How often a batch's output is handed on: to the store by the in-process feed, to each client by
-// the runner host. Normally publishHz; while this process's event loop is saturated (a flood),
-// busyPublishHz, so that draining the agents' pipes comes first and the hand-ons, each of which
-// costs a frame of every pane somewhere, come less often. Under a flood the in-process dashboard
-// slowed to 4 frames a second this way; the runner host, which now does the draining, slows its
-// pushes the same way, and the dashboard draws what it is pushed.
+// How often a batch's output is handed on: to each client by the runner host, the one pacer of the
+// output (host/server.ts). Normally publishHz; while this process's event loop is saturated (a
+// flood), busyPublishHz, so that draining the agents' pipes comes first and the pushes, each of
+// which costs a frame of every pane in a dashboard, come less often. The dashboard draws what it
+// is pushed, as it arrives.
 import {performance} from 'node:perf_hooks';
 
 export type PublishPace = {

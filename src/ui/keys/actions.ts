@@ -1,8 +1,8 @@
 // From a matched command to a store action, and which commands are worth offering right now.
 // Pure (no React) so the keyboard hook stays a thin adapter and the footer agrees with it.
-import {isActive} from '../../core/types.js';
-import {bodyLayer, overlayContext, zoomOf} from '../../state/overlay.js';
-import {isReroutable} from '../../state/reroute-actions.js';
+import {bodyLayer, overlayContext, targetTaskId, zoomOf} from '../../state/overlay.js';
+import {cancelRequest} from '../../state/intents.js';
+import {rerouteRefusal} from '../../state/steer.js';
 import type {BatchActions, BatchState} from '../../state/store-types.js';
 import type {Command, KeyContext} from './keys.js';
 
@@ -104,9 +104,10 @@ export function runKeyCommand(command: Command, state: State, environment: Comma
 	actions[command](state, environment);
 }
 
-/** The task that cancel/kill would act on. */
-function targetId(state: BatchState): string | null {
-	return zoomOf(state.overlay)?.taskId ?? state.focusedId;
+/** What c or K decides now (state/intents.ts): offered when it asks its question (or, K while quitting, kills all). */
+function cancelActs(state: BatchState, kill: boolean): boolean {
+	const decision = cancelRequest(state, kill);
+	return decision === 'kill-all' || (decision !== undefined && decision.overlay !== undefined);
 }
 
 /** False for commands that would do nothing now, so the footer does not offer them. */
@@ -121,25 +122,19 @@ export function isAvailable(command: Command, state: BatchState): boolean {
 			return state.focusedId !== null;
 		}
 
+		// The store's own deciders: what the footer offers is what the key would do.
 		case 'task.cancel': {
-			const id = targetId(state);
-			const status = id ? state.tasks[id]?.status : undefined;
-			return !state.quitting && status !== undefined && status !== 'cancelling' && isActive(status);
+			return cancelActs(state, false);
 		}
 
 		case 'task.kill': {
-			if (state.quitting) {
-				return true;
-			}
-
-			const id = targetId(state);
-			const status = id ? state.tasks[id]?.status : undefined;
-			return status !== undefined && isActive(status);
+			return cancelActs(state, true);
 		}
 
-		// q does nothing while quitting, nor in a prompt (which only y/n answer).
+		// q always acts (requestQuit): it asks, and while quitting it kills all now (stateLabel). In a
+		// prompt the text keys are the prompt's: only Ctrl+C quits there, and the footer offers y/n.
 		case 'app.quit': {
-			return !state.quitting && state.overlay?.kind !== 'confirm';
+			return state.overlay?.kind !== 'confirm';
 		}
 
 		// Only with a runner host; in a prompt only as the third answer to the quit question.
@@ -158,9 +153,7 @@ export function isAvailable(command: Command, state: BatchState): boolean {
 		}
 
 		case 'task.reroute': {
-			const id = targetId(state);
-			const status = id ? state.tasks[id]?.status : undefined;
-			return state.canReroute && !state.quitting && status !== undefined && isReroutable(status);
+			return rerouteRefusal(state) === undefined;
 		}
 
 		case 'filter.clear': {
@@ -169,7 +162,7 @@ export function isAvailable(command: Command, state: BatchState): boolean {
 
 		// Offered once the task has an answer; pressed before, it says where the output is.
 		case 'task.copy': {
-			const id = targetId(state);
+			const id = targetTaskId(state);
 			return (id ? state.tasks[id]?.answer ?? null : null) !== null;
 		}
 
@@ -189,8 +182,8 @@ export function isAvailable(command: Command, state: BatchState): boolean {
 
 /** What a command does in the current state, where the binding table's label would mislead. */
 export function stateLabel(command: Command, state: BatchState): string | undefined {
-	// While quitting, K no longer asks about one task: it kills every task still being stopped.
-	if (command === 'task.kill' && state.quitting) {
+	// While quitting, K no longer asks about one task, and q no longer asks: each kills every task still being stopped.
+	if ((command === 'task.kill' || command === 'app.quit') && state.quitting) {
 		return 'kill all now';
 	}
 

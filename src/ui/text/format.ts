@@ -1,7 +1,7 @@
 // Pure text for the dashboard: durations, status badges, route labels. Every status has a symbol
 // and a word, so it reads the same under the no-color theme as in colour.
 import type {TaskStatus} from '../../core/types.js';
-import type {TaskView} from '../../state/task-view.js';
+import {failureLine, type TaskView} from '../../state/task-view.js';
 import {formatElapsed} from '../../core/text/durations.js';
 import {maxMeasuredLength, measurable} from '../../core/output/visible-text.js';
 
@@ -170,7 +170,8 @@ export function statusDetail(task: TaskView, now: number): string | null {
 		case 'timed_out':
 		case 'lost':
 		case 'cancelled': {
-			return task.errorLine ? oneLine(task.errorLine) : null;
+			const line = failureLine(task);
+			return line ? oneLine(line) : null;
 		}
 
 		case 'queued': {

@@ -59,6 +59,11 @@ function steeredBatch(config: string, tasksOf: (release: string) => TaskSpec[], 
 	return {home, configPath, release, folder, runner, store, done};
 }
 
+/** The control's replies sent so far have landed (the runner host's control answers at once, a turn later). */
+async function replied(): Promise<void> {
+	await new Promise(resolve => setImmediate(resolve));
+}
+
 const threeTasks = (release: string): TaskSpec[] => [
 	{goal: 'first', context: `[fake:until-file=${release}]`},
 	{goal: 'second', context: '[fake:duration=0]'},
@@ -71,6 +76,7 @@ describe('m: switch the routing mode', () => {
 		await waitFor(() => batch.store.getState().tasks['t01']!.status === 'running', {message: 't01 running'});
 
 		batch.store.getState().switchMode();
+		await replied();
 
 		const state = batch.store.getState();
 		expect(state.mode).toBe('profile_routes');
@@ -94,11 +100,13 @@ describe('m: switch the routing mode', () => {
 		await waitFor(() => batch.store.getState().tasks['t01']!.status === 'running', {message: 't01 running'});
 
 		batch.store.getState().switchMode();
+		await replied();
 		expect(batch.store.getState().mode).toBe('default');
 		expect(batch.store.getState().notice).toMatch(/^mode default \(built-in\) \(skipped profile_routes: no routes configured\): saved/);
 		expect(batch.store.getState().tasks['t02']).toMatchObject({routeName: null, routeKind: 'parent'});
 
 		batch.store.getState().switchMode();
+		await replied();
 		expect(batch.store.getState().mode).toBe('model_map');
 		expect(batch.store.getState().tasks['t02']).toMatchObject({routeName: 'fast'});
 		writeFileSync(batch.release, '');
@@ -113,6 +121,7 @@ describe('m: switch the routing mode', () => {
 		writeFileSync(batch.configPath, theirs);
 
 		batch.store.getState().switchMode();
+		await replied();
 
 		const state = batch.store.getState();
 		expect(state.notice).toMatch(/could not set the routing mode to profile_routes: changed on disk since it was loaded.*nothing changed$/s);
@@ -124,9 +133,10 @@ describe('m: switch the routing mode', () => {
 		expect((await batch.done).results.map(result => result.route.name)).toEqual(['fast', 'fast', 'fast']);
 	});
 
-	it('without a config to steer, says so and changes nothing', () => {
-		const store = createBatchStore({control: {cancel: () => true, shutdown() {}, ...noOutput}, plan: {mode: 'model_map', tasks: plannedTasks(1), warnings: []}, runId: 'r', runDir: '/tmp/r', concurrency: 1, graceMs: 0});
+	it('without a config to steer, says so and changes nothing', async () => {
+		const store = createBatchStore({control: {cancel: async () => true, async shutdown() {}, ...noOutput}, plan: {mode: 'model_map', tasks: plannedTasks(1), warnings: []}, runId: 'r', runDir: '/tmp/r', concurrency: 1, graceMs: 0});
 		store.getState().switchMode();
+		await replied();
 		expect(store.getState()).toMatchObject({mode: 'model_map', notice: expect.stringMatching(/cannot be steered/)});
 	});
 });
@@ -148,6 +158,7 @@ describe('the routes editor: a description edit', () => {
 		const value = 'Slow and careful: tokenizer crashes, hard debugging and design work.';
 		store.getState().setField({value, cursor: value.length});
 		store.getState().submitField();
+		await replied();
 
 		expect(editorOf(store.getState())).toMatchObject({input: null, error: null, selected: 1});
 		expect(editorOf(store.getState())?.routes[1]?.description).toBe(value);
@@ -178,6 +189,7 @@ describe('R: re-route a task', () => {
 		expect(pickerOf(store.getState())).toMatchObject({taskId: 't02', selected: 0});
 		store.getState().moveRoute(1);
 		store.getState().pickRoute();
+		await replied();
 
 		expect(store.getState().overlay).toBeNull();
 		expect(store.getState().notice).toBe('t02 queued on route "deep" as attempt 2; the earlier attempt\'s log and result are kept');
@@ -206,6 +218,7 @@ describe('R after the batch finished', () => {
 		const seen: Array<string | null> = [];
 		store.subscribe(state => seen.push(state.report?.summary ?? null));
 		store.getState().pickRoute();
+		await replied();
 
 		expect(store.getState().notice).toBe('t02 queued on route "deep" as attempt 2; the earlier attempt\'s log and result are kept');
 		expect(store.getState()).toMatchObject({report: null, finishedAt: null});
@@ -234,10 +247,12 @@ describe('R: explicit model…', () => {
 		store.getState().moveRoute(5); // past the two routes: the last row is "explicit model…"
 		expect(pickerOf(store.getState())).toMatchObject({taskId: 't02', selected: 2, explicit: null});
 		store.getState().pickRoute();
+		await replied();
 		expect(pickerOf(store.getState())).toMatchObject({taskId: 't02', explicit: {step: 'model', field: {value: '', cursor: 0}}});
 		for (const [value, reason] of [['   ', 'a model name must not be empty'], ['a\0b', 'a model name cannot contain a NUL character (\\u0000): no command-line argument can carry it'], ['x'.repeat(201), 'a model name is at most 200 characters']] as const) {
 			store.getState().setField({value, cursor: value.length});
 			store.getState().submitField();
+			await replied();
 			expect(pickerOf(store.getState())).toMatchObject({taskId: 't02', explicit: {field: {value}}, error: reason});
 		}
 
@@ -245,14 +260,17 @@ describe('R: explicit model…', () => {
 		store.getState().closeOverlay();
 		expect(pickerOf(store.getState())).toMatchObject({taskId: 't02', explicit: null, error: null, selected: 2});
 		store.getState().pickRoute();
+		await replied();
 		store.getState().setField({value: ' kimi-k3 ', cursor: 9});
 		store.getState().submitField(); // the model; then its provider
 		expect(pickerOf(store.getState())).toMatchObject({explicit: {step: 'provider', model: 'kimi-k3', field: {value: ''}}, error: null});
 		store.getState().setField({value: 'p'.repeat(201), cursor: 201});
 		store.getState().submitField();
+		await replied();
 		expect(pickerOf(store.getState())).toMatchObject({explicit: {step: 'provider'}, error: 'a provider name is at most 200 characters'});
 		store.getState().setField({value: ' nous ', cursor: 6});
 		store.getState().submitField();
+		await replied();
 
 		expect(store.getState().overlay).toBeNull();
 		expect(store.getState().notice).toBe('t02 queued with explicit model "kimi-k3" on provider "nous" as attempt 2; the earlier attempt\'s log and result are kept');
@@ -276,9 +294,12 @@ describe('R: explicit model…', () => {
 		store.getState().openReroute();
 		store.getState().moveRoute(2);
 		store.getState().pickRoute();
+		await replied();
 		store.getState().setField({value: 'kimi-k3', cursor: 7});
 		store.getState().submitField();
+		await replied();
 		store.getState().submitField();
+		await replied();
 
 		expect(store.getState().notice).toBe('t02 queued with explicit model "kimi-k3"');
 		expect(store.getState().tasks['t02']).toMatchObject({status: 'queued', attempt: 1, routeName: 'coder', profile: 'coder', reason: 'default route of profile_routes; explicit model kimi-k3 overrides the profile\'s model, set by the operator'});
@@ -288,9 +309,9 @@ describe('R: explicit model…', () => {
 });
 
 describe('batch.replanned in the store', () => {
-	it('a queued pane refused by its new plan shows why; a refused one given a route is queued again', () => {
+	it('a queued pane refused by its new plan shows why; a refused one given a route is queued again', async () => {
 		const [first, second] = plannedTasks(2);
-		const store = createBatchStore({control: {cancel: () => true, shutdown() {}, ...noOutput}, plan: {mode: 'model_map', tasks: [first!, {...second!, decision: {route: null, refused: true, reason: 'option "x" is not in model_map'}}], warnings: []}, runId: 'r', runDir: '/tmp/r', concurrency: 1, graceMs: 0});
+		const store = createBatchStore({control: {cancel: async () => true, async shutdown() {}, ...noOutput}, plan: {mode: 'model_map', tasks: [first!, {...second!, decision: {route: null, refused: true, reason: 'option "x" is not in model_map'}}], warnings: []}, runId: 'r', runDir: '/tmp/r', concurrency: 1, graceMs: 0});
 		expect(store.getState().tasks['t02']!.status).toBe('refused');
 		const coder = {kind: 'profile' as const, name: 'coder', description: 'Writes code.'};
 		store.getState().applyEvent({type: 'batch.replanned', mode: 'profile_routes', at: 1, warnings: ['w'], tasks: [
