@@ -38,7 +38,7 @@ function batch(tasks: TaskSpec[], delegation: DelegationConfig = routes, version
 	const plan = planBatch({tasks, delegation, settings: defaultSettings});
 	const runner = new BatchRunner(plan, {
 		// Four at once: several fakes write one state.db while the batch reads it, as Hermes runs do.
-		// (Under load that once left a spend unknown: reads now retry briefly on SQLITE_BUSY, state-db-open.ts.)
+		// (Under load that once left a spend unknown: reads now retry briefly on SQLITE_BUSY, state-db/open.ts.)
 		hermesBin: fakeAgentPath, capabilities, folder: createRunFolder(home), concurrency: 4, graceMs: 300,
 		env: {...fakeVersionEnv(version), HERMES_HOME: home},
 	});

@@ -1,5 +1,5 @@
 // How every read of a Hermes state.db is made (FACTS.md §6), shared by the spend reader
-// (state-db.ts) and the live activity reader (state-db-messages.ts). The rules that keep Hermes safe:
+// (sessions.ts) and the live activity reader (messages.ts). The rules that keep Hermes safe:
 // - read-only, the file must exist (we never create a database where Hermes has none);
 // - one connection per read, closed at once: no transaction or read mark outlives the statement,
 //   so a checkpoint or a writer is never held up by us;
