@@ -10,7 +10,7 @@ import {gcCommand, warnAboutOrphans} from './commands/gc.js';
 import {addRouteOptions, attachOptions, cancelOptions, configOptions, mcpOptions, setupOptions, doctorOptions, gcOptions, logsOptions, lsOptions, optionsOf, spendOptions, removeRouteOptions, routeEditOptions, runOptions, tuiOptions, waitOptions, workerOptions} from './commands/flags.js';
 import {addHelp, refuseUnknownSubcommand} from './commands/help.js';
 import {endQuietlyWhenClosed, flushed, readAll, type CommandIO} from './commands/io.js';
-import {exitCodes, InputError} from './core/errors.js';
+import {errnoCode, exitCodes, InputError} from './core/errors.js';
 import {killUnfinishedGroupsNow} from './core/process/group.js';
 import {dashboardAgentNice} from './core/process/priority.js';
 import {terminalSafe} from './core/output/visible-text.js';
@@ -359,6 +359,14 @@ function report(error: unknown): number {
 	if (error instanceof InputError) {
 		// Messages quote task files and configs: made safe for the terminal at this one place.
 		process.stderr.write(`hermes-delegate: ${terminalSafe(error.describe())}\n`);
+		return exitCodes.usage;
+	}
+
+	// Out of file descriptors before the room check for tasks could say so (reading package.json
+	// for --version, say: Node 24 itself takes a few more than Node 20, so loading gets that far).
+	const code = errnoCode(error);
+	if (code === 'EMFILE' || code === 'ENFILE') {
+		process.stderr.write(`hermes-delegate: too few open files allowed to run hermes-delegate (${code}: ${code === 'EMFILE' ? 'the ulimit -n of this process' : 'the whole system'} is used up)\n  fix: raise the open-files limit, e.g. \`ulimit -n 1024\`, then run it again\n`);
 		return exitCodes.usage;
 	}
 

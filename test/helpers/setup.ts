@@ -1,4 +1,5 @@
 import {afterEach, vi} from 'vitest';
+import './keep-sqlite-objects.js';
 
 // vi.waitFor gives up after 1 s unless told otherwise. A frame React has deferred to the next
 // turn of the event loop loses that race when a loaded machine stalls this worker for a second,

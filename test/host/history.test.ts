@@ -2,7 +2,7 @@
 // only their newest per task, everything else is kept, and seq counts every event with no gaps.
 import {describe, expect, it} from 'vitest';
 import {EventHistory} from '../../src/host/history.js';
-import {unknownSpend} from '../../src/core/hermes/state-db.js';
+import {unknownSpend} from '../../src/core/hermes/state-db/sessions.js';
 import type {BatchEvent} from '../../src/core/types.js';
 
 const spend = (tool_calls: number): BatchEvent => ({type: 'task.spend', id: 't01', attempt: 1, spend: {...unknownSpend, tool_calls}, at: tool_calls});

@@ -14,7 +14,7 @@ import {plannedTask, plannedTasks, t0, testHermes} from '../helpers/render.js';
 import {questionOf, zoomOf} from '../helpers/overlay.js';
 import {fieldAtEnd} from '../../src/state/text-field.js';
 import {failureLine} from '../../src/state/task-view.js';
-import {unknownSpend} from '../../src/core/hermes/state-db.js';
+import {unknownSpend} from '../../src/core/hermes/state-db/sessions.js';
 
 function setup(taskCount = 2, plan: {tasks: PlannedTask[]; warnings: string[]} = {tasks: plannedTasks(taskCount), warnings: []}) {
 	const outputs = new Map(plan.tasks.map(task => [task.id, new TaskOutput({maxLines: 500})]));

@@ -1,4 +1,4 @@
-// A running session's messages rows (state-db-messages.ts) as what its pane shows and what its
+// A running session's messages rows (state-db/messages.ts) as what its pane shows and what its
 // result records, for releases without stream-json. Pure: rows in, lines and records out.
 // What Hermes writes (docs/spend.md; the recordings test/contract/ holds): an `assistant` row with `tool_calls` (a JSON list of
 // {id, type: function, function: {name, arguments}}) when the model asks, before the tool runs; a
@@ -7,7 +7,7 @@
 // so is not shown twice. A result is paired with its call by tool_call_id, whichever arrives first.
 // Every field is the subagent's text: lengths are bounded here, escapes are the output's sanitiser's.
 import type {ToolCallRecord} from '../types.js';
-import type {MessageRow} from './state-db-messages.js';
+import type {MessageRow} from './state-db/messages.js';
 import {compactJson, cutText, toolCallLine, toolResultLine} from './tool-lines.js';
 
 const maxRecords = 1000;

@@ -3,7 +3,8 @@
 // to know whether a process is still "ours" reads it through here.
 // Past ~300 lines as one reader: the stat parser, the same-process test and the table scans share
 // one buffer and one idea of a /proc entry; split, each would carry a copy of how an entry is read.
-import {closeSync, openSync, readdirSync, readFileSync, readSync, statSync} from 'node:fs';
+import {closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, statSync} from 'node:fs';
+import path from 'node:path';
 import {errnoCode} from '../errors.js';
 
 export type ProcStat = {
@@ -171,10 +172,11 @@ export function processUid(pid: number): number | undefined {
 
 export const ownUid: number | undefined = process.getuid?.();
 
-/** The command name the kernel keeps (at most 15 characters); untrusted text. */
+/** The command name the kernel keeps (at most 15 characters; untrusted), or, where a program renamed its main thread (Node 24: `MainThread`), its program file's. */
 export function processName(pid: number): string {
 	try {
-		return readFileSync(`/proc/${pid}/comm`, 'utf8').trimEnd();
+		const comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trimEnd();
+		return comm === 'MainThread' ? path.basename(readlinkSync(`/proc/${pid}/exe`)).slice(0, 15) : comm;
 	} catch {
 		return '?';
 	}

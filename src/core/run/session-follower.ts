@@ -9,10 +9,10 @@
 // A database that cannot be read only means no live activity: reads back off, nothing throws, and
 // what spend's own warning at the end does not already say is said once per batch.
 import type Database from 'better-sqlite3';
-import {findSessionIn, sessionColumns, sessionIn, spendOf} from '../hermes/state-db.js';
-import {livePatience, maxRowsPerRead, messageColumns, messagesIn} from '../hermes/state-db-messages.js';
+import {findSessionIn, sessionColumns, sessionIn, spendOf} from '../hermes/state-db/sessions.js';
+import {livePatience, maxRowsPerRead, messageColumns, messagesIn} from '../hermes/state-db/messages.js';
 import {SessionMessages} from '../hermes/session-messages.js';
-import {withStateDb, type StateDbProblem} from '../hermes/state-db-open.js';
+import {withStateDb, type StateDbProblem} from '../hermes/state-db/open.js';
 import type {Spend, ToolCallRecord} from '../types.js';
 
 export type FollowedAttempt = {

@@ -4,7 +4,7 @@
 // batch (per file and kind of problem), never thrown into the batch.
 import {resolveHermesHome} from '../hermes/home.js';
 import {promptOf} from '../hermes/flags.js';
-import {findSession, readSession, spendOf, stateDbPath, unknownSpend} from '../hermes/state-db.js';
+import {findSession, readSession, spendOf, stateDbPath, unknownSpend} from '../hermes/state-db/sessions.js';
 import {routeKey} from './results.js';
 import {sumSpend} from './spend-sum.js';
 import type {PlannedTask, Spend, SpendTotals, TaskResult, TokenCounts} from '../types.js';

@@ -3,7 +3,7 @@
 // one tool kept apart, interim text shown and the answer not twice, and hostile rows bounded.
 import {describe, expect, it} from 'vitest';
 import {SessionMessages} from '../../../src/core/hermes/session-messages.js';
-import type {MessageRow} from '../../../src/core/hermes/state-db-messages.js';
+import type {MessageRow} from '../../../src/core/hermes/state-db/messages.js';
 
 let nextId = 1;
 function row(values: Partial<MessageRow> & {role: string}): MessageRow {

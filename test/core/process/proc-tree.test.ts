@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {hasProc, parseStat, processTableFromNow, readProcStat, scanProcessesInSlices, type ProcStat} from '../../../src/core/process/proc-tree.js';
+import {hasProc, parseStat, processName, processTableFromNow, readProcStat, scanProcessesInSlices, type ProcStat} from '../../../src/core/process/proc-tree.js';
 
 /** The stat line read the plain way (split into its fields), as the parser did before it read bytes. */
 function parsedBySplitting(text: string): ProcStat | undefined {
@@ -77,6 +77,18 @@ describe.runIf(hasProc)('readProcStat', () => {
 		}
 
 		expect(readProcStat(child.pid!)).toBeUndefined();
+	});
+});
+
+describe.runIf(hasProc)('processName', () => {
+	it(`names a Node process by its program, on this Node too (${process.version}; Node 24 renames its main thread MainThread)`, async () => {
+		const child = spawn(process.execPath, ['-e', 'process.stdout.write("up\\n"); setInterval(() => {}, 1000)'], {stdio: ['ignore', 'pipe', 'ignore']});
+		try {
+			await new Promise(resolve => child.stdout.once('data', resolve));
+			expect(processName(child.pid!)).toBe(path.basename(process.execPath));
+		} finally {
+			child.kill('SIGKILL');
+		}
 	});
 });
 

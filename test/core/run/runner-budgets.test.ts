@@ -9,7 +9,7 @@ import {createRunFolder} from '../../../src/core/run-folder/folder.js';
 import {BatchRunner} from '../../../src/core/run/runner.js';
 import type {BudgetLimit} from '../../../src/core/run/budgets.js';
 import type {MonitorClock} from '../../../src/core/run/batch/monitor.js';
-import {unknownSpend} from '../../../src/core/hermes/state-db.js';
+import {unknownSpend} from '../../../src/core/hermes/state-db/sessions.js';
 import {defaultSettings} from '../../../src/core/config/settings.js';
 import type {BatchEvent, TaskSpec} from '../../../src/core/types.js';
 import {fakeCapabilities} from '../../helpers/processes.js';

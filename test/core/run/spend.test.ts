@@ -2,7 +2,7 @@
 // profile route), the batch's sums per route and per model with unknown kept unknown, and a
 // database that cannot be read costing one warning and nothing else. Real fake-agent batches
 // write real state.db files here.
-import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import {describe, expect, it} from 'vitest';
@@ -32,13 +32,12 @@ const routes: DelegationConfig = {
 	builtin: {}, source: {path: '/nonexistent/config.yaml', exists: false},
 };
 
-function batch(tasks: TaskSpec[], delegation: DelegationConfig = routes, version: '0.20.0' | '0.20.6' = '0.20.0', capabilities = fakeCapabilities(version)) {
-	const home = scratch.folder('spend-home-');
+function batch(tasks: TaskSpec[], delegation: DelegationConfig = routes, version: '0.20.0' | '0.20.6' = '0.20.0', capabilities = fakeCapabilities(version), home = scratch.folder('spend-home-')) {
 	mkdirSync(path.join(home, 'profiles', 'coder'), {recursive: true});
 	const plan = planBatch({tasks, delegation, settings: defaultSettings});
 	const runner = new BatchRunner(plan, {
 		// Four at once: several fakes write one state.db while the batch reads it, as Hermes runs do.
-		// (Under load that once left a spend unknown: reads now retry briefly on SQLITE_BUSY, state-db-open.ts.)
+		// (Under load that once left a spend unknown: reads now retry briefly on SQLITE_BUSY, state-db/open.ts.)
 		hermesBin: fakeAgentPath, capabilities, folder: createRunFolder(home), concurrency: 4, graceMs: 300,
 		env: {...fakeVersionEnv(version), HERMES_HOME: home},
 	});
@@ -119,6 +118,18 @@ describe('spend in a batch\'s results', () => {
 		expect(result.tokens).toMatchObject({input: 321, output: 12});
 		expect(result.spend).toMatchObject({input_tokens: 321, output_tokens: 12});
 		expect(result.warnings ?? []).toEqual([]);
+	});
+
+	it('reads the new state.db of a home whose file was removed and made again between two batches (one process, one kept connection per path)', async () => {
+		const first = batch([{goal: 'first batch', context: '[fake:duration=0] [fake:steps=1] [fake:tokens=500,50]', option: 'fast'}]);
+		const [before] = (await first.runner.start()).results as [TaskResult];
+		expect(before.spend).toMatchObject({input_tokens: 500, output_tokens: 50});
+		for (const suffix of ['', '-wal', '-shm']) rmSync(path.join(first.home, `state.db${suffix}`), {force: true});
+		const second = batch([{goal: 'second batch', context: '[fake:duration=0] [fake:steps=2] [fake:tokens=11,2]', option: 'fast'}], routes, '0.20.0', fakeCapabilities('0.20.0'), first.home);
+		const report = await second.runner.start();
+		const [after] = report.results as [TaskResult];
+		expect(after.spend).toMatchObject({input_tokens: 11, output_tokens: 2, tool_calls: 2});
+		expect(report.warnings.filter(warning => warning.startsWith('spend'))).toEqual([]);
 	});
 
 	it('a damaged state.db: every task still succeeds, spend is unknown, and it is said once', async () => {

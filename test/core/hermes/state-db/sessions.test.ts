@@ -6,10 +6,10 @@ import {readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import {describe, expect, it} from 'vitest';
-import {findSession, readSession, spendOf, stateDbPath, type SessionRead} from '../../../src/core/hermes/state-db.js';
-import {scratchAfterEach} from '../../helpers/scratch.js';
-import {makeStateDb, messagesTable, sessionsTable, sqliteChildren} from '../../helpers/state-db-files.js';
-import {waitFor, waitForLine} from '../../helpers/wait-for.js';
+import {findSession, readSession, spendOf, stateDbPath, type SessionRead} from '../../../../src/core/hermes/state-db/sessions.js';
+import {scratchAfterEach} from '../../../helpers/scratch.js';
+import {makeStateDb, messagesTable, sessionsTable, sqliteChildren} from '../../../helpers/state-db-files.js';
+import {waitFor, waitForLine} from '../../../helpers/wait-for.js';
 
 const scratch = scratchAfterEach();
 const children = sqliteChildren();

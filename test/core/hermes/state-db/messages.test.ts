@@ -5,11 +5,11 @@ import {readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import {describe, expect, it} from 'vitest';
-import {maxContentChars, maxRowsPerRead, readMessages, type MessageRow} from '../../../src/core/hermes/state-db-messages.js';
-import {SessionMessages} from '../../../src/core/hermes/session-messages.js';
-import {scratchAfterEach} from '../../helpers/scratch.js';
-import {makeStateDb, messagesTable, sqliteChildren} from '../../helpers/state-db-files.js';
-import {waitFor, waitForLine} from '../../helpers/wait-for.js';
+import {maxContentChars, maxRowsPerRead, readMessages, type MessageRow} from '../../../../src/core/hermes/state-db/messages.js';
+import {SessionMessages} from '../../../../src/core/hermes/session-messages.js';
+import {scratchAfterEach} from '../../../helpers/scratch.js';
+import {makeStateDb, messagesTable, sqliteChildren} from '../../../helpers/state-db-files.js';
+import {waitFor, waitForLine} from '../../../helpers/wait-for.js';
 
 const scratch = scratchAfterEach();
 const sqliteChild = sqliteChildren().spawn;

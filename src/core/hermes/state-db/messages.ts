@@ -2,10 +2,10 @@
 // §6, issue 27): the `messages` rows after the last one already read. A pane follows a task on a
 // release without stream-json with these, so the reads are made to be cheap and harmless: one
 // indexed query a second at most, a bounded number of rows and bounded text per row, read-only,
-// through the same open-and-classify as spend (state-db-open.ts), with less patience for locks.
+// through the same open-and-classify as spend (open.ts), with less patience for locks.
 import type Database from 'better-sqlite3';
-import {sessionColumns, sessionIn, shownOnly, type SessionRead} from './state-db.js';
-import {columnsOf, selectList, statement, withStateDb, type ReadPatience, type StateDbProblem} from './state-db-open.js';
+import {sessionColumns, sessionIn, shownOnly, type SessionRead} from './sessions.js';
+import {columnsOf, selectList, statement, withStateDb, type ReadPatience, type StateDbProblem} from './open.js';
 
 /** The messages columns no live read can do without; the others are read by name (selectList). */
 export const messageColumns: readonly string[] = ['id', 'session_id', 'role', 'content'];

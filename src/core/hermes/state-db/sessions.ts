@@ -1,13 +1,13 @@
 // Reads what Hermes records about each session in its home's state.db (FACTS.md §6): SQLite in WAL
 // mode, written by the running `hermes` processes while we read. How every read is made, so that
-// Hermes is never held up and a bad file is a value, never a throw, is state-db-open.ts.
+// Hermes is never held up and a bad file is a value, never a throw, is open.ts.
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import type {Spend} from '../types.js';
-import {profileDir} from './home.js';
-import {columnsOf, selectList, statement, withStateDb, type ReadPatience, type StateDbProblem} from './state-db-open.js';
+import type {Spend} from '../../types.js';
+import {profileDir} from '../home.js';
+import {columnsOf, selectList, statement, withStateDb, type ReadPatience, type StateDbProblem} from './open.js';
 
-export type {StateDbProblem} from './state-db-open.js';
+export type {StateDbProblem} from './open.js';
 
 /** The database a `hermes -p NAME` run writes: the profile's home (`default`: the root home). */
 export function stateDbPath(hermesHome: string, profile: string): string {
@@ -29,7 +29,7 @@ export function readSession(dbPath: string, sessionId: string, patience?: ReadPa
 	return withStateDb(dbPath, {sessions: requiredSessionColumns}, db => sessionIn(db, sessionId), patience);
 }
 
-/** The columns readSession needs, for a read that takes the row with others (state-db-messages.ts). */
+/** The columns readSession needs, for a read that takes the row with others (messages.ts). */
 export const sessionColumns: readonly string[] = requiredSessionColumns;
 
 /** The row, on a connection withStateDb opened with sessionColumns checked. */

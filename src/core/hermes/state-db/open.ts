@@ -1,14 +1,18 @@
 // How every read of a Hermes state.db is made (FACTS.md §6), shared by the spend reader
-// (state-db.ts) and the live activity reader (state-db-messages.ts). The rules that keep Hermes safe:
+// (sessions.ts) and the live activity reader (messages.ts). The rules that keep Hermes safe:
 // - read-only, the file must exist (we never create a database where Hermes has none);
-// - one connection per read, closed at once: no transaction or read mark outlives the statement,
-//   so a checkpoint or a writer is never held up by us;
+// - every statement is reset as it returns (get, all): no transaction or read mark outlives it, so
+//   a checkpoint or a writer is never held up by us; the connection and its statements are kept
+//   for the next read (connections.ts says why: better-sqlite3 12 on Node 24);
 // - a short busy timeout, and a couple of short retries on SQLITE_BUSY: under several writers a
 //   read-only connection can be told "busy" without SQLite waiting at all (the WAL index being
 //   rebuilt or checkpointed as it opens), which a moment later is gone;
 // - whatever the file is (missing, locked, truncated, corrupt, a schema we do not know), the answer
 //   is a value with the problem in words, never a throw.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import {checkSchema, columnsOf, connectionTo} from './connections.js';
+
+export {columnsOf, statement} from './connections.js';
 
 export type StateDbProblem = {
 	kind: 'missing' | 'locked' | 'damaged' | 'schema' | 'unreadable';
@@ -52,21 +56,6 @@ function problemOf(dbPath: string, error: unknown, patience: ReadPatience): Stat
 	return {kind: 'unreadable', message: `${dbPath} cannot be read (${typeof code === 'string' ? `${code}: ` : ''}${detail})`};
 }
 
-const tableColumns = new WeakMap<Database.Database, Map<string, Set<string>>>();
-
-/** The columns `table` has on this connection (PRAGMA table_info, asked once per connection). */
-export function columnsOf(db: Database.Database, table: string): Set<string> {
-	let known = tableColumns.get(db);
-	if (!known) tableColumns.set(db, known = new Map());
-	let columns = known.get(table);
-	if (!columns) {
-		const rows = db.prepare('SELECT name FROM pragma_table_info(?)').all(table) as Array<{name: string}>;
-		known.set(table, columns = new Set(rows.map(row => row.name)));
-	}
-
-	return columns;
-}
-
 /**
  * A SELECT list of `columns` read by name: each one the table has, else NULL under its name. Hermes
  * adds columns from release to release (0.20.0 six in sessions, schema 30 more), and a read-only
@@ -78,44 +67,25 @@ export function selectList(db: Database.Database, table: string, columns: readon
 	return columns.map(column => (present.has(column) ? `${prefix}${column}` : `NULL AS ${column}`)).join(', ');
 }
 
-const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
-
-/** `sql` prepared once per connection: a visit reads many sessions on one connection with the same few statements. */
-export function statement(db: Database.Database, sql: string): Database.Statement {
-	let prepared = statements.get(db);
-	if (!prepared) statements.set(db, prepared = new Map());
-	let found = prepared.get(sql);
-	if (!found) prepared.set(sql, found = db.prepare(sql));
-	return found;
-}
-
 /** The tables and the columns a read cannot do without; a table without one of them is a schema we do not know. */
 export type WantedColumns = Partial<Record<'sessions' | 'messages', readonly string[]>>;
 
-/** One try: opens, checks the schema, runs `read`, closes. Throws what SQLite threw. */
+/** One try: takes the file's connection, checks the schema, runs `read`. Throws what SQLite threw. */
 function tryRead<T>(dbPath: string, tables: WantedColumns, busyTimeoutMs: number, read: (db: Database.Database) => T): T | ProblemRead {
-	let db: Database.Database | undefined;
-	try {
-		// No gate on PRAGMA user_version: columns are read by name (selectList), so a newer schema
-		// that keeps the few columns below is read as well as an older one.
-		db = new Database(dbPath, {readonly: true, fileMustExist: true, timeout: busyTimeoutMs});
-		for (const [table, wanted] of Object.entries(tables) as Array<['sessions' | 'messages', readonly string[]]>) {
-			const present = columnsOf(db, table);
-			const missing = wanted.filter(column => !present.has(column));
-			if (missing.length > 0) {
-				const what = present.size === 0 ? `has no ${table} table` : `has a ${table} table without ${missing.join(', ')}`;
-				return {kind: 'problem', problem: {kind: 'schema', table, message: `${dbPath} ${what}: not the schema of a Hermes this hermes-delegate knows (0.19.0 to 0.21.x)`}};
-			}
-		}
-
-		return read(db);
-	} finally {
-		try {
-			db?.close();
-		} catch {
-			// Closing a connection that failed half-way has nothing left to release.
+	// No gate on PRAGMA user_version: columns are read by name (selectList), so a newer schema
+	// that keeps the few columns below is read as well as an older one.
+	const db = connectionTo(dbPath, busyTimeoutMs);
+	checkSchema(db);
+	for (const [table, wanted] of Object.entries(tables) as Array<['sessions' | 'messages', readonly string[]]>) {
+		const present = columnsOf(db, table);
+		const missing = wanted.filter(column => !present.has(column));
+		if (missing.length > 0) {
+			const what = present.size === 0 ? `has no ${table} table` : `has a ${table} table without ${missing.join(', ')}`;
+			return {kind: 'problem', problem: {kind: 'schema', table, message: `${dbPath} ${what}: not the schema of a Hermes this hermes-delegate knows (0.19.0 to 0.21.x)`}};
 		}
 	}
+
+	return read(db);
 }
 
 /** A read-only read of `dbPath`, retried briefly while it is busy; any failure becomes a problem. */
