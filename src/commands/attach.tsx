@@ -11,6 +11,7 @@ import {loadTheme} from '../core/theme/themes.js';
 import {chooseRun, connectToRun, describeRunLine, listRecentRuns, runHomes, type RunEntry} from '../client/live-runs.js';
 import {resolveBindings} from '../ui/keys/keys.js';
 import {reportDashboardEnd, showDashboard} from './dashboard.js';
+import {dashboardMouse} from './dashboard-mouse.js';
 import type {AttachOptions} from './flags.js';
 import type {CommandIO} from './io.js';
 
@@ -26,7 +27,7 @@ export async function attachCommand(runArg: string | undefined, options: AttachO
 	const theme = loadTheme(options.theme ?? settings.theme, {noColor: !io.color});
 	const bindings = resolveBindings(settings.keys);
 	const connection = await connectToRun(run, 'attach');
-	const end = await showDashboard(connection, io, {theme, bindings, exitWhenDone: options.exitWhenDone ?? false});
+	const end = await showDashboard(connection, io, {theme, bindings, exitWhenDone: options.exitWhenDone ?? false, mouse: dashboardMouse(options.mouse, run.hermesHome)});
 	// A run in the demo's home is a demo: quitting it ends it as `demo` and `tui --demo` do (exit 0).
 	return reportDashboardEnd(end, run, io, {demo: path.resolve(run.hermesHome) === path.resolve(demoHomePath(io.env))});
 }

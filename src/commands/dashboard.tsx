@@ -22,6 +22,7 @@ import type {BatchStore} from '../state/store-types.js';
 import {App} from '../ui/App.js';
 import {reportZeroSizeAsFallback} from '../ui/hooks/use-terminal-size.js';
 import type {Bindings} from '../ui/keys/keys.js';
+import {mouseOff, mouseOn} from '../ui/mouse/sgr.js';
 import {attachCommandFor} from '../client/live-runs.js';
 import {handlesClosedOutput, type CommandIO} from './io.js';
 
@@ -36,6 +37,8 @@ export type DashboardOptions = {
 	theme: Theme;
 	bindings: Bindings;
 	exitWhenDone: boolean;
+	/** Mouse reporting (clicks, the wheel): on unless --no-mouse or delegate.yaml `mouse: false`. */
+	mouse: boolean;
 	/** The runner host's exit, when this process started it (tui, demo): a quit waits for it too. */
 	hostExited?: Promise<unknown>;
 };
@@ -73,7 +76,7 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 	process.on('SIGTERM', stop);
 	process.on('SIGHUP', hangUp);
 
-	const leaveAlternateScreen = enterAlternateScreen(io.stdout);
+	const leaveAlternateScreen = enterAlternateScreen(io.stdout, options.mouse);
 	const keyboard = keyboardStream(io.stdin);
 	// The terminal went away (window closed, ssh dropped): Ink's next write fails with EIO. The
 	// batch is the host's: this client just leaves, and nothing may crash here.
@@ -83,7 +86,7 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 	keyboard.on('error', hangUp);
 	reportZeroSizeAsFallback(io.stdout);
 	// maxFps 250 and no incrementalRendering: see bench/RESULTS.md (session 14) and the steer-pty test.
-	const app = render(<App store={store} theme={options.theme} bindings={options.bindings}/>, {stdout: io.stdout, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 250});
+	const app = render(<App store={store} theme={options.theme} bindings={options.bindings} mouse={options.mouse}/>, {stdout: io.stdout, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 250});
 	void untilExit(store, options.exitWhenDone).then(report => settle({kind: 'finished', report, stoppedFromOutside}));
 	let copied = store.getState().clipboard?.serial ?? 0;
 	const stopWatchingDetach = store.subscribe(state => {
@@ -231,12 +234,15 @@ function demoExitCode(report: BatchReport, stoppedFromOutside: boolean): number 
 /**
  * The alternate screen keeps the operator's scrollback intact and gives the frame a fixed canvas.
  * Bracketed paste (?2004) makes the terminal mark a paste, so that it is read as text and never
- * as keys (ui/keys/paste-reader.ts). Whatever ends the process while they are on (an error nobody
- * expected included) turns both off, with the cursor shown, through a synchronous write on exit:
- * an asynchronous one would never flush, and a shell left in bracketed paste gets the markers.
+ * as keys (ui/keys/paste-reader.ts). Mouse reporting (?1000, ?1006 for SGR) lets a click focus and
+ * the wheel scroll (ui/mouse/). Whatever ends the process while they are on (an error nobody
+ * expected included) turns them all off, with the cursor shown, through a synchronous write on exit:
+ * an asynchronous one would never flush, and a shell left in bracketed paste gets the markers
+ * (left reporting the mouse, it gets a report for every click).
  */
-function enterAlternateScreen(stdout: NodeJS.WriteStream): () => void {
-	const leave = '\u001B[?2004l\u001B[?25h\u001B[?1049l';
+function enterAlternateScreen(stdout: NodeJS.WriteStream, mouse: boolean): () => void {
+	// The mouse off whether or not it was on: harmless, and no path can forget it.
+	const leave = `${mouseOff}\u001B[?2004l\u001B[?25h\u001B[?1049l`;
 	const {fd} = stdout as Partial<{fd: number}>;
 	const onExit = () => {
 		try {
@@ -246,7 +252,7 @@ function enterAlternateScreen(stdout: NodeJS.WriteStream): () => void {
 		}
 	};
 
-	stdout.write('\u001B[?1049h\u001B[H\u001B[?2004h');
+	stdout.write(`\u001B[?1049h\u001B[H\u001B[?2004h${mouse ? mouseOn : ''}`);
 	process.on('exit', onExit);
 	return () => {
 		process.off('exit', onExit);

@@ -17,6 +17,7 @@ import {RoutesEditor} from './components/RoutesEditor.js';
 import {SpendOverlay} from './components/SpendOverlay.js';
 import {ZoomView} from './components/ZoomView.js';
 import {useKeys} from './keys/use-keys.js';
+import {MouseOnProvider, useMouseOn} from './mouse/mouse-on.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {formatKey} from './keys/key-descriptor.js';
 import type {Bindings} from './keys/keys.js';
@@ -31,13 +32,17 @@ export type AppProps = {
 	/** Fix the size instead of following the terminal (tests). */
 	readonly columns?: number | undefined;
 	readonly rows?: number | undefined;
+	/** The terminal reports the mouse (commands/dashboard.tsx turned it on). */
+	readonly mouse?: boolean | undefined;
 };
 
-export function App({store, theme, bindings, columns, rows}: AppProps) {
+export function App({store, theme, bindings, columns, rows, mouse = false}: AppProps) {
 	return (
 		<StoreProvider store={store}>
 			<ThemeProvider theme={theme}>
-				<Dashboard bindings={bindings} columns={columns} rows={rows}/>
+				<MouseOnProvider value={mouse}>
+					<Dashboard bindings={bindings} columns={columns} rows={rows}/>
+				</MouseOnProvider>
 			</ThemeProvider>
 		</StoreProvider>
 	);
@@ -59,12 +64,13 @@ function Dashboard({bindings, columns, rows}: {readonly bindings: Bindings; read
 	const confirmLines = confirmText(question, size.columns, bindings).length;
 	const frame = planFrame({...size, taskCount: ui.taskCount, preference: ui.layout, warnings: ui.warnings, fleet: ui.fleet, statusLine: ui.statusLine, confirm: confirmLines});
 	const body = frame.tooSmall ? undefined : frame.body;
-	useKeys(bindings, {
+	const environment = {
 		focusColumns: focusColumns(body),
 		zoomLines: frame.tooSmall ? 1 : zoomVisibleLines(frame.bodyHeight),
 		zoomColumns: frame.columns,
 		effectiveLayout: body?.kind ?? 'list',
-	});
+	} as const;
+	useKeys(bindings, environment, useMouseOn() ? {...environment, frame} : undefined);
 
 	if (frame.tooSmall) {
 		return question === null

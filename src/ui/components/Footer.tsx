@@ -9,6 +9,7 @@ import {footerHeight} from '../layout.js';
 import {useBatch} from '../store-context.js';
 import {shownOrder} from '../../state/task-order.js';
 import {useTheme} from '../theme/theme.js';
+import {useMouseOn} from '../mouse/mouse-on.js';
 
 export type FooterProps = {
 	readonly width: number;
@@ -42,6 +43,8 @@ export function Footer({width, bindings, offScreen = 0}: FooterProps) {
 	});
 	const statusLine = quitting ? quittingLine(stopping, killKey) : prompt ?? notice;
 	const more = offScreen > 0 ? `+${offScreen} more` : '';
+	// Last, so the first to go on a narrow footer: the help says it too.
+	const hints = useMouseOn() ? [...unflatten(flatHints), mouseHint] : unflatten(flatHints);
 
 	return (
 		<Box flexDirection='column' width={width} height={footerHeight(statusLine !== null)} overflow='hidden'>
@@ -50,7 +53,7 @@ export function Footer({width, bindings, offScreen = 0}: FooterProps) {
 			)}
 			<Text wrap='truncate-end'>
 				{more !== '' && <Text bold color={theme.colors.text.warning}>{more}</Text>}
-				{fitHints(unflatten(flatHints), width - (more === '' ? 0 : [...more].length + hintGap)).map((hint, index) => (
+				{fitHints(hints, width - (more === '' ? 0 : [...more].length + hintGap)).map((hint, index) => (
 					<Text key={hint.label + hint.keys}>
 						{index > 0 || more !== '' ? ' '.repeat(hintGap) : ''}
 						<Text bold color={theme.colors.text.accent}>{hint.keys}</Text>
@@ -73,6 +76,9 @@ function quittingLine(stopping: readonly string[], killKey: string): string {
 }
 
 const hintGap = 2;
+
+/** The mouse is on, and text is still selected as usual: with Shift held, in most terminals. */
+export const mouseHint: KeyHint = {keys: 'mouse', label: 'on (shift+drag selects)'};
 
 /** The hints that fit on one line, dropping the last unpinned one first (pinned: help and quit). */
 export function fitHints(hints: readonly KeyHint[], width: number): KeyHint[] {

@@ -10,6 +10,8 @@ import {formatKey} from '../keys/key-descriptor.js';
 import {helpEntries, matchCommand, type Bindings, type Command, type KeyContext} from '../keys/keys.js';
 import {useBatch, useBatchStore} from '../store-context.js';
 import {useTheme} from '../theme/theme.js';
+import {mouseHelp, useMouseOn} from '../mouse/mouse-on.js';
+import {wheelDelta} from '../mouse/sgr.js';
 
 const sections: ReadonlyArray<{context: KeyContext; title: string}> = [
 	{context: 'grid', title: 'Dashboard'},
@@ -31,8 +33,8 @@ const maxTextWidth = 100;
 // Border top and bottom, plus the title line.
 const chrome = 3;
 
-/** The help rows: each command once, under the first place it works. */
-export function helpRows(bindings: Bindings): Row[] {
+/** The help rows: each command once, under the first place it works; then the mouse, when it is on. */
+export function helpRows(bindings: Bindings, mouse = false): Row[] {
 	const seen = new Set<Command>();
 	const rows: Row[] = [];
 	for (const section of sections) {
@@ -46,6 +48,10 @@ export function helpRows(bindings: Bindings): Row[] {
 			seen.add(entry.command);
 			rows.push({kind: 'entry', keys: entry.keys, description: entry.description});
 		}
+	}
+
+	if (mouse) {
+		rows.push({kind: 'title', text: 'Mouse'}, ...mouseHelp.map(entry => ({kind: 'entry' as const, ...entry})));
 	}
 
 	return rows;
@@ -127,7 +133,7 @@ export function HelpOverlay({width, height, bindings}: {readonly width: number; 
 	const warnings = useBatch(state => state.warnings);
 	// UI-only state: how far the help is scrolled means nothing outside this overlay.
 	const [offset, setOffset] = useState(0);
-	const rows = helpRows(bindings);
+	const rows = helpRows(bindings, useMouseOn());
 	const lines = helpLines(warnings, rows, width - 4);
 	const visible = Math.max(1, height - chrome);
 	const view = helpWindow(lines.length, visible, offset);
@@ -140,7 +146,7 @@ export function HelpOverlay({width, height, bindings}: {readonly width: number; 
 
 		const step: Partial<Record<Command, number>> = {'scroll.up': -1, 'scroll.down': 1, 'scroll.pageUp': -(visible - 2), 'scroll.pageDown': visible - 2};
 		const command = matchCommand(bindings, 'help', input, key);
-		const delta = command === undefined ? undefined : step[command];
+		const delta = wheelDelta(input) ?? (command === undefined ? undefined : step[command]);
 		if (delta !== undefined) {
 			// From the previous offset, not this render's: keys that arrive together are all handled
 			// before the next render, and each must move on from where the one before it left off.

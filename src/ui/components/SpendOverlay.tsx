@@ -3,6 +3,7 @@
 // The lines are ui/spend-table.ts's, which `hermes-delegate spend` prints too. What does not fit
 // scrolls, as the help does.
 import {Box, Text, useInput, useStdin} from 'ink';
+import {wheelDelta} from '../mouse/sgr.js';
 import {useState} from 'react';
 import {useShallow} from 'zustand/shallow';
 import {spendTable} from '../../state/spend-view.js';
@@ -35,7 +36,7 @@ export function SpendOverlay({width, height, bindings}: {readonly width: number;
 		if (keyContext(store.getState()) !== 'spend') return;
 		const step: Partial<Record<Command, number>> = {'scroll.up': -1, 'scroll.down': 1, 'scroll.pageUp': -(visible - 2), 'scroll.pageDown': visible - 2};
 		const command = matchCommand(bindings, 'spend', input, key);
-		const delta = command === undefined ? undefined : step[command];
+		const delta = wheelDelta(input) ?? (command === undefined ? undefined : step[command]);
 		if (delta !== undefined) {
 			setOffset(previous => {
 				const from = helpWindow(lines.length, visible, previous);
