@@ -25,13 +25,14 @@ import type {Bindings} from '../ui/keys/keys.js';
 import {mouseOff, mouseOn} from '../ui/mouse/sgr.js';
 import {attachCommandFor} from '../client/live-runs.js';
 import {handlesClosedOutput, type CommandIO} from './io.js';
+import {showLogInPager} from './pager.js';
 
 export type DashboardEnd =
 	| {kind: 'finished'; report: BatchReport; stoppedFromOutside: boolean}
 	| {kind: 'detached'; terminalGone: boolean}
 	| {kind: 'lost'; reason: string};
 
-export type DashboardIO = Pick<CommandIO, 'stdout' | 'stderr'> & {stdin: NodeJS.ReadStream};
+export type DashboardIO = Pick<CommandIO, 'stdout' | 'stderr'> & {stdin: NodeJS.ReadStream; env?: NodeJS.ProcessEnv};
 
 export type DashboardOptions = {
 	theme: Theme;
@@ -76,7 +77,7 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 	process.on('SIGTERM', stop);
 	process.on('SIGHUP', hangUp);
 
-	const leaveAlternateScreen = enterAlternateScreen(io.stdout, options.mouse);
+	let leaveAlternateScreen = enterAlternateScreen(io.stdout, options.mouse);
 	const keyboard = keyboardStream(io.stdin);
 	// The terminal went away (window closed, ssh dropped): Ink's next write fails with EIO. The
 	// batch is the host's: this client just leaves, and nothing may crash here.
@@ -86,7 +87,30 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 	keyboard.on('error', hangUp);
 	reportZeroSizeAsFallback(io.stdout);
 	// maxFps 250 and no incrementalRendering: see bench/RESULTS.md (session 14) and the steer-pty test.
-	const app = render(<App store={store} theme={options.theme} bindings={options.bindings} mouse={options.mouse}/>, {stdout: io.stdout, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 250});
+	const draw = () => render(<App store={store} theme={options.theme} bindings={options.bindings} mouse={options.mouse}/>, {stdout: io.stdout, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 250});
+	let app = draw();
+	// o: the terminal goes to the pager, then comes back with the dashboard drawn afresh. Ctrl+C
+	// in the pager is the pager's (less stops a search with it): the terminal sends SIGINT to this
+	// process too, which must not stop the batch meanwhile (git ignores it while its pager runs too).
+	const ignore = () => undefined;
+	let paging = false;
+	const handover = {
+		async suspend() {
+			process.on('SIGINT', ignore);
+			process.off('SIGINT', stop);
+			app.unmount();
+			await app.waitUntilExit().catch(() => undefined);
+			keyboard.pause();
+			leaveAlternateScreen();
+		},
+		resume() {
+			leaveAlternateScreen = enterAlternateScreen(io.stdout, options.mouse);
+			app = draw();
+			process.on('SIGINT', stop);
+			process.off('SIGINT', ignore);
+		},
+	};
+	let paged = store.getState().pager?.serial ?? 0;
 	void untilExit(store, options.exitWhenDone).then(report => settle({kind: 'finished', report, stoppedFromOutside}));
 	let copied = store.getState().clipboard?.serial ?? 0;
 	const stopWatchingDetach = store.subscribe(state => {
@@ -95,6 +119,18 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 		if (state.clipboard && state.clipboard.serial !== copied) {
 			copied = state.clipboard.serial;
 			io.stdout.write(osc52(state.clipboard.text));
+		}
+
+		if (state.pager && state.pager.serial !== paged) {
+			paged = state.pager.serial;
+			const {taskId} = state.pager;
+			if (!paging) {
+				paging = true;
+				void showLogInPager(connection.snapshot.runId, taskId, io.env ?? process.env, handover).then(notice => {
+					paging = false;
+					store.setState({notice});
+				});
+			}
 		}
 	});
 	void connection.closed.then(({reason}) => {
@@ -107,6 +143,7 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 		end = await ended;
 	} finally {
 		process.off('SIGINT', stop);
+		process.off('SIGINT', ignore);
 		process.off('SIGTERM', stop);
 		process.off('SIGHUP', hangUp);
 		stopWatchingDetach();

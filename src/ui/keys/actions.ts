@@ -60,6 +60,7 @@ const actions: Record<Command, Action> = {
 	'confirm.no': state => state.confirmNo(),
 	'layout.toggle': (state, {effectiveLayout}) => state.toggleLayout(effectiveLayout),
 	'task.copy': state => state.copyAnswer(),
+	'task.pager': state => state.openPager(),
 	'filter.start': state => state.startFilter(),
 	'filter.submit': state => state.submitFilter(),
 	'filter.cancel': state => state.clearFilter(),
@@ -160,6 +161,13 @@ export function isAvailable(command: Command, state: BatchState): boolean {
 		case 'task.copy': {
 			const id = targetId(state);
 			return (id ? state.tasks[id]?.answer ?? null : null) !== null;
+		}
+
+		// Offered once the task has a log: it has started (now or in an earlier attempt).
+		case 'task.pager': {
+			const id = targetId(state);
+			const task = id ? state.tasks[id] : undefined;
+			return task !== undefined && (task.startedAt !== null || task.attempt > 1);
 		}
 
 		case 'scroll.left': case 'scroll.right': {

@@ -14,7 +14,7 @@ export type Command =
 	| 'scroll.up' | 'scroll.down' | 'scroll.left' | 'scroll.right' | 'zoom.wrap' | 'scroll.pageUp' | 'scroll.pageDown' | 'scroll.top' | 'scroll.bottom'
 	| 'search.start' | 'search.next' | 'search.prev' | 'search.submit' | 'search.cancel'
 	| 'task.cancel' | 'task.kill' | 'confirm.yes' | 'confirm.no'
-	| 'task.copy' | 'filter.start' | 'filter.submit' | 'filter.cancel' | 'filter.clear' | 'layout.toggle' | 'view.sort' | 'view.filter' | 'help.toggle' | 'spend.toggle' | 'app.quit' | 'app.detach'
+	| 'task.copy' | 'task.pager' | 'filter.start' | 'filter.submit' | 'filter.cancel' | 'filter.clear' | 'layout.toggle' | 'view.sort' | 'view.filter' | 'help.toggle' | 'spend.toggle' | 'app.quit' | 'app.detach'
 	| 'routing.mode' | 'routes.open' | 'routes.up' | 'routes.down' | 'routes.edit' | 'routes.model' | 'routes.provider' | 'routes.effort' | 'routes.add' | 'routes.remove' | 'routes.reload' | 'routes.default' | 'routes.close'
 	| 'field.submit' | 'field.cancel' | 'task.reroute' | 'pick.submit';
 
@@ -86,6 +86,7 @@ const table: readonly Entry[] = [
 	{command: 'app.quit', keys: ['q', 'ctrl+c'], label: 'quit', description: 'Quit; while tasks run or wait it asks first (y stops them all, n stays); with nothing left running it quits at once; again at the question: yes; again while quitting: kill all now', contexts: everywhere, pinned: true},
 	{command: 'app.detach', keys: ['d'], label: 'detach', description: 'Leave the dashboard and let the batch run on in its runner host (also at the quit question); come back with hermes-delegate attach RUN', contexts: ['grid', 'zoom', 'confirm']},
 	{command: 'task.copy', keys: ['y'], label: 'copy', description: 'Copy the focused task\'s answer to the clipboard (OSC 52, where the terminal allows it; the notice says where else the text is)', contexts: ['grid', 'zoom']},
+	{command: 'task.pager', keys: ['o'], label: 'open log', description: 'Open the focused task\'s whole log, sanitised (no escape sequences), in $PAGER (else less); the dashboard comes back when the pager ends', contexts: ['grid', 'zoom']},
 	{command: 'filter.start', keys: ['/'], label: 'filter', description: 'Filter the grid and the list by what is typed: a task\'s id, name, goal, route, model, provider, profile or worker host (any case); Enter keeps it, Esc clears it', contexts: ['grid']},
 	{command: 'filter.submit', keys: ['enter'], label: 'keep', description: 'Keep the filter typed and go back to the grid', contexts: ['filter']},
 	{command: 'filter.cancel', keys: ['escape'], label: 'clear', description: 'Clear the filter being typed', contexts: ['filter']},
