@@ -1,8 +1,8 @@
-// The route picker of R: a queued, failed, cancelled or timed-out task sent (back) into the queue
+// The route picker of R: a queued task, or one that ended (succeeded too), sent (back) into the queue
 // on another route of the active mode, or on an explicit model (and provider) the operator types.
 // Pure decisions here; the task is re-queued through the control (the runner re-plans it).
 import type {StoreApi} from 'zustand/vanilla';
-import {explicitModelRefusal, explicitProviderRefusal} from '../core/plan/replan.js';
+import {explicitModelRefusal, explicitProviderRefusal, isRetryable, retryableWords} from '../core/plan/replan.js';
 import type {PickerLayer} from './overlay.js';
 import {pickedProfile} from './route-add-remove.js';
 import {pickerFor} from './routes-editor.js';
@@ -16,11 +16,9 @@ export type RerouteActions = Pick<BatchActions, 'openReroute' | 'pickRoute'>;
 
 type Store = Pick<StoreApi<BatchState & BatchActions>, 'setState' | 'getState'>;
 
-const reroutable: ReadonlySet<string> = new Set(['queued', 'failed', 'cancelled', 'timed_out', 'lost']);
-
-/** Whether R can send a task in this status to another route: it must not hold a process. */
+/** Whether R can send a task in this status to another route: the planner's rule (core/plan/replan.ts). */
 export function isReroutable(status: string): boolean {
-	return reroutable.has(status);
+	return isRetryable(status);
 }
 
 export function rerouteActions(store: Store, control: BatchControl): RerouteActions {
@@ -37,7 +35,7 @@ export function rerouteActions(store: Store, control: BatchControl): RerouteActi
 			if (!steering || !control.reroute || !id || !task) {
 				set({notice: 'this batch cannot be steered: it was started without its config'});
 			} else if (!isReroutable(task.status)) {
-				set({notice: `${task.title} is ${task.status.replace('_', ' ')}: only a queued, failed, cancelled or timed-out task can be re-routed`});
+				set({notice: `${task.title} is ${task.status.replace('_', ' ')}: only ${retryableWords} can be re-routed`});
 			} else {
 				// The built-in mode has no routes, but an explicit model still applies: the picker offers only that.
 				set({overlay: {kind: 'pick', picker: pickerFor(steering.routing(), id, task), under}, notice: null});

@@ -205,6 +205,12 @@ export function stateLabel(command: Command, state: BatchState): string | undefi
 		return `only ${state.statusFilter}`;
 	}
 
+	// R on a succeeded task runs it again (a new attempt), which "re-route" would not say.
+	if (command === 'task.reroute') {
+		const id = targetId(state);
+		if (id && state.tasks[id]?.status === 'succeeded') return 'run again';
+	}
+
 	// w says what it does next: cut the wrapped lines, or wrap the cut ones.
 	if (command === 'zoom.wrap' && zoomOf(state.overlay)?.long.wrap === false) {
 		return 'wrap lines';

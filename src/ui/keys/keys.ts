@@ -61,7 +61,7 @@ const table: readonly Entry[] = [
 	{command: 'zoom.close', keys: ['escape'], label: 'back', description: 'Close the zoomed task, this help or the spend table', contexts: ['zoom', 'help', 'spend'], pinned: true},
 	{command: 'task.cancel', keys: ['c'], label: 'cancel', description: 'Cancel the focused task (asks first): stop signal, then a forced kill after the grace period', contexts: ['grid', 'zoom']},
 	{command: 'task.kill', keys: ['K'], label: 'kill', description: 'Kill the focused task now, skipping the grace period (asks first)', contexts: ['grid', 'zoom']},
-	{command: 'task.reroute', keys: ['R'], label: 're-route', description: 'Send the focused queued, failed, cancelled or timed-out task to another route of the active mode, or to an explicit model and provider (a new attempt; the earlier one\'s log and result are kept)', contexts: ['grid', 'zoom']},
+	{command: 'task.reroute', keys: ['R'], label: 're-route', description: 'Send the focused task to another route of the active mode, or to an explicit model and provider: a queued one changes route; one that ended, succeeded too, runs again as a new attempt (the earlier one\'s log and result are kept); also after the batch has finished', contexts: ['grid', 'zoom']},
 	{command: 'confirm.yes', keys: ['y'], label: 'yes', description: 'Confirm', contexts: ['confirm']},
 	{command: 'confirm.no', keys: ['n', 'escape'], label: 'no', description: 'Back out', contexts: ['confirm']},
 	{command: 'routes.up', keys: ['up', 'k'], label: 'up', description: 'Select the route above', contexts: ['routes', 'route-pick'], group: 'select'},

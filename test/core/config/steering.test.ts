@@ -172,7 +172,7 @@ describe('R: re-route a task', () => {
 		await waitFor(() => store.getState().tasks['t01']!.status === 'running' && store.getState().tasks['t02']!.status === 'failed', {message: 't01 running, t02 failed'});
 
 		store.getState().openReroute();
-		expect(store.getState()).toMatchObject({overlay: null, notice: expect.stringMatching(/first is running: only a queued, failed, cancelled or timed-out task can be re-routed/)});
+		expect(store.getState()).toMatchObject({overlay: null, notice: expect.stringMatching(/first is running: only a queued task, or one that ran and ended \(succeeded, failed, cancelled, timed out or lost\) can be re-routed/)});
 		store.getState().focus('t02');
 		store.getState().openReroute();
 		expect(pickerOf(store.getState())).toMatchObject({taskId: 't02', selected: 0});
