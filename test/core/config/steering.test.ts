@@ -151,7 +151,7 @@ describe('the routes editor: a description edit', () => {
 
 		expect(editorOf(store.getState())).toMatchObject({input: null, error: null, selected: 1});
 		expect(editorOf(store.getState())?.routes[1]?.description).toBe(value);
-		expect(store.getState().tasks['t02']).toMatchObject({status: 'queued', routeName: 'deep', reason: 'goal matches route "deep" (tokenizer, crash)'});
+		expect(store.getState().tasks['t02']).toMatchObject({status: 'queued', routeName: 'deep', reason: 'goal matches route "deep" (tokenizer, crashes)'});
 		expect(store.getState().tasks['t03']).toMatchObject({routeName: 'fast'});
 		expect(store.getState().tasks['t01']).toMatchObject({status: 'running', routeName: 'fast'});
 		expect(store.getState().notice).toMatch(/set description of model_map route "deep"; re-planned t02$/);
