@@ -7,8 +7,6 @@
 // - SIGHUP, the terminal gone (EIO on write), or detach() leave it running (detach): exit 0;
 // - the host gone before the batch finished (killed with SIGKILL) ends the dashboard with a
 //   message that names `ls` and `gc`.
-import {openSync, writeSync} from 'node:fs';
-import {ReadStream} from 'node:tty';
 import {render} from 'ink';
 import {exitCodes} from '../core/errors.js';
 import {jsonText, terminalSafe} from '../core/output/visible-text.js';
@@ -22,10 +20,10 @@ import type {BatchStore} from '../state/store-types.js';
 import {App} from '../ui/App.js';
 import {reportZeroSizeAsFallback} from '../ui/hooks/use-terminal-size.js';
 import type {Bindings} from '../ui/keys/keys.js';
-import {mouseOff, mouseOn} from '../ui/mouse/sgr.js';
 import {attachCommandFor} from '../client/live-runs.js';
 import {handlesClosedOutput, type CommandIO} from './io.js';
 import {showLogInPager} from './pager.js';
+import {enterAlternateScreen, keyboardStream} from './terminal-modes.js';
 
 export type DashboardEnd =
 	| {kind: 'finished'; report: BatchReport; stoppedFromOutside: boolean}
@@ -266,48 +264,6 @@ export function reportDashboardEnd(end: DashboardEnd, run: {runId: string}, io: 
  */
 function demoExitCode(report: BatchReport, stoppedFromOutside: boolean): number {
 	return stoppedFromOutside ? exitCodeOf(report) : exitCodes.ok;
-}
-
-/**
- * The alternate screen keeps the operator's scrollback intact and gives the frame a fixed canvas.
- * Bracketed paste (?2004) makes the terminal mark a paste, so that it is read as text and never
- * as keys (ui/keys/paste-reader.ts). Mouse reporting (?1000, ?1006 for SGR) lets a click focus and
- * the wheel scroll (ui/mouse/). Whatever ends the process while they are on (an error nobody
- * expected included) turns them all off, with the cursor shown, through a synchronous write on exit:
- * an asynchronous one would never flush, and a shell left in bracketed paste gets the markers
- * (left reporting the mouse, it gets a report for every click).
- */
-function enterAlternateScreen(stdout: NodeJS.WriteStream, mouse: boolean): () => void {
-	// The mouse off whether or not it was on: harmless, and no path can forget it.
-	const leave = `${mouseOff}\u001B[?2004l\u001B[?25h\u001B[?1049l`;
-	const {fd} = stdout as Partial<{fd: number}>;
-	const onExit = () => {
-		try {
-			if (fd !== undefined) writeSync(fd, leave);
-		} catch {
-			// The terminal is gone: nothing left to restore.
-		}
-	};
-
-	stdout.write(`\u001B[?1049h\u001B[H\u001B[?2004h${mouse ? mouseOn : ''}`);
-	process.on('exit', onExit);
-	return () => {
-		process.off('exit', onExit);
-		stdout.write(leave);
-	};
-}
-
-/** Tasks piped in on stdin leave the keyboard on the controlling terminal: read keys from there. */
-function keyboardStream(stdin: NodeJS.ReadStream): NodeJS.ReadStream {
-	if (stdin.isTTY) {
-		return stdin;
-	}
-
-	try {
-		return new ReadStream(openSync('/dev/tty', 'r')) as NodeJS.ReadStream;
-	} catch {
-		return stdin; // no controlling terminal: the dashboard runs without keys (q via signals)
-	}
 }
 
 /**

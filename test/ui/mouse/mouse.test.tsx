@@ -66,10 +66,15 @@ describe('the mouse', () => {
 		});
 	});
 
-	test('the footer says the mouse is on; without it, neither footer nor help mention it', async () => {
+	test('the footer says the mouse is on, how to select text where there is room, and keeps it on a narrow footer; without it, nothing', async () => {
 		const on = render({tasks: plannedTasks(2), columns: 200, rows: 30, mouse: true});
 		await vi.waitFor(() => {
 			expect(on.frame().split('\n').at(-1)).toContain('mouse on (shift+drag selects)');
+		});
+		cleanup();
+		const narrow = render({tasks: plannedTasks(2), columns: 60, rows: 30, mouse: true});
+		await vi.waitFor(() => {
+			expect(narrow.frame().split('\n').at(-1)).toMatch(/\? help {2}q quit {2}mouse on$/);
 		});
 		cleanup();
 		const off = render({tasks: plannedTasks(2), columns: 200, rows: 30});
