@@ -62,6 +62,7 @@ function dashboardOptions(command: Command): Command {
 	return batchOptions(command)
 		.option('--theme <name|path>', 'dashboard theme: dark, light, no-color, or a JSON file (NO_COLOR forces no-color)')
 		.option('--exit-when-done', 'leave the dashboard by itself when the batch is finished')
+		.option('--no-mouse', 'leave the mouse to the terminal: no click to focus, double click to zoom or wheel to scroll (also delegate.yaml `mouse: false`)')
 		.option('--agent-nice <n>', `CPU niceness of the agents, so that the dashboard answers while they flood or spin (0-19; default ${dashboardAgentNice}; 0 leaves them as they are)`);
 }
 
@@ -191,6 +192,7 @@ export function buildProgram(): Command {
 		.argument('[run]', 'a run id, live or finished (default: the live run; a choice when several are live)')
 		.option('--theme <name|path>', 'dashboard theme: dark, light, no-color, or a JSON file (NO_COLOR forces no-color)')
 		.option('--exit-when-done', 'leave the dashboard by itself when the batch is finished (a finished run: at once)')
+		.option('--no-mouse', 'leave the mouse to the terminal: no click to focus, double click to zoom or wheel to scroll (also delegate.yaml `mouse: false`)')
 		.addHelpText('after', '\nLeaving the dashboard (closing the terminal included) leaves the batch running, unless you quit it with q → y. A finished run opens read-only: panes, zoom, search and spend as recorded; cancel, re-route, routes and mode say "this run has finished: read-only". Exit codes: as for `run` once the batch has finished · 0 detached · 1 the runner host died first · 2 no such run, or one without results to show (swept by gc, unrecorded, its host died)')
 		.action(async (run: string | undefined, options: Record<string, unknown>) => {
 			process.exitCode = await (await loadAttach())(run, optionsOf(attachOptions, options, 'attach'), io);

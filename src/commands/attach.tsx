@@ -14,6 +14,7 @@ import {resolveBindings} from '../ui/keys/keys.js';
 import {reportDashboardEnd, showDashboard} from './dashboard.js';
 import {showFinishedRun} from './finished-dashboard.js';
 import {openFinishedRun} from './finished-run.js';
+import {dashboardMouse} from './dashboard-mouse.js';
 import type {AttachOptions} from './flags.js';
 import type {CommandIO} from './io.js';
 
@@ -33,14 +34,14 @@ export async function attachCommand(runArg: string | undefined, options: AttachO
 	if (run.state === 'finished') {
 		const {store} = openFinishedRun(run);
 		// --exit-when-done leaves once the batch is finished: this one is, so nothing is shown.
-		const {terminalGone} = options.exitWhenDone ? {terminalGone: false} : await showFinishedRun(store, io, {theme, bindings});
+		const {terminalGone} = options.exitWhenDone ? {terminalGone: false} : await showFinishedRun(store, io, {theme, bindings, mouse: dashboardMouse(options.mouse, run.hermesHome)});
 		const {report} = store.getState();
 		if (terminalGone || !report) return 0;
 		return reportDashboardEnd({kind: 'finished', report, stoppedFromOutside: false}, run, io, {demo});
 	}
 
 	const connection = await connectToRun(run, 'attach');
-	const end = await showDashboard(connection, io, {theme, bindings, exitWhenDone: options.exitWhenDone ?? false});
+	const end = await showDashboard(connection, io, {theme, bindings, exitWhenDone: options.exitWhenDone ?? false, mouse: dashboardMouse(options.mouse, run.hermesHome)});
 	// A run in the demo's home is a demo: quitting it ends it as `demo` and `tui --demo` do (exit 0).
 	return reportDashboardEnd(end, run, io, {demo});
 }

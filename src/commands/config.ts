@@ -1,6 +1,7 @@
 // `hermes-delegate config show` (also `config` and `config --show`): the routing configuration
 // as hermes-delegate reads it. An api_key is never printed, only that one is set, with a warning
 // that it is plain text. Everything from the file is made terminal-safe before it is printed.
+import {existsSync} from 'node:fs';
 import {defaultConfigPath, loadHermesConfig} from '../core/config/config.js';
 import {resolveHermesHome} from '../core/hermes/home.js';
 import {activeRoutes} from '../core/plan/routing.js';
@@ -16,6 +17,8 @@ export function configCommand(options: ConfigOptions, commandIO: Pick<CommandIO,
 	const configPath = options.config ?? defaultConfigPath(hermesHome);
 	const loaded = loadHermesConfig({configPath, hermesHome, explicit: options.config !== undefined});
 	const settings = loadSettings(settingsPath(hermesHome));
+	// Named as missing where it is: the defaults apply, and that is the file to create for others.
+	const settingsFound = existsSync(settingsPath(hermesHome));
 	for (const warning of loaded.warnings) {
 		io.stderr.write(`hermes-delegate: warning: ${terminalSafe(warning)}\n`);
 	}
@@ -24,7 +27,7 @@ export function configCommand(options: ConfigOptions, commandIO: Pick<CommandIO,
 	// What a run would use without -j: delegate.yaml's, else Hermes's max_concurrent_children, else 3.
 	const hermesConcurrency = settings.concurrencySet ? undefined : loaded.delegation.builtin.max_concurrent_children;
 	if (options.json) {
-		commandIO.stdout.write(`${jsonText({...view, settings: {file: settingsPath(hermesHome), concurrency: hermesConcurrency ?? settings.concurrency, grace: settings.graceSeconds, characteristics: settings.characteristics, theme: settings.theme ?? null}}, 2)}\n`);
+		commandIO.stdout.write(`${jsonText({...view, settings: {file: settingsPath(hermesHome), exists: settingsFound, concurrency: hermesConcurrency ?? settings.concurrency, grace: settings.graceSeconds, characteristics: settings.characteristics, theme: settings.theme ?? null}}, 2)}\n`);
 		return 0;
 	}
 
@@ -40,7 +43,7 @@ export function configCommand(options: ConfigOptions, commandIO: Pick<CommandIO,
 		`profile_routes${loaded.delegation.mode === 'profile_routes' ? ' [active]' : ''}  default: ${view.profile_routes.default ?? '-'}`,
 		...view.profile_routes.profiles.map(route => `  ${route.name.padEnd(12)} ${route.description}`),
 		'',
-		`settings: ${settingsPath(hermesHome)} · concurrency ${concurrency} · grace ${settings.graceSeconds}s`,
+		`settings: ${settingsPath(hermesHome)}${settingsFound ? '' : ' (not found: the defaults)'} · concurrency ${concurrency} · grace ${settings.graceSeconds}s`,
 	];
 	io.stdout.write(`${terminalSafe(lines.join('\n'))}\n`);
 	return 0;

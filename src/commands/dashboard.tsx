@@ -7,8 +7,6 @@
 // - SIGHUP, the terminal gone (EIO on write), or detach() leave it running (detach): exit 0;
 // - the host gone before the batch finished (killed with SIGKILL) ends the dashboard with a
 //   message that names `ls` and `gc`.
-import {openSync, writeSync} from 'node:fs';
-import {ReadStream} from 'node:tty';
 import {render} from 'ink';
 import {exitCodes} from '../core/errors.js';
 import {jsonText, terminalSafe} from '../core/output/visible-text.js';
@@ -25,18 +23,22 @@ import {inkStdout} from '../ui/terminal/diff-writer.js';
 import type {Bindings} from '../ui/keys/keys.js';
 import {attachCommandFor} from '../client/live-runs.js';
 import {handlesClosedOutput, type CommandIO} from './io.js';
+import {showLogInPager} from './pager.js';
+import {enterAlternateScreen, keyboardStream} from './terminal-modes.js';
 
 export type DashboardEnd =
 	| {kind: 'finished'; report: BatchReport; stoppedFromOutside: boolean}
 	| {kind: 'detached'; terminalGone: boolean}
 	| {kind: 'lost'; reason: string};
 
-export type DashboardIO = Pick<CommandIO, 'stdout' | 'stderr'> & {stdin: NodeJS.ReadStream};
+export type DashboardIO = Pick<CommandIO, 'stdout' | 'stderr'> & {stdin: NodeJS.ReadStream; env?: NodeJS.ProcessEnv};
 
 export type DashboardOptions = {
 	theme: Theme;
 	bindings: Bindings;
 	exitWhenDone: boolean;
+	/** Mouse reporting (clicks, the wheel): on unless --no-mouse or delegate.yaml `mouse: false`. */
+	mouse: boolean;
 	/** The runner host's exit, when this process started it (tui, demo): a quit waits for it too. */
 	hostExited?: Promise<unknown>;
 };
@@ -74,7 +76,7 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 	process.on('SIGTERM', stop);
 	process.on('SIGHUP', hangUp);
 
-	const leaveAlternateScreen = enterAlternateScreen(io.stdout);
+	let leaveAlternateScreen = enterAlternateScreen(io.stdout, options.mouse);
 	const keyboard = keyboardStream(io.stdin);
 	// The terminal went away (window closed, ssh dropped): Ink's next write fails with EIO. The
 	// batch is the host's: this client just leaves, and nothing may crash here.
@@ -86,8 +88,34 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 	// Frames reach the terminal as the cells that changed (ui/terminal/diff-writer.ts), not through
 	// Ink's incrementalRendering, which left stale lines when the layout changed (steer-pty test).
 	// maxFps 250: see bench/RESULTS.md (2026-12-01, 1c331ad).
-	const terminal = inkStdout(io.stdout);
-	const app = render(<App store={store} theme={options.theme} bindings={options.bindings}/>, {stdout: terminal.stream, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 250});
+	let terminal = inkStdout(io.stdout);
+	const draw = () => render(<App store={store} theme={options.theme} bindings={options.bindings} mouse={options.mouse}/>, {stdout: terminal.stream, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 250});
+	let app = draw();
+	// o: the terminal goes to the pager, then comes back with the dashboard drawn afresh. Ctrl+C
+	// in the pager is the pager's (less stops a search with it): the terminal sends SIGINT to this
+	// process too, which must not stop the batch meanwhile (git ignores it while its pager runs too).
+	const ignore = () => undefined;
+	let paging = false;
+	const handover = {
+		async suspend() {
+			process.on('SIGINT', ignore);
+			process.off('SIGINT', stop);
+			app.unmount();
+			await app.waitUntilExit().catch(() => undefined);
+			keyboard.pause();
+			leaveAlternateScreen();
+		},
+		resume() {
+			leaveAlternateScreen = enterAlternateScreen(io.stdout, options.mouse);
+			// The screen the frame writer remembers is the pager's now: the first frame is drawn whole.
+			terminal.dispose();
+			terminal = inkStdout(io.stdout);
+			app = draw();
+			process.on('SIGINT', stop);
+			process.off('SIGINT', ignore);
+		},
+	};
+	let paged = store.getState().pager?.serial ?? 0;
 	void untilExit(store, options.exitWhenDone).then(report => settle({kind: 'finished', report, stoppedFromOutside}));
 	let copied = store.getState().clipboard?.serial ?? 0;
 	const stopWatchingDetach = store.subscribe(state => {
@@ -96,6 +124,18 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 		if (state.clipboard && state.clipboard.serial !== copied) {
 			copied = state.clipboard.serial;
 			io.stdout.write(osc52(state.clipboard.text));
+		}
+
+		if (state.pager && state.pager.serial !== paged) {
+			paged = state.pager.serial;
+			const {taskId} = state.pager;
+			if (!paging) {
+				paging = true;
+				void showLogInPager(connection.snapshot.runId, taskId, io.env ?? process.env, handover).then(notice => {
+					paging = false;
+					store.setState({notice});
+				});
+			}
 		}
 	});
 	void connection.closed.then(({reason}) => {
@@ -108,6 +148,7 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 		end = await ended;
 	} finally {
 		process.off('SIGINT', stop);
+		process.off('SIGINT', ignore);
 		process.off('SIGTERM', stop);
 		process.off('SIGHUP', hangUp);
 		stopWatchingDetach();
@@ -231,45 +272,6 @@ export function reportDashboardEnd(end: DashboardEnd, run: {runId: string}, io: 
  */
 function demoExitCode(report: BatchReport, stoppedFromOutside: boolean): number {
 	return stoppedFromOutside ? exitCodeOf(report) : exitCodes.ok;
-}
-
-/**
- * The alternate screen keeps the operator's scrollback intact and gives the frame a fixed canvas.
- * Bracketed paste (?2004) makes the terminal mark a paste, so that it is read as text and never
- * as keys (ui/keys/paste-reader.ts). Whatever ends the process while they are on (an error nobody
- * expected included) turns both off, with the cursor shown, through a synchronous write on exit:
- * an asynchronous one would never flush, and a shell left in bracketed paste gets the markers.
- */
-export function enterAlternateScreen(stdout: NodeJS.WriteStream): () => void {
-	const leave = '\u001B[?2004l\u001B[?25h\u001B[?1049l';
-	const {fd} = stdout as Partial<{fd: number}>;
-	const onExit = () => {
-		try {
-			if (fd !== undefined) writeSync(fd, leave);
-		} catch {
-			// The terminal is gone: nothing left to restore.
-		}
-	};
-
-	stdout.write('\u001B[?1049h\u001B[H\u001B[?2004h');
-	process.on('exit', onExit);
-	return () => {
-		process.off('exit', onExit);
-		stdout.write(leave);
-	};
-}
-
-/** Tasks piped in on stdin leave the keyboard on the controlling terminal: read keys from there. */
-export function keyboardStream(stdin: NodeJS.ReadStream): NodeJS.ReadStream {
-	if (stdin.isTTY) {
-		return stdin;
-	}
-
-	try {
-		return new ReadStream(openSync('/dev/tty', 'r')) as NodeJS.ReadStream;
-	} catch {
-		return stdin; // no controlling terminal: the dashboard runs without keys (q via signals)
-	}
 }
 
 /**

@@ -28,7 +28,7 @@ export const batchOptions = z.strictObject(batchShape);
 // Where tasks run on worker hosts, and how NATS is reached (distributed/auth.ts).
 const natsShape = {nats: text, natsCreds: text, natsTlsCa: text, natsTlsCert: text, natsTlsKey: text};
 export const runOptions = z.strictObject({...batchShape, ...natsShape, dryRun: flag, jsonl: flag, json: flag, detach: flag});
-export const tuiOptions = z.strictObject({...batchShape, ...natsShape, theme: text, exitWhenDone: flag, agentNice: text});
+export const tuiOptions = z.strictObject({...batchShape, ...natsShape, theme: text, exitWhenDone: flag, agentNice: text, mouse: flag});
 export const logsOptions = z.strictObject({follow: flag, raw: flag, attempt: text});
 export const doctorOptions = z.strictObject({config: text, hermesBin: text, json: flag});
 export const gcOptions = z.strictObject({dryRun: flag, grace: text});
@@ -46,7 +46,7 @@ export const routeEditOptions = z.strictObject({
 });
 export const removeRouteOptions = z.strictObject({...configShape, in: text});
 // The commands that reach a batch through its runner host.
-export const attachOptions = z.strictObject({theme: text, exitWhenDone: flag});
+export const attachOptions = z.strictObject({theme: text, exitWhenDone: flag, mouse: flag});
 export const lsOptions = z.strictObject({json: flag});
 export const spendOptions = z.strictObject({json: flag});
 export const waitOptions = z.strictObject({timeout: text, jsonl: flag});

@@ -31,6 +31,7 @@ const settingDescriptions: Record<string, string> = {
 	characteristic_words: 'Characteristic → the goal words that imply it (replaces that characteristic\'s built-in list).',
 	theme: 'The dashboard\'s theme: dark, light, no-color, or a theme JSON file.',
 	keys: 'Dashboard key remapping: command → keys, replacing its defaults (press ? in the dashboard for the commands).',
+	mouse: 'false: the dashboard leaves the mouse to the terminal, as --no-mouse does (default true: a click focuses a task, a double click zooms it, the wheel scrolls; Shift+drag still selects text in most terminals).',
 	log_limit: 'The most one task\'s log keeps: bytes, or a size like 256MB or 2GiB; 0 = no limit.',
 	executor: 'Run the tasks on worker hosts through NATS, as --nats URL does.',
 	concurrency_per_provider: 'Provider → the most tasks on it at once, e.g. {openrouter: 4}.',

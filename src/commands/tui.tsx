@@ -6,6 +6,7 @@ import {loadTheme} from '../core/theme/themes.js';
 import {connectToRun} from '../client/live-runs.js';
 import {resolveBindings} from '../ui/keys/keys.js';
 import {reportDashboardEnd, showDashboard} from './dashboard.js';
+import {dashboardMouse} from './dashboard-mouse.js';
 import {agentNiceOption, type TuiOptions} from './flags.js';
 import type {CommandIO} from './io.js';
 import {startUnderHost} from './start-host.js';
@@ -23,6 +24,6 @@ export async function tuiCommand(taskArg: string | undefined, options: TuiOption
 	const theme = loadTheme(options.theme ?? ready.theme ?? undefined, {noColor: !io.color});
 	const bindings = resolveBindings(ready.keys);
 	const connection = await connectToRun({runId: ready.runId, socket: ready.socket}, options.demo ? 'demo' : 'tui');
-	const end = await showDashboard(connection, io, {theme, bindings, exitWhenDone: options.exitWhenDone ?? false, hostExited: started.hostExited});
+	const end = await showDashboard(connection, io, {theme, bindings, exitWhenDone: options.exitWhenDone ?? false, hostExited: started.hostExited, mouse: dashboardMouse(options.mouse, ready.hermesHome)});
 	return reportDashboardEnd(end, ready, io, {demo: options.demo ?? false});
 }

@@ -1,4 +1,4 @@
-// The route picker of R: a queued, failed, cancelled or timed-out task sent (back) into the queue
+// The route picker of R: a queued task, or one that ended (succeeded too), sent (back) into the queue
 // on another route of the active mode, or on an explicit model (and provider) the operator types.
 // The decisions are steer.ts's; the task is re-queued through the control (the runner re-plans it).
 import type {StoreApi} from 'zustand/vanilla';

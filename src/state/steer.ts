@@ -5,7 +5,7 @@
 // goes through the control (saved into config.yaml, recorded, re-planned by the runner), whose
 // answer becomes the notice.
 import type {ClearableField, DelegationConfig, RouteEdit, RouteField, RoutingMode, SteerOutcome} from '../core/types.js';
-import {explicitModelRefusal, explicitProviderRefusal} from '../core/plan/replan.js';
+import {explicitModelRefusal, explicitProviderRefusal, isRetryable, retryableWords} from '../core/plan/replan.js';
 import {bodyLayer, targetTaskId, type PickerLayer} from './overlay.js';
 import {editorField, editorFor, type DraftField, type RouteDraft, type RoutesEditorState} from './routes-editor.js';
 import {emptyField, fieldAtEnd, type TextField} from './text-field.js';
@@ -131,11 +131,10 @@ export const emptyFieldReasons: Readonly<Record<DraftField, string>> = {
 	provider: 'a model route needs a provider',
 };
 
-const reroutable: ReadonlySet<string> = new Set(['queued', 'failed', 'cancelled', 'timed_out', 'lost']);
 
 /** Whether R can send a task in this status to another route: it must not hold a process. */
 export function isReroutable(status: string): boolean {
-	return reroutable.has(status);
+	return isRetryable(status);
 }
 
 /**
@@ -148,7 +147,7 @@ export function rerouteRefusal(state: Pick<BatchState, 'canReroute' | 'quitting'
 	const id = targetTaskId(state);
 	const task = id ? state.tasks[id] : undefined;
 	if (!task) return 'no task to re-route';
-	return isReroutable(task.status) ? undefined : `${task.title} is ${task.status.replace('_', ' ')}: only a queued, failed, cancelled or timed-out task can be re-routed`;
+	return isReroutable(task.status) ? undefined : `${task.title} is ${task.status.replace('_', ' ')}: only ${retryableWords} can be re-routed`;
 }
 
 /** Up and down in the picker: the routes, then "explicit model…". */

@@ -57,6 +57,8 @@ export type BatchState = {
 	notice: string | null;
 	/** y: text for the terminal's clipboard (OSC 52, written by commands/dashboard.tsx); the serial tells one copy from the next. */
 	clipboard: {text: string; serial: number} | null;
+	/** o: the task whose log the dashboard opens in $PAGER (commands/dashboard.tsx); the serial tells one request from the next. */
+	pager: {taskId: string; serial: number} | null;
 };
 
 export type BatchActions = {
@@ -69,6 +71,8 @@ export type BatchActions = {
 	toggleLayout(effective: 'grid' | 'list'): void;
 	/** y: the focused (or zoomed) task's answer to the clipboard, with a notice that says where else it is. */
 	copyAnswer(): void;
+	/** o: asks for the focused (or zoomed) task's whole log in $PAGER, or says why there is none. */
+	openPager(): void;
 	/** /: opens the filter's prompt, holding the kept filter. */
 	startFilter(): void;
 	/** Enter at the prompt: keeps what was typed. */

@@ -21,6 +21,7 @@ import type {BatchControl} from '../wire/port.js';
 import {whenReplied} from './reply.js';
 import {keptFocus, nextOf, shownOrder, sortKeys, statusFilters} from './task-order.js';
 import {copyRequest} from './copy.js';
+import {pagerRequest} from './pager.js';
 import {fieldAtEnd} from './text-field.js';
 import {zoomSlice} from './zoom-actions.js';
 
@@ -85,6 +86,7 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 			detachRequested: false,
 			notice: null,
 			clipboard: null,
+			pager: null,
 
 			applyEvent(event) {
 				set(eventPatch(get(), event));
@@ -134,6 +136,11 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 				set('text' in outcome
 					? {clipboard: {text: outcome.text, serial: (state.clipboard?.serial ?? 0) + 1}, notice: outcome.notice}
 					: {notice: outcome.notice});
+			},
+
+			openPager() {
+				const outcome = pagerRequest(get());
+				set('request' in outcome ? {pager: outcome.request} : {notice: outcome.notice});
 			},
 
 			startFilter() {

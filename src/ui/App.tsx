@@ -18,8 +18,10 @@ import {RoutesEditor} from './components/RoutesEditor.js';
 import {SpendOverlay} from './components/SpendOverlay.js';
 import {ZoomView} from './components/ZoomView.js';
 import {BindingsProvider, useBindings} from './keys/bindings-context.js';
+import type {CommandEnvironment} from './keys/actions.js';
 import {useKeys} from './keys/use-keys.js';
 import {ScrollTargetContext, useScrollTarget, type ScrollTarget} from './hooks/use-scroll-window.js';
+import {MouseOnProvider, useMouseOn} from './mouse/mouse-on.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {formatKey} from './keys/key-descriptor.js';
 import type {Bindings} from './keys/keys.js';
@@ -34,18 +36,22 @@ export type AppProps = {
 	/** Fix the size instead of following the terminal (tests). */
 	readonly columns?: number | undefined;
 	readonly rows?: number | undefined;
+	/** The terminal reports the mouse (commands/dashboard.tsx turned it on). */
+	readonly mouse?: boolean | undefined;
 };
 
-export function App({store, theme, bindings, columns, rows}: AppProps) {
+export function App({store, theme, bindings, columns, rows, mouse = false}: AppProps) {
 	// The scrolled overlay on screen (help, spend), which the key handler hands scroll commands to.
 	const scrollTarget = useRef<ScrollTarget['current']>(null);
 	return (
 		<StoreProvider store={store}>
 			<ThemeProvider theme={theme}>
 				<BindingsProvider bindings={bindings}>
-					<ScrollTargetContext.Provider value={scrollTarget}>
-						<Dashboard columns={columns} rows={rows}/>
-					</ScrollTargetContext.Provider>
+					<MouseOnProvider value={mouse}>
+						<ScrollTargetContext.Provider value={scrollTarget}>
+							<Dashboard columns={columns} rows={rows}/>
+						</ScrollTargetContext.Provider>
+					</MouseOnProvider>
 				</BindingsProvider>
 			</ThemeProvider>
 		</StoreProvider>
@@ -72,13 +78,14 @@ function Dashboard({columns, rows}: {readonly columns: number | undefined; reado
 	const confirmLines = confirmText(question, size.columns, bindings, detachable).length;
 	const frame = planFrame({...size, taskCount: ui.taskCount, preference: ui.layout, warnings: ui.warnings, fleet: ui.fleet, statusLine: ui.statusLine, confirm: confirmLines});
 	const body = frame.tooSmall ? undefined : frame.body;
-	useKeys(bindings, {
+	const environment: CommandEnvironment = {
 		focusColumns: focusColumns(body),
 		zoomLines: frame.tooSmall ? 1 : zoomVisibleLines(frame.bodyHeight),
 		zoomColumns: frame.columns,
 		effectiveLayout: body?.kind ?? 'list',
 		scrollOverlay: command => scrollTarget.current?.(command),
-	});
+	};
+	useKeys(bindings, environment, useMouseOn() ? {...environment, frame} : undefined);
 
 	if (frame.tooSmall) {
 		return question === null

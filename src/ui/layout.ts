@@ -9,7 +9,12 @@ export const paneChrome = 4;
 export const paneInset = 4;
 /** Fewer output lines than this and a pane no longer shows what its task is doing. */
 export const minTailLines = 3;
-export const minPaneHeight = paneChrome + minTailLines;
+/**
+ * A started task's pane also says its spend and how long it has been quiet: one row at least
+ * (TaskPane folds the two where the pane is short), which the three lines of output come after.
+ */
+export const paneStatusLines = 1;
+export const minPaneHeight = paneChrome + paneStatusLines + minTailLines;
 /**
  * Narrower panes cut the title and the route to uselessness: at 100 columns three panes of 33
  * leave 29 for text, where a route line shows no model. Two panes of 50 do, or else the list.

@@ -167,5 +167,18 @@ describe.concurrent('config show', () => {
 		expect(run.stdout).toContain('concurrency 6 (Hermes\'s delegation.max_concurrent_children)');
 		expect(`${run.stdout}${run.stderr}`).not.toContain('sk-secret-9');
 	});
+
+	it('says when delegate.yaml does not exist, rather than naming it as if it were read (issue 38, defect 15)', async ({expect, onTestFinished}) => {
+		const test = home(onTestFinished);
+		const settings = path.join(test.dir, 'delegate.yaml');
+		const missing = await runCli(test, ['config', 'show']);
+		expect(missing.stdout).toContain(`settings: ${settings} (not found: the defaults) · concurrency`);
+		expect(JSON.parse((await runCli(test, ['config', 'show', '--json'])).stdout)).toMatchObject({settings: {file: settings, exists: false}});
+		test.write('delegate.yaml', 'grace: 2\n');
+		const found = await runCli(test, ['config', 'show']);
+		expect(found.stdout).toContain(`settings: ${settings} · concurrency`);
+		expect(found.stdout).toContain('grace 2s');
+		expect(JSON.parse((await runCli(test, ['config', 'show', '--json'])).stdout)).toMatchObject({settings: {exists: true}});
+	});
 });
 

@@ -196,7 +196,7 @@ describe('the dashboard in a real terminal', () => {
 		const file = test.write('tasks.json', tasksJson({name: 'hostile-output', goal: 'Print nasty escapes', context: '[fake:escapes] [fake:duration=1]'}));
 		const probe = 'hd-title-probe';
 		// A title of our own first: it proves this tmux takes OSC titles, so an unchanged one means something.
-		const screen = terminal(['/bin/sh', '-c', `printf '\\033]2;${probe}\\033\\\\'; exec "$@"`, 'sh', process.execPath, cliPath, 'tui', file, '--hermes-bin', fakeAgentPath], {env: {HERMES_HOME: test.dir}});
+		const screen = terminal(['/bin/sh', '-c', `printf '\\033]2;${probe}\\033\\\\'; exec "$@"`, 'sh', process.execPath, cliPath, 'tui', file, '--hermes-bin', fakeAgentPath, '--no-mouse'], {env: {HERMES_HOME: test.dir}});
 
 		const done = await screen.waitForScreen(all(/t01 hostile-output +✓ succeeded/, /end of hostile output/, /Fake answer/), {message: 'the hostile task to finish'});
 		const lines = done.split('\n');
@@ -210,6 +210,7 @@ describe('the dashboard in a real terminal', () => {
 
 		expect(done).not.toMatch(/\[[\d;?]+[A-Za-z]|\][0-9]+;|pwned|evil\.example|\u001B/);
 		expect(screen.display('#{pane_title}')).toBe(probe);
+		// --no-mouse: any mouse mode on now would be the agent's (its ESC[?1000h).
 		expect(screen.display('#{alternate_on} #{mouse_standard_flag}#{mouse_button_flag}#{mouse_any_flag}')).toBe('1 000');
 		// SGR colour is the one thing subagent output may keep.
 		expect(colourCodes(await screen.settled({escapes: true}))).toEqual(expect.arrayContaining(['\u001B[31m', '\u001B[38;5;208m']));

@@ -171,6 +171,8 @@ export type RenderOptions = {
 	maxOutputLines?: number;
 	/** The run id (default 'run-test'): real ones are 22 characters. */
 	runId?: string;
+	/** The terminal reports the mouse, as the dashboard asks it to unless --no-mouse. */
+	mouse?: boolean;
 };
 
 export function render(options: RenderOptions = {}) {
@@ -186,7 +188,7 @@ export function render(options: RenderOptions = {}) {
 	});
 	control.feeds(store);
 	const theme = options.theme ?? loadTheme('dark', {noColor: false});
-	const instance = inkRender(<App store={store} theme={theme} bindings={options.bindings ?? defaultBindings} columns={orDefault(options.columns, 100)} rows={orDefault(options.rows, 30)}/>);
+	const instance = inkRender(<App store={store} theme={theme} bindings={options.bindings ?? defaultBindings} columns={orDefault(options.columns, 100)} rows={orDefault(options.rows, 30)} mouse={options.mouse ?? false}/>);
 	return {
 		...instance,
 		store,

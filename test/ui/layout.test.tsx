@@ -2,7 +2,7 @@
 // the terminal makes Ink repaint the whole screen on every update), and so does its legibility.
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
-import {fittingGrid, listWindow, minTailLines, paneChrome, planFrame} from '../../src/ui/layout.js';
+import {fittingGrid, listWindow, minTailLines, paneChrome, paneStatusLines, planFrame} from '../../src/ui/layout.js';
 import {lineCount, plannedTask, plannedTasks, render, startTask, t0} from '../helpers/render.js';
 import {questionOf} from '../helpers/overlay.js';
 
@@ -42,18 +42,27 @@ describe('planFrame', () => {
 		expect(grid.tooSmall ? undefined : grid.body).toMatchObject({kind: 'grid', columns: 2, visibleRows: 3, paneWidth: 50});
 		const list = planFrame({columns: 80, rows: 20, taskCount: 8, preference: 'auto', warnings: false, statusLine: false, confirm: 0});
 		expect(list.tooSmall ? undefined : list.body.kind).toBe('list');
-		// 2 columns of 4 rows need 4 × 7 = 28 body lines.
-		expect(fittingGrid(80, 28, 8)).toMatchObject({columns: 2, paneHeight: 7});
-		expect(fittingGrid(80, 27, 8)).toBeUndefined();
+		// 2 columns of 4 rows need 4 × 8 = 32 body lines: chrome, a spend/activity row, 3 of output.
+		expect(fittingGrid(80, 32, 8)).toMatchObject({columns: 2, paneHeight: 8});
+		expect(fittingGrid(80, 31, 8)).toBeUndefined();
 	});
 
-	test.each([8, 10, 12])('160x48 with %i tasks: fewer, wider panes that show the model, rather than tall narrow ones', taskCount => {
+	test.each([8, 10])('160x48 with %i tasks: fewer, wider panes that show the model, rather than tall narrow ones', taskCount => {
 		for (const warnings of [false, true]) {
 			const frame = planFrame({columns: 160, rows: 48, taskCount, preference: 'auto', warnings, statusLine: false, confirm: 0});
 			expect(frame.tooSmall ? undefined : frame.body).toMatchObject({kind: 'grid', columns: 2, paneWidth: 80});
 			if (!frame.tooSmall && frame.body.kind === 'grid') {
-				expect(frame.body.paneHeight - paneChrome).toBeGreaterThanOrEqual(minTailLines);
+				expect(frame.body.paneHeight - paneChrome - paneStatusLines).toBeGreaterThanOrEqual(minTailLines);
 			}
+		}
+	});
+
+	test('160x48 with 12 tasks (issue 38, defect 9): two columns of six would leave one line of output; the layout changes instead', () => {
+		for (const warnings of [false, true]) {
+			const frame = planFrame({columns: 160, rows: 48, taskCount: 12, preference: 'auto', warnings, statusLine: false, confirm: 0});
+			if (frame.tooSmall || frame.body.kind !== 'grid') throw new Error('expected a grid');
+			expect(frame.body.columns).toBeGreaterThan(2);
+			expect(frame.body.paneHeight - paneChrome - paneStatusLines).toBeGreaterThanOrEqual(minTailLines);
 		}
 	});
 
@@ -67,7 +76,7 @@ describe('planFrame', () => {
 	});
 
 	test('narrow panes only when wide ones cannot all show 3 lines of output', () => {
-		// 16 tasks in 2 columns would need 8 rows of 7 lines; 4 columns of 40 fit.
+		// 16 tasks in 2 columns would need 8 rows of 8 lines; 4 columns of 40 fit.
 		expect(fittingGrid(160, 44, 16)).toMatchObject({columns: 4, paneWidth: 40});
 	});
 
@@ -104,7 +113,7 @@ describe('list window', () => {
 
 describe('rendered frame', () => {
 	test('a list too short for "more" lines draws none, so they never cover the focused task', async () => {
-		const {frame, stdin, store} = render({tasks: plannedTasks(35), columns: 80, rows: 12});
+		const {frame, stdin, store} = render({tasks: plannedTasks(35), columns: 80, rows: 13});
 		for (let press = 0; press < 8; press++) {
 			stdin.write('j');
 		}
@@ -112,7 +121,7 @@ describe('rendered frame', () => {
 		await vi.waitFor(() => {
 			expect(store.getState().focusedId).toBe('t09');
 		});
-		const plan = planFrame({columns: 80, rows: 12, taskCount: 35, preference: 'auto', warnings: false, statusLine: false, confirm: 0});
+		const plan = planFrame({columns: 80, rows: 13, taskCount: 35, preference: 'auto', warnings: false, statusLine: false, confirm: 0});
 		// The case this is about: the list has room for fewer than 3 lines.
 		expect(plan.tooSmall ? undefined : plan.body).toMatchObject({kind: 'list'});
 		expect(plan.tooSmall || plan.body.kind !== 'list' ? 0 : plan.body.listHeight).toBeLessThan(3);
@@ -120,7 +129,7 @@ describe('rendered frame', () => {
 			expect(frame()).toMatch(/t09 Goal number 9/);
 		});
 		expect(frame()).not.toMatch(/more/);
-		expect(lineCount(frame())).toBeLessThanOrEqual(12);
+		expect(lineCount(frame())).toBeLessThanOrEqual(13);
 	});
 
 	test('80x20 with 8 tasks: the list, a line per task, and the focused task in a pane', async () => {

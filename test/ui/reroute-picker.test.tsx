@@ -15,7 +15,7 @@ import {loadTheme} from '../../src/core/theme/themes.js';
 import {createBatchStore} from '../../src/state/store.js';
 import {App} from '../../src/ui/App.js';
 import {defaultBindings} from '../../src/ui/keys/keys.js';
-import {FakeControl, stripAnsi, t0} from '../helpers/render.js';
+import {FakeControl, finishTask, startTask, stripAnsi, t0} from '../helpers/render.js';
 import {steeringConfig} from '../helpers/steering-config.js';
 
 const homes: string[] = [];
@@ -52,6 +52,30 @@ function picker(config = steeringConfig, tasks: Array<Record<string, unknown> & 
 }
 
 describe('R: where the task is now', () => {
+	test('a succeeded task is offered R and goes back in the queue on the route picked (issue 38: restart a succeeded task)', async () => {
+		const view = picker();
+		startTask(view.store, 't01', t0);
+		finishTask(view.store, 't01', 'succeeded', {startedAt: t0, finishedAt: t0 + 1000, exitCode: 0, answer: 'done'});
+		await view.until(/succeeded/);
+		expect(view.frame().split('\n').at(-1)).toContain('R run again');
+		view.stdin.write('R');
+		await view.until(/Re-route t01 /);
+		view.stdin.write(keys.enter);
+		await vi.waitFor(() => {
+			expect(view.rerouted.map(entry => entry.id)).toEqual(['t01']);
+		});
+	});
+
+	test('a running task is not: R says which tasks it acts on', async () => {
+		const view = picker();
+		startTask(view.store, 't01', t0);
+		await view.until(/running/);
+		view.stdin.write('R');
+		await vi.waitFor(() => {
+			expect(view.store.getState().notice).toMatch(/only a queued task, or one that ran and ended \(succeeded, failed, cancelled, timed out or lost\) can be re-routed/);
+		});
+	});
+
 	test('the picker opens on the task\'s own route and marks it as current', async () => {
 		const view = picker(steeringConfig, [{goal: 'hard design work', option: 'deep'}]);
 		view.stdin.write('R');

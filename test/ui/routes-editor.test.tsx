@@ -29,7 +29,7 @@ afterEach(() => {
 
 const keys = {down: '\u001B[B', left: '\u001B[D', home: '\u001B[H', enter: '\r', escape: '\u001B', ctrlW: '\u0017', ctrlU: '\u0015'};
 
-function editor(profiles: readonly string[] = ['coder', 'writer']) {
+function editor(profiles: readonly string[] = ['coder', 'writer'], columns = 110) {
 	const home = mkdtempSync(path.join(tmpdir(), 'routes-editor-'));
 	homes.push(home);
 	for (const profile of profiles) mkdirSync(path.join(home, 'profiles', profile), {recursive: true});
@@ -44,7 +44,7 @@ function editor(profiles: readonly string[] = ['coder', 'writer']) {
 	}});
 	const control = new FakeControl().steering({routing: () => steering.delegation, steer: steering.edit.bind(steering), profiles: steering.unroutedProfiles.bind(steering), reload: steering.reload.bind(steering)});
 	const store = createBatchStore({control, plan, runId: 'run-test', runDir: home, concurrency: 1, graceMs: 1000, now: t0});
-	const instance = inkRender(<App store={store} theme={loadTheme('dark', {noColor: false})} bindings={defaultBindings} columns={110} rows={30}/>);
+	const instance = inkRender(<App store={store} theme={loadTheme('dark', {noColor: false})} bindings={defaultBindings} columns={columns} rows={30}/>);
 	const frame = () => stripAnsi(instance.lastFrame() ?? '');
 	const until = async (pattern: RegExp) => vi.waitFor(() => {
 		expect(frame()).toMatch(pattern);
@@ -53,6 +53,15 @@ function editor(profiles: readonly string[] = ['coder', 'writer']) {
 }
 
 describe('the routes editor', () => {
+	test('at 70 columns each route keeps its task counts; what it runs gives way (issue 38, defect 13)', async () => {
+		const view = editor(['coder', 'writer'], 70);
+		view.stdin.write('r');
+		await view.until(/Routes · model routes/);
+		const fast = view.frame().split('\n').find(line => line.includes('▸ fast'));
+		expect(fast).toMatch(/▸ fast \(default\) · google\/gemini.*… · 2 queued, 0 running, 0 done/);
+		expect(view.frame()).toMatch(/deep · .* 1 queued, 0 running, 0 done/);
+	});
+
 	test('lists the active mode\'s routes with what they run, the default and the tasks on them', async () => {
 		const view = editor();
 		view.stdin.write('r');
@@ -206,7 +215,8 @@ describe('the routes editor', () => {
 		await view.until(/Enter saves · Esc cancels · empty removes it · one of none, minimal, low, medium, high, xhigh, max, ultra/);
 		view.stdin.write('high');
 		view.stdin.write(keys.enter);
-		await view.until(/▸ fast \(default\) · google\/gemini-3-flash-preview · openrouter · reasoning high/);
+		// What the route runs gives way to its task counts at 110 columns: the effort's word is cut.
+		await view.until(/▸ fast \(default\) · google\/gemini-3-flash-preview · openrouter · reasoning h(igh|…) · 2 queued/);
 		expect(lineDiff(steeringConfig, view.config())).toEqual([{line: 12, removed: [], added: ['          reasoning_effort: high']}]);
 
 		view.stdin.write('E');

@@ -18,6 +18,8 @@ export const settingsSchema = z.strictObject({
 	characteristic_words: z.record(z.string(), z.array(z.string().min(1))).optional(),
 	theme: z.string().min(1).optional(),
 	keys: z.record(z.string(), z.array(z.string().min(1)).min(1)).optional(),
+	/** false: the dashboard leaves the mouse to the terminal (as --no-mouse). */
+	mouse: z.boolean().optional(),
 	log_limit: z.union([z.number(), z.string()]).optional(),
 	/** Where tasks run: `{nats: URL}` sends them to worker hosts (as `run --nats URL`); absent: here. */
 	executor: z.strictObject({
@@ -133,6 +135,7 @@ export function loadSettings(file: string): LoadedSettings {
 		characteristicWords: {...structuredClone(defaultSettings.characteristicWords), ...value.characteristic_words},
 		theme: value.theme,
 		keys: value.keys ?? {},
+		...(value.mouse === undefined ? {} : {mouse: value.mouse}),
 		logLimitBytes: value.log_limit === undefined ? defaultLogLimitBytes : logLimitSetting(value.log_limit, file, located),
 		concurrencySet: value.concurrency !== undefined,
 		...(value.executor ? {executor: value.executor} : {}),
@@ -177,6 +180,10 @@ function fixFor(issuePath: PropertyKey[]): string | undefined {
 
 		case 'keys': {
 			return 'map each dashboard command to a list of keys, e.g. `app.quit: [q]`';
+		}
+
+		case 'mouse': {
+			return '`mouse: false` leaves the mouse to the terminal (as --no-mouse); true or left out, the dashboard reads clicks and the wheel';
 		}
 
 		case 'log_limit': {

@@ -98,8 +98,20 @@ export type RetryInput = {
 	capabilities: PlanInput['capabilities'];
 };
 
-/** Where R sends a task: a route of the active mode by its name, or an explicit model the operator typed (and its provider, if typed). */
-const retryable: ReadonlySet<TaskStatus> = new Set(['queued', 'failed', 'cancelled', 'timed_out', 'lost']);
+/**
+ * What R may send (back) into the queue: a task that holds no process. A queued one changes route;
+ * one that ran runs again as its next attempt, a succeeded one included (its answer may be wrong,
+ * or wanted from another model). A refused one never ran: a route change (m, r) re-plans it.
+ */
+const retryable: ReadonlySet<TaskStatus> = new Set(['queued', 'failed', 'cancelled', 'timed_out', 'lost', 'succeeded']);
+
+/** The statuses R acts on, as the refusal and the help say them. */
+export const retryableWords = 'a queued task, or one that ran and ended (succeeded, failed, cancelled, timed out or lost)';
+
+/** Whether R can send a task in this status (back) into the queue: it must hold no process. */
+export function isRetryable(status: string): boolean {
+	return retryable.has(status as TaskStatus);
+}
 
 /**
  * The plan of a task the operator sends to a route of the active mode (R): named as a task names
@@ -110,7 +122,7 @@ const retryable: ReadonlySet<TaskStatus> = new Set(['queued', 'failed', 'cancell
 export function planRetry(input: RetryInput): {ok: true; task: PlannedTask; attempt: number} | {ok: false; reason: string} {
 	const {task, status, delegation, target} = input;
 	if (!retryable.has(status)) {
-		return {ok: false, reason: `${task.id} is ${status.replace('_', ' ')}: only a queued, failed, cancelled or timed-out task can be re-routed`};
+		return {ok: false, reason: `${task.id} is ${status.replace('_', ' ')}: only ${retryableWords} can be re-routed`};
 	}
 
 	const explicit = typeof target === 'string' ? undefined : target.model.trim();

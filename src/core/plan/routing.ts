@@ -211,7 +211,12 @@ function namedRoute(spec: TaskSpec, delegation: DelegationConfig, routes: readon
 	}
 
 	if (delegation.mode !== wanted.mode) {
-		return {route: null, refused: true, reason: `task.${wanted.field} "${wanted.name}" names a ${wanted.mode} route, but the active mode is ${delegation.mode}`};
+		// Called a route of the other mode only if it is one: a typo there is said as a typo.
+		const other = wanted.mode === 'model_map' ? delegation.modelMap.options : delegation.profileRoutes.profiles;
+		const otherName = wanted.field === 'profile' ? wanted.name.trim().toLowerCase() : wanted.name;
+		return other.some(candidate => candidate.name === otherName)
+			? {route: null, refused: true, reason: `task.${wanted.field} "${wanted.name}" names a ${wanted.mode} route, but the active mode is ${delegation.mode}`}
+			: {route: null, refused: true, reason: `task.${wanted.field} "${wanted.name}" is not a ${wanted.mode} route (${wanted.mode}: ${other.map(candidate => candidate.name).join(', ') || 'none'}), and the active mode is ${delegation.mode}`};
 	}
 
 	const name = wanted.field === 'profile' ? wanted.name.trim().toLowerCase() : wanted.name;
@@ -225,19 +230,26 @@ function namedRoute(spec: TaskSpec, delegation: DelegationConfig, routes: readon
 }
 
 // Words too common to say anything about where a task should go.
-const stopWords = new Set(['a', 'an', 'the', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'with', 'is', 'are', 'be', 'it', 'this', 'that', 'by', 'as', 'at', 'from', 'into', 'about', 'work', 'tasks', 'task']);
+const stopWords = new Set(['a', 'an', 'the', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'with', 'is', 'are', 'be', 'it', 'this', 'that', 'by', 'as', 'at', 'from', 'into', 'about', 'work', 'tasks', 'task', 'not', 'no']);
 
+/** A plural or a tense off a word: "fixes" → "fix", "notes" → "note" (not "not"), "tests" → "test". */
 function stem(word: string): string {
-	return word.replace(/(?:ing|ed|es|s)$/, '');
+	return /(?:[sxz]|ch|sh)es$/.test(word) ? word.slice(0, -2) : word.replace(/(?:ing|ed|s)$/, '');
 }
 
+/** `words`: the goal's own words that matched (as the goal writes them, never a stem), in the goal's order. */
 function bestMatch(spec: TaskSpec, routes: readonly Route[]): {route: Route; words: string[]} | undefined {
-	const goalWords = new Set(words(`${spec.goal} ${spec.context ?? ''}`).filter(word => !stopWords.has(word)).map(stem));
+	// Each stem, with the goal's first word that has it.
+	const goalWords = new Map<string, string>();
+	for (const word of words(`${spec.goal} ${spec.context ?? ''}`).filter(word => !stopWords.has(word))) {
+		if (!goalWords.has(stem(word))) goalWords.set(stem(word), word);
+	}
+
 	let best: {route: Route; words: string[]} | undefined;
 	let tie = false;
 	for (const route of routes) {
 		const routeWords = new Set(words(`${route.name} ${route.description}`).filter(word => !stopWords.has(word)).map(stem));
-		const shared = [...routeWords].filter(word => word.length > 2 && goalWords.has(word));
+		const shared = [...goalWords].filter(([stemmed]) => stemmed.length > 2 && routeWords.has(stemmed)).map(([, word]) => word);
 		if (shared.length === 0) {
 			continue;
 		}

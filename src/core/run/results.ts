@@ -129,9 +129,9 @@ export function finalStatus(stopReason: StopReason | undefined, exitCode: number
 }
 
 /** The error text of a task whose stderr said nothing. */
-export function describeExit(status: TaskStatus, exitCode: number | null, signal: string | null, stopReason?: StopReason): string {
+export function describeExit(status: TaskStatus, exitCode: number | null, signal: string | null, stopReason?: StopReason, timeout?: TimeoutLimit): string {
 	if (status === 'timed_out') {
-		return stopReason === 'stuck' ? stoppedBecause.stuck : 'timed out';
+		return stopReason === 'stuck' ? stoppedBecause.stuck : timedOutWords(timeout);
 	}
 
 	if (status === 'cancelled') {
@@ -158,7 +158,19 @@ export type StopFacts = {
 	killDueAt?: number;
 	/** The grace period the batch gives a stop. */
 	graceMs?: number;
+	/** A timeout's limit, and whose it was: said with it, so the operator knows what to raise. */
+	timeout?: TimeoutLimit;
 };
+
+/** The limit a task ran into: its own `timeout` in the task file, or the batch's (--timeout). */
+export type TimeoutLimit = {ms: number; own: boolean};
+
+/** "timed out after its 30 s limit (the task's timeout)". */
+export function timedOutWords(limit: TimeoutLimit | undefined): string {
+	if (limit === undefined) return stoppedBecause.timeout;
+	const seconds = Number((limit.ms / 1000).toFixed(3));
+	return `timed out at its limit of ${seconds} s (${limit.own ? 'the task\'s "timeout"' : 'the batch\'s timeout, --timeout'})`;
+}
 
 /**
  * A stop we asked for, said as what we did and what happened: "cancelled by the operator: SIGTERM
@@ -166,7 +178,7 @@ export type StopFacts = {
  * traceback on its way out; that stays in the log, where it is no news to anyone.
  */
 export function describeStop(facts: StopFacts): string {
-	const why = stoppedBecause[facts.reason];
+	const why = facts.reason === 'timeout' ? timedOutWords(facts.timeout) : stoppedBecause[facts.reason];
 	const seconds = Math.max(0, (facts.endedAt - facts.termSentAt) / 1000).toFixed(1);
 	const how = facts.signal ? `by ${facts.signal}` : `exit code ${facts.exitCode}`;
 	if (facts.forced && facts.signal === 'SIGKILL') {

@@ -220,7 +220,7 @@ export class BatchRunner {
 	}
 
 	/**
-	 * The re-route message: a queued, failed, cancelled or timed-out task goes (back) into the queue
+	 * The re-route message: a queued task, or one that ended (succeeded too), goes (back) into the queue
 	 * on the route named `target` of the delegation's active mode, or on an explicit model ({model}). A finished one starts a new attempt:
 	 * the earlier attempt's result stays in the task's result (`earlier_attempts`) and its log stays
 	 * where it was (attempt 2 logs to `<id>.2.log`). While the batch runs, or after it finished

@@ -14,7 +14,7 @@ import {spawnIfDescriptors} from '../process/open-files.js';
 import {isFamilyAlive, watchFamily, type FamilyWatch} from '../process/family.js';
 import {forgetGroup, processStartTicks, rememberGroup, startKillCascade, type Cascade, type GroupExit, type GroupProcess} from '../process/group.js';
 import {processTableFromNow, readProcStat} from '../process/proc-tree.js';
-import {buildResult, describeExit, describeStop, finalStatus, stoppedBecause} from './results.js';
+import {buildResult, describeExit, describeStop, finalStatus, stoppedBecause, type TimeoutLimit} from './results.js';
 import {outputModeOf} from '../hermes/flags.js';
 import type {RunFolder} from '../run-folder/folder.js';
 import {StreamJsonDecoder} from '../hermes/stream-json/decoder.js';
@@ -87,6 +87,8 @@ class TaskRun {
 	private family?: FamilyWatch;
 	private cascade?: Cascade;
 	private stopReason?: StopReason;
+	/** The limit awaitExit set, said if the task runs into it. */
+	private timeoutLimit?: TimeoutLimit;
 	/** A stop we asked for has begun; the timeout then has nothing left to do. */
 	private stopping = false;
 
@@ -183,6 +185,7 @@ class TaskRun {
 	private async awaitExit({child, startTicks}: Running): Promise<Exited> {
 		const {task, settings} = this;
 		const timeoutMs = task.spec.timeout === undefined ? settings.timeoutMs : task.spec.timeout * 1000;
+		if (timeoutMs !== undefined) this.timeoutLimit = {ms: timeoutMs, own: task.spec.timeout !== undefined};
 		let leaderExited = false;
 		void child.exited.then(() => {
 			leaderExited = true;
@@ -248,9 +251,9 @@ class TaskRun {
 		// A stop we asked for is reported as what we did and what happened, not as the traceback
 		// Hermes prints when SIGTERM interrupts it (that stays in the log).
 		const stopped = this.stopReason && this.cascade
-			? describeStop({reason: this.stopReason, termSentAt: this.cascade.termSentAt, killDueAt: this.cascade.killDueAt, graceMs: this.settings.graceMs, endedAt: exitedAt, signal: exit.signal, exitCode: exit.exitCode, forced: ended.forced})
+			? describeStop({reason: this.stopReason, termSentAt: this.cascade.termSentAt, killDueAt: this.cascade.killDueAt, graceMs: this.settings.graceMs, endedAt: exitedAt, signal: exit.signal, exitCode: exit.exitCode, forced: ended.forced, ...(this.timeoutLimit ? {timeout: this.timeoutLimit} : {})})
 			: undefined;
-		const errorText = status === 'succeeded' ? undefined : stopped ?? withReason(reading?.sentence, hermes.error) ?? describeExit(status, exit.exitCode, exit.signal, this.stopReason);
+		const errorText = status === 'succeeded' ? undefined : stopped ?? withReason(reading?.sentence, hermes.error) ?? describeExit(status, exit.exitCode, exit.signal, this.stopReason, this.timeoutLimit);
 		return buildResult(task, {
 			status,
 			exitCode: exit.exitCode,

@@ -111,6 +111,8 @@ export type DelegateSettings = {
 	theme?: string | undefined;
 	/** command → key list overrides for the dashboard's binding table. */
 	keys: Record<string, string[]>;
+	/** delegate.yaml `mouse`: false leaves the mouse to the terminal (default: the dashboard reads it). */
+	mouse?: boolean | undefined;
 	/** Most bytes one task's log keeps (its first and last half); 0 = no limit. */
 	logLimitBytes: number;
 	/**

@@ -10,6 +10,7 @@ import {footerHeight} from '../layout.js';
 import {useBatch} from '../store-context.js';
 import {shownOrder} from '../../state/task-order.js';
 import {useTheme} from '../theme/theme.js';
+import {useMouseOn} from '../mouse/mouse-on.js';
 
 export type FooterProps = {
 	readonly width: number;
@@ -43,6 +44,8 @@ export function Footer({width, offScreen = 0}: FooterProps) {
 	});
 	const statusLine = quitting ? quittingLine(stopping, killKey) : prompt ?? notice;
 	const more = offScreen > 0 ? `+${offScreen} more` : '';
+	const room = width - (more === '' ? 0 : [...more].length + hintGap);
+	const hints = withMouseHint(unflatten(flatHints), useMouseOn(), room);
 
 	return (
 		<Box flexDirection='column' width={width} height={footerHeight(statusLine !== null)} overflow='hidden'>
@@ -51,7 +54,7 @@ export function Footer({width, offScreen = 0}: FooterProps) {
 			)}
 			<Text wrap='truncate-end'>
 				{more !== '' && <Text bold color={theme.colors.text.warning}>{more}</Text>}
-				{fitHints(unflatten(flatHints), width - (more === '' ? 0 : [...more].length + hintGap)).map((hint, index) => (
+				{hints.map((hint, index) => (
 					<Text key={hint.label + hint.keys}>
 						{index > 0 || more !== '' ? ' '.repeat(hintGap) : ''}
 						<Text bold color={theme.colors.text.accent}>{hint.keys}</Text>
@@ -75,10 +78,30 @@ function quittingLine(stopping: readonly string[], killKey: string): string {
 
 const hintGap = 2;
 
+/** The mouse is on, and text is still selected as usual: with Shift held, in most terminals. */
+export const mouseHint: KeyHint = {keys: 'mouse', label: 'on (shift+drag selects)', pinned: true};
+/** Where the whole one does not fit beside the pinned keys: the help says the rest. */
+const shortMouseHint: KeyHint = {keys: 'mouse', label: 'on', pinned: true};
+
+/**
+ * The hints that fit, with the mouse's state last when it is on (issue 38: the footer shows it).
+ * Keys come first: the whole sentence only where every key fits beside it, else `mouse on`, which
+ * stays while other keys give way, as help and quit do (the help says how to select text).
+ */
+export function withMouseHint(hints: readonly KeyHint[], mouse: boolean, width: number): KeyHint[] {
+	if (!mouse) return fitHints(hints, width);
+	const whole = [...hints, mouseHint];
+	return hintsLength(whole) <= width ? whole : fitHints([...hints, shortMouseHint], width);
+}
+
+function hintsLength(hints: readonly KeyHint[]): number {
+	return hints.reduce((sum, hint, index) => sum + (index > 0 ? hintGap : 0) + [...`${hint.keys} ${hint.label}`].length, 0);
+}
+
 /** The hints that fit on one line, dropping the last unpinned one first (pinned: help and quit). */
 export function fitHints(hints: readonly KeyHint[], width: number): KeyHint[] {
 	const kept = [...hints];
-	const length = () => kept.reduce((sum, hint, index) => sum + (index > 0 ? hintGap : 0) + [...`${hint.keys} ${hint.label}`].length, 0);
+	const length = () => hintsLength(kept);
 	while (length() > width) {
 		const last = kept.findLastIndex(hint => !hint.pinned);
 		if (last === -1) {

@@ -10,6 +10,7 @@ import {helpEntries, type Bindings, type Command, type KeyContext} from '../keys
 import {useScrollWindow} from '../hooks/use-scroll-window.js';
 import {useBatch} from '../store-context.js';
 import {useTheme} from '../theme/theme.js';
+import {mouseHelp, useMouseOn} from '../mouse/mouse-on.js';
 
 const sections: ReadonlyArray<{context: KeyContext; title: string}> = [
 	{context: 'grid', title: 'Dashboard'},
@@ -31,8 +32,8 @@ const maxTextWidth = 100;
 // Border top and bottom, plus the title line.
 const chrome = 3;
 
-/** The help rows: each command once, under the first place it works. */
-export function helpRows(bindings: Bindings): Row[] {
+/** The help rows: each command once, under the first place it works; then the mouse, when it is on. */
+export function helpRows(bindings: Bindings, mouse = false): Row[] {
 	const seen = new Set<Command>();
 	const rows: Row[] = [];
 	for (const section of sections) {
@@ -46,6 +47,10 @@ export function helpRows(bindings: Bindings): Row[] {
 			seen.add(entry.command);
 			rows.push({kind: 'entry', keys: entry.keys, description: entry.description});
 		}
+	}
+
+	if (mouse) {
+		rows.push({kind: 'title', text: 'Mouse'}, ...mouseHelp.map(entry => ({kind: 'entry' as const, ...entry})));
 	}
 
 	return rows;
@@ -110,7 +115,7 @@ export function HelpOverlay({width, height}: {readonly width: number; readonly h
 	const theme = useTheme();
 	const bindings = useBindings();
 	const warnings = useBatch(state => state.warnings);
-	const rows = helpRows(bindings);
+	const rows = helpRows(bindings, useMouseOn());
 	const lines = helpLines(warnings, rows, width - 4);
 	const view = useScrollWindow(lines.length, Math.max(1, height - chrome));
 	const keysWidth = keysWidthOf(rows);

@@ -65,9 +65,17 @@ export function RoutesEditor({width, height}: {readonly width: number; readonly 
 				const selected = first + index === list.selected;
 				return (
 					<Box key={route.name} flexDirection='column' width={inner}>
-						<Text wrap='truncate-end' bold={selected} color={selected ? theme.colors.text.accent : theme.colors.text.primary}>
-							{`${selected ? '▸' : ' '} ${route.name}${route.isDefault ? ' (default)' : ''}${picker?.currentRoute === route.name ? ' (current)' : ''} · ${runsOn(route)} · ${loadText(routeLoad(tasks, route.name))}`}
-						</Text>
+						{/* The counts are what the editor is opened for (where do the tasks go?): on a narrow screen what the route runs gives way to them. */}
+						<Box width={inner}>
+							<Box flexShrink={1}>
+								<Text wrap='truncate-end' bold={selected} color={selected ? theme.colors.text.accent : theme.colors.text.primary}>
+									{`${selected ? '▸' : ' '} ${route.name}${route.isDefault ? ' (default)' : ''}${picker?.currentRoute === route.name ? ' (current)' : ''} · ${runsOn(route)}`}
+								</Text>
+							</Box>
+							<Box flexShrink={0}>
+								<Text wrap='truncate-end' bold={selected} color={selected ? theme.colors.text.accent : theme.colors.text.primary}>{` · ${loadText(routeLoad(tasks, route.name))}`}</Text>
+							</Box>
+						</Box>
 						{selected && editing
 							? <LabelledField label={editing.name === 'description' ? '' : editing.name} field={editing.field} width={inner}/>
 							: <Text wrap='truncate-end' color={theme.colors.text.muted}>{`  ${route.description}`}</Text>}

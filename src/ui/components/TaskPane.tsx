@@ -4,10 +4,12 @@ import {Box, Text} from 'ink';
 import {memo} from 'react';
 import {routeLine, titleLine, wrapWords} from '../text/format.js';
 import {useBadge, useStatusDetail} from '../hooks/use-status-text.js';
-import {paneChrome, paneInset, tailLinesFor} from '../layout.js';
+import {minTailLines, paneChrome, paneInset, tailLinesFor} from '../layout.js';
+import {foldedLine} from '../pane-fold.js';
 import {displayLine, fitLine, plainLine, themeHasColour} from '../text/output-line.js';
 import {activityLine} from '../text/activity.js';
 import {paneSpendLine} from '../text/spend.js';
+import {useShallow} from 'zustand/shallow';
 import {isActive} from '../../core/types.js';
 import {useBatch} from '../store-context.js';
 import {statusColor, useTheme} from '../theme/theme.js';
@@ -26,16 +28,17 @@ export const TaskPane = memo(function TaskPane({id, width, height, focused}: Tas
 	const task = useBatch(state => state.tasks[id]);
 	const badge = useBadge(id);
 	const detail = useStatusDetail(id);
-	const spendLine = useBatch(state => {
+	// Strings: the pane re-renders when the seconds it shows change, not on every tick. A stuck
+	// pane's detail already says how long it has been quiet: the activity line would repeat it.
+	const [spendText, activityText, folded] = useBatch(useShallow(state => {
 		const view = state.tasks[id];
-		return view ? paneSpendLine(view.spend, view.startedAt !== null, width - paneInset, !isActive(view.status)) : null;
-	});
-	// A string: the pane re-renders when the seconds it shows change, not on every tick.
-	// A stuck pane's detail already says how long it has been quiet: the line would repeat it.
-	const activityText = useBatch(state => {
-		const view = state.tasks[id];
-		return view && view.stuckSince === null ? activityLine(view, state.now, width - paneInset) : null;
-	});
+		if (!view) return [null, null, null];
+		const spendAt = (room: number) => paneSpendLine(view.spend, view.startedAt !== null, room, !isActive(view.status));
+		const activityAt = (room: number) => (view.stuckSince === null ? activityLine(view, state.now, room) : null);
+		const spend = spendAt(width - paneInset);
+		const activity = activityAt(width - paneInset);
+		return [spend, activity, spend !== null && activity !== null ? foldedLine(room => spendAt(room)!, room => activityAt(room)!, width - paneInset) : null];
+	}));
 	if (!task) {
 		return null;
 	}
@@ -43,10 +46,13 @@ export const TaskPane = memo(function TaskPane({id, width, height, focused}: Tas
 	const colour = statusColor(theme, task.status);
 	const linesOf = (text: string | null) => (text === null ? 0 : Math.min(maxDetailLines(task.status, height), wrapWords(text, width - paneInset).length));
 	const detailLines = linesOf(detail);
+	// Two rows of spend and activity would leave fewer than minTailLines of output: one row holds both.
+	const fold = folded !== null && tailLinesFor(height, detailLines + 2) < minTailLines;
+	const spendLine = fold ? folded : spendText;
 	// The spend and activity lines take the output's lines, so the pane's plan (layout.ts) stays as it
 	// is; the activity line only while a line of output is left beside it.
 	const fixedLines = detailLines + (spendLine === null ? 0 : 1);
-	const activity = activityText !== null && tailLinesFor(height, fixedLines + 1) >= 1 ? activityText : null;
+	const activity = !fold && activityText !== null && tailLinesFor(height, fixedLines + 1) >= 1 ? activityText : null;
 	const tailCount = tailLinesFor(height, fixedLines + (activity === null ? 0 : 1));
 	// The error line is usually the last stderr line. Shown whole (wrapped) as the detail, it is left
 	// out of the tail rather than shown twice, once cut at the pane's width.

@@ -62,6 +62,7 @@ const actions: Record<Command, Action> = {
 	'confirm.no': state => state.confirmNo(),
 	'layout.toggle': (state, {effectiveLayout}) => state.toggleLayout(effectiveLayout),
 	'task.copy': state => state.copyAnswer(),
+	'task.pager': state => state.openPager(),
 	'filter.start': state => state.startFilter(),
 	'filter.submit': state => state.submitFilter(),
 	'filter.cancel': state => state.clearFilter(),
@@ -166,6 +167,13 @@ export function isAvailable(command: Command, state: BatchState): boolean {
 			return (id ? state.tasks[id]?.answer ?? null : null) !== null;
 		}
 
+		// Offered once the task has a log: it has started (now or in an earlier attempt).
+		case 'task.pager': {
+			const id = targetTaskId(state);
+			const task = id ? state.tasks[id] : undefined;
+			return task !== undefined && (task.startedAt !== null || task.attempt > 1);
+		}
+
 		case 'scroll.left': case 'scroll.right': {
 			return zoomOf(state.overlay)?.long.wrap === false;
 		}
@@ -199,6 +207,12 @@ export function stateLabel(command: Command, state: BatchState): string | undefi
 
 	if (command === 'view.filter' && state.statusFilter !== 'all') {
 		return `only ${state.statusFilter}`;
+	}
+
+	// R on a succeeded task runs it again (a new attempt), which "re-route" would not say.
+	if (command === 'task.reroute') {
+		const id = targetTaskId(state);
+		if (id && state.tasks[id]?.status === 'succeeded') return 'run again';
 	}
 
 	// w says what it does next: cut the wrapped lines, or wrap the cut ones.

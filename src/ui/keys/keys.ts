@@ -16,7 +16,7 @@ export type Command =
 	| 'scroll.up' | 'scroll.down' | 'scroll.left' | 'scroll.right' | 'zoom.wrap' | 'scroll.pageUp' | 'scroll.pageDown' | 'scroll.top' | 'scroll.bottom'
 	| 'search.start' | 'search.next' | 'search.prev' | 'search.submit' | 'search.cancel'
 	| 'task.cancel' | 'task.kill' | 'confirm.yes' | 'confirm.no'
-	| 'task.copy' | 'filter.start' | 'filter.submit' | 'filter.cancel' | 'filter.clear' | 'layout.toggle' | 'view.sort' | 'view.filter' | 'help.toggle' | 'spend.toggle' | 'app.quit' | 'app.detach'
+	| 'task.copy' | 'task.pager' | 'filter.start' | 'filter.submit' | 'filter.cancel' | 'filter.clear' | 'layout.toggle' | 'view.sort' | 'view.filter' | 'help.toggle' | 'spend.toggle' | 'app.quit' | 'app.detach'
 	| 'routing.mode' | 'routes.open' | 'routes.up' | 'routes.down' | 'routes.edit' | 'routes.model' | 'routes.provider' | 'routes.effort' | 'routes.add' | 'routes.remove' | 'routes.reload' | 'routes.default' | 'routes.close'
 	| 'field.submit' | 'field.cancel' | 'task.reroute' | 'pick.submit';
 
@@ -63,7 +63,7 @@ const table: readonly Entry[] = [
 	{command: 'zoom.close', keys: ['escape'], label: 'back', description: 'Close the zoomed task, this help or the spend table', contexts: ['zoom', 'help', 'spend'], pinned: true},
 	{command: 'task.cancel', keys: ['c'], label: 'cancel', description: 'Cancel the focused task (asks first): stop signal, then a forced kill after the grace period', contexts: ['grid', 'zoom']},
 	{command: 'task.kill', keys: ['K'], label: 'kill', description: 'Kill the focused task now, skipping the grace period (asks first)', contexts: ['grid', 'zoom']},
-	{command: 'task.reroute', keys: ['R'], label: 're-route', description: 'Send the focused queued, failed, cancelled or timed-out task to another route of the active mode, or to an explicit model and provider (a new attempt; the earlier one\'s log and result are kept)', contexts: ['grid', 'zoom']},
+	{command: 'task.reroute', keys: ['R'], label: 're-route', description: 'Send the focused task to another route of the active mode, or to an explicit model and provider: a queued one changes route; one that ended, succeeded too, runs again as a new attempt (the earlier one\'s log and result are kept); also after the batch has finished', contexts: ['grid', 'zoom']},
 	{command: 'confirm.yes', keys: ['y'], label: 'yes', description: 'Confirm', contexts: ['confirm']},
 	{command: 'confirm.no', keys: ['n', 'escape'], label: 'no', description: 'Back out', contexts: ['confirm']},
 	{command: 'routes.up', keys: ['up', 'k'], label: 'up', description: 'Select the route above', contexts: ['routes', 'route-pick'], group: 'select'},
@@ -88,6 +88,7 @@ const table: readonly Entry[] = [
 	{command: 'app.quit', keys: ['q', 'ctrl+c'], label: 'quit', description: 'Quit; while tasks run or wait it asks first (y stops them all, n stays); with nothing left running it quits at once; again at the question: yes; again while quitting: kill all now', contexts: everywhere, pinned: true},
 	{command: 'app.detach', keys: ['d'], label: 'detach', description: 'Leave the dashboard and let the batch run on in its runner host (also at the quit question); come back with hermes-delegate attach RUN', contexts: ['grid', 'zoom', 'confirm']},
 	{command: 'task.copy', keys: ['y'], label: 'copy', description: 'Copy the focused task\'s answer to the clipboard (OSC 52, where the terminal allows it; the notice says where else the text is)', contexts: ['grid', 'zoom']},
+	{command: 'task.pager', keys: ['o'], label: 'open log', description: 'Open the focused task\'s whole log, sanitised (no escape sequences), in $PAGER (else less); the dashboard comes back when the pager ends', contexts: ['grid', 'zoom']},
 	{command: 'filter.start', keys: ['/'], label: 'filter', description: 'Filter the grid and the list by what is typed: a task\'s id, name, goal, route, model, provider, profile or worker host (any case); Enter keeps it, Esc clears it', contexts: ['grid']},
 	{command: 'filter.submit', keys: ['enter'], label: 'keep', description: 'Keep the filter typed and go back to the grid', contexts: ['filter']},
 	{command: 'filter.cancel', keys: ['escape'], label: 'clear', description: 'Clear the filter being typed', contexts: ['filter']},

@@ -1,6 +1,7 @@
 // The app's one keyboard handler: find where the keyboard is, look the key up in the binding
 // table, hand the command to the store. Where a text field has the keyboard, keys that are not
-// commands there are typing. A paste is text, never keys (see paste-reader.ts).
+// commands there are typing. A paste is text, never keys (see paste-reader.ts); a mouse report
+// is never keys either (ui/mouse/sgr.ts), whether or not the mouse is on.
 import {useRef} from 'react';
 import {useInput, useStdin, type Key} from 'ink';
 import {keyContext, runKeyCommand, type CommandEnvironment} from './actions.js';
@@ -9,12 +10,17 @@ import {nonText, typeIntoField} from '../text-field/edit.js';
 import {useBatchStore} from '../store-context.js';
 import type {BatchStore} from '../../state/store-types.js';
 import {PasteReader} from './paste-reader.js';
+import {runMouse, type ClickMemory, type MouseEnvironment} from '../mouse/actions.js';
+import {MouseReader} from '../mouse/sgr.js';
 
 // What may arrive together as separate key presses: text, and the keys that are one byte (Enter, Tab).
 const splittable = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]+$/;
 
-export function useKeys(bindings: Bindings, environment: CommandEnvironment): void {
+/** `mouse`: where things are on screen, when the mouse is on; without it mouse reports are dropped. */
+export function useKeys(bindings: Bindings, environment: CommandEnvironment, mouse?: MouseEnvironment): void {
 	const store = useBatchStore();
+	const mouseReader = useRef(new MouseReader());
+	const clicks = useRef<ClickMemory>({last: undefined});
 	// Without raw mode (stdin not a terminal) Ink cannot read keys and would throw.
 	const {isRawModeSupported} = useStdin();
 	const paste = useRef<PasteReader | null>(null);
@@ -22,8 +28,16 @@ export function useKeys(bindings: Bindings, environment: CommandEnvironment): vo
 		store.getState().paste(text);
 	});
 	useInput((input, key) => {
-		if (!paste.current?.take(input, key)) {
-			handle(store, bindings, environment, input, key);
+		const read = mouseReader.current.take(input);
+		if (read === 'ignored') return;
+		if (read !== undefined && !('key' in read)) {
+			if (mouse) runMouse(read, store.getState(), mouse, clicks.current, Date.now());
+			return;
+		}
+
+		const keys = read?.key ?? input;
+		if (!paste.current?.take(keys, key)) {
+			handle(store, bindings, environment, keys, key);
 		}
 	}, {isActive: isRawModeSupported});
 }

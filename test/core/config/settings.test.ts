@@ -139,7 +139,7 @@ describe('loadSettings', () => {
 		const [problem] = problemsOf('concurrency: 2\nconcurrancy: 4\n');
 		expect(problem!.message).toBe('unknown setting concurrancy');
 		expect(problem!.location).toMatchObject({path: 'concurrancy', line: 2});
-		expect(problem!.fix).toBe('did you mean "concurrency"? known settings: concurrency, grace, characteristics, characteristic_words, theme, keys, log_limit, executor, concurrency_per_provider, budgets, budget_action, stuck_after, mcp');
+		expect(problem!.fix).toBe('did you mean "concurrency"? known settings: concurrency, grace, characteristics, characteristic_words, theme, keys, mouse, log_limit, executor, concurrency_per_provider, budgets, budget_action, stuck_after, mcp');
 	});
 
 	it('a syntax error is an input error naming the file, the line and the fix', () => {
@@ -199,5 +199,19 @@ describe('delegate.yaml: the MCP server\'s task limit (issue 35)', () => {
 	it('a limit that is no whole number from 1 is named with its line', () => {
 		const problems = problemsOf('concurrency: 2\nmcp:\n  max_tasks: 0\n');
 		expect(problems.map(problem => [problem.location.path, problem.location.line])).toEqual([['mcp.max_tasks', 3]]);
+	});
+});
+
+describe('delegate.yaml: the dashboard\'s mouse (issue 38)', () => {
+	it('mouse: false is read; left out, the settings say nothing (the dashboard then reads the mouse)', () => {
+		expect(loadSettings(writeHermesHome({delegate: 'mouse: false\n'}).settingsPath).mouse).toBe(false);
+		expect(loadSettings(writeHermesHome({delegate: 'concurrency: 2\n'}).settingsPath).mouse).toBeUndefined();
+	});
+
+	it('a mouse setting that is no true or false is named with its line and the fix', () => {
+		const [problem, ...rest] = problemsOf('concurrency: 2\nmouse: off please\n');
+		expect(rest).toEqual([]);
+		expect(problem!.location).toMatchObject({path: 'mouse', line: 2});
+		expect(problem!.fix).toMatch(/--no-mouse/);
 	});
 });

@@ -162,7 +162,7 @@ describe('the routes editor: a description edit', () => {
 
 		expect(editorOf(store.getState())).toMatchObject({input: null, error: null, selected: 1});
 		expect(editorOf(store.getState())?.routes[1]?.description).toBe(value);
-		expect(store.getState().tasks['t02']).toMatchObject({status: 'queued', routeName: 'deep', reason: 'goal matches route "deep" (tokenizer, crash)'});
+		expect(store.getState().tasks['t02']).toMatchObject({status: 'queued', routeName: 'deep', reason: 'goal matches route "deep" (tokenizer, crashes)'});
 		expect(store.getState().tasks['t03']).toMatchObject({routeName: 'fast'});
 		expect(store.getState().tasks['t01']).toMatchObject({status: 'running', routeName: 'fast'});
 		expect(store.getState().notice).toMatch(/set description of model_map route "deep"; re-planned t02$/);
@@ -183,7 +183,7 @@ describe('R: re-route a task', () => {
 		await waitFor(() => store.getState().tasks['t01']!.status === 'running' && store.getState().tasks['t02']!.status === 'failed', {message: 't01 running, t02 failed'});
 
 		store.getState().openReroute();
-		expect(store.getState()).toMatchObject({overlay: null, notice: expect.stringMatching(/first is running: only a queued, failed, cancelled or timed-out task can be re-routed/)});
+		expect(store.getState()).toMatchObject({overlay: null, notice: expect.stringMatching(/first is running: only a queued task, or one that ran and ended \(succeeded, failed, cancelled, timed out or lost\) can be re-routed/)});
 		store.getState().focus('t02');
 		store.getState().openReroute();
 		expect(pickerOf(store.getState())).toMatchObject({taskId: 't02', selected: 0});

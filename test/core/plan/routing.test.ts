@@ -85,6 +85,25 @@ describe('planBatch: route precedence', () => {
 	});
 });
 
+describe('planBatch: the reasons say what the operator wrote (issue 38, defects 7 and 15)', () => {
+	const scribe: ModelRoute = {kind: 'model', name: 'scribe', description: 'Keeps secret notes tidy; does not browse.', provider: 'openrouter', model: 'x/scribe'};
+	const withScribe: DelegationConfig = {...model, modelMap: {options: [fast, scribe], default: 'fast'}};
+
+	it('a description match names the goal\'s own words, never a stem ("notes", not "not")', () => {
+		expect(planOne({goal: 'Tidy the secret notes'}, withScribe).decision.reason).toBe('goal matches route "scribe" (tidy, secret, notes)');
+	});
+
+	it('"not" in a description matches no goal: "notes" is no "not"', () => {
+		const onlyNot: DelegationConfig = {...model, modelMap: {options: [fast, {...scribe, description: 'Does not browse.'}], default: 'fast'}};
+		expect(planOne({goal: 'Read my notes'}, onlyNot).decision.reason).toBe('default route of model_map');
+	});
+
+	it('a profile that is no route at all is not called a profile_routes route under model_map', () => {
+		expect(planOne({goal: 'x', profile: 'nosuch'}, model).decision.reason).toBe('task.profile "nosuch" is not a profile_routes route (profile_routes: coder, researcher), and the active mode is model_map');
+		expect(planOne({goal: 'x', option: 'nosuch'}, profiles).decision.reason).toBe('task.option "nosuch" is not a model_map route (model_map: fast, deep, research), and the active mode is profile_routes');
+	});
+});
+
 describe('planBatch: what a task ends up running on', () => {
 	it('a model route gives its model, provider and reasoning effort', () => {
 		expect(planOne({goal: 'x', option: 'deep'}, model).effective).toEqual({model: 'claude-opus-5', provider: 'anthropic', reasoning_effort: 'high', service_tier: null, profile: null});

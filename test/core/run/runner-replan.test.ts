@@ -121,6 +121,24 @@ describe('BatchRunner.applyRouting', () => {
 });
 
 describe('BatchRunner.retryTask', () => {
+	it('a succeeded task runs again as attempt 2 (R on any finished task, issue 38): its first answer stays with its first attempt', async () => {
+		const test = harness(release => [
+			{goal: 'first', context: `[fake:until-file=${release}]`},
+			{goal: 'second', context: '[fake:duration=0] [fake:answer=first-answer]'},
+		], 2);
+		const done = test.runner.start();
+		await waitFor(() => test.runner.status('t01') === 'running' && test.runner.status('t02') === 'succeeded', {message: 't01 running, t02 succeeded'});
+
+		expect(test.runner.retryTask('t02', modelMap, 'deep')).toEqual({ok: true, attempt: 2});
+		await waitFor(() => test.events.filter(event => event.type === 'task.finished' && event.id === 't02').length === 2, {message: 'attempt 2 ended'});
+		writeFileSync(test.release, '');
+		const report = await done;
+
+		const result = report.results[1]!;
+		expect(result).toMatchObject({status: 'succeeded', attempt: 2, route: {name: 'deep'}});
+		expect(result.earlier_attempts?.map(earlier => [earlier.route.name, earlier.status])).toEqual([['fast', 'succeeded']]);
+	});
+
 	it('a failed task runs again on the chosen route as attempt 2: its first log and result are kept', async () => {
 		const test = harness(release => [
 			{goal: 'first', context: `[fake:until-file=${release}]`},
@@ -136,7 +154,7 @@ describe('BatchRunner.retryTask', () => {
 		const requeued = test.events.find(event => event.type === 'task.requeued');
 		expect(requeued).toMatchObject({id: 't02', attempt: 2, plan: {decision: {route: {name: 'deep'}, reason: 're-routed to "deep" by the operator (attempt 2)'}}});
 		await waitFor(() => test.runner.status('t02') === 'failed' && test.events.filter(event => event.type === 'task.finished' && event.id === 't02').length === 2, {message: 'attempt 2 ended'});
-		expect(test.runner.retryTask('t01', modelMap, 'deep')).toEqual({ok: false, reason: 't01 is running: only a queued, failed, cancelled or timed-out task can be re-routed'});
+		expect(test.runner.retryTask('t01', modelMap, 'deep')).toEqual({ok: false, reason: 't01 is running: only a queued task, or one that ran and ended (succeeded, failed, cancelled, timed out or lost) can be re-routed'});
 		writeFileSync(test.release, '');
 		const report = await done;
 

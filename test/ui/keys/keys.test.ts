@@ -271,6 +271,7 @@ describe('help and footer are generated from the bindings', () => {
 			{keys: 'q', label: 'quit', pinned: true},
 			{keys: 'd', label: 'detach'},
 			{keys: 'y', label: 'copy'},
+			{keys: 'o', label: 'open log'},
 			{keys: '/', label: 'filter'},
 			{keys: 'Esc', label: 'clear filter'},
 			{keys: 's', label: 'sort'},
@@ -281,7 +282,7 @@ describe('help and footer are generated from the bindings', () => {
 	it('the footer leaves out what is unavailable right now', () => {
 		const succeeded = (command: Command) => !['task.cancel', 'task.kill', 'task.reroute', 'task.copy', 'search.next', 'search.prev'].includes(command);
 		const zoom = footerHints(defaultBindings, 'zoom', {available: succeeded});
-		expect(zoom.map(hint => hint.label)).toEqual(['scroll', 'page', 'cut lines', 'search', 'back', 'spend', 'help', 'quit', 'detach']);
+		expect(zoom.map(hint => hint.label)).toEqual(['scroll', 'page', 'cut lines', 'search', 'back', 'spend', 'help', 'quit', 'detach', 'open log']);
 		expect(footerHints(defaultBindings, 'zoom').find(hint => hint.label === 'match')?.keys).toBe('n/N');
 	});
 
