@@ -1,6 +1,6 @@
 // Which connections the runner host accepts. Each costs a file descriptor from the moment it is
 // accepted: idle clients without a cap took every descriptor the batch's tasks needed, and tasks
-// failed with EMFILE, blamed on --concurrency (issue 36, item 7). So the host holds at most
+// failed with EMFILE, blamed on --concurrency (docs/reliability-security.md). So the host holds at most
 // maxConnections at once, and refuses one more whenever what is left would not start and run the
 // batch's tasks; a refused client is told why in a `bye` line and closed at once.
 import {descriptorsForTasks, descriptorsFree} from '../core/process/open-files.js';

@@ -6,7 +6,9 @@
 // client (its socket's queue and the replies held for it) is under the bound and fewer than
 // maxInFlight of its requests are being answered, so a client that asks and never reads holds at
 // most the bound plus those few replies (each bounded: server.ts caps read-output), and its further
-// requests wait unread in the kernel (issue 36, item 6).
+// requests wait unread in the kernel (docs/reliability-security.md).
+// Past 300 lines as one class: the hello, the bound and the pushes share one socket's state, and
+// split they would each need the others' view of what waits for the client.
 import type {Socket} from 'node:net';
 import {LineReader} from '../wire/framing.js';
 import {defaultTailLines, encodeLine, hostFeatures, maxClientLineBytes, parseClientLine, protocolVersion, scriptClients, type BatchSnapshot, type HostMessage, type LeaveReason, type Request, type ReplyValue, type SequencedEvent} from '../wire/protocol.js';

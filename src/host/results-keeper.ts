@@ -1,6 +1,6 @@
 // A report that results.json could not take (a full disk, a quota) lives only in the runner host.
 // A detached host used to end with its last task and the report with it: `wait` then found no
-// results and blamed a SIGKILL (issue 36, item 8). So the host keeps the report and serves it (its
+// results and blamed a SIGKILL (docs/reliability-security.md). So the host keeps the report and serves it (its
 // event history holds batch.finished) until a client has it (a `wait`, or a dashboard that quits
 // and prints it), retries the write with a growing pause, and says in host.log what happened;
 // `ls` and `wait` read that line (wire/host-json.ts).

@@ -49,7 +49,7 @@ export class HostStatusFile {
 	 * One write at a time, so an older status never lands after a newer one; changes made while
 	 * one is under way are written together once it is done. Sixteen tasks starting at once are
 	 * two writes, not seventeen: an atomic write costs ~1.5 ms of CPU, and a batch of 16 short
-	 * tasks asked for 36 (issue 24's Cost). host.json ends as the newest status all the same.
+	 * tasks asked for 36 (bench/RESULTS.md). host.json ends as the newest status all the same.
 	 */
 	private write(): void {
 		this.stale = true;

@@ -1,4 +1,4 @@
-// y: the task's answer to the terminal's clipboard (issue 38). Whether the terminal takes an OSC 52
+// y: the task's answer to the terminal's clipboard (docs/dashboard.md). Whether the terminal takes an OSC 52
 // write cannot be known (many ignore it, tmux only with set-clipboard), so the notice always says
 // where else the text is: the command that prints the task's log, and results.json once written.
 import type {BatchState} from './store-types.js';

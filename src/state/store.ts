@@ -2,6 +2,8 @@
 // state (focus, overlays). A vanilla zustand store so it is created and tested without React;
 // components read it through selectors (ui/store-context.tsx). Output comes as the runner host
 // pushes it (at a capped rate: host/server.ts): `takeOutput` applies each push (state/feed.ts).
+// Past 300 lines on purpose: the actions are colocated with the state they change (the zustand
+// way); the decisions themselves live in the slices and deciders it composes.
 import {createStore} from 'zustand/vanilla';
 import type {PlannedTask, RoutingMode, TaskStatus} from '../core/types.js';
 import {isActive} from '../core/types.js';

@@ -1,4 +1,4 @@
-// Which tasks the grid and the list show, in which order (issue 38: sort and a status filter, as
+// Which tasks the grid and the list show, in which order (sort and a status filter, as
 // k9s and process-compose users reach for). Pure: the layouts, focus moves and the footer's
 // "+N more" all ask this one function, so what is on screen and where focus goes agree.
 import type {TaskStatus} from '../core/types.js';

@@ -1,5 +1,4 @@
-// A pane's spend and activity lines, folded onto one row where the pane is short (issue 38,
-// defect 9): early in a task both say little that changes ("spend not read yet", "no tool call
+// A pane's spend and activity lines, folded onto one row where the pane is short: early in a task both say little that changes ("spend not read yet", "no tool call
 // yet"), and two rows of that in a pane of seven left it one line of output.
 
 /** Spend on the left, in at most half the row; the activity in what is left. */

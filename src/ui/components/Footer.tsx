@@ -84,7 +84,7 @@ export const mouseHint: KeyHint = {keys: 'mouse', label: 'on (shift+drag selects
 const shortMouseHint: KeyHint = {keys: 'mouse', label: 'on', pinned: true};
 
 /**
- * The hints that fit, with the mouse's state last when it is on (issue 38: the footer shows it).
+ * The hints that fit, with the mouse's state last when it is on (docs/dashboard.md).
  * Keys come first: the whole sentence only where every key fits beside it, else `mouse on`, which
  * stays while other keys give way, as help and quit do (the help says how to select text).
  */

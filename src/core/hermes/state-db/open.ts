@@ -1,4 +1,4 @@
-// How every read of a Hermes state.db is made (FACTS.md §6), shared by the spend reader
+// How every read of a Hermes state.db is made (docs/spend.md), shared by the spend reader
 // (sessions.ts) and the live activity reader (messages.ts). The rules that keep Hermes safe:
 // - read-only, the file must exist (we never create a database where Hermes has none);
 // - every statement is reset as it returns (get, all): no transaction or read mark outlives it, so

@@ -1,4 +1,4 @@
-// Reads what Hermes records about each session in its home's state.db (FACTS.md §6): SQLite in WAL
+// Reads what Hermes records about each session in its home's state.db (docs/spend.md): SQLite in WAL
 // mode, written by the running `hermes` processes while we read. How every read is made, so that
 // Hermes is never held up and a bad file is a value, never a throw, is open.ts.
 import path from 'node:path';
