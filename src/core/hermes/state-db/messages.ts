@@ -1,4 +1,5 @@
-// The conversation of one running session, as Hermes records it in its home's state.db (docs/spend.md): the `messages` rows after the last one already read. A pane follows a task on a
+// The conversation of one running session, as Hermes records it in its home's state.db
+// (docs/spend.md): the `messages` rows after the last one already read. A pane follows a task on a
 // release without stream-json with these, so the reads are made to be cheap and harmless: one
 // indexed query a second at most, a bounded number of rows and bounded text per row, read-only,
 // through the same open-and-classify as spend (open.ts), with less patience for locks.
