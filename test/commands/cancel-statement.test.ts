@@ -1,5 +1,5 @@
 // `cancel` asks nobody: what it prints is the dashboard's confirm question said as what is being
-// done (issue 38, defect 15), for every form the question takes.
+// done, for every form the question takes.
 import {describe, expect, test} from 'vitest';
 import {statement} from '../../src/commands/cancel.js';
 import {confirmQuestion} from '../../src/ui/components/ConfirmBar.js';

@@ -1,4 +1,4 @@
-// o with no pager to run (issue 38): no $PAGER and no less on PATH is said at once, and the
+// o with no pager to run: no $PAGER and no less on PATH is said at once, and the
 // terminal is never taken from the dashboard for it.
 import {describe, expect, test} from 'vitest';
 import {showLogInPager} from '../../src/commands/pager.js';

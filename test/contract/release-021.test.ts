@@ -1,5 +1,5 @@
 // The fake posing as Hermes 0.21.5 (what upstream's source shows for late September 2026, never run
-// here: docs/hermes-releases.md), driven through the real runner: each change of issue 37 that a
+// here: docs/hermes-releases.md), driven through the real runner: each 0.21 change that a
 // batch meets, held to what hermes-delegate must make of it.
 import {mkdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';

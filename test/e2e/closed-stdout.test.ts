@@ -1,5 +1,5 @@
-// A reader that goes away (`ls | true`, `| head -1`) ends every command quietly (issue 38,
-// defect 3): no unhandled EPIPE and its stack trace, and no command left following output
+// A reader that goes away (`ls | true`, `| head -1`) ends every command quietly:
+// no unhandled EPIPE and its stack trace, and no command left following output
 // that nobody reads.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {makeHome, runCli, runCliIntoClosedPipe, tasksJson, type TestHome} from '../helpers/run-cli.js';

@@ -168,7 +168,7 @@ describe.concurrent('config show', () => {
 		expect(`${run.stdout}${run.stderr}`).not.toContain('sk-secret-9');
 	});
 
-	it('says when delegate.yaml does not exist, rather than naming it as if it were read (issue 38, defect 15)', async ({expect, onTestFinished}) => {
+	it('says when delegate.yaml does not exist, rather than naming it as if it were read', async ({expect, onTestFinished}) => {
 		const test = home(onTestFinished);
 		const settings = path.join(test.dir, 'delegate.yaml');
 		const missing = await runCli(test, ['config', 'show']);

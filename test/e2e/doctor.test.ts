@@ -115,7 +115,7 @@ describe('doctor', () => {
 		expect((await runCli(home, ['doctor', '--hermes-bin', fakeHermes('0.20.0')])).stdout).toMatch(/load: concurrency 2 on/);
 	});
 
-	it('names the release and how it is known, and each 0.21 change that applies to a home (issue 37)', async () => {
+	it('names the release and how it is known, and each 0.21 change that applies to a home', async () => {
 		home = makeHome(`${config}max_concurrent_sessions: 2\ndisplay:\n  interface: tui\n`);
 		home.write('profiles/coder/config.yaml', 'model: {default: m2}\ngateway:\n  max_concurrent_sessions: 1\n');
 		const result = await runCli(home, ['doctor', '--hermes-bin', fakeHermes('0.21.5'), '--json']);

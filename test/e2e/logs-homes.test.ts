@@ -1,4 +1,4 @@
-// `logs` finds a run where `ls`, `attach`, `wait` and `cancel` find it (issue 38, defect 2: the
+// `logs` finds a run where `ls`, `attach`, `wait` and `cancel` find it (the
 // demo's runs too, including the command the zoom's footer suggests), and on a live run says
 // which tasks failed and which succeeded, not `ended` for both (defect 14).
 import path from 'node:path';

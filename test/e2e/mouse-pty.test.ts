@@ -1,4 +1,4 @@
-// The mouse in a real terminal (issue 38): the dashboard turns SGR mouse reporting on (tmux then
+// The mouse in a real terminal: the dashboard turns SGR mouse reporting on (tmux then
 // reports clicks as the terminal would), a double click on a pane zooms it, and quitting turns
 // reporting off again, or the shell would get a report for every click; --no-mouse never turns it
 // on. tmux's mouse_* formats say which modes the application set.

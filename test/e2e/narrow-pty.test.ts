@@ -1,4 +1,4 @@
-// Narrow screens in a real terminal (issue 38, defect 13): at 80 columns the header keeps the run
+// Narrow screens in a real terminal: at 80 columns the header keeps the run
 // id (what attach, logs and wait need); at 50 the zoom's footer keeps `Esc back`; at 70 the routes
 // editor keeps each route's task counts.
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// o opens the focused task's whole log in $PAGER (issue 38): sanitised (the agent's escape
+// o opens the focused task's whole log in $PAGER: sanitised (the agent's escape
 // sequences never reach the terminal), in a private temporary file removed afterwards; while the
 // pager runs it has the terminal (the keys typed go to it, not the dashboard; mouse reporting and
 // bracketed paste are off), and the dashboard comes back when it ends, saying so.

@@ -1,4 +1,4 @@
-// 12 tasks at 160×48 (issue 38, defect 9): the README's three-line rule holds in a real terminal.
+// 12 tasks at 160×48: the README's three-line rule holds in a real terminal.
 // Every pane of the grid shows at least three lines of output below its title, route, spend and
 // detail rows; before, two columns of six panes left each one line.
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// `wait --jsonl` prints the same events whether the run is live or finished (issue 38, defect 10):
+// `wait --jsonl` prints the same events whether the run is live or finished:
 // the run's record (events.jsonl), then the live host's events of the same kinds without the ones
 // already printed. Proven by waiting on the same run twice, once while a task still runs and once
 // after the end: the two outputs must be identical, line for line.

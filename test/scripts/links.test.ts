@@ -1,5 +1,5 @@
 // Every link in README.md, CONTRIBUTING.md, CHANGELOG.md and docs/ reaches a file of this
-// repository and, with an #anchor, a heading in it (issue 40: the README points into docs/, and a
+// repository and, with an #anchor, a heading in it (the README points into docs/, and a
 // moved or renamed section must not leave a link to nowhere).
 import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';

@@ -106,7 +106,7 @@ describe('fitHints', () => {
 	});
 });
 
-describe('the zoom on a narrow terminal (issue 38, defect 13)', () => {
+describe('the zoom on a narrow terminal', () => {
 	test('at 50 columns the zoom\'s footer keeps Esc back, with help and quit', async () => {
 		const view = render({tasks: plannedTasks(1), columns: 50, rows: 24});
 		startTask(view.store, 't01', t0);

@@ -28,7 +28,7 @@ describe('header', () => {
 	test.each([
 		[80, /^hermes-delegate · 1m05s · model routes · run 20261204-181144-dc9062$/],
 		[60, /^hermes-delegate · 1m05s · run 20261204-181144-dc9062$/],
-	])('at %i columns the run time and the run id stay; concurrency and the mode give way (issue 38, defect 13)', async (columns, first) => {
+	])('at %i columns the run time and the run id stay; concurrency and the mode give way', async (columns, first) => {
 		const {frame, store} = render({tasks: plannedTasks(1), columns, runId: '20261204-181144-dc9062'});
 		startTask(store, 't01', t0);
 		store.getState().tick(t0 + 65_000);

@@ -322,7 +322,7 @@ describe('quit', () => {
 		expect(store.getState().quitting).toBe(false);
 	});
 
-	test('with nothing left running, q quits at once: no question (issue 24 over issue 22\'s q then y)', async () => {
+	test('with nothing left running, q quits at once: no question', async () => {
 		const {frame, stdin, store, control} = render({tasks: plannedTasks(1)});
 		startTask(store, 't01', t0);
 		finishTask(store, 't01', 'succeeded', {startedAt: t0, finishedAt: t0 + 1000, exitCode: 0});

@@ -57,7 +57,7 @@ describe('planFrame', () => {
 		}
 	});
 
-	test('160x48 with 12 tasks (issue 38, defect 9): two columns of six would leave one line of output; the layout changes instead', () => {
+	test('160x48 with 12 tasks: two columns of six would leave one line of output; the layout changes instead', () => {
 		for (const warnings of [false, true]) {
 			const frame = planFrame({columns: 160, rows: 48, taskCount: 12, preference: 'auto', warnings, statusLine: false, confirm: 0});
 			if (frame.tooSmall || frame.body.kind !== 'grid') throw new Error('expected a grid');

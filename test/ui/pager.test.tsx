@@ -1,4 +1,4 @@
-// o asks for the focused task's log in $PAGER (issue 38): offered once the task has a log; the
+// o asks for the focused task's log in $PAGER: offered once the task has a log; the
 // dashboard command does the rest (test/e2e/pager-pty.test.ts).
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';

@@ -1,4 +1,4 @@
-// A short pane folds its spend and activity lines onto one row (issue 38, defect 9): both say
+// A short pane folds its spend and activity lines onto one row: both say
 // little that changes early on ("spend not read yet", "no tool call yet"), and on two rows they
 // left a pane of seven lines one line of output.
 import {cleanup} from 'ink-testing-library';

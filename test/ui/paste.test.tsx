@@ -24,7 +24,7 @@ const keys = {down: '\u001B[B', enter: '\r', ctrlU: '\u0015', backspace: '\u007F
 const pasteStart = '\u001B[200~';
 const pasteEnd = '\u001B[201~';
 const bracketed = (text: string) => `${pasteStart}${text}${pasteEnd}`;
-// The operator's paste of issue 22: two lines, the second of which would remove the route and confirm.
+// An operator's paste: two lines, the second of which would remove the route and confirm.
 const twoLines = 'Web research with sources\rxy';
 
 function editor() {

@@ -52,7 +52,7 @@ function picker(config = steeringConfig, tasks: Array<Record<string, unknown> & 
 }
 
 describe('R: where the task is now', () => {
-	test('a succeeded task is offered R and goes back in the queue on the route picked (issue 38: restart a succeeded task)', async () => {
+	test('a succeeded task is offered R and goes back in the queue on the route picked (restart a succeeded task)', async () => {
 		const view = picker();
 		startTask(view.store, 't01', t0);
 		finishTask(view.store, 't01', 'succeeded', {startedAt: t0, finishedAt: t0 + 1000, exitCode: 0, answer: 'done'});

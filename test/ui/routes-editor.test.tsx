@@ -53,7 +53,7 @@ function editor(profiles: readonly string[] = ['coder', 'writer'], columns = 110
 }
 
 describe('the routes editor', () => {
-	test('at 70 columns each route keeps its task counts; what it runs gives way (issue 38, defect 13)', async () => {
+	test('at 70 columns each route keeps its task counts; what it runs gives way', async () => {
 		const view = editor(['coder', 'writer'], 70);
 		view.stdin.write('r');
 		await view.until(/Routes · model routes/);

@@ -1,4 +1,4 @@
-// s sorts the grid and the list, f shows only some statuses (issue 38, as k9s and process-compose
+// s sorts the grid and the list, f shows only some statuses (as k9s and process-compose
 // users expect); the footer says the order and the filter while they are not the default, and
 // focus moves through the panes as they are shown.
 import {cleanup} from 'ink-testing-library';

@@ -133,7 +133,7 @@ describe('spendTableLines', () => {
 		expect(spendTableLines(totals, 70).find(line => line.kind === 'head')!.text).not.toContain('cache w');
 	});
 
-	test('the cost is never what the width cuts: a note that does not fit gives way (issue 38, defect 4)', () => {
+	test('the cost is never what the width cuts: a note that does not fit gives way', () => {
 		const partly = sumSpend([
 			// A long name widens the name column until the cells end at the edge, leaving no room for the note.
 			{route: 'research', model: 'deepseek/deepseek-v4-pro', spend: {...known, cost_usd: 0.012, model: 'deepseek/deepseek-v4-pro'}},

@@ -177,7 +177,7 @@ describe('delegate.yaml that is not UTF-8', () => {
 	});
 });
 
-describe('delegate.yaml: budgets, per-provider concurrency, stuck_after (issue 25)', () => {
+describe('delegate.yaml: budgets, per-provider concurrency, stuck_after', () => {
 	it('reads them', () => {
 		const {settingsPath: file} = writeHermesHome({delegate: 'concurrency_per_provider: {openrouter: 4}\nbudgets:\n  deep: {usd: 2}\n  fast: {tokens: 500000}\nbudget_action: cancel\nstuck_after: 90\n'});
 		expect(loadSettings(file)).toMatchObject({concurrencyPerProvider: {openrouter: 4}, routeBudgets: {deep: {usd: 2}, fast: {tokens: 500_000}}, budgetAction: 'cancel', stuckAfterMs: 90_000});
@@ -190,7 +190,7 @@ describe('delegate.yaml: budgets, per-provider concurrency, stuck_after (issue 2
 	});
 });
 
-describe('delegate.yaml: the MCP server\'s task limit (issue 35)', () => {
+describe('delegate.yaml: the MCP server\'s task limit', () => {
 	it('mcp.max_tasks is read; without it, the default', () => {
 		expect(loadSettings(writeHermesHome({delegate: 'mcp:\n  max_tasks: 7\n'}).settingsPath).mcpMaxTasks).toBe(7);
 		expect(loadSettings(writeHermesHome({delegate: 'concurrency: 2\n'}).settingsPath).mcpMaxTasks).toBe(defaultSettings.mcpMaxTasks);
@@ -202,7 +202,7 @@ describe('delegate.yaml: the MCP server\'s task limit (issue 35)', () => {
 	});
 });
 
-describe('delegate.yaml: the dashboard\'s mouse (issue 38)', () => {
+describe('delegate.yaml: the dashboard\'s mouse', () => {
 	it('mouse: false is read; left out, the settings say nothing (the dashboard then reads the mouse)', () => {
 		expect(loadSettings(writeHermesHome({delegate: 'mouse: false\n'}).settingsPath).mouse).toBe(false);
 		expect(loadSettings(writeHermesHome({delegate: 'concurrency: 2\n'}).settingsPath).mouse).toBeUndefined();

@@ -195,7 +195,7 @@ describe('one-line task fields', () => {
 	});
 });
 
-describe('task-file errors say what the operator can find (issue 38, defect 12)', () => {
+describe('task-file errors say what the operator can find', () => {
 	it('an unclosed quote names the last line of the file, not one past it', () => {
 		const text = '- goal: a\n- goal: b\n- goal: c\n- goal: "d\n';
 		const error = errorOf(text);

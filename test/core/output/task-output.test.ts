@@ -116,7 +116,7 @@ describe('TaskOutput and Hermes\'s session line', () => {
 	});
 });
 
-describe('TaskOutput display lines (live activity read from Hermes\'s records, issue 27)', () => {
+describe('TaskOutput display lines (live activity read from Hermes\'s records)', () => {
 	it('shows them in order with what the task printed, but never in its result or its stdout tail', () => {
 		const output = new TaskOutput();
 		output.pushStdout(Buffer.from('before\n'));

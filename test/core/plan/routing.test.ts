@@ -85,7 +85,7 @@ describe('planBatch: route precedence', () => {
 	});
 });
 
-describe('planBatch: the reasons say what the operator wrote (issue 38, defects 7 and 15)', () => {
+describe('planBatch: the reasons say what the operator wrote', () => {
 	const scribe: ModelRoute = {kind: 'model', name: 'scribe', description: 'Keeps secret notes tidy; does not browse.', provider: 'openrouter', model: 'x/scribe'};
 	const withScribe: DelegationConfig = {...model, modelMap: {options: [fast, scribe], default: 'fast'}};
 

@@ -194,14 +194,14 @@ describe('describeStop', () => {
 			.toBe('timed out: SIGTERM sent to its process group; it ignored SIGTERM and was killed with SIGKILL 5.0 s later');
 	});
 
-	it('a timeout says its limit and whose it was (issue 38, defect 15)', () => {
+	it('a timeout says its limit and whose it was', () => {
 		expect(describeStop({reason: 'timeout', termSentAt: 0, endedAt: 300, signal: 'SIGINT', exitCode: null, forced: false, timeout: {ms: 30_000, own: true}}))
 			.toBe('timed out at its limit of 30 s (the task\'s "timeout"): SIGTERM sent to its process group; ended 0.3 s later (by SIGINT)');
 		expect(describeStop({reason: 'timeout', termSentAt: 0, endedAt: 300, signal: 'SIGINT', exitCode: null, forced: false, timeout: {ms: 1500, own: false}}))
 			.toBe('timed out at its limit of 1.5 s (the batch\'s timeout, --timeout): SIGTERM sent to its process group; ended 0.3 s later (by SIGINT)');
 	});
 
-	it('a kill (K, cancel --kill) is said as one: no grace period, nothing ignored (issue 38, defect 5)', () => {
+	it('a kill (K, cancel --kill) is said as one: no grace period, nothing ignored', () => {
 		expect(describeStop({reason: 'cancel', termSentAt: 1000, killDueAt: 1000, graceMs: 5000, endedAt: 1020, signal: 'SIGKILL', exitCode: null, forced: true}))
 			.toBe('cancelled by the operator: killed with SIGKILL at once, without a grace period (SIGTERM went with it)');
 		// K pressed 1.5 s into a cancel's grace period.

@@ -121,7 +121,7 @@ describe('BatchRunner.applyRouting', () => {
 });
 
 describe('BatchRunner.retryTask', () => {
-	it('a succeeded task runs again as attempt 2 (R on any finished task, issue 38): its first answer stays with its first attempt', async () => {
+	it('a succeeded task runs again as attempt 2 (R on any finished task): its first answer stays with its first attempt', async () => {
 		const test = harness(release => [
 			{goal: 'first', context: `[fake:until-file=${release}]`},
 			{goal: 'second', context: '[fake:duration=0] [fake:answer=first-answer]'},

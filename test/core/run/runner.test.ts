@@ -227,7 +227,7 @@ describe('BatchRunner timeouts', () => {
 		const report = await harness.runner.start();
 
 		expect(report.results[0]).toMatchObject({status: 'timed_out', success: false});
-		// The limit it ran into, and whose (issue 38, defect 15).
+		// The limit it ran into, and whose.
 		expect(report.results[0]?.error).toMatch(/^timed out at its limit of 0\.3 s \(the task's "timeout"\): SIGTERM sent/);
 		expect(harness.events.find(event => event.type === 'task.cancelling')).toMatchObject({id: 't01', cancelling: {reason: 'timeout'}});
 		expect(listGroupMembers(startedPid(harness, 't01'))).toEqual([]);

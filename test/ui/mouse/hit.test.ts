@@ -1,4 +1,4 @@
-// Which task a click lands on comes from the frame plan the screen is drawn from (issue 38, mouse).
+// Which task a click lands on comes from the frame plan the screen is drawn from.
 import {describe, expect, test} from 'vitest';
 import {planFrame} from '../../../src/ui/layout.js';
 import {isDoubleClick} from '../../../src/ui/mouse/double-click.js';

@@ -1,4 +1,4 @@
-// The mouse in the dashboard (issue 38): a click focuses the pane under it, a double click zooms
+// The mouse in the dashboard: a click focuses the pane under it, a double click zooms
 // it, the wheel scrolls the zoom and the help; a mouse report never types into a field.
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';

@@ -1,4 +1,4 @@
-// Mouse reports are untrusted bytes from the terminal (issue 38, mouse): only whole SGR reports of
+// Mouse reports are untrusted bytes from the terminal: only whole SGR reports of
 // what the dashboard uses become events; anything else that starts like one is dropped, never keys.
 import {describe, expect, test} from 'vitest';
 import {MouseReader, readMouse, wheelDelta} from '../../../src/ui/mouse/sgr.js';

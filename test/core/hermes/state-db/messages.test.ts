@@ -119,7 +119,7 @@ describe('the messages reader', () => {
 	});
 });
 
-describe('the messages reader on other schemas (issue 37)', () => {
+describe('the messages reader on other schemas', () => {
 	it('reads a table that lacks the tool columns (an older or not yet upgraded database): they are unknown', () => {
 		const file = path.join(scratch.folder('messages-db-'), 'state.db');
 		const db = new Database(file);
