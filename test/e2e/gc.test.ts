@@ -28,7 +28,9 @@ function runFolder(test: TestHome): string {
 function started(test: TestHome): ProcessRecord[] {
 	const file = test.runs().length === 0 ? '' : path.join(runFolder(test), 'processes.jsonl');
 	if (!existsSync(file)) return [];
-	return readFileSync(file, 'utf8').trim().split('\n').map(line => JSON.parse(line) as ProcessRecord).filter(record => record.event === 'started');
+	// Only whole lines: the runner may be writing the next one (or have created the file empty).
+	const lines = readFileSync(file, 'utf8').split('\n').slice(0, -1);
+	return lines.map(line => JSON.parse(line) as ProcessRecord).filter(record => record.event === 'started');
 }
 
 function logMatch(test: TestHome, task: string, pattern: RegExp): RegExpExecArray | null {
