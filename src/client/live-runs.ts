@@ -113,7 +113,9 @@ export function chooseRun(hermesHomes: readonly string[], runId: string | undefi
 
 	const live = runs.filter(run => run.state === 'live');
 	if (live.length === 0) {
-		throw new InputError('no live run: no runner host serves a batch of this HERMES_HOME', {}, 'start one with `hermes-delegate tui`, `demo` or `run --detach`; `hermes-delegate ls` lists the recent runs');
+		// attach also opens a finished run (read-only): say so to whoever came to look at one.
+		const finished = options.command === 'attach to' ? ', and `hermes-delegate attach RUN` opens a finished one read-only' : '';
+		throw new InputError('no live run: no runner host serves a batch of this HERMES_HOME', {}, `start one with \`hermes-delegate tui\`, \`demo\` or \`run --detach\`; \`hermes-delegate ls\` lists the recent runs${finished}`);
 	}
 
 	return live[0]!;

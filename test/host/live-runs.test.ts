@@ -99,3 +99,22 @@ describe('the runs of a home', () => {
 		expect(describeRun('20260101-000001-aaaaaa', home)).toMatchObject({state: 'owner died', clients: null, socket: null});
 	});
 });
+
+describe('no live run', () => {
+	it('attach says that a finished run opens with its id; cancel, which has nothing to do with one, does not', () => {
+		const home = scratch.folder('no-live-');
+		const fixOf = (command: string) => {
+			try {
+				chooseRun([home], undefined, {needLive: true, command});
+			} catch (error) {
+				return (error as {fix?: string}).fix;
+			}
+
+			return undefined;
+		};
+
+		expect(fixOf('attach to')).toContain('`hermes-delegate attach RUN` opens a finished one read-only');
+		expect(fixOf('cancel')).not.toContain('attach RUN');
+		expect(fixOf('cancel')).toContain('hermes-delegate ls');
+	});
+});
