@@ -54,8 +54,11 @@ export function loadCases(version: RecordedVersion): RecordedCase[] {
 		.map((file) => JSON.parse(readFileSync(join(folder, file), 'utf8')) as RecordedCase);
 }
 
-/** A free 5-digit port on 127.0.0.1 (text-mode panels pad around the digits), closed again. */
-async function freePort(): Promise<string> {
+/**
+ * A free 5-digit port on 127.0.0.1 (text-mode panels pad around the digits), closed again, and
+ * none of `taken`: the kernel may hand the same port out twice in a row.
+ */
+async function freePort(taken: readonly string[] = []): Promise<string> {
 	for (;;) {
 		const port = await new Promise<number>((resolve, reject) => {
 			const server = createServer();
@@ -65,7 +68,7 @@ async function freePort(): Promise<string> {
 				server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
 			});
 		});
-		if (port >= 10_000) return String(port);
+		if (port >= 10_000 && !taken.includes(String(port))) return String(port);
 	}
 }
 
@@ -93,10 +96,9 @@ export async function prepareReplay(recorded: RecordedCase, fakeAgentPath: strin
 		HERMES_BIN: fakeAgentPath,
 		VENV: dirname(fakeAgentPath),
 		PATH: '/usr/local/bin:/usr/bin:/bin',
-		PORT_A: await freePort(),
-		PORT_B: await freePort(),
-		PORT_DEAD: await freePort(),
 	};
+	// Distinct, or {PORT_B} would read back as {PORT_A} after normalise.
+	for (const name of ['PORT_A', 'PORT_B', 'PORT_DEAD']) values[name] = await freePort(Object.values(values));
 	for (const folder of ['HOME', 'USERHOME', 'NOSKILLS', 'TMPDIR', 'CWD']) mkdirSync(values[folder]!, {recursive: true});
 	writeFileSync(values['QUERY_FILE']!, 'Say hello.\n');
 	if (recorded.config_yaml !== undefined) writeFileSync(join(values['HOME']!, 'config.yaml'), fill(recorded.config_yaml, values));
