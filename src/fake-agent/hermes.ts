@@ -32,6 +32,7 @@ steer it with directives in the query, e.g. [fake:duration=1] [fake:steps=N] [fa
   [fake:forever] [fake:until-file=PATH] (steps until PATH exists, then answers)
   [fake:term-delay=SECONDS] [fake:term-exit] [fake:ignore-term] [fake:grandchild] [fake:ready]
   [fake:lines=N] [fake:bytes=N] [fake:line-bytes=B] [fake:escapes] [fake:echo-args] [fake:stdin] [fake:chatter=S]
+  [fake:after-file=PATH] (its lines/bytes only once PATH exists; with until-file, they stop once that exists)
 env FAKE_HERMES_TUI_HANDOFF=1: a Hermes without the no-TTY gate (display.interface: tui or HERMES_TUI=1 open the TUI, which exits 0)`;
 
 async function readQuery(command: ChatCommand): Promise<string | {error: string}> {
@@ -163,6 +164,8 @@ async function main(argv: readonly string[]): Promise<number> {
 
 	let exitCode: number;
 	if (bulk) {
+		const afterFile = directives.text('after-file');
+		while (afterFile !== undefined && !existsSync(afterFile)) await sleep(50);
 		await printBulk(directives);
 		exitCode = outputMode(session) === 'stream-json' ? await reporter.answered('', exitOverride) : (exitOverride ?? 0);
 	} else {

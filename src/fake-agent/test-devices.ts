@@ -3,6 +3,7 @@
 // lines in every output mode: a stream-json reader keeps a line that is not JSON as plain output.
 import {spawn} from 'node:child_process';
 import {once} from 'node:events';
+import {existsSync} from 'node:fs';
 import type {Directives} from './directives.js';
 import {write} from './reporters.js';
 
@@ -46,11 +47,16 @@ export const hostileLines = [
 
 const filler = 'the quick brown fox jumps over the lazy dog; '.repeat(8);
 
-/** `line-bytes` counts the newline, so bytes=N / line-bytes=B gives N/B lines. */
+/**
+ * `line-bytes` counts the newline, so bytes=N / line-bytes=B gives N/B lines. With `until-file`
+ * the lines stop early once that file exists (looked for at each 64 KiB written): a flood that
+ * lasts exactly as long as a test needs.
+ */
 export async function printBulk(directives: Directives): Promise<void> {
 	const width = Math.max(16, Math.floor(directives.number('line-bytes', 64)));
 	const maxLines = directives.has('lines') ? Math.floor(directives.number('lines', 0)) : Number.POSITIVE_INFINITY;
 	const maxBytes = directives.has('bytes') ? Math.floor(directives.number('bytes', 0)) : Number.POSITIVE_INFINITY;
+	const untilFile = directives.text('until-file');
 	let written = 0;
 	let chunk = '';
 	for (let number = 1; number <= maxLines && written < maxBytes; number++) {
@@ -62,6 +68,7 @@ export async function printBulk(directives: Directives): Promise<void> {
 		if (chunk.length >= 65_536) {
 			await write(chunk);
 			chunk = '';
+			if (untilFile !== undefined && existsSync(untilFile)) break;
 		}
 	}
 

@@ -318,6 +318,28 @@ describe('fake hermes: test devices', () => {
 		expect(run.stdout.split('\n').slice(0, -1).every((line) => line.length === 49)).toBe(true);
 	});
 
+	it('until-file beside lines stops them once its file exists', async () => {
+		const stop = join(tempDir(), 'stop');
+		onTestFinished(killStartedAgents);
+		// 10^9 lines of 64 bytes would take minutes: it ends within the test only by until-file.
+		const agent = await startFakeAgent(`[fake:until-file=${stop}] [fake:lines=1000000000]`);
+		await waitFor(() => agent.stdout.text.length > 1_000_000, {message: 'the flood past 1 MB'});
+		writeFileSync(stop, '');
+		expect(await agent.process.exited).toEqual({exitCode: 0, signal: null});
+	});
+
+	it('after-file: nothing is printed while the file is missing', async () => {
+		const go = join(tempDir(), 'go');
+		onTestFinished(killStartedAgents);
+		const agent = await startFakeAgent(`[fake:after-file=${go}] [fake:lines=3] [fake:chatter=0.02]`);
+		await waitFor(() => agent.stderr.lines().filter(line => line.startsWith('chatter')).length >= 5, {message: 'five chatter lines: the fake is running'});
+		expect(agent.stdout.text).toBe('');
+		writeFileSync(go, '');
+		expect(await agent.process.exited).toEqual({exitCode: 0, signal: null});
+		await agent.process.closed;
+		expect(agent.stdout.lines().filter(Boolean)).toHaveLength(3);
+	});
+
 	it('prints hostile terminal sequences among coloured text', async () => {
 		const run = await runFakeAgent(fakeAgentArgs(`[fake:escapes] ${quick}`, '-Q'));
 
