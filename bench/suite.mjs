@@ -10,7 +10,7 @@
 // runner host its batch runs in. The dashboards are compared with mprocs, `run` with GNU parallel
 // (and xargs -P).
 //
-// `npm run bench` (30–40 min; less with BENCH_SOAK_S=120), `npm run bench -- --tiny` (30–60 s).
+// `npm run bench` (35–45 min; less with BENCH_SOAK_S=120), `npm run bench -- --tiny` (30–60 s).
 // Environment: BENCH_RUNS (5), BENCH_SCALE (1: sizes of the issue; 0.1 for a quick look),
 // BENCH_SOAK_S (600), BENCH_IDLE_S (60), BENCH_ONLY=flood,keys (a subset), BENCH_TINY=1
 // (= --tiny), BENCH_MPROCS_VERSION (0.9.6), BENCH_CLI (dist/cli.js of this checkout).
