@@ -12,7 +12,8 @@ import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {stopEverything} from './lib/dashboard.mjs';
 import {latencySummary, loadText} from './lib/report.mjs';
-import {keysUnderLoad, sizes} from './lib/workloads.mjs';
+import {sizes} from './lib/sizes.mjs';
+import {keysUnderLoad} from './lib/workloads.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const runs = Number(process.env.BENCH_RUNS ?? 4);

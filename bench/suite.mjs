@@ -26,7 +26,8 @@ import {figureOf, fixed, latencySummary, loadText, Table} from './lib/report.mjs
 import {markdownTable, median} from './lib/stats.mjs';
 import {costRows, rowsOfWorkload} from './lib/targets.mjs';
 import {terminalBytes} from './lib/terminal-bytes.mjs';
-import {cancel, headless, idleMemory, keysUnderLoad, sizes, soak, watchBatch} from './lib/workloads.mjs';
+import {sizes} from './lib/sizes.mjs';
+import {cancel, headless, idleMemory, keysUnderLoad, soak, watchBatch} from './lib/workloads.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const env = process.env;

@@ -4,7 +4,7 @@
 import {describe, expect, it} from 'vitest';
 import {latencySummary, spreadText, Table, verdict} from '../../bench/lib/report.mjs';
 import {costRows, rowsOfWorkload} from '../../bench/lib/targets.mjs';
-import {sizes} from '../../bench/lib/workloads.mjs';
+import {sizes} from '../../bench/lib/sizes.mjs';
 
 describe('verdict', () => {
 	it('is met only when the figure and every run are at or under the target', () => {
