@@ -17,12 +17,14 @@
 // BENCH_IN_PROCESS is ignored (the in-process build it named is retired).
 import {spawnSync} from 'node:child_process';
 import {existsSync, readFileSync} from 'node:fs';
+import {availableParallelism} from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {findBaselines, machineDetails} from './lib/baselines.mjs';
 import {stopEverything} from './lib/dashboard.mjs';
 import {attachSnapshot, idleHost} from './lib/host-workloads.mjs';
 import {figureOf, fixed, latencySummary, loadText, Table} from './lib/report.mjs';
+import {loadNow} from './lib/procs.mjs';
 import {markdownTable, median} from './lib/stats.mjs';
 import {costRows, rowsOfWorkload} from './lib/targets.mjs';
 import {terminalBytes} from './lib/terminal-bytes.mjs';
@@ -66,6 +68,8 @@ const other = new Table();
 for (const row of Object.values(rows)) cost.expect(row.id, row.figure, row.targetText);
 const notes = [];
 let failures = 0;
+/** The 1-minute load average at the start and around every workload: a busy machine is said in the header. */
+const loadsSeen = [loadNow()];
 
 /** Runs `measure(tool)` `runs` times for each tool, alternating (A B, B A, …); lists per tool. */
 async function alternate(tools, measure) {
@@ -91,8 +95,10 @@ async function workload(name, body) {
 	const started = performance.now();
 	process.stderr.write(`… ${name}`);
 	setLoad('');
+	loadsSeen.push(loadNow());
 	try {
 		await body();
+		loadsSeen.push(loadNow());
 		process.stderr.write(` (${fixed((performance.now() - started) / 1000, 0)} s)\n`);
 	} catch (error) {
 		failures++;
@@ -275,6 +281,11 @@ await workload('idle-host', async () => {
 
 console.log(`\nhermes-delegate against its peers — ${tiny ? 'TINY sizes (proves the suite works; the figures mean nothing)' : `medians of ${runs} alternating runs`}, ${new Date().toISOString().slice(0, 16)}Z`);
 for (const line of details) console.log(`  ${line}`);
+const busiest = Math.max(...loadsSeen);
+if (busiest > availableParallelism()) {
+	console.log(`  THE MACHINE WAS BUSY: load average up to ${fixed(busiest)} on ${availableParallelism()} cores. A "met" below says only that these runs met the target; call a target met from a run on a machine doing nothing else`);
+}
+
 console.log(`  dashboards in a 200×50 tmux pane; CPU and peak RSS (VmHWM) from /proc of every process of the tool (hermes-delegate: the dashboard and its runner host, added up, the parts in brackets; mprocs: one process); \`run\` CPU: the tool and every process it waited for (the shell's \`times\`); load = the 1-minute load average while the figure was taken`);
 console.log('  runs (spread): the figure run by run (a ratio: each round\'s, both tools side by side); met = every run met the target, missed = none did, within the spread = the runs fall on both sides of it\n');
 console.log("issue 39's Cost targets\n");
