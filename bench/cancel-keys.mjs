@@ -1,20 +1,19 @@
 // The cancel row of workload 4 alone:
 // the same session as the suite's `keys` (10 idle `term` tasks ahead of 16 endless floods in a
 // 200×50 pane), without the focus presses and mprocs, for hermes-delegate (through its runner
-// host) and the in-process build of before the host, alternating run by run. Prints each run's
-// figures and the summary of all; numbers, not a test.
+// host) and, given another build, that one too, alternating run by run. Prints each run's figures
+// and the summary of all; numbers, not a test.
 //
 // `node bench/cancel-keys.mjs` (build first); BENCH_RUNS (4), BENCH_CLI (dist/cli.js of this
 // checkout), BENCH_CLI_BEFORE (another build's cli.js, measured too, in the same alternation: a
-// change's before and after), BENCH_IN_PROCESS=0 (leave the in-process build out). About 10 s a
-// run of each build on a quiet machine.
+// change's before and after). About 10 s a run of each build on a quiet machine.
 import {existsSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {inProcess, stopEverything} from './lib/dashboard.mjs';
-import {inProcessBuild} from './lib/reference.mjs';
+import {stopEverything} from './lib/dashboard.mjs';
 import {latencySummary, loadText} from './lib/report.mjs';
-import {keysUnderLoad, sizes} from './lib/workloads.mjs';
+import {sizes} from './lib/sizes.mjs';
+import {keysUnderLoad} from './lib/workloads.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const runs = Number(process.env.BENCH_RUNS ?? 4);
@@ -38,7 +37,6 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 
 process.on('exit', stopEverything);
 
-const reference = process.env.BENCH_IN_PROCESS === '0' ? {skipped: 'left out'} : inProcessBuild(path.join(here, '..'), path.join(here, '.cache'));
 // name → [the dashboard tool it is to the workload, its cli]
 const builds = new Map([['hermes-delegate', ['hermes-delegate', paths.cli]]]);
 const before = process.env.BENCH_CLI_BEFORE;
@@ -51,23 +49,21 @@ if (before !== undefined) {
 	builds.set('hermes-delegate (before)', ['hermes-delegate', before]);
 }
 
-if (reference.cli) builds.set(inProcess, [inProcess, reference.cli]);
 const tools = [...builds.keys()];
 const keys = {...sizes({tiny: false, scale: 1}).keys, presses: 0};
 const results = Object.fromEntries(tools.map(tool => [tool, []]));
 for (let run = 0; run < runs; run++) {
 	for (const tool of run % 2 ? [...tools].reverse() : tools) {
 		const [kind, cli] = builds.get(tool);
-		const result = await keysUnderLoad(kind, {...paths, cli, inProcessCli: reference.cli}, keys);
+		const result = await keysUnderLoad(kind, {...paths, cli}, keys);
 		results[tool].push(result);
 		console.log(`run ${run + 1} ${tool}: load ${result.load.toFixed(2)}; ${result.cancelLatencies.map(ms => ms.toFixed(0)).join(' ')} ms${result.cancelTimeouts ? ` (${result.cancelTimeouts} not shown)` : ''}`);
 	}
 }
 
 for (const tool of tools) {
-	const latencies = results[tool].flatMap(result => result.cancelLatencies);
+	const latencies = results[tool].map(result => result.cancelLatencies);
 	const timeouts = results[tool].reduce((sum, result) => sum + result.cancelTimeouts, 0);
 	console.log(`${tool}: c, y → pane cancelling: ${latencySummary(latencies, timeouts, keys.timeoutMs).text}; ${loadText(results[tool].map(result => result.load))}`);
 }
 
-if (!reference.cli) console.log(`in-process build: ${reference.skipped}`);

@@ -7,15 +7,12 @@
 //
 // `node bench/profile-flood.mjs` (after a build). BENCH_KIND (flood; or trickle: 32 tasks,
 // BENCH_TRICKLE_S seconds at 20 lines/s), BENCH_FLOOD_LINES (100000), BENCH_TASKS (16),
-// BENCH_TOP (5); BENCH_KEEP=1 keeps the .cpuprofile (for Chrome DevTools / speedscope);
-// BENCH_TOOL=in-process profiles the in-process dashboard of before the runner host instead
-// (bench/lib/reference.mjs builds it), to set the two side by side.
+// BENCH_TOP (5); BENCH_KEEP=1 keeps the .cpuprofile (for Chrome DevTools / speedscope).
 import {readdirSync, readFileSync, existsSync, mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {goals, inProcess, startDashboard, stopEverything} from './lib/dashboard.mjs';
-import {inProcessBuild} from './lib/reference.mjs';
+import {goals, startDashboard, stopEverything} from './lib/dashboard.mjs';
 import {countFiles, running, waitFor} from './lib/procs.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -29,19 +26,8 @@ if (!['flood', 'trickle'].includes(kind)) {
 const tasks = Number(env.BENCH_TASKS ?? (kind === 'flood' ? 16 : 32));
 const lines = Number(env.BENCH_FLOOD_LINES ?? 100_000);
 const top = Number(env.BENCH_TOP ?? 5);
-const tool = env.BENCH_TOOL ?? 'hermes-delegate';
-if (!['hermes-delegate', inProcess].includes(tool)) {
-	console.error(`bench: BENCH_TOOL=${JSON.stringify(tool)} is not hermes-delegate or ${inProcess}`);
-	process.exit(2);
-}
-
-const reference = tool === inProcess ? inProcessBuild(path.join(here, '..'), path.join(here, '.cache')) : undefined;
-if (reference?.skipped) {
-	console.error(`bench: no in-process build: ${reference.skipped}`);
-	process.exit(2);
-}
-
-const paths = {cli: path.join(here, '..', 'dist', 'cli.js'), inProcessCli: reference?.cli, agent: path.join(here, 'agents', 'agent.sh')};
+const tool = 'hermes-delegate';
+const paths = {cli: path.join(here, '..', 'dist', 'cli.js'), agent: path.join(here, 'agents', 'agent.sh')};
 
 const base64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
@@ -167,7 +153,7 @@ for (const name of readdirSync(profileDir).sort()) {
 	const part = name.split('.')[3] === String(session.pid) ? 'the dashboard' : 'its runner host';
 	const {total, functions, modules} = summarise(JSON.parse(readFileSync(path.join(profileDir, name), 'utf8')));
 	const line = ([key, ms]) => `  ${ms.toFixed(0).padStart(6)} ms  ${((ms / total) * 100).toFixed(1).padStart(5)}%  ${key}`;
-	console.log(`\n${kind} ${tasks}${kind === 'flood' ? ` × ${lines} lines` : ''}, ${tool === inProcess ? 'the in-process build (before the runner host)' : 'hermes-delegate tui'}, ${part}: ${(total / 1000).toFixed(2)} s profiled (self time, VM entries in parentheses)`);
+	console.log(`\n${kind} ${tasks}${kind === 'flood' ? ` × ${lines} lines` : ''}, hermes-delegate tui, ${part}: ${(total / 1000).toFixed(2)} s profiled (self time, VM entries in parentheses)`);
 	console.log(`\nby module:\n${modules.map(line).join('\n')}`);
 	console.log(`\nby function:\n${functions.map(line).join('\n')}`);
 }

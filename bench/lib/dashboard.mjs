@@ -1,5 +1,4 @@
-// Runs a dashboard (hermes-delegate `tui`, the in-process `tui` of before the runner host, or
-// mprocs) over a batch of stand-in agents in a 200×50 tmux pane on the suite's own tmux server,
+// Runs a dashboard (hermes-delegate `tui`, or mprocs) over a batch of stand-in agents in a 200×50 tmux pane on the suite's own tmux server,
 // and hands back what the workloads need: the dashboard's pid (the pane's process: the command is
 // exec'd) and, for hermes-delegate, its runner host's (processes()), its screen, keys, and a stop
 // that leaves nothing running.
@@ -42,11 +41,9 @@ export const goals = (kind, count) => Array.from({length: count}, (_, i) => `${k
 
 /**
  * The dashboard tools: hermes-delegate as users get it (a client in the pane, the batch in its
- * runner host, a process of its own), the in-process build of before the host (reference.mjs; the
- * batch in the dashboard's own process, "today's" of issue 24), and mprocs (one process).
+ * runner host, a process of its own), and mprocs (one process).
  */
-export const inProcess = 'in-process';
-const cliOf = (tool, paths) => (tool === inProcess ? paths.inProcessCli : tool === 'hermes-delegate' ? paths.cli : undefined);
+const cliOf = (tool, paths) => (tool === 'hermes-delegate' ? paths.cli : undefined);
 /** The argument hermes-delegate's runner host is started with (client/launch.ts's hidden command). */
 const hostMarker = '__host';
 

@@ -163,27 +163,35 @@ async function untilShown(control, test, timeoutMs) {
 
 /**
  * Workload 10: a detached host (no client) with `tasks` quiet agents: its CPU seconds over
- * `seconds` as a share of one core, the load average sampled each second, and its RSS. Measured
+ * `seconds` as a share of one core (and of each `windowSeconds` of them: the spread of one long
+ * run), the load average sampled each second, and its RSS. Measured
  * from `warmupSeconds` after its agents run: for the first half-minute or so V8 still collects
  * what start-up left (its memory reducer), which is not what the host costs while it idles.
  */
-export async function idleHost(paths, {tasks, seconds, warmupSeconds = 0}) {
+export async function idleHost(paths, {tasks, seconds, warmupSeconds = 0, windowSeconds = 10}) {
 	const batch = await startDetached(paths, goals('idle', tasks), {});
 	try {
 		await waitFor(`${tasks} idle agents`, () => countFiles(path.join(batch.state, 'pid')) >= tasks, 60_000);
 		await settleCpu([batch.hostPid]); // past start-up
 		await sleep(warmupSeconds * 1000);
 		const loads = [];
+		const windows = [];
 		const cpu0 = cpuSecondsOf([batch.hostPid]);
 		const started = performance.now();
+		let windowStart = {cpu: cpu0, at: started};
 		for (let at = 1; at <= seconds; at++) {
 			await sleep(Math.max(0, started + at * 1000 - performance.now()));
 			loads.push(loadNow());
+			if (at % windowSeconds === 0 || at === seconds) {
+				const now = {cpu: cpuSecondsOf([batch.hostPid]), at: performance.now()};
+				windows.push((now.cpu - windowStart.cpu) / ((now.at - windowStart.at) / 1000));
+				windowStart = now;
+			}
 		}
 
 		const elapsed = (performance.now() - started) / 1000;
 		const cpu = cpuSecondsOf([batch.hostPid]) - cpu0;
-		return {share: cpu / elapsed, cpu, seconds: elapsed, warmupSeconds, loads, rss: statusMiBOf([batch.hostPid], 'VmRSS').sum};
+		return {share: cpu / elapsed, windows, cpu, seconds: elapsed, warmupSeconds, loads, rss: statusMiBOf([batch.hostPid], 'VmRSS').sum};
 	} finally {
 		await batch.stop();
 	}

@@ -1,95 +1,121 @@
-// The rows of the suite's one table, and the figures they are made of. Every row is
-// [workload, figure, hermes-delegate, baseline, ratio, target, result]; a missed target is a row
-// that says so, never a failure of the suite.
+// The rows of the suite's two tables and the verdict of each figure. A figure is the median of
+// its runs (or the whole of one long run); its spread is the range of the figure run by run
+// (for a ratio, each alternation round's ratio: the two tools measured side by side). Against a
+// target "≤ x": met when every run met it, missed when no run did, and otherwise "within the
+// spread": the machine's own run-to-run variation covers the target, so the run cannot tell.
+// A missed target is a row that says so, never a failure of the suite.
 import {median, percentile} from './stats.mjs';
 
-export const fixed = (value, digits = 2) => value.toFixed(digits);
+export const fixed = (value, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : String(value));
 export const ratioText = ratio => `${fixed(ratio)}×`;
 
-/**
- * issue 24's "today's": the in-process dashboard's ratios against mprocs as session 19 recorded
- * them (bench/RESULTS.md, a55994a, another machine), used only when the in-process build is not
- * measured in the same run (--tiny, BENCH_IN_PROCESS=0); keys p95 is its control-mode figure.
- */
-export const recordedToday = {
-	flood: {wall: 0.18, CPU: 0.12, 'peak RSS': 1.02},
-	trickle: {CPU: 0.57, 'peak RSS': 0.96},
-	keysP95Ms: 58,
-};
+/** 'met', 'missed' or 'within the spread' for a figure and its per-run values against ≤ target. */
+export function verdict(figure, runs, target) {
+	const values = [figure, ...runs];
+	if (values.some(value => Number.isNaN(value))) return 'not measured';
+	const [low, high] = [Math.min(...values), Math.max(...values)];
+	if (high <= target) return 'met';
+	if (low > target) return 'missed';
+	return 'within the spread';
+}
+
+/** "0.09–0.14" over the per-run values (one value: just it). */
+export function spreadText(runs, digits, unit = '') {
+	if (runs.length === 0) return '—';
+	const [low, high] = [Math.min(...runs), Math.max(...runs)].map(value => fixed(value, digits));
+	return low === high ? `${low}${unit}` : `${low}–${high}${unit}`;
+}
 
 /**
- * The median of `results[tool]` by `key` as {value, text}, the text with the parts of the run
- * whose figure is the median (`partsKey`: dashboard + runner host) when there are two.
+ * The median of `results[tool]` by `key` as {value, runs, text}: the per-run values, and the text
+ * with the parts of the run whose figure is the median (`partsKey`: dashboard + runner host).
  */
 export function figureOf(results, tool, key, digits, unit, partsKey) {
 	const list = results[tool];
 	if (list === undefined) return undefined;
-	const value = median(list.map(result => result[key]));
+	const runs = list.map(result => result[key]);
+	const value = median(runs);
 	const parts = partsKey && list.find(result => result[key] === value)?.[partsKey];
 	const partsText = parts && parts.length === 2 ? ` (dashboard ${fixed(parts[0], digits)} + host ${fixed(parts[1], digits)})` : '';
-	return {value, text: `${fixed(value, digits)} ${unit}${partsText}`};
+	return {value, runs, text: `${fixed(value, digits)} ${unit}${partsText}`};
 }
 
 export class Table {
-	static header = ['workload', 'figure', 'hermes-delegate', 'baseline', 'ratio', 'target', 'result', 'load'];
+	static header = ['#', 'figure', 'target', 'hermes-delegate', 'peer', 'ratio', 'runs (spread)', 'result', 'load'];
 	rows = [];
 	/** The load average while the figures of the workload being reported were taken. */
 	load = '';
 
-	/** A row as given, the current load after it. */
-	push(row) {
-		this.rows.push([...row, this.load]);
+	/** Ids of rows set out before they are measured (expect), still waiting for their figure. */
+	#waiting = new Set();
+
+	/** A row printed whether or not its workload runs: `result` says why it has no figure. */
+	expect(id, figure, targetText, result = 'not run (BENCH_ONLY)') {
+		this.rows.push([id, figure, targetText, '', '', '', '', result, '']);
+		this.#waiting.add(id);
 	}
 
-	/** One figure compared with a baseline: `target` is the highest ratio that meets it. */
-	compared(workload, figure, ours, baselineName, theirs, target) {
+	/** The rows still waiting among `ids` say that their workload failed, and why. */
+	fail(ids, message) {
+		for (const row of this.rows) {
+			if (ids.includes(row[0]) && this.#waiting.has(row[0])) row.splice(3, 6, message, '', '', '', '**failed**', this.load);
+		}
+	}
+
+	/** A row as given, the current load after it; in place of the expected row of its id, if any. */
+	push(row) {
+		const full = [...row, this.load];
+		const at = this.#waiting.has(row[0]) ? this.rows.findIndex(existing => existing[0] === row[0]) : -1;
+		this.#waiting.delete(row[0]);
+		if (at === -1) this.rows.push(full);
+		else this.rows[at] = full;
+	}
+
+	/**
+	 * Ours against a peer measured in the same rounds: the ratio of the medians, each round's ratio
+	 * for the spread. `row`: {id, figure, target (the highest ratio that meets it; none: a figure
+	 * only), targetText}; `peerName` says why there is no peer when `theirs` is undefined.
+	 */
+	compared(row, ours, peerName, theirs) {
+		const {id, figure, target, targetText = '—'} = row;
 		if (theirs === undefined) {
-			this.push([workload, figure, ours.text, baselineName, '—', target ? `≤ ${target}×` : '—', 'no baseline']);
+			this.push([id, figure, targetText, ours.text, peerName, '—', spreadText(ours.runs, 2), target === undefined ? '' : 'no peer']);
 			return;
 		}
 
 		const ratio = ours.value / theirs.value;
-		this.push([workload, figure, ours.text, `${baselineName}: ${theirs.text}`, ratioText(ratio), target === undefined ? '—' : `≤ ${target}×`, target === undefined ? '' : ratio <= target ? 'met' : '**missed**']);
-	}
-
-	/** One figure against an absolute target (no baseline named for it in the issue). */
-	absolute(workload, figure, text, limitText, met) {
-		this.push([workload, figure, text, '(none: absolute target)', '—', limitText, met ? 'met' : '**missed**']);
+		const rounds = ours.runs.map((value, i) => value / theirs.runs[i]).filter(value => !Number.isNaN(value));
+		const result = target === undefined ? '' : mark(verdict(ratio, rounds, target));
+		this.push([id, figure, targetText, ours.text, `${peerName}: ${theirs.text}`, ratioText(ratio), spreadText(rounds, 2, '×'), result]);
 	}
 
 	/**
-	 * Issue 24: the ratio against mprocs within 10 % of today's (the in-process dashboard's). With
-	 * the in-process build measured in this run the two ratios share mprocs' median, so theirs is
-	 * ours over the in-process figure; without it, our mprocs ratio over the recorded one.
+	 * One figure against an absolute budget (`row.target` in the figure's unit; none: a figure
+	 * only): `value` and its per-run values, `text` as printed, `peer` a peer's figure beside it.
 	 */
-	againstToday(workload, figure, ours, inProcess, mprocs, recordedRatio, unit, digits = 2) {
-		const label = `${figure}, host vs in-process`;
-		if (inProcess !== undefined) {
-			const ratio = ours.value / inProcess.value;
-			const mprocsRatios = mprocs ? ` (mprocs ratios ${ratioText(ours.value / mprocs.value)} vs ${ratioText(inProcess.value / mprocs.value)})` : '';
-			this.push([workload, label, `${fixed(ours.value, digits)} ${unit}`, `in-process: ${inProcess.text}${mprocsRatios}`, ratioText(ratio), '≤ 1.1×', ratio <= 1.1 ? 'met' : '**missed**']);
-			return;
-		}
-
-		if (mprocs === undefined || recordedRatio === undefined) {
-			this.push([workload, label, `${fixed(ours.value, digits)} ${unit}`, 'in-process not measured, no mprocs', '—', '≤ 1.1×', 'no baseline']);
-			return;
-		}
-
-		const ours24 = ours.value / mprocs.value;
-		const ratio = ours24 / recordedRatio;
-		this.push([workload, label, `mprocs ratio ${ratioText(ours24)}`, `in-process not measured: session 19 recorded ${ratioText(recordedRatio)}`, ratioText(ratio), '≤ 1.1×', ratio <= 1.1 ? 'met (recorded)' : '**missed** (recorded)']);
+	absolute(row, {value, runs, text, peer = '(none: an absolute budget)', digits = 2}) {
+		const {id, figure, target, targetText = '—'} = row;
+		const result = target === undefined ? '' : mark(verdict(value, runs, target));
+		this.push([id, figure, targetText, text, peer, '—', spreadText(runs, digits), result]);
 	}
 }
 
-/** p50 / p95 / max of latencies in ms, with the count and the timeouts; p95 Infinity when none. */
-export function latencySummary(latencies, timeouts, timeoutMs) {
+/** Missed in bold, so that it stands out in the Markdown and in a terminal. */
+const mark = result => (result === 'missed' ? '**missed**' : result);
+
+/**
+ * p50 / p95 / max of latencies in ms pooled over the runs, with each run's own p95 (the spread)
+ * and the timeouts; a p95 of Infinity when no press was shown.
+ */
+export function latencySummary(perRun, timeouts, timeoutMs) {
+	const latencies = perRun.flat();
+	const runP95s = perRun.map(list => (list.length > 0 ? percentile(list, 95) : Infinity));
 	if (latencies.length === 0) {
-		return {p95: Infinity, text: `no press shown within ${timeoutMs / 1000} s (${timeouts} tried)`};
+		return {p95: Infinity, runP95s, text: `no press shown within ${timeoutMs / 1000} s (${timeouts} tried)`};
 	}
 
 	const [p50, p95, max] = [percentile(latencies, 50), percentile(latencies, 95), Math.max(...latencies)];
-	return {p95, text: `p50 ${fixed(p50, 0)} / p95 ${fixed(p95, 0)} / max ${fixed(max, 0)} ms (${latencies.length} presses${timeouts ? `, ${timeouts} not shown within ${timeoutMs / 1000} s` : ''})`};
+	return {p95, runP95s, text: `p50 ${fixed(p50, 0)} / p95 ${fixed(p95, 0)} / max ${fixed(max, 0)} ms (${latencies.length} presses${timeouts ? `, ${timeouts} not shown within ${timeoutMs / 1000} s` : ''})`};
 }
 
 /** "load 1.2–3.4" over the runs' samples, printed beside their figure. */

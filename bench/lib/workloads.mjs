@@ -1,39 +1,11 @@
-// The issue's eight workloads. Each measures one tool once and returns plain figures; suite.mjs
+// The dashboard and headless workloads (issue 9's eight, issue 39's slow trickle). Each measures one tool once and returns plain figures; suite.mjs
 // alternates the tools, repeats, takes medians and compares them with the targets.
 import {spawnSync} from 'node:child_process';
 import {writeFileSync} from 'node:fs';
 import path from 'node:path';
-import {goals, inProcess, newState, startDashboard} from './dashboard.mjs';
+import {goals, newState, startDashboard} from './dashboard.mjs';
 import {agentPids, countFiles, cpuSecondsOf, groupHasLiveMember, loadNow, settleCpu, sleep, statusMiBOf, waitFor} from './procs.mjs';
 import {median} from './stats.mjs';
-
-/** How big each workload is: the issue's sizes, BENCH_SCALE times, or a few seconds in all (tiny). */
-export function sizes({tiny, scale, soakSeconds, idleSeconds}) {
-	if (tiny) {
-		return {
-			flood: {tasks: 2, lines: 2000}, trickle: {tasks: 4, seconds: 1}, slowTrickle: {tasks: 4, seconds: 2, rate: 2}, soak: {tasks: 2, seconds: 2, every: 1, from: 1},
-			keys: {tasks: 4, presses: 5, settleMs: 300, timeoutMs: 1000, cancels: 2}, cancelGrace: 0.5, quick: {tasks: 20}, headlessFlood: {tasks: 2, lines: 2000}, memory: {few: 2, many: 6, settleMs: 200, samples: 2},
-			attach: {tasks: 10, lines: 10, connects: 2, frames: 1}, idleHost: {tasks: 4, seconds: 1},
-		};
-	}
-
-	const seconds = soakSeconds ?? 600;
-	return {
-		flood: {tasks: 16, lines: Math.round(100_000 * scale)},
-		trickle: {tasks: 32, seconds: 20 * scale},
-		slowTrickle: {tasks: 32, seconds: 60 * scale, rate: 2},
-		// Growth is measured from minute 2, or from half-way through a soak of 4 minutes or less.
-		soak: {tasks: 16, seconds, every: 10, from: Math.min(120, seconds / 2)},
-		keys: {tasks: 16, presses: 50, settleMs: 2000, timeoutMs: 5000, cancels: 10},
-		cancelGrace: 1,
-		quick: {tasks: Math.round(300 * scale)},
-		headlessFlood: {tasks: 16, lines: Math.round(100_000 * scale)},
-		memory: {few: 10, many: 200, settleMs: 3000},
-		// Issue 24's Cost section: the snapshot for 200 tasks, a detached host with 16 quiet ones.
-		attach: {tasks: 200, lines: 40, connects: 10, frames: 3},
-		idleHost: {tasks: 16, seconds: idleSeconds ?? 60, warmupSeconds: 30},
-	};
-}
 
 /**
  * Workloads 1 and 2: a batch that ends by itself, watched to its end in the dashboard. CPU and
@@ -85,8 +57,10 @@ export async function soak(paths, {tasks, seconds, every, from}) {
 		const end = samples.at(-1);
 		const startLevel = level(reference.at, reference.at + window);
 		const endLevel = level(end.at - window, end.at);
+		// The spread of this one run: the growth to each sample of the last window (its sawtooth).
+		const endGrowths = samples.filter(sample => sample.at >= end.at - window).map(sample => (sample.rss - startLevel) / startLevel);
 		return {
-			samples, from: reference.at, window, growth: (endLevel - startLevel) / startLevel, startLevel, endLevel,
+			samples, from: reference.at, window, growth: (endLevel - startLevel) / startLevel, endGrowths, startLevel, endLevel,
 			pointGrowth: (end.rss - reference.rss) / reference.rss, cpuShare, cpuShares, peak: statusMiBOf(pids, 'VmHWM').sum,
 		};
 	} finally {
@@ -96,10 +70,8 @@ export async function soak(paths, {tasks, seconds, every, from}) {
 
 // The focused task: in hermes-delegate the heavy border of its pane in the grid (the marker of
 // its row in the list), moved by Tab; in mprocs the bullet in its process list, moved by j.
-const hermesFocus = {key: 'Tab', read: screen => /(?:› |┃ )(t\d+) /.exec(screen)?.[1]};
 const focus = {
-	'hermes-delegate': hermesFocus,
-	[inProcess]: hermesFocus,
+	'hermes-delegate': {key: 'Tab', read: screen => /(?:› |┃ )(t\d+) /.exec(screen)?.[1]},
 	mprocs: {key: 'j', read: screen => /•([a-z]+-\d+)/.exec(screen)?.[1]},
 };
 
@@ -120,7 +92,7 @@ const runningCount = screen => {
  * the suite's instrument before session 14; on a loaded machine each of those processes takes
  * 5–11 ms, which counts too). Focus never leaves the dashboard's process.
  *
- * Then, for hermes-delegate (and the in-process build), `cancels` times the cancel of an idle
+ * Then, for hermes-delegate, `cancels` times the cancel of an idle
  * task (`term` agents, t01… before the floods): focus on it, c, the question, then y → the header
  * counts one task fewer running (`cancelLatencies`, control-mode). With the runner host that is a
  * round trip: the cancel goes to the host, and its task.cancelling event comes back.
