@@ -37,7 +37,7 @@ export type AppProps = {
 	/** Fix the size instead of following the terminal (tests). */
 	readonly columns?: number | undefined;
 	readonly rows?: number | undefined;
-	/** The terminal reports the mouse (commands/dashboard.tsx turned it on). */
+	/** The terminal reports the mouse (commands/mount-dashboard.tsx turned it on). */
 	readonly mouse?: boolean | undefined;
 };
 

@@ -1,4 +1,4 @@
-// Whether the dashboard turned mouse reporting on (commands/dashboard.tsx; off with --no-mouse or
+// Whether the dashboard turned mouse reporting on (commands/mount-dashboard.tsx; off with --no-mouse or
 // delegate.yaml `mouse: false`): the footer and the help say so, and how to select text anyway.
 import {createContext, useContext} from 'react';
 
