@@ -20,7 +20,7 @@ describe('Ctrl-L', () => {
 		// A finished run: nothing on its screen changes by itself, so nothing else repaints it.
 		const screen = startTmux([process.execPath, cliPath, 'attach', test.runs()[0]!], {columns: 120, rows: 40, env: {HERMES_HOME: test.dir, TMPDIR: test.dir, XDG_CACHE_HOME: path.join(test.dir, '.cache')}});
 		onTestFinished(() => screen.kill());
-		const whole = await screen.waitForScreen(/read-only[\s\S]*t02 second/, {message: 'the finished run'});
+		const whole = await screen.waitForScreen(current => ['read-only', 'Fake answer: Answer at once', 't02 second'].every(text => current.includes(text)), {message: 'the finished run, its panes filled'});
 
 		// As wall writes: on whatever line the cursor is, with line feeds that scroll the screen.
 		writeFileSync(screen.display('#{pane_tty}').trim(), '\r\nBroadcast message from root@host\r\n\r\nthe system is going down\r\n');
