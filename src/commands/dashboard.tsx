@@ -7,7 +7,6 @@
 // - SIGHUP, the terminal gone (EIO on write), or detach() leave it running (detach): exit 0;
 // - the host gone before the batch finished (killed with SIGKILL) ends the dashboard with a
 //   message that names `ls` and `gc`.
-import {render} from 'ink';
 import {exitCodes} from '../core/errors.js';
 import {jsonText, terminalSafe} from '../core/output/visible-text.js';
 import {exitCodeOf} from '../core/run/results.js';
@@ -15,23 +14,18 @@ import type {Theme} from '../core/theme/themes.js';
 import type {BatchReport} from '../core/types.js';
 import {storeFromSnapshot} from '../client/attach-store.js';
 import type {BatchConnection} from '../client/connection.js';
+import {attachCommandFor} from '../client/live-runs.js';
 import {feedStore} from '../state/feed.js';
 import type {BatchStore} from '../state/store-types.js';
-import {App} from '../ui/App.js';
-import {reportZeroSizeAsFallback} from '../ui/hooks/use-terminal-size.js';
-import {inkStdout} from '../ui/terminal/diff-writer.js';
 import type {Bindings} from '../ui/keys/keys.js';
-import {attachCommandFor} from '../client/live-runs.js';
-import {handlesClosedOutput, type CommandIO} from './io.js';
-import {showLogInPager} from './pager.js';
-import {enterAlternateScreen, keyboardStream} from './terminal-modes.js';
+import type {CommandIO} from './io.js';
+import {mountDashboard, type DashboardIO} from './mount-dashboard.js';
 
 export type DashboardEnd =
 	| {kind: 'finished'; report: BatchReport; stoppedFromOutside: boolean}
 	| {kind: 'detached'; terminalGone: boolean}
 	| {kind: 'lost'; reason: string};
 
-export type DashboardIO = Pick<CommandIO, 'stdout' | 'stderr'> & {stdin: NodeJS.ReadStream; env?: NodeJS.ProcessEnv};
 
 export type DashboardOptions = {
 	theme: Theme;
@@ -71,72 +65,10 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 		void (async () => connection.control.shutdown({skipGrace: stopSignalsReceived > 1}))().catch(() => undefined);
 	};
 
-	const hangUp = () => detach(true);
-	process.on('SIGINT', stop);
-	process.on('SIGTERM', stop);
-	process.on('SIGHUP', hangUp);
-
-	let leaveAlternateScreen = enterAlternateScreen(io.stdout, options.mouse);
-	const keyboard = keyboardStream(io.stdin);
-	// The terminal went away (window closed, ssh dropped): Ink's next write fails with EIO. The
-	// batch is the host's: this client just leaves, and nothing may crash here.
-	io.stdout.on('error', hangUp);
-	// Its own goodbye first: cli.ts's quiet exit on a closed stdout would cut it short.
-	handlesClosedOutput(io.stdout);
-	keyboard.on('error', hangUp);
-	reportZeroSizeAsFallback(io.stdout);
-	// Frames reach the terminal as the cells that changed (ui/terminal/diff-writer.ts), not through
-	// Ink's incrementalRendering, which left stale lines when the layout changed (steer-pty test).
-	// maxFps 250: see bench/RESULTS.md (2026-12-01, 1c331ad).
-	let terminal = inkStdout(io.stdout);
-	const draw = () => render(<App store={store} theme={options.theme} bindings={options.bindings} mouse={options.mouse}/>, {stdout: terminal.stream, stdin: keyboard, exitOnCtrlC: false, patchConsole: true, maxFps: 250});
-	let app = draw();
-	// o: the terminal goes to the pager, then comes back with the dashboard drawn afresh. Ctrl+C
-	// in the pager is the pager's (less stops a search with it): the terminal sends SIGINT to this
-	// process too, which must not stop the batch meanwhile (git ignores it while its pager runs too).
-	const ignore = () => undefined;
-	let paging = false;
-	const handover = {
-		async suspend() {
-			process.on('SIGINT', ignore);
-			process.off('SIGINT', stop);
-			app.unmount();
-			await app.waitUntilExit().catch(() => undefined);
-			keyboard.pause();
-			leaveAlternateScreen();
-		},
-		resume() {
-			leaveAlternateScreen = enterAlternateScreen(io.stdout, options.mouse);
-			// The screen the frame writer remembers is the pager's now: the first frame is drawn whole.
-			terminal.dispose();
-			terminal = inkStdout(io.stdout);
-			app = draw();
-			process.on('SIGINT', stop);
-			process.off('SIGINT', ignore);
-		},
-	};
-	let paged = store.getState().pager?.serial ?? 0;
+	const mount = mountDashboard(store, io, {theme: options.theme, bindings: options.bindings, mouse: options.mouse, runId: connection.snapshot.runId, onStopSignal: stop, onTerminalGone: () => detach(true)});
 	void untilExit(store, options.exitWhenDone).then(report => settle({kind: 'finished', report, stoppedFromOutside}));
-	let copied = store.getState().clipboard?.serial ?? 0;
 	const stopWatchingDetach = store.subscribe(state => {
 		if (state.detachRequested) detach(false);
-		// y: OSC 52 to the terminal, which moves nothing on screen (the notice says where else the text is).
-		if (state.clipboard && state.clipboard.serial !== copied) {
-			copied = state.clipboard.serial;
-			io.stdout.write(osc52(state.clipboard.text));
-		}
-
-		if (state.pager && state.pager.serial !== paged) {
-			paged = state.pager.serial;
-			const {taskId} = state.pager;
-			if (!paging) {
-				paging = true;
-				void showLogInPager(connection.snapshot.runId, taskId, io.env ?? process.env, handover).then(notice => {
-					paging = false;
-					store.setState({notice});
-				});
-			}
-		}
 	});
 	void connection.closed.then(({reason}) => {
 		const {report} = store.getState();
@@ -147,56 +79,20 @@ export async function showDashboard(connection: BatchConnection, io: DashboardIO
 	try {
 		end = await ended;
 	} finally {
-		process.off('SIGINT', stop);
-		process.off('SIGINT', ignore);
-		process.off('SIGTERM', stop);
-		process.off('SIGHUP', hangUp);
 		stopWatchingDetach();
 		stopConfig();
 		stopFeed();
-		app.unmount();
-		await app.waitUntilExit().catch(() => undefined);
-		terminal.dispose();
-		if (!terminalGone) leaveAlternateScreen();
-		if (keyboard !== io.stdin) keyboard.destroy();
+		await mount.unmount(terminalGone);
 		if (end === undefined) connection.close();
 	}
 
 	// The terminal's keys are read a moment longer after a quit, so that the y of an operator who
 	// pressed q then y (the batch finished while the finger moved: q quit at once, without the
 	// question) is swallowed here instead of landing in the shell.
-	const swallowed = end.kind === 'finished' && keyboard === io.stdin && keyboard.isTTY ? swallowStrayKeys(keyboard, strayKeysMs) : undefined;
+	const swallowed = end.kind === 'finished' ? mount.swallowStrayKeys() : undefined;
 	await leaveHost(connection, end, io, options.hostExited);
 	await swallowed;
 	return end;
-}
-
-/** The terminal's "set the clipboard" sequence: the text as base64, so nothing in it can act on the terminal. */
-export function osc52(text: string): string {
-	return `\u001B]52;c;${Buffer.from(text, 'utf8').toString('base64')}\u0007`;
-}
-
-/** How long after the dashboard is gone keys are still read and dropped: a finger's q-then-y, not a new command. */
-export const strayKeysMs = 400;
-
-export async function swallowStrayKeys(keyboard: NodeJS.ReadStream, ms: number): Promise<void> {
-	const drop = () => undefined;
-	try {
-		keyboard.setRawMode(true);
-		keyboard.on('data', drop);
-		keyboard.resume();
-		await new Promise(resolve => {
-			setTimeout(resolve, ms);
-		});
-	} catch {
-		// A terminal gone meanwhile: nothing to swallow.
-	} finally {
-		keyboard.off('data', drop);
-		keyboard.pause();
-		try {
-			keyboard.setRawMode(false);
-		} catch {}
-	}
 }
 
 /** Past this, a dashboard still waiting for its host says so (the host is slow, or stuck). */

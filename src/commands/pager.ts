@@ -10,7 +10,7 @@ import {finished} from 'node:stream/promises';
 import {InputError, messageOf} from '../core/errors.js';
 import {logsCommand} from './logs.js';
 
-/** Hands the terminal over (suspend) and takes it back (resume): commands/dashboard.tsx. */
+/** Hands the terminal over (suspend) and takes it back (resume): commands/mount-dashboard.tsx. */
 export type TerminalHandover = {suspend(): Promise<void>; resume(): void};
 
 /** What the shell says when it cannot find the command. */

@@ -1,5 +1,5 @@
 // o: the focused (or zoomed) task's whole log in the operator's $PAGER (docs/dashboard.md). The store only
-// asks; commands/dashboard.tsx hands the terminal to the pager and back, and says how it went.
+// asks; commands/mount-dashboard.tsx hands the terminal to the pager and back, and says how it went.
 import type {BatchState} from './store-types.js';
 import {zoomOf} from './overlay.js';
 

@@ -55,9 +55,9 @@ export type BatchState = {
 	/** d: leave the dashboard, the batch runs on (the dashboard command acts on it). */
 	detachRequested: boolean;
 	notice: string | null;
-	/** y: text for the terminal's clipboard (OSC 52, written by commands/dashboard.tsx); the serial tells one copy from the next. */
+	/** y: text for the terminal's clipboard (OSC 52, written by commands/mount-dashboard.tsx); the serial tells one copy from the next. */
 	clipboard: {text: string; serial: number} | null;
-	/** o: the task whose log the dashboard opens in $PAGER (commands/dashboard.tsx); the serial tells one request from the next. */
+	/** o: the task whose log the dashboard opens in $PAGER (commands/mount-dashboard.tsx); the serial tells one request from the next. */
 	pager: {taskId: string; serial: number} | null;
 };
 

@@ -1,7 +1,7 @@
 // The dashboard: header, the task area (grid, list or one zoomed task), footer, and the help,
 // spend and confirm overlays. It only composes: state lives in the store, sizes come from layout.ts,
 // keys go through use-keys.ts, and the binding table reaches the components through its context.
-import {Box, Text} from 'ink';
+import {Box, Text, useStdout} from 'ink';
 import {useRef} from 'react';
 import {useShallow} from 'zustand/shallow';
 import type {Theme} from '../core/theme/themes.js';
@@ -27,6 +27,7 @@ import {formatKey} from './keys/key-descriptor.js';
 import type {Bindings} from './keys/keys.js';
 import {focusColumns, panesOffScreen, planFrame, zoomVisibleLines, type FramePlan} from './layout.js';
 import {StoreProvider, useBatch} from './store-context.js';
+import {redrawScreen} from './terminal/diff-writer.js';
 import {ThemeProvider, useTheme} from './theme/theme.js';
 
 export type AppProps = {
@@ -36,7 +37,7 @@ export type AppProps = {
 	/** Fix the size instead of following the terminal (tests). */
 	readonly columns?: number | undefined;
 	readonly rows?: number | undefined;
-	/** The terminal reports the mouse (commands/dashboard.tsx turned it on). */
+	/** The terminal reports the mouse (commands/mount-dashboard.tsx turned it on). */
 	readonly mouse?: boolean | undefined;
 };
 
@@ -61,6 +62,7 @@ export function App({store, theme, bindings, columns, rows, mouse = false}: AppP
 function Dashboard({columns, rows}: {readonly columns: number | undefined; readonly rows: number | undefined}) {
 	const bindings = useBindings();
 	const scrollTarget = useScrollTarget();
+	const {stdout} = useStdout();
 	const size = useTerminalSize({columns, rows});
 	const ui = useBatch(useShallow(state => ({
 		taskCount: shownOrder(state).length,
@@ -84,6 +86,7 @@ function Dashboard({columns, rows}: {readonly columns: number | undefined; reado
 		zoomColumns: frame.columns,
 		effectiveLayout: body?.kind ?? 'list',
 		scrollOverlay: command => scrollTarget.current?.(command),
+		redraw: () => redrawScreen(stdout),
 	};
 	useKeys(bindings, environment, useMouseOn() ? {...environment, frame} : undefined);
 

@@ -2,7 +2,7 @@
 // with `run`, then attach opens it read-only from its run folder: its panes, the zoom, a search in
 // it, the spend table, and a steering key that says why it does nothing. A run with no results to
 // show (swept by gc, or unrecorded on a full disk) says so instead. Every wait polls the screen.
-import {cpSync, rmSync, writeFileSync} from 'node:fs';
+import {chmodSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it, onTestFinished} from 'vitest';
 import {cliPath, makeHome, runCli, tasksJson, type TestHome} from '../helpers/run-cli.js';
@@ -21,8 +21,8 @@ async function finishedRun(): Promise<{test: TestHome; runId: string}> {
 	return {test, runId: test.runs()[0]!};
 }
 
-function attach(test: TestHome, runId: string) {
-	const screen = startTmux([process.execPath, cliPath, 'attach', runId], {columns: 120, rows: 40, env: {HERMES_HOME: test.dir, TMPDIR: test.dir, XDG_CACHE_HOME: path.join(test.dir, '.cache')}});
+function attach(test: TestHome, runId: string, env: Record<string, string> = {}) {
+	const screen = startTmux([process.execPath, cliPath, 'attach', runId], {columns: 120, rows: 40, env: {HERMES_HOME: test.dir, TMPDIR: test.dir, XDG_CACHE_HOME: path.join(test.dir, '.cache'), ...env}});
 	onTestFinished(() => screen.kill());
 	return screen;
 }
@@ -53,6 +53,32 @@ describe('attach on a finished run', () => {
 		screen.sendKeys('Escape');
 		await screen.waitForScreen(all(/t01 lookup/, /t02 second/, /Enter zoom/), {message: 'back at the grid'});
 
+		screen.sendKeys('q');
+		const exit = await screen.waitForExit();
+		expect(exit.code).toBe(0);
+		expect(exit.screen).toMatch(/^2\/2 tasks succeeded$/m);
+	});
+
+	it('o hands the terminal to $PAGER with the task\'s whole log, and takes it back, as on a live run', async () => {
+		const {test, runId} = await finishedRun();
+		// The pager as a test device: it records a copy of the file and a line typed to it.
+		const recorder = test.write('pager.sh', `#!/bin/sh\necho "$1" > "${test.dir}/pager-arg"\ncp "$1" "${test.dir}/pager-saw"\necho "PAGER SHOWING $(wc -l < "$1") lines"\nread -r typed\necho "$typed" > "${test.dir}/pager-typed"\n`);
+		chmodSync(recorder, 0o755);
+		const screen = attach(test, runId, {PAGER: recorder});
+		await screen.waitForScreen(all(/read-only/, /t01 lookup +✓ succeeded/), {message: 'the finished run'});
+		screen.sendKeys('o');
+		await screen.waitForScreen(/PAGER SHOWING \d+ lines/, {message: 'the pager running'});
+		// The dashboard is off the terminal: no alternate screen, no mouse reports, no bracketed paste.
+		expect(screen.display('#{alternate_on}#{mouse_standard_flag}#{mouse_sgr_flag}')).toBe('000');
+		screen.sendKeys('typed-to-the-pager', 'Enter');
+		const back = await screen.waitForScreen(/t01's log was shown in/, {message: 'the dashboard back, saying so'});
+		expect(back).toMatch(/finished after .* read-only/);
+		expect(screen.display('#{alternate_on}#{mouse_standard_flag}#{mouse_sgr_flag}')).toBe('111');
+		expect(readFileSync(path.join(test.dir, 'pager-typed'), 'utf8').trim()).toBe('typed-to-the-pager');
+		expect(readFileSync(path.join(test.dir, 'pager-saw'), 'utf8')).toContain('Fake answer: Answer at once');
+		const argument = readFileSync(path.join(test.dir, 'pager-arg'), 'utf8').trim();
+		expect(argument).toMatch(new RegExp(`${runId}-t01\\.log$`));
+		expect(existsSync(argument)).toBe(false);
 		screen.sendKeys('q');
 		const exit = await screen.waitForExit();
 		expect(exit.code).toBe(0);

@@ -2,7 +2,7 @@
 // it, and a notice that always says where else the text is, since no terminal says whether it took it.
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
-import {osc52} from '../../src/commands/dashboard.js';
+import {osc52} from '../../src/commands/mount-dashboard.js';
 import {finishTask, plannedTasks, render, startTask, t0} from '../helpers/render.js';
 
 afterEach(cleanup);

@@ -24,6 +24,8 @@ export type CommandEnvironment = {
 	effectiveLayout: 'grid' | 'list';
 	/** The help and the spend table scroll their own window (hooks/use-scroll-window.ts): a scroll command there goes to it. */
 	scrollOverlay: (command: Command) => void;
+	/** Paints the whole screen again (ui/terminal/diff-writer.ts), whatever is on it now. */
+	redraw: () => void;
 };
 
 type Action = (state: State, environment: CommandEnvironment) => void;
@@ -71,6 +73,7 @@ const actions: Record<Command, Action> = {
 	'view.filter': state => state.cycleStatusFilter(),
 	'help.toggle': state => state.toggleHelp(),
 	'spend.toggle': state => state.toggleSpend(),
+	'screen.redraw': (_state, {redraw}) => redraw(),
 	'app.quit': state => state.requestQuit(),
 	'app.detach': state => state.detach(),
 	'routing.mode': state => state.requestSwitchMode(),

@@ -16,7 +16,7 @@ export type Command =
 	| 'scroll.up' | 'scroll.down' | 'scroll.left' | 'scroll.right' | 'zoom.wrap' | 'scroll.pageUp' | 'scroll.pageDown' | 'scroll.top' | 'scroll.bottom'
 	| 'search.start' | 'search.next' | 'search.prev' | 'search.submit' | 'search.cancel'
 	| 'task.cancel' | 'task.kill' | 'confirm.yes' | 'confirm.no'
-	| 'task.copy' | 'task.pager' | 'filter.start' | 'filter.submit' | 'filter.cancel' | 'filter.clear' | 'layout.toggle' | 'view.sort' | 'view.filter' | 'help.toggle' | 'spend.toggle' | 'app.quit' | 'app.detach'
+	| 'task.copy' | 'task.pager' | 'filter.start' | 'filter.submit' | 'filter.cancel' | 'filter.clear' | 'layout.toggle' | 'view.sort' | 'view.filter' | 'help.toggle' | 'spend.toggle' | 'screen.redraw' | 'app.quit' | 'app.detach'
 	| 'routing.mode' | 'routes.open' | 'routes.up' | 'routes.down' | 'routes.edit' | 'routes.model' | 'routes.provider' | 'routes.effort' | 'routes.add' | 'routes.remove' | 'routes.reload' | 'routes.default' | 'routes.close'
 	| 'field.submit' | 'field.cancel' | 'task.reroute' | 'pick.submit';
 
@@ -85,6 +85,7 @@ const table: readonly Entry[] = [
 	{command: 'routes.open', keys: ['r'], label: 'routes', description: 'Open the routes editor for the active mode: edit a route\'s description, model, provider or reasoning effort, or the default, saved into config.yaml', contexts: ['grid']},
 	{command: 'spend.toggle', keys: ['$'], label: 'spend', description: 'Show or hide the spend table: tokens in, out, cache and reasoning, API and tool calls and cost from Hermes\'s state.db, per route, per model and for the batch, every attempt counted (? unknown, never 0; unpriced where Hermes has no price)', contexts: ['grid', 'zoom', 'spend']},
 	{command: 'help.toggle', keys: ['?'], label: 'help', description: 'Show or hide this help', contexts: ['grid', 'zoom', 'help'], pinned: true},
+	{command: 'screen.redraw', keys: ['ctrl+l'], label: 'redraw', description: 'Redraw the whole screen, as in less and vim: what another program wrote over the dashboard (a wall message) goes', contexts: everywhere, footer: false},
 	{command: 'app.quit', keys: ['q', 'ctrl+c'], label: 'quit', description: 'Quit; while tasks run or wait it asks first (y stops them all, n stays); with nothing left running it quits at once; again at the question: yes; again while quitting: kill all now', contexts: everywhere, pinned: true},
 	{command: 'app.detach', keys: ['d'], label: 'detach', description: 'Leave the dashboard and let the batch run on in its runner host (also at the quit question); come back with hermes-delegate attach RUN', contexts: ['grid', 'zoom', 'confirm']},
 	{command: 'task.copy', keys: ['y'], label: 'copy', description: 'Copy the focused task\'s answer to the clipboard (OSC 52, where the terminal allows it; the notice says where else the text is)', contexts: ['grid', 'zoom']},

@@ -1,5 +1,6 @@
 // What a mouse event does, where the keyboard is: in the grid or the list a click focuses the task
-// under it and a double click zooms it; in the zoom the wheel scrolls. The help and the spend
+// under it, a double click zooms it, and the wheel moves the focus as ↑/↓ do (a row of panes, a
+// line of the list: the view follows the focus, so it scrolls); in the zoom the wheel scrolls. The help and the spend
 // table scroll their own window, as for their keys (environment.scrollOverlay). Anywhere else it does nothing:
 // a click never answers a question or types into a field.
 import type {BatchActions, BatchState} from '../../state/store-types.js';
@@ -24,6 +25,12 @@ export function runMouse(event: MouseEvent, state: BatchState & BatchActions, en
 
 	if ((context === 'help' || context === 'spend') && event.kind === 'wheel') {
 		for (let line = 0; line < wheelLines; line++) environment.scrollOverlay(event.direction === 'up' ? 'scroll.up' : 'scroll.down');
+		return;
+	}
+
+	if (context === 'grid' && event.kind === 'wheel') {
+		// One notch, one step: a step is a whole row of panes, where the zoom's three lines are little.
+		state.moveFocus(event.direction, environment.focusColumns);
 		return;
 	}
 

@@ -1,4 +1,4 @@
-// Whether the dashboard turned mouse reporting on (commands/dashboard.tsx; off with --no-mouse or
+// Whether the dashboard turned mouse reporting on (commands/mount-dashboard.tsx; off with --no-mouse or
 // delegate.yaml `mouse: false`): the footer and the help say so, and how to select text anyway.
 import {createContext, useContext} from 'react';
 
@@ -14,6 +14,6 @@ export function useMouseOn(): boolean {
 export const mouseHelp = [
 	{keys: 'click', description: 'Focus the task under the pointer (grid and list)'},
 	{keys: 'double click', description: 'Zoom the task under the pointer'},
-	{keys: 'wheel', description: 'Scroll the zoomed task, this help or the spend table'},
+	{keys: 'wheel', description: 'Move the focus up or down in the grid and the list (as ↑/↓); scroll the zoomed task, this help or the spend table'},
 	{keys: 'shift+drag', description: 'Select text as usual: while the dashboard reads the mouse, most terminals select with Shift held (turn the mouse off with --no-mouse, or `mouse: false` in delegate.yaml)'},
 ] as const;

@@ -11,7 +11,8 @@
 // so the next frame is drawn whole; so is a frame after a resize. Writes that do not go through
 // this stream (mouse modes, the clipboard) never move the cursor or touch cells that the
 // dashboard wrote. The bracket itself is kept: a frame reaches the terminal as one write, and a
-// frame with nothing changed as none.
+// frame with nothing changed as none. What another program writes to the terminal (a `wall`
+// message) is not seen here: redraw() (Ctrl-L) paints the last frame again whole.
 import {EventEmitter} from 'node:events';
 import {paintFrame, type Screen} from './frame-paint.js';
 
@@ -26,6 +27,8 @@ type Callback = (error?: Error | null) => void;
 
 export class DiffWriter extends EventEmitter {
 	private screen: Screen | undefined;
+	/** The last frame's lines, kept when the screen is taken as unknown: what redraw() paints. */
+	private lastFrame: readonly string[] | undefined;
 	private bracket: {parts: string[]; callbacks: Callback[]} | undefined;
 
 	constructor(private readonly terminal: NodeJS.WriteStream) {
@@ -66,6 +69,17 @@ export class DiffWriter extends EventEmitter {
 		this.terminal.off('resize', this.resized);
 	}
 
+	/** Paints the last frame again, every row, whatever the terminal shows now. */
+	redraw(): void {
+		// Inside a frame's bracket: that frame is the next write, and it is drawn whole.
+		this.screen = undefined;
+		if (this.bracket !== undefined || this.lastFrame === undefined) return;
+		const paint = paintFrame(undefined, this.lastFrame, this.rows, this.columns);
+		this.screen = paint.screen;
+		// The style reset first: what wrote over the screen may have left one in effect.
+		this.terminal.write(`${beginSync}\u001B[0m${paint.bytes}${endSync}`);
+	}
+
 	write(chunk: string | Uint8Array, encodingOrCallback?: BufferEncoding | Callback, maybeCallback?: Callback): boolean {
 		const callback = typeof encodingOrCallback === 'function' ? encodingOrCallback : maybeCallback;
 		const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
@@ -96,6 +110,7 @@ export class DiffWriter extends EventEmitter {
 		if (frame.endsWith('\n')) lines.pop();
 		const paint = paintFrame(this.screen, lines, this.rows, this.columns);
 		this.screen = paint.screen;
+		this.lastFrame = paint.screen.lines;
 		return paint.bytes;
 	}
 
@@ -124,6 +139,11 @@ export class DiffWriter extends EventEmitter {
 
 		return this.terminal.write(beginSync + body + endSync, done);
 	}
+}
+
+/** Ctrl-L: the stream Ink draws into paints its last frame again whole (a pipe, or a test's stream: nothing to do). */
+export function redrawScreen(stream: NodeJS.WritableStream): void {
+	if (stream instanceof DiffWriter) stream.redraw();
 }
 
 /** The stream to hand Ink for `stdout`: a DiffWriter on a terminal, the stream itself otherwise (a pipe gets what Ink writes, untouched). */

@@ -12,7 +12,7 @@ import type {Command} from '../../../src/ui/keys/keys.js';
 import {FakeControl, plannedTasks, t0} from '../../helpers/render.js';
 import {steeringConfig} from '../../helpers/steering-config.js';
 
-const environment = {focusColumns: 2, zoomLines: 10, zoomColumns: 100, effectiveLayout: 'grid' as const, scrollOverlay: () => undefined};
+const environment = {focusColumns: 2, zoomLines: 10, zoomColumns: 100, effectiveLayout: 'grid' as const, scrollOverlay: () => undefined, redraw: () => undefined};
 const statuses: TaskStatus[] = ['queued', 'running', 'cancelling', 'succeeded', 'failed', 'cancelled', 'timed_out', 'lost', 'refused'];
 const commands: Command[] = ['task.cancel', 'task.kill', 'task.reroute', 'routing.mode', 'routes.open', 'app.quit', 'app.detach', 'task.copy'];
 

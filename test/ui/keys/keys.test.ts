@@ -60,7 +60,7 @@ async function commandFor(context: KeyContext, sequence: string, bindings: Bindi
 
 const terminal = {
 	up: '\u001B[A', down: '\u001B[B', right: '\u001B[C', left: '\u001B[D', tab: '\t', 'shift+tab': '\u001B[Z', enter: '\r',
-	escape: '\u001B', pageup: '\u001B[5~', pagedown: '\u001B[6~', home: '\u001B[H', end: '\u001B[F', 'ctrl+c': '\u0003', 'alt+k': '\u001Bk',
+	escape: '\u001B', pageup: '\u001B[5~', pagedown: '\u001B[6~', home: '\u001B[H', end: '\u001B[F', 'ctrl+c': '\u0003', 'ctrl+l': '\u000C', 'alt+k': '\u001Bk',
 } as const;
 
 /** What a terminal sends for a descriptor used in the default table. */
@@ -151,6 +151,12 @@ describe('matchCommand with keys as Ink reports them', () => {
 	it('ctrl+c quits from every context, including while typing a search', async () => {
 		for (const context of contexts) {
 			expect(await commandFor(context, terminal['ctrl+c']), context).toBe('app.quit');
+		}
+	});
+
+	it('ctrl+l redraws the screen from every context, including while typing a search or a filter', async () => {
+		for (const context of [...contexts, 'filter', 'route-edit', 'routes'] as const) {
+			expect(await commandFor(context, terminal['ctrl+l']), context).toBe('screen.redraw');
 		}
 	});
 
@@ -253,7 +259,7 @@ describe('help and footer are generated from the bindings', () => {
 		expect(grid).toContain('task.zoom');
 		expect(grid).not.toContain('scroll.up');
 		const search = helpEntries(defaultBindings, 'search');
-		expect(search.map(entry => [entry.command, entry.keys])).toEqual([['search.submit', 'Enter'], ['search.cancel', 'Esc'], ['app.quit', 'Ctrl+C']]);
+		expect(search.map(entry => [entry.command, entry.keys])).toEqual([['search.submit', 'Enter'], ['search.cancel', 'Esc'], ['screen.redraw', 'Ctrl+L'], ['app.quit', 'Ctrl+C']]);
 	});
 
 	it('the grid footer groups movement and shows the first key of each command', () => {

@@ -1,5 +1,6 @@
 // The mouse in the dashboard: a click focuses the pane under it, a double click zooms
-// it, the wheel scrolls the zoom and the help; a mouse report never types into a field.
+// it, the wheel moves the focus in the grid and the list and scrolls the zoom and the help; a mouse
+// report never types into a field, and none, however malformed or far off the screen, breaks the dashboard.
 import {cleanup} from 'ink-testing-library';
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {plannedTasks, render, startTask, t0} from '../../helpers/render.js';
@@ -28,6 +29,61 @@ describe('the mouse', () => {
 			expect(view.store.getState().overlay?.kind).toBe('zoom');
 		});
 		expect(view.store.getState().focusedId).toBe('t01');
+	});
+
+	test('the wheel moves the focus a row of panes in the grid and a task in the list, stopping at the ends', async () => {
+		// 4 tasks at 160×40: a 2×2 grid.
+		const view = render({tasks: plannedTasks(4), columns: 160, rows: 40, mouse: true});
+		const focused = async (id: string) => vi.waitFor(() => {
+			expect(view.store.getState().focusedId).toBe(id);
+		});
+		await vi.waitFor(() => {
+			expect(view.frame()).toContain('t04');
+		});
+		view.stdin.write(wheel('down'));
+		await focused('t03');
+		view.stdin.write(wheel('down'));
+		view.stdin.write('l');
+		// At the bottom row the wheel stays: the l after it moved from t03, not from a wrapped t01.
+		await focused('t04');
+		view.stdin.write(wheel('up'));
+		await focused('t02');
+		view.stdin.write(wheel('up'));
+		view.stdin.write(wheel('up'));
+		view.stdin.write('h');
+		await focused('t01');
+		view.stdin.write('L');
+		await vi.waitFor(() => {
+			expect(view.store.getState().layout).toBe('list');
+		});
+		view.stdin.write(wheel('down'));
+		await focused('t02');
+		view.stdin.write(wheel('down'));
+		await focused('t03');
+		expect(view.store.getState().overlay).toBeNull();
+	});
+
+	test('malformed, cut or far off-screen reports break nothing: the dashboard reads the next key as before', async () => {
+		for (const [columns, rows] of [[160, 40], [20, 5]] as const) {
+			// 20×5 is too small for the dashboard: no frame to hit.
+			const view = render({tasks: plannedTasks(4), columns, rows, mouse: true});
+			await vi.waitFor(() => {
+				expect(view.frame()).not.toBe('');
+			});
+			const reports = [
+				click(99_999, 99_999), click(1, 1), click(1, 40), wheel('down', 99_999, 99_999), wheel('up', 1, 1),
+				'\u001B[<0;12M', '\u001B[<0;12;5', '\u001B[<;;M', '\u001B[<0;0;0M', '\u001B[<99999;1;1M', '\u001B[<0;123456789;1M',
+				'\u001B[<64;5;5m', '\u001B[<66;5;5M', '\u001B[<2;5;5M', '\u001B[<1;5;5M', '\u001B[<35;5;5M', '\u001B[<0;-1;5M',
+				'\u001B[M', '\u001B[M !', '\u001B[<', '\u001B[<0;5;5M\u001B[<0;5', ';5M',
+			];
+			for (const report of reports) view.stdin.write(report);
+			view.stdin.write('?');
+			await vi.waitFor(() => {
+				expect(view.store.getState().overlay?.kind).toBe('help');
+			});
+			expect(view.store.getState().quitting).toBe(false);
+			cleanup();
+		}
 	});
 
 	test('the wheel scrolls the zoom', async () => {

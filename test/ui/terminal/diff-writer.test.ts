@@ -5,7 +5,7 @@
 // and clearTerminal); the tmux test (test/e2e/changed-cells-pty.test.ts) drives Ink itself.
 import {EventEmitter} from 'node:events';
 import {describe, expect, it} from 'vitest';
-import {DiffWriter, inkStdout} from '../../../src/ui/terminal/diff-writer.js';
+import {DiffWriter, inkStdout, redrawScreen} from '../../../src/ui/terminal/diff-writer.js';
 import {expectedCells, VirtualTerminal} from '../../helpers/virtual-terminal.js';
 
 const begin = '\u001B[?2026h';
@@ -110,6 +110,38 @@ describe('DiffWriter', () => {
 		expect(terminal.writes.at(-1)).toContain('\u001B[1;1H\u001B[2Kone');
 		writer.dispose();
 		expect(terminal.listenerCount('resize')).toBe(0);
+	});
+
+	it('redraw (Ctrl-L) paints the last frame whole over what another program wrote, and the next frame goes on from it', () => {
+		const {terminal, writer, frame} = setUp();
+		const screen = new VirtualTerminal(8, 30);
+		const lines = ['hermes · 1s', '\u001B[32m│ t01 running │\u001B[39m', 'footer'];
+		frame(lines);
+		screen.write(terminal.writes.at(-1)!);
+		// A `wall` message, written to the terminal by another program: the writer never sees it.
+		screen.write('\u001B[1m\u001B[2;5HBroadcast message\u001B[3;1Hfrom root\u001B[6;1Hbye');
+		expect(screen.cells).not.toEqual(expectedCells(lines, 8, 30));
+		const count = terminal.writes.length;
+		writer.write('\u001B[?1000h');
+		redrawScreen(writer as unknown as NodeJS.WritableStream);
+		expect(terminal.writes.length).toBe(count + 2);
+		expect(terminal.writes.at(-1)).toMatch(/^\u001B\[\?2026h\u001B\[0m[\s\S]*\u001B\[\?2026l$/);
+		screen.write(terminal.writes.at(-1)!);
+		expect(screen.cells).toEqual(expectedCells(lines, 8, 30));
+		// The screen is known again: the same frame costs nothing, a change only its cells.
+		frame(lines);
+		expect(terminal.writes.length).toBe(count + 2);
+		frame(['hermes · 2s', lines[1]!, 'footer']);
+		expect(terminal.writes.at(-1)).toBe(`${begin}\u001B[?7l\u001B[1;10H2\u001B[4;1H\u001B[?7h${end}`);
+	});
+
+	it('redraw before any frame writes nothing, and a stream that is not the writer is left alone', () => {
+		const {terminal, writer} = setUp();
+		writer.redraw();
+		expect(terminal.writes).toEqual([]);
+		const pipe = new FakeTerminal(80, 24);
+		redrawScreen(pipe as unknown as NodeJS.WritableStream);
+		expect(pipe.writes).toEqual([]);
 	});
 
 	it('gives a pipe Ink\'s writes as they are', () => {
