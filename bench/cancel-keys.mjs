@@ -2,7 +2,8 @@
 // the same session as the suite's `keys` (10 idle `term` tasks ahead of 16 endless floods in a
 // 200×50 pane), without the focus presses and mprocs, for hermes-delegate (through its runner
 // host) and, given another build, that one too, alternating run by run. Prints each run's figures
-// and the summary of all; numbers, not a test.
+// and the summary of all, and beside them y → the task's row says cancelled (the host's answer:
+// the dashboard shows the cancel before it); numbers, not a test.
 //
 // `node bench/cancel-keys.mjs` (build first); BENCH_RUNS (4), BENCH_CLI (dist/cli.js of this
 // checkout), BENCH_CLI_BEFORE (another build's cli.js, measured too, in the same alternation: a
@@ -57,7 +58,7 @@ for (let run = 0; run < runs; run++) {
 		const [kind, cli] = builds.get(tool);
 		const result = await keysUnderLoad(kind, {...paths, cli}, keys);
 		results[tool].push(result);
-		console.log(`run ${run + 1} ${tool}: load ${result.load.toFixed(2)}; ${result.cancelLatencies.map(ms => ms.toFixed(0)).join(' ')} ms${result.cancelTimeouts ? ` (${result.cancelTimeouts} not shown)` : ''}`);
+		console.log(`run ${run + 1} ${tool}: load ${result.load.toFixed(2)}; ${result.cancelLatencies.map(ms => ms.toFixed(0)).join(' ')} ms${result.cancelTimeouts ? ` (${result.cancelTimeouts} not shown)` : ''}; row cancelled ${result.finishLatencies.map(ms => ms.toFixed(0)).join(' ')} ms`);
 	}
 }
 
@@ -65,5 +66,7 @@ for (const tool of tools) {
 	const latencies = results[tool].map(result => result.cancelLatencies);
 	const timeouts = results[tool].reduce((sum, result) => sum + result.cancelTimeouts, 0);
 	console.log(`${tool}: c, y → pane cancelling: ${latencySummary(latencies, timeouts, keys.timeoutMs).text}; ${loadText(results[tool].map(result => result.load))}`);
+	const finished = results[tool].map(result => result.finishLatencies);
+	console.log(`${tool}: c, y → its row says cancelled (the runner host's answer through the socket): ${latencySummary(finished, 0, keys.timeoutMs).text}`);
 }
 

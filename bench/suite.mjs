@@ -183,9 +183,10 @@ await workload('keys', async () => {
 	const theirs = results.mprocs && summary('mprocs', 'latencies', 'timeouts');
 	cost.absolute(rows.focus, judged(summary('hermes-delegate', 'latencies', 'timeouts'), theirs ? `mprocs (j): ${theirs.text}` : mprocsName));
 	cost.absolute(rows.cancel, judged(summary('hermes-delegate', 'cancelLatencies', 'cancelTimeouts'), '(none: mprocs is not asked to cancel)'));
+	other.absolute({id: 'keys', figure: "c, y → the task's row says cancelled (the runner host's answer)"}, judged(summary('hermes-delegate', 'finishLatencies', 'cancelTimeouts'), '—'));
 	const spawnedTheirs = results.mprocs && summary('mprocs', 'spawnedLatencies', 'spawnedTimeouts');
 	other.absolute({id: 'keys', figure: 'focus key → frame, a tmux process per command'}, judged(summary('hermes-delegate', 'spawnedLatencies', 'spawnedTimeouts'), spawnedTheirs ? `mprocs (j): ${spawnedTheirs.text}` : mprocsName));
-	notes.push('keys: latency is key sent → the screen shows its effect. Focus (Tab in hermes-delegate, j in mprocs) with two instruments alternating press by press: a tmux control-mode client kept open (send-keys and capture-pane as commands; ~0.5 ms a capture; the figure judged), and a tmux process spawned for each send-keys and each capture (5–11 ms apiece on a loaded machine, included in its figure). Cancel: an idle task focused, c, its question shown, then y → the header counts one task fewer running (the cancel and its task.cancelling event cross the socket to the host and back). p95 over every press of every run; the spread is each run\'s own p95.');
+	notes.push('keys: latency is key sent → the screen shows its effect. Focus (Tab in hermes-delegate, j in mprocs) with two instruments alternating press by press: a tmux control-mode client kept open (send-keys and capture-pane as commands; ~0.5 ms a capture; the figure judged), and a tmux process spawned for each send-keys and each capture (5–11 ms apiece on a loaded machine, included in its figure). Cancel: an idle task focused, c, its question shown, then y → the header counts one task fewer running (the dashboard shows the cancel as soon as y is pressed; the host's answer, the row saying cancelled once the task's group is gone, is the figure in the second table). p95 over every press of every run; the spread is each run\'s own p95.');
 });
 
 await workload('cancel', async () => {

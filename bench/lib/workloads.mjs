@@ -131,7 +131,7 @@ export async function keysUnderLoad(tool, paths, {tasks, presses, settleMs, time
 			await sleep(60 + ((press * 37) % 120)); // not in step with the frame clock
 		}
 
-		const cancel = tool === 'mprocs' ? {cancelLatencies: [], cancelTimeouts: 0} : await cancelsUnderLoad(control, read, {cancels, total: tasks + cancels, timeoutMs});
+		const cancel = tool === 'mprocs' ? {cancelLatencies: [], finishLatencies: [], cancelTimeouts: 0} : await cancelsUnderLoad(control, read, {cancels, total: tasks + cancels, timeoutMs});
 		return {latencies: instruments[0].latencies, spawnedLatencies: instruments[1].latencies, timeouts: instruments[0].timeouts, spawnedTimeouts: instruments[1].timeouts, ...cancel, load};
 	} finally {
 		control.close();
@@ -139,9 +139,10 @@ export async function keysUnderLoad(tool, paths, {tasks, presses, settleMs, time
 	}
 }
 
-/** The cancel part of workload 4: t01…t<cancels> cancelled one by one, y → one fewer running. */
+/** The cancel part of workload 4: t01…t<cancels> cancelled one by one, y → one fewer running (`cancelLatencies`), and y → the task's row says cancelled (`finishLatencies`). */
 async function cancelsUnderLoad(control, read, {cancels, total, timeoutMs}) {
 	const cancelLatencies = [];
+	const finishLatencies = [];
 	let cancelTimeouts = 0;
 	const screen = async () => control.screen();
 	for (let index = 1; index <= cancels && cancelTimeouts < 3; index++) {
@@ -174,10 +175,17 @@ async function cancelsUnderLoad(control, read, {cancels, total, timeoutMs}) {
 			cancelTimeouts++;
 		}
 
+		// The dashboard shows the cancel on its own word (state/intents.ts stopAsked); the runner
+		// host's answer is the task's row saying cancelled: the request, the SIGTERM, the agent's
+		// exit and the finished event back through the socket.
+		if (await shownWithin(timeoutMs, async () => new RegExp(`${target}\\b[^\\n]*⊘ cancelled`).test(await screen()))) {
+			finishLatencies.push(performance.now() - sent);
+		}
+
 		await sleep(60 + ((index * 37) % 120));
 	}
 
-	return {cancelLatencies, cancelTimeouts};
+	return {cancelLatencies, finishLatencies, cancelTimeouts};
 }
 
 /** Polls `check` back to back until it gives something truthy (→ that) or `timeoutMs` have passed (→ undefined). */

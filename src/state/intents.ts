@@ -3,6 +3,7 @@
 import {isActive, isFinal} from '../core/types.js';
 import {bodyLayer, targetTaskId} from './overlay.js';
 import type {BatchState} from './store-types.js';
+import type {TaskView} from './task-view.js';
 
 /** c (kill: false) or K (kill: true) on the focused or zoomed task; while quitting, K kills everything now. */
 export function cancelRequest(state: BatchState, kill: boolean): Partial<BatchState> | 'kill-all' | undefined {
@@ -46,4 +47,30 @@ export function quitRequest(state: BatchState): Partial<BatchState> | undefined 
 
 	// Asked over whatever is open (a question asked before it gives way to this one).
 	return {overlay: {kind: 'confirm', question: {action: 'quit'}, under: bodyLayer(state.overlay)}};
+}
+
+/**
+ * y to a cancel or a kill of a running task: its pane says cancelling at once, in the frame that
+ * closes the question, instead of a socket's round trip later; the runner's task.cancelling then
+ * fills in the countdown. Until then the stop is pending (stopPending), and taken back if the
+ * runner host refuses it or never answers (stopRefused). Any other task waits for the runner.
+ */
+export function stopAsked(state: BatchState, id: string): Partial<BatchState> {
+	const task = state.tasks[id];
+	return task?.status === 'running' ? {tasks: {...state.tasks, [id]: {...task, status: 'cancelling', cancelling: null}}} : {};
+}
+
+/** Shown as cancelling on this dashboard's word alone: the runner has not said so (yet). */
+export function stopPending(task: Pick<TaskView, 'status' | 'cancelling'>): boolean {
+	return task.status === 'cancelling' && task.cancelling === null;
+}
+
+/**
+ * The runner host answered that there was nothing to stop, or the request failed: a stop still
+ * pending goes back to running (the dashboard never claims a cancel the host refused). One the
+ * runner confirmed or that finished meanwhile is left as its events made it.
+ */
+export function stopRefused(state: BatchState, id: string): Partial<BatchState> {
+	const task = state.tasks[id];
+	return task && stopPending(task) ? {tasks: {...state.tasks, [id]: {...task, status: 'running'}}} : {};
 }

@@ -10,7 +10,7 @@ import {isActive} from '../core/types.js';
 import {safeExcerpt} from '../core/output/visible-text.js';
 import {eventPatch, outputPatch} from './apply-event.js';
 import {closedTop, withField, withZoom} from './overlay.js';
-import {cancelRequest, quitRequest} from './intents.js';
+import {cancelRequest, quitRequest, stopAsked, stopRefused} from './intents.js';
 import {pastePatch} from './paste.js';
 import {taskViewFromPlan} from './task-view.js';
 import {batchWarnings} from './warnings.js';
@@ -266,7 +266,9 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 				}
 
 				const {question} = overlay;
-				set({overlay: overlay.under});
+				// A stop shows in the same frame that closes its question (intents.ts stopAsked).
+				const stopping = question.action === 'cancel' || question.action === 'kill';
+				set({overlay: overlay.under, ...(stopping ? stopAsked(get(), question.taskId) : {})});
 				if (question.action === 'remove-route') {
 					get().removeRoute(question.routeName);
 					return;
@@ -299,9 +301,14 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 					return;
 				}
 
-				whenReplied(api, control.cancel(question.taskId, {skipGrace: question.action === 'kill'}), `cancelling ${question.taskId}`, sent => {
-					if (!sent) {
-						set({notice: 'nothing to cancel: the task has already finished'});
+				const {taskId} = question;
+				const sent = control.cancel(taskId, {skipGrace: question.action === 'kill'}).catch((error: unknown) => {
+					set(stopRefused(get(), taskId));
+					throw error;
+				});
+				whenReplied(api, sent, `cancelling ${taskId}`, stopped => {
+					if (!stopped) {
+						set({...stopRefused(get(), taskId), notice: 'nothing to cancel: the task has already finished'});
 					}
 				});
 			},

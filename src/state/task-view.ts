@@ -29,6 +29,7 @@ export type TaskView = {
 	stderrLine: string | null;
 	/** The finished attempt's answer (made terminal-safe), for `y` (copy); null until it has one. */
 	answer: string | null;
+	/** The stop under way, as the runner announced it (task.cancelling); null while `cancelling` is only this dashboard's y, not yet confirmed (intents.ts stopAsked). */
 	cancelling: CancellingInfo | null;
 	/** What Hermes reported (model used, tokens, tool calls); null until it says anything. */
 	telemetry: TaskTelemetry | null;

@@ -1,6 +1,7 @@
 // The dashboard's store over the socket: its replies come later, and they still land — the zoom
 // shows the task's scrollback and follows it, a cancel confirmed in one dashboard stops the task
-// in every dashboard, and the same cancel in another dashboard says there is nothing to cancel.
+// in every dashboard, and the same cancel in another dashboard says there is nothing to cancel; a
+// cancel shows at once in the dashboard that confirmed it, and is taken back if the host refuses it.
 import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import {zoomOf} from '../../src/state/overlay.js';
@@ -45,6 +46,38 @@ describe('a dashboard attached over the socket', () => {
 		expect(first.getState().tasks['t01']?.status).toBe('cancelled');
 		expect(batch.events.filter(event => event.type === 'task.cancelling')).toHaveLength(1);
 		expect(batch.runner.status('t02')).toBe('running');
+	});
+
+	it('a cancel shows in the store the moment y is confirmed, and the host then confirms it with its countdown', async () => {
+		const batch = await host(['[fake:forever] [fake:ready] runaway', '[fake:forever] [fake:ready] other']);
+		const store = await dashboard(batch);
+		void batch.runner.start();
+		await waitFor(() => store.getState().tasks['t01']?.status === 'running', {message: 't01 running'});
+		store.getState().requestCancel(false);
+		store.getState().confirmYes();
+		// Before anything crossed the socket back: cancelling on this dashboard's word.
+		expect(store.getState().tasks['t01']).toMatchObject({status: 'cancelling', cancelling: null});
+		await waitFor(() => store.getState().tasks['t01']?.cancelling !== null, {message: "the host's task.cancelling in the store"});
+		expect(batch.events.some(event => event.type === 'task.cancelling' && event.id === 't01')).toBe(true);
+		await waitFor(() => store.getState().tasks['t01']?.status === 'cancelled', {message: 't01 cancelled'});
+		expect(store.getState().notice).toBeNull();
+	});
+
+	it('a cancel the host refuses is taken back: the task shows running again, with the reason', async () => {
+		const batch = await host(['[fake:forever] [fake:ready] runaway']);
+		const store = await dashboard(batch);
+		void batch.runner.start();
+		await waitFor(() => store.getState().tasks['t01']?.status === 'running', {message: 't01 running'});
+		// The host's answer when the task ended before the request reached it (a race no test can
+		// time): false, with nothing stopped.
+		batch.control.cancel = async () => false;
+		store.getState().requestCancel(false);
+		store.getState().confirmYes();
+		expect(store.getState().tasks['t01']?.status).toBe('cancelling');
+		await waitFor(() => store.getState().notice !== null, {message: "the host's answer"});
+		expect(store.getState().notice).toBe('nothing to cancel: the task has already finished');
+		expect(store.getState().tasks['t01']?.status).toBe('running');
+		expect(batch.runner.status('t01')).toBe('running');
 	});
 
 	it('steers: a mode switch confirmed in one dashboard is saved, and both dashboards show the new mode', async () => {

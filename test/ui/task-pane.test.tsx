@@ -76,6 +76,25 @@ describe('task pane', () => {
 		});
 	});
 
+	test('cancelling on the y alone: says the stop was asked, until the runner host\'s countdown replaces it', async () => {
+		const {frame, store} = renderOne();
+		startTask(store, 't01', t0);
+		store.getState().requestCancel(false);
+		store.getState().confirmYes();
+		await vi.waitFor(() => {
+			expect(frame()).toContain('stop asked of the runner host');
+		});
+		expect(frame()).toContain('◐ cancelling');
+		expect(frame()).not.toContain('Cancel t01');
+
+		store.getState().applyEvent({type: 'task.cancelling', id: 't01', cancelling: {reason: 'cancel', termSentAt: t0 + (10 * second), killDueAt: t0 + (15 * second), killSent: false}, at: t0 + (10 * second)});
+		store.getState().tick(t0 + (12 * second));
+		await vi.waitFor(() => {
+			expect(frame()).toContain('SIGTERM sent 2s ago · SIGKILL in 3s');
+		});
+		expect(frame()).not.toContain('stop asked');
+	});
+
 	test('succeeded: the run time', async () => {
 		const {frame, store} = renderOne();
 		startTask(store, 't01', t0);

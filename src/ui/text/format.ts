@@ -159,7 +159,8 @@ export function cancelCountdown(task: TaskView, now: number): string | null {
 export function statusDetail(task: TaskView, now: number): string | null {
 	switch (task.status) {
 		case 'cancelling': {
-			return cancelCountdown(task, now);
+			// Before the runner confirms this dashboard's y (state/intents.ts stopAsked): no countdown yet.
+			return cancelCountdown(task, now) ?? 'stop asked of the runner host';
 		}
 
 		case 'refused': {
