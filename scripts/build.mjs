@@ -62,6 +62,13 @@ const bundle = await rolldown({
 const {output} = await bundle.write({
 	dir: outDir,
 	format: 'esm',
+	// Escaped to ASCII: Node keeps each module's source for as long as the process runs (functions are
+	// compiled when first called), and V8 stores a source with a single character past U+00FF (an
+	// ellipsis, a box-drawing line) as two bytes per character: 3 of the bundle's 3.5 MB were such
+	// chunks, about 1.5 MB more held by the dashboard and 1 MB by the runner host (bench/RESULTS.md).
+	charset: 'ascii',
+	// JSDoc is for reading src/, and held with the source in memory just the same; legal comments stay.
+	comments: {legal: true, annotation: true, jsdoc: false},
 	// For working on the code (node --enable-source-maps); package.json leaves them out of the package.
 	sourcemap: true,
 	// src/package-files.ts finds the package root one folder up: shared chunks must sit in dist/.
