@@ -15,13 +15,11 @@ if (problem === undefined) {
 		if (early.wantsHost(args)) early.startEarlyHost(process.argv[1]);
 	}
 
-	// The runner host (client/launch.ts starts it so) loads only what it runs: host-process.ts.
-	const host = process.argv.length === 3 && process.argv[2] === '__host';
-	// Before the CLI loads: loading it is what first grows the young generation. The host's is kept
-	// at its smallest by the options it is started with (wire/launch.ts hostNodeOptions).
-	if (!host) (await import('./young-generation.js')).capYoungGeneration();
+	// Before the CLI loads: loading it is what first grows the young generation.
+	(await import('./young-generation.js')).capYoungGeneration();
 	try {
-		if (host) await import('./host-process.js');
+		// The runner host (client/launch.ts starts it so) loads only what it runs: host-process.ts.
+		if (process.argv.length === 3 && process.argv[2] === '__host') await import('./host-process.js');
 		else await import('./cli.js');
 	} catch (error) {
 		// Loading the bundle opens its chunks: under a tiny `ulimit -n` that fails before any of our

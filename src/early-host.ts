@@ -9,10 +9,9 @@
 import {spawn, type ChildProcess} from 'node:child_process';
 import type {Socket} from 'node:net';
 
-/** As wire/launch.ts's hostCommandName, statusFd and hostNodeOptions (a test holds them equal): that module loads zod. */
+/** As wire/launch.ts's hostCommandName and statusFd (a test holds them equal): that module loads zod. */
 export const earlyHostCommand = '__host';
 export const earlyStatusFd = 3;
-export const earlyHostNodeOptions: readonly string[] = ['--optimize-for-size'];
 
 let early: ChildProcess | undefined;
 
@@ -26,7 +25,7 @@ export function wantsHost(args: readonly string[]): boolean {
 
 /** Starts the host (detached: a session of its own), held by nothing until a foreground adopts it. */
 export function startEarlyHost(entry: string): void {
-	const child = spawn(process.execPath, [...process.execArgv, ...earlyHostNodeOptions, entry, earlyHostCommand], {
+	const child = spawn(process.execPath, [...process.execArgv, entry, earlyHostCommand], {
 		detached: true,
 		stdio: ['pipe', 'ignore', 'ignore', 'pipe'],
 		env: process.env,

@@ -2,8 +2,8 @@
 // those that will start a batch under one. A wrong yes costs a host that ends unused; a wrong no,
 // the overlap. The names it shares with wire/launch.ts must stay the same.
 import {describe, expect, it} from 'vitest';
-import {earlyHostCommand, earlyHostNodeOptions, earlyStatusFd, wantsHost} from '../src/early-host.js';
-import {hostCommandName, hostNodeOptions, statusFd} from '../src/wire/launch.js';
+import {earlyHostCommand, earlyStatusFd, wantsHost} from '../src/early-host.js';
+import {hostCommandName, statusFd} from '../src/wire/launch.js';
 
 describe('the runner host started early', () => {
 	it('is wanted by tui, demo and run --detach, wherever the options sit', () => {
@@ -18,9 +18,8 @@ describe('the runner host started early', () => {
 		}
 	});
 
-	it('starts the host as client/launch.ts does: the same hidden command, status pipe and V8 options', () => {
+	it('starts the host as client/launch.ts does: the same hidden command and status pipe', () => {
 		expect(earlyHostCommand).toBe(hostCommandName);
 		expect(earlyStatusFd).toBe(statusFd);
-		expect(earlyHostNodeOptions).toEqual(hostNodeOptions);
 	});
 });

@@ -6,7 +6,7 @@
 import {spawn, type ChildProcess} from 'node:child_process';
 import type {Socket} from 'node:net';
 import type {Readable} from 'node:stream';
-import {hostCommandName, hostNodeOptions, statusFd, statusSchema, type HostReady, type HostRefused, type HostSpec} from '../wire/launch.js';
+import {hostCommandName, statusFd, statusSchema, type HostReady, type HostRefused, type HostSpec} from '../wire/launch.js';
 
 export type Launched = (HostReady & {exited: Promise<string>}) | HostRefused;
 
@@ -27,7 +27,7 @@ export type PendingHost = {
 export function spawnHost(options: {env: NodeJS.ProcessEnv; entry?: string}): PendingHost {
 	const entry = options.entry ?? process.argv[1];
 	if (entry === undefined) throw new Error('cannot tell which script to start the runner host from (process.argv[1] is unset)');
-	return adoptHost(spawn(process.execPath, [...process.execArgv, ...hostNodeOptions, entry, hostCommandName], {
+	return adoptHost(spawn(process.execPath, [...process.execArgv, entry, hostCommandName], {
 		detached: true,
 		stdio: ['pipe', 'ignore', 'ignore', 'pipe'],
 		env: options.env,

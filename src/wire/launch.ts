@@ -72,13 +72,3 @@ export const statusSchema = z.discriminatedUnion('type', [
 export const hostCommandName = '__host';
 /** The host's end of the status pipe. */
 export const statusFd = 3;
-/**
- * V8's options for the host's Node, put before the entry where the host is started (client/launch.ts,
- * src/early-host.ts). The host keeps a batch's state and the output's tails, small and long-lived,
- * while every pipe read passes through it and dies young; V8's defaults, made for a browser tab's
- * speed, let a heap of ~14 MiB of live objects sit in ~40 MiB. `--optimize-for-size` keeps the young
- * generation at its smallest and grows the old one by less after each collection, ~20 MiB less at a
- * flood's peak for +0.2–0.3 CPU-s (bench/RESULTS.md, 2026-12-06, where the memory of the dashboard
- * and its runner host sits).
- */
-export const hostNodeOptions: readonly string[] = ['--optimize-for-size'];
