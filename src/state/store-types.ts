@@ -63,8 +63,11 @@ export type BatchState = {
 
 export type BatchActions = {
 	applyEvent(event: BatchEvent): void;
-	/** An output push: the panes that changed, whole (state/feed.ts). */
-	takeOutput(panes: Readonly<Record<string, OutputSnapshot>>): void;
+	/**
+	 * An output push: the panes that changed, whole (state/feed.ts). `now`: the clock moves with it,
+	 * in the same update, when a pane changed (a second turned since the last tick shows in that frame).
+	 */
+	takeOutput(panes: Readonly<Record<string, OutputSnapshot>>, now?: number): void;
 	tick(now: number): void;
 	focus(id: string): void;
 	moveFocus(direction: 'up' | 'down' | 'left' | 'right' | 'next' | 'prev', columns: number): void;
