@@ -4,12 +4,6 @@
 // second while a cancel countdown is on screen, and not at all once nothing shown can change (the
 // batch finished and nothing runs). Returns a stop function.
 //
-// Every frame costs the same whatever changed in it (Ink lays out and draws the whole screen), so
-// a second's turn rides with the output where it can: a push that changes a pane moves the clock
-// too, and the clock's own wake-up comes half a second after the turn, where a push since the turn
-// has already shown the new second and the tick then changes nothing on screen (no frame). The
-// seconds shown are at most that half second late (bench/RESULTS.md, "the floor of the slow trickle").
-//
 // Telemetry is the exception among events: a stream-json agent sends a snapshot with every tool
 // call and result, dozens a second across a batch, and each applied at once would be a frame of
 // its own. A task's newest snapshot is whole, so it waits for the next output push (or a push's
@@ -33,8 +27,6 @@ export type FeedOptions = {
 
 /** How long telemetry waits for an output push to ride with, and the countdown's tick: the host's push interval (12 a second). */
 const frameMs = Math.round(1000 / 12);
-/** How long after a second's turn the clock wakes: a push in between has shown the turn already. */
-export const secondsLagMs = 500;
 
 export function feedStore(store: BatchStore, source: FeedSource, options: FeedOptions = {}): () => void {
 	const now = options.now ?? Date.now;
@@ -58,7 +50,7 @@ export function feedStore(store: BatchStore, source: FeedSource, options: FeedOp
 		const state = store.getState();
 		if (!clockShows(state)) return;
 		const time = now();
-		const delay = counting(state) ? frameMs : 1000 - ((time - secondsLagMs) % 1000);
+		const delay = counting(state) ? frameMs : 1000 - (time % 1000);
 		clock = setTimeout(() => {
 			clock = undefined;
 			store.getState().tick(now());
@@ -88,7 +80,7 @@ export function feedStore(store: BatchStore, source: FeedSource, options: FeedOp
 	});
 	const unsubscribeOutput = source.subscribeOutput?.(panes => {
 		applyTelemetry();
-		store.getState().takeOutput(panes, now());
+		store.getState().takeOutput(panes);
 	});
 	wind();
 	return () => {

@@ -63,11 +63,8 @@ export type BatchState = {
 
 export type BatchActions = {
 	applyEvent(event: BatchEvent): void;
-	/**
-	 * An output push: the panes that changed, whole (state/feed.ts). `now`: the clock moves with it,
-	 * in the same update, when a pane changed (a second turned since the last tick shows in that frame).
-	 */
-	takeOutput(panes: Readonly<Record<string, OutputSnapshot>>, now?: number): void;
+	/** An output push: the panes that changed, whole (state/feed.ts). */
+	takeOutput(panes: Readonly<Record<string, OutputSnapshot>>): void;
 	tick(now: number): void;
 	focus(id: string): void;
 	moveFocus(direction: 'up' | 'down' | 'left' | 'right' | 'next' | 'prev', columns: number): void;

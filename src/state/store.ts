@@ -94,10 +94,10 @@ export function createBatchStore(options: BatchStoreOptions): BatchStore {
 				set(eventPatch(get(), event));
 			},
 
-			takeOutput(panes, now) {
+			takeOutput(panes) {
 				const patch = outputPatch(get(), panes);
 				if (patch) {
-					set(now === undefined ? patch : {...patch, now});
+					set(patch);
 					// The zoomed task's lines are read again when its output moved on (the reply lands later).
 					zoom.follow(id => get().tasks[id]?.outputVersion, refreshed => {
 						set({overlay: withZoom(get().overlay, refreshed)});

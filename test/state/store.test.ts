@@ -4,7 +4,7 @@
 import {afterEach, describe, expect, it, vi} from 'vitest';
 import {TaskOutput} from '../../src/core/output/task-output.js';
 import type {BatchEvent, PlannedTask, TaskResult} from '../../src/core/types.js';
-import {feedStore, secondsLagMs} from '../../src/state/feed.js';
+import {feedStore} from '../../src/state/feed.js';
 import {createBatchStore} from '../../src/state/store.js';
 import {outputControl} from '../../src/host/control.js';
 import {PaneLedger} from '../../src/host/pane-ledger.js';
@@ -155,34 +155,6 @@ describe('the clock', () => {
 		// R re-opens the batch: its clock moves again.
 		source.emit({type: 'batch.reopened', at: Date.now()} as BatchEvent);
 		expect(ticksOver(store, 3000)).toBe(3);
-		stop();
-	});
-});
-
-describe('the clock and the output', () => {
-	it('a push that changes a pane moves the clock in the same update; the clock wakes half a second after a second turns', () => {
-		// Half a second into a second: the feed's first wake-up is at the next half second.
-		vi.useFakeTimers({now: Math.floor(t0 / 1000) * 1000 + 500});
-		const {store, outputs, source} = setup();
-		const stop = feedStore(store, source, {now: () => Date.now()});
-		source.emit({type: 'task.started', id: 't01', pid: 1, argv: [], at: Date.now()});
-		const turn = Math.floor(Date.now() / 1000) * 1000 + 1000;
-		vi.advanceTimersByTime(turn + 200 - Date.now());
-		let updates = 0;
-		store.subscribe(() => updates++);
-		outputs.get('t01')!.pushStdout(Buffer.from('one\n'));
-		source.push();
-		expect(updates).toBe(1);
-		expect(store.getState().now).toBe(turn + 200);
-
-		// A push that changes no pane moves nothing.
-		vi.advanceTimersByTime(100);
-		source.push();
-		expect(updates).toBe(1);
-		vi.advanceTimersByTime(turn + secondsLagMs - 1 - Date.now());
-		expect(store.getState().now).toBe(turn + 200);
-		vi.advanceTimersByTime(1);
-		expect(store.getState().now).toBe(turn + secondsLagMs);
 		stop();
 	});
 });
