@@ -7,7 +7,9 @@
 //
 // `node bench/profile-flood.mjs` (after a build). BENCH_KIND (flood; or trickle: 32 tasks,
 // BENCH_TRICKLE_S seconds at 20 lines/s), BENCH_FLOOD_LINES (100000), BENCH_TASKS (16),
-// BENCH_TOP (5); BENCH_KEEP=1 keeps the .cpuprofile (for Chrome DevTools / speedscope).
+// BENCH_TOP (5); BENCH_KIND=slow-trickle is the trickle at BENCH_TRICKLE_RATE (2) lines/s for
+// BENCH_TRICKLE_S (60) seconds, the suite's slow trickle; BENCH_KEEP=1 keeps the .cpuprofile (for
+// Chrome DevTools / speedscope).
 import {readdirSync, readFileSync, existsSync, mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -18,8 +20,8 @@ import {countFiles, running, waitFor} from './lib/procs.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const env = process.env;
 const kind = env.BENCH_KIND ?? 'flood';
-if (!['flood', 'trickle'].includes(kind)) {
-	console.error(`bench: BENCH_KIND=${JSON.stringify(kind)} is not flood or trickle`);
+if (!['flood', 'trickle', 'slow-trickle'].includes(kind)) {
+	console.error(`bench: BENCH_KIND=${JSON.stringify(kind)} is not flood, trickle or slow-trickle`);
 	process.exit(2);
 }
 
@@ -138,8 +140,10 @@ process.on('exit', () => {
 	}
 });
 
-const session = await startDashboard(tool, paths, goals(kind, tasks), {
-	env: {BENCH_FLOOD_LINES: String(lines), BENCH_TRICKLE_S: env.BENCH_TRICKLE_S ?? '20'},
+const slow = kind === 'slow-trickle';
+const trickleEnv = {BENCH_TRICKLE_S: env.BENCH_TRICKLE_S ?? (slow ? '60' : '20'), ...(slow ? {BENCH_TRICKLE_RATE: env.BENCH_TRICKLE_RATE ?? '2'} : {})};
+const session = await startDashboard(tool, paths, goals(slow ? 'trickle' : kind, tasks), {
+	env: {BENCH_FLOOD_LINES: String(lines), ...trickleEnv},
 	nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
 	args: ['--exit-when-done'],
 });

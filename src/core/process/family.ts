@@ -12,6 +12,7 @@
 import {readdirSync} from 'node:fs';
 import {freshProcessTable, hasProc, scanProcessesInSlices, isSameProcess, ownUid, processUid, readProcStat, type ProcessId, type ProcessTable, type ProcStat} from './proc-tree.js';
 import {walkTrees} from './tree-walk.js';
+import {newestPid, walkDue, type WalkPace} from './walk-pace.js';
 import {errnoCode} from '../errors.js';
 
 export type Family = {
@@ -128,7 +129,8 @@ export type WatchOptions = {
 };
 
 // Every family whose agent we started and have not seen end. One timer scans /proc for all of
-// them, so a batch of 80 tasks costs one scan per interval, not 80.
+// them, so a batch of 80 tasks costs one scan per interval, not 80; and a round in which no
+// process was created on the machine reads nothing but /proc/loadavg (walk-pace.ts).
 const watches = new Set<Watch>();
 let timer: NodeJS.Timeout | undefined;
 let timerMs = 0;
@@ -136,6 +138,7 @@ let timerMs = 0;
 export function watchFamily(leader: ProcessId, options: WatchOptions): FamilyWatch {
 	const watch: Watch = {family: familyOf(leader), intervalMs: options.intervalMs, onLeftSession: options.onLeftSession, reported: new Set()};
 	watches.add(watch);
+	pace.mustWalk = true; // A new tree: walked at the next round whatever the kernel says.
 	retime();
 	return {
 		family: watch.family,
@@ -161,13 +164,22 @@ function retime(): void {
 
 let scanning = false;
 
+const pace: WalkPace = {newestPid: undefined, skipped: 0, mustWalk: true};
+
 function scanWatched(): void {
 	if (scanning) return; // A slow scan is still going: the next tick starts the next one.
+	const newest = newestPid(); // Before the walk: a fork during it is walked next round.
+	if (!walkDue(pace, newest)) {
+		pace.skipped++;
+		return;
+	}
+
+	Object.assign(pace, {newestPid: newest, skipped: 0, mustWalk: false});
 	scanning = true;
 	const watching = [...watches].filter(watch => watch.intervalMs > 0);
 	void watchedTable(watching).then(table => {
 		for (const watch of watching) {
-			if (watches.has(watch)) rememberDescendants(watch, table);
+			if (watches.has(watch) && rememberDescendants(watch, table)) pace.mustWalk = true;
 		}
 	}).finally(() => {
 		scanning = false;
@@ -218,8 +230,9 @@ function processCount(): number {
 	return count;
 }
 
-function rememberDescendants(watch: Watch, table: ProcessTable): void {
-	if (!table.complete) return; // Absent from a partial table is not dead: try again next time.
+/** True when the table held a descendant not seen before, or could not tell (a partial table). */
+function rememberDescendants(watch: Watch, table: ProcessTable): boolean {
+	if (!table.complete) return true; // Absent from a partial table is not dead: try again next time.
 	const {family} = watch;
 	for (const [pid, startTicks] of family.seen) {
 		if (table.byPid.get(pid)?.startTicks !== startTicks) family.seen.delete(pid); // Dead for good.
@@ -228,12 +241,14 @@ function rememberDescendants(watch: Watch, table: ProcessTable): void {
 	// The descendants of the agent and of every process seen before, which may have been
 	// reparented away from the agent by now but is still the agent's doing, and so are its children.
 	const queue = [...family.seen.keys()];
+	let found = false;
 	if (isSameProcess(family.leader, table.byPid.get(family.leader.pid))) queue.push(family.leader.pid);
 	for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
 		for (const child of table.children(next)) {
 			if (child.startTicks === null || family.seen.has(child.pid) || child.pid === process.pid) continue;
 			family.seen.set(child.pid, child.startTicks);
 			queue.push(child.pid);
+			found = true;
 		}
 	}
 
@@ -248,6 +263,8 @@ function rememberDescendants(watch: Watch, table: ProcessTable): void {
 			}
 		}
 	}
+
+	return found;
 }
 
 /** Synchronous, for `process.on('exit')`: SIGKILL to every watched family. Returns their agents' pids. */

@@ -6,8 +6,12 @@
 // One FollowLoop per executor visits every follower once a second from a single timer, and opens
 // each database once per visit for all the followers whose sessions it holds: opening a connection
 // and checking its schema is most of a read's cost (bench/session-follow.mjs).
+// A database whose files (state.db and its WAL) have not changed since the loop last read it holds
+// nothing new: the visit skips it, reading it anyway every maxQuietVisits + 1 visits (a file
+// system whose times are coarse could hide a write). A quiet batch then costs a stat a second.
 // A database that cannot be read only means no live activity: reads back off, nothing throws, and
 // what spend's own warning at the end does not already say is said once per batch.
+import {statSync} from 'node:fs';
 import type Database from 'better-sqlite3';
 import {findSessionIn, sessionColumns, sessionIn, spendOf} from '../hermes/state-db/sessions.js';
 import {livePatience, maxRowsPerRead, messageColumns, messagesIn} from '../hermes/state-db/messages.js';
@@ -38,6 +42,8 @@ const firstBackoffMs = 2000;
 const maxBackoffMs = 30_000;
 /** Reads the final visit may make to catch up with a session that wrote many rows at its end. */
 const finalReads = 5;
+/** Visits in a row that may skip a database whose files did not change. */
+export const maxQuietVisits = 4;
 
 export class SessionFollower {
 	private sessionId: string | null = null;
@@ -133,6 +139,12 @@ export class FollowLoop {
 	private readonly followers = new Set<SessionFollower>();
 	private timer: NodeJS.Timeout | undefined;
 	private readonly warned = new Set<string>();
+	/** Each database's files when it was last read, and the visits that skipped it since. */
+	private readonly lastRead = new Map<string, {stamp: string; skipped: number}>();
+	/** Followers that have not been visited since they were added: their database is read for them. */
+	private readonly unread = new Set<SessionFollower>();
+	/** Databases read (not skipped) so far: what the tests watch. */
+	reads = 0;
 
 	constructor(private readonly intervalMs = 1000) {}
 
@@ -142,6 +154,7 @@ export class FollowLoop {
 
 	add(follower: SessionFollower): void {
 		this.followers.add(follower);
+		this.unread.add(follower);
 		if (this.timer === undefined) {
 			this.timer = setInterval(() => this.visit(), this.intervalMs);
 			// Following never keeps the process alive: the attempts' processes do.
@@ -151,6 +164,7 @@ export class FollowLoop {
 
 	remove(follower: SessionFollower): void {
 		this.followers.delete(follower);
+		this.unread.delete(follower);
 		if (this.followers.size === 0 && this.timer !== undefined) {
 			clearInterval(this.timer);
 			this.timer = undefined;
@@ -165,6 +179,9 @@ export class FollowLoop {
 		}
 
 		for (const [dbPath, followers] of byDb) {
+			if (this.unchanged(dbPath, followers)) continue;
+			this.reads++;
+			for (const follower of followers) this.unread.delete(follower);
 			const problem = withConnection(dbPath, db => {
 				for (const follower of followers) follower.visit(db, now);
 			});
@@ -172,10 +189,39 @@ export class FollowLoop {
 		}
 	}
 
+	/** True when the visit may skip `dbPath`: its files as when last read, for followers that all read it then. */
+	private unchanged(dbPath: string, followers: readonly SessionFollower[]): boolean {
+		const stamp = filesStamp(dbPath); // Before the read: a write during it is read next time.
+		const last = this.lastRead.get(dbPath);
+		if (stamp !== undefined && last?.stamp === stamp && last.skipped < maxQuietVisits && !followers.some(follower => this.unread.has(follower))) {
+			last.skipped++;
+			return true;
+		}
+
+		if (stamp === undefined) this.lastRead.delete(dbPath);
+		else this.lastRead.set(dbPath, {stamp, skipped: 0});
+		return false;
+	}
+
 	/** True the first time a message is seen by this loop: the batch hears of each problem once. */
 	firstTime(message: string): boolean {
 		if (this.warned.has(message)) return false;
 		this.warned.add(message);
 		return true;
+	}
+}
+
+/** The database's and its WAL's size and last change (not ctime: opening a connection may chown the WAL); undefined when the database cannot be stat'ed (read it: the read says why). */
+function filesStamp(dbPath: string): string | undefined {
+	const stampOf = (file: string) => {
+		const stat = statSync(file, {bigint: true, throwIfNoEntry: false});
+		return stat ? `${stat.ino}:${stat.size}:${stat.mtimeNs}` : '-';
+	};
+
+	try {
+		const db = stampOf(dbPath);
+		return db === '-' ? undefined : `${db} ${stampOf(`${dbPath}-wal`)}`;
+	} catch {
+		return undefined;
 	}
 }
