@@ -23,7 +23,7 @@ import {fileURLToPath} from 'node:url';
 import {findBaselines, machineDetails} from './lib/baselines.mjs';
 import {stopEverything} from './lib/dashboard.mjs';
 import {attachSnapshot, idleHost} from './lib/host-workloads.mjs';
-import {figureOf, fixed, latencySummary, loadText, Table} from './lib/report.mjs';
+import {figureOf, fixed, latencySummary, loadText, Table, withPss} from './lib/report.mjs';
 import {loadNow} from './lib/procs.mjs';
 import {markdownTable, median} from './lib/stats.mjs';
 import {costRows, rowsOfWorkload} from './lib/targets.mjs';
@@ -135,13 +135,13 @@ const mprocsName = mprocs ? 'mprocs' : `mprocs ${baselines.mprocs.skipped}`;
 const dashboardPaths = {...paths, mprocs};
 const started = performance.now();
 
-/** The Cost rows of a watched batch: CPU against mprocs, and peak RSS against it (or a budget). */
+/** The Cost rows of a watched batch: CPU against mprocs, and peak RSS against it (or a budget), peak Pss beside it. */
 function dashboardRows(results, cpuRow, rssRow) {
 	const figure = (tool, key, digits, unit) => figureOf(results, tool, key, digits, unit, tool === 'hermes-delegate' ? `${key}Parts` : undefined);
 	setLoad(loadsOf(results));
 	cost.compared(cpuRow, figure('hermes-delegate', 'cpu', 2, 's'), mprocsName, figure('mprocs', 'cpu', 2, 's'));
-	const rss = figure('hermes-delegate', 'rss', 0, 'MiB');
-	const theirs = figure('mprocs', 'rss', 0, 'MiB');
+	const rss = withPss(figure('hermes-delegate', 'rss', 0, 'MiB'), figure('hermes-delegate', 'pss', 0, 'MiB'));
+	const theirs = withPss(figure('mprocs', 'rss', 0, 'MiB'), figure('mprocs', 'pss', 0, 'MiB'));
 	if (rssRow.peer) cost.compared(rssRow, rss, mprocsName, theirs);
 	else cost.absolute(rssRow, {...rss, peer: theirs ? `mprocs: ${theirs.text}` : mprocsName, digits: 0});
 	return figure;
@@ -287,7 +287,7 @@ if (busiest > availableParallelism()) {
 	console.log(`  THE MACHINE WAS BUSY: load average up to ${fixed(busiest)} on ${availableParallelism()} cores. A "met" below says only that these runs met the target; call a target met from a run on a machine doing nothing else`);
 }
 
-console.log(`  dashboards in a 200×50 tmux pane; CPU and peak RSS (VmHWM) from /proc of every process of the tool (hermes-delegate: the dashboard and its runner host, added up, the parts in brackets; mprocs: one process); \`run\` CPU: the tool and every process it waited for (the shell's \`times\`); load = the 1-minute load average while the figure was taken`);
+console.log(`  dashboards in a 200×50 tmux pane; CPU and peak RSS (VmHWM) from /proc of every process of the tool (hermes-delegate: the dashboard and its runner host, added up, the parts in brackets; mprocs: one process); beside peak RSS, each process's peak Pss (/proc/PID/smaps_rollup, sampled every 250 ms: pages the dashboard and its host share count once; pages shared with any other process, this suite's own node among them, are split with it too, so Pss is a lower bound of what the pair costs alone; the verdict is the RSS's); \`run\` CPU: the tool and every process it waited for (the shell's \`times\`); load = the 1-minute load average while the figure was taken`);
 console.log('  runs (spread): the figure run by run (a ratio: each round\'s, both tools side by side); met = every run met the target, missed = none did, within the spread = the runs fall on both sides of it\n');
 console.log("issue 39's Cost targets\n");
 console.log(markdownTable(Table.header, cost.rows));

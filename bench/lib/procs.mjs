@@ -48,6 +48,50 @@ export function statusMiBOf(pids, key) {
 	return {sum: parts.reduce((a, b) => a + b, 0), parts};
 }
 
+/**
+ * The process's proportional set size in MiB (/proc/<pid>/smaps_rollup): each page it maps counts
+ * divided by the number of processes that map it, so pages shared by the dashboard and its host
+ * (the node binary, its libraries) count once between them, where their RSS counts them twice.
+ * Pages shared with any other process (the suite's own node runs the same binary) are split with
+ * it too: a lower bound of what the processes cost alone. undefined: not readable (gone, or a
+ * kernel before 4.14).
+ */
+export function pssMiB(pid) {
+	try {
+		const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+		return match ? Number(match[1]) / 1024 : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The peak Pss of each process, sampled every `everyMs` from now until stop(), which samples once
+ * more and returns {sum, parts} in MiB (NaN for a process never read). The kernel keeps a peak
+ * of RSS (VmHWM) but none of Pss, so a peak between two samples can be missed: a lower bound of
+ * each process's peak, summed as the RSS rows sum the VmHWMs.
+ */
+export function pssPeaks(pids, everyMs = 250) {
+	const peaks = pids.map(() => Number.NaN);
+	const sample = () => {
+		for (const [i, pid] of pids.entries()) {
+			const pss = pssMiB(pid);
+			if (pss !== undefined && !(pss <= peaks[i])) peaks[i] = pss;
+		}
+	};
+
+	sample();
+	const timer = setInterval(sample, everyMs);
+	timer.unref();
+	return {
+		stop() {
+			clearInterval(timer);
+			sample();
+			return {sum: peaks.reduce((a, b) => a + b, 0), parts: [...peaks]};
+		},
+	};
+}
+
 /** The pids whose parent is `pid` and whose command line contains `marker` (all of them without one). */
 export function childrenOf(pid, marker) {
 	const found = [];

@@ -40,6 +40,17 @@ export function figureOf(results, tool, key, digits, unit, partsKey) {
 	return {value, runs, text: `${fixed(value, digits)} ${unit}${partsText}`};
 }
 
+/**
+ * A peak RSS figure with the peak Pss beside it in its text: the Cost rows judge RSS (the issue's
+ * target), so its value and runs, and the verdict, stay the RSS's; Pss is what the planners read
+ * where the dashboard and its host share pages (procs.mjs pssMiB).
+ */
+export function withPss(rss, pss) {
+	if (rss === undefined) return undefined;
+	const beside = pss === undefined || !Number.isFinite(pss.value) ? 'Pss not read' : `Pss ${pss.text}`;
+	return {...rss, text: `${rss.text}; ${beside}`};
+}
+
 export class Table {
 	static header = ['#', 'figure', 'target', 'hermes-delegate', 'peer', 'ratio', 'runs (spread)', 'result', 'load'];
 	rows = [];

@@ -4,7 +4,7 @@ import {spawnSync} from 'node:child_process';
 import {writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {goals, newState, startDashboard} from './dashboard.mjs';
-import {agentPids, countFiles, cpuSecondsOf, groupHasLiveMember, loadNow, settleCpu, sleep, statusMiBOf, waitFor} from './procs.mjs';
+import {agentPids, countFiles, cpuSecondsOf, groupHasLiveMember, loadNow, pssPeaks, settleCpu, sleep, statusMiBOf, waitFor} from './procs.mjs';
 import {median} from './stats.mjs';
 
 /**
@@ -12,20 +12,25 @@ import {median} from './stats.mjs';
  * peak RSS are of every process the tool runs it in (hermes-delegate: the dashboard and its
  * runner host), summed, with each one's part in `parts` (`cpuParts`, `rssParts`); the peak RSS
  * sum adds each process's own peak (VmHWM), which may have come at different moments: an upper
- * bound of the pair's peak.
+ * bound of the pair's peak. Beside it, `pss` and `pssParts`: each process's peak Pss, sampled
+ * (procs.mjs pssPeaks), where the pages the dashboard and its host share count once.
  */
 export async function watchBatch(tool, paths, kind, count, env) {
 	const session = await startDashboard(tool, paths, goals(kind, count), {env});
+	let pssSampler;
 	try {
 		const pids = await session.processes();
+		pssSampler = pssPeaks(pids);
 		const done = path.join(session.state, 'done');
 		await waitFor(`${count} ${kind} agents to finish under ${tool}`, () => session.assertRunning() && countFiles(done) >= count, 600_000, 10);
 		const wall = (performance.now() - session.started) / 1000;
 		await settleCpu(pids);
 		const cpuParts = pids.map(pid => cpuSecondsOf([pid]));
 		const rss = statusMiBOf(pids, 'VmHWM');
-		return {wall, cpu: cpuParts.reduce((a, b) => a + b, 0), cpuParts, rss: rss.sum, rssParts: rss.parts, load: loadNow()};
+		const pss = pssSampler.stop();
+		return {wall, cpu: cpuParts.reduce((a, b) => a + b, 0), cpuParts, rss: rss.sum, rssParts: rss.parts, pss: pss.sum, pssParts: pss.parts, load: loadNow()};
 	} finally {
+		pssSampler?.stop();
 		await session.stop();
 	}
 }

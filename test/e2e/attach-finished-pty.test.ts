@@ -5,27 +5,11 @@
 import {chmodSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it, onTestFinished} from 'vitest';
-import {cliPath, makeHome, runCli, tasksJson, type TestHome} from '../helpers/run-cli.js';
+import {attachEnv, attachRun as attach, finishedRun} from '../helpers/finished-run.js';
+import {cliPath} from '../helpers/run-cli.js';
 import {startTmux} from '../helpers/tmux.js';
 
 const all = (...patterns: RegExp[]) => (screen: string) => patterns.every(pattern => pattern.test(screen));
-
-async function finishedRun(): Promise<{test: TestHome; runId: string}> {
-	const test = makeHome();
-	onTestFinished(() => test.remove());
-	const ran = await runCli(test, ['run', tasksJson(
-		{name: 'lookup', goal: 'Answer at once', context: '[fake:duration=0] [fake:tools=3]'},
-		{name: 'second', goal: 'Say the second thing', context: '[fake:duration=0]'},
-	)]);
-	expect(ran.exitCode, ran.stderr).toBe(0);
-	return {test, runId: test.runs()[0]!};
-}
-
-function attach(test: TestHome, runId: string, env: Record<string, string> = {}) {
-	const screen = startTmux([process.execPath, cliPath, 'attach', runId], {columns: 120, rows: 40, env: {HERMES_HOME: test.dir, TMPDIR: test.dir, XDG_CACHE_HOME: path.join(test.dir, '.cache'), ...env}});
-	onTestFinished(() => screen.kill());
-	return screen;
-}
 
 describe('attach on a finished run', () => {
 	it('opens it read-only: panes, zoom, search, spend; steering keys are refused in one sentence', async () => {
@@ -88,7 +72,7 @@ describe('attach on a finished run', () => {
 	it('q then y: q leaves at once (nothing runs), and the y does not reach the shell', async () => {
 		const {test, runId} = await finishedRun();
 		const script = '"$@"; echo READY; read -r line; echo "SHELL GOT=[$line]"';
-		const screen = startTmux(['bash', '-c', script, 'bash', process.execPath, cliPath, 'attach', runId], {columns: 120, rows: 30, env: {HERMES_HOME: test.dir, TMPDIR: test.dir, XDG_CACHE_HOME: path.join(test.dir, '.cache')}});
+		const screen = startTmux(['bash', '-c', script, 'bash', process.execPath, cliPath, 'attach', runId], {columns: 120, rows: 30, env: attachEnv(test)});
 		onTestFinished(() => screen.kill());
 		await screen.waitForScreen(/read-only/, {message: 'the finished run'});
 		screen.sendKeys('q');
@@ -103,7 +87,7 @@ describe('attach on a finished run', () => {
 
 	it('--exit-when-done on a finished run leaves at once with its summary and run\'s exit code', async () => {
 		const {test, runId} = await finishedRun();
-		const screen = startTmux([process.execPath, cliPath, 'attach', runId, '--exit-when-done'], {columns: 120, rows: 20, env: {HERMES_HOME: test.dir, TMPDIR: test.dir, XDG_CACHE_HOME: path.join(test.dir, '.cache')}});
+		const screen = startTmux([process.execPath, cliPath, 'attach', runId, '--exit-when-done'], {columns: 120, rows: 20, env: attachEnv(test)});
 		onTestFinished(() => screen.kill());
 		const exit = await screen.waitForExit();
 		expect(exit.code).toBe(0);

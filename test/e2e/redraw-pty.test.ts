@@ -3,23 +3,14 @@
 // cells change; Ctrl-L paints every row again. The message is written to the pane's terminal
 // device itself, as wall does, beside the dashboard: the dashboard never sees it.
 import {writeFileSync} from 'node:fs';
-import path from 'node:path';
-import {describe, expect, it, onTestFinished} from 'vitest';
-import {cliPath, makeHome, runCli, tasksJson} from '../helpers/run-cli.js';
-import {startTmux} from '../helpers/tmux.js';
+import {describe, expect, it} from 'vitest';
+import {attachRun, finishedRun} from '../helpers/finished-run.js';
 
 describe('Ctrl-L', () => {
 	it('paints the dashboard whole again over what another program wrote on it', async () => {
-		const test = makeHome();
-		onTestFinished(() => test.remove());
-		const ran = await runCli(test, ['run', tasksJson(
-			{name: 'lookup', goal: 'Answer at once', context: '[fake:duration=0] [fake:tools=3]'},
-			{name: 'second', goal: 'Say the second thing', context: '[fake:duration=0]'},
-		)]);
-		expect(ran.exitCode, ran.stderr).toBe(0);
 		// A finished run: nothing on its screen changes by itself, so nothing else repaints it.
-		const screen = startTmux([process.execPath, cliPath, 'attach', test.runs()[0]!], {columns: 120, rows: 40, env: {HERMES_HOME: test.dir, TMPDIR: test.dir, XDG_CACHE_HOME: path.join(test.dir, '.cache')}});
-		onTestFinished(() => screen.kill());
+		const {test, runId} = await finishedRun();
+		const screen = attachRun(test, runId);
 		const whole = await screen.waitForScreen(current => ['read-only', 'Fake answer: Answer at once', 't02 second'].every(text => current.includes(text)), {message: 'the finished run, its panes filled'});
 
 		// As wall writes: on whatever line the cursor is, with line feeds that scroll the screen.

@@ -2,7 +2,8 @@
 // its target, missed when none did, and "within the spread" when its runs fall on both sides;
 // and the suite's Cost table holds every row of issue 39's, each with its restated target.
 import {describe, expect, it} from 'vitest';
-import {latencySummary, spreadText, Table, verdict} from '../../bench/lib/report.mjs';
+import {pssMiB, pssPeaks, statusMiB} from '../../bench/lib/procs.mjs';
+import {figureOf, latencySummary, spreadText, Table, verdict, withPss} from '../../bench/lib/report.mjs';
 import {costRows, rowsOfWorkload} from '../../bench/lib/targets.mjs';
 import {sizes} from '../../bench/lib/sizes.mjs';
 
@@ -60,6 +61,45 @@ describe('the table', () => {
 		expect(summary.p95).toBe(60);
 		expect(summary.runP95s).toEqual([30, 60]);
 		expect(spreadText(summary.runP95s, 0)).toBe('30–60');
+	});
+});
+
+describe('peak Pss beside peak RSS', () => {
+	const runs = (rss: number[], pss: number[]) => rss.map((value, i) => ({rss: value, rssParts: [value - 10, 10], pss: pss[i], pssParts: [pss[i]! - 5, 5]}));
+
+	it('is printed beside the RSS figure, with its parts, and leaves the RSS row\'s ratio and verdict as they were', () => {
+		const row = {id: '4a', figure: 'peak RSS', target: 1, targetText: '≤ 1× mprocs'};
+		const ours = {'hermes-delegate': runs([100, 110, 120], [60, 70, 80])};
+		const theirs = {mprocs: [{rss: 50, pss: 45}, {rss: 50, pss: 45}, {rss: 50, pss: 45}]};
+		const rss = figureOf(ours, 'hermes-delegate', 'rss', 0, 'MiB', 'rssParts');
+		const peer = figureOf(theirs, 'mprocs', 'rss', 0, 'MiB');
+		const plain = new Table();
+		plain.compared(row, rss, 'mprocs', peer);
+		const beside = new Table();
+		beside.compared(row, withPss(rss, figureOf(ours, 'hermes-delegate', 'pss', 0, 'MiB', 'pssParts')), 'mprocs', withPss(peer, figureOf(theirs, 'mprocs', 'pss', 0, 'MiB')));
+		expect(beside.rows[0]?.slice(3, 5)).toEqual(['110 MiB (dashboard 100 + host 10); Pss 70 MiB (dashboard 65 + host 5)', 'mprocs: 50 MiB; Pss 45 MiB']);
+		expect(beside.rows[0]?.slice(5)).toEqual(plain.rows[0]?.slice(5));
+		expect(beside.rows[0]?.[7]).toBe('**missed**');
+	});
+
+	it('says when Pss could not be read instead of printing a number', () => {
+		const ours = {'hermes-delegate': runs([100], [Number.NaN])};
+		const rss = figureOf(ours, 'hermes-delegate', 'rss', 0, 'MiB', 'rssParts');
+		expect(withPss(rss, figureOf(ours, 'hermes-delegate', 'pss', 0, 'MiB', 'pssParts'))?.text).toBe('100 MiB (dashboard 90 + host 10); Pss not read');
+	});
+
+	it('reads this process\'s Pss from /proc (at most its peak RSS), and keeps each process\'s peak', () => {
+		const pss = pssMiB(process.pid);
+		expect(pss).toBeGreaterThan(0);
+		expect(pss).toBeLessThanOrEqual(statusMiB(process.pid, 'VmHWM'));
+		const peaks = pssPeaks([process.pid, 0x7FFF_FFFF]);
+		// The peak can only grow: a block touched after the sampler began is counted by the last sample.
+		const held = Buffer.alloc(64 * 1024 * 1024, 1);
+		const {sum, parts} = peaks.stop();
+		expect(held.length).toBeGreaterThan(0);
+		expect(parts[0]).toBeGreaterThanOrEqual(pss! + 32);
+		expect(parts[1]).toBeNaN();
+		expect(sum).toBeNaN();
 	});
 });
 

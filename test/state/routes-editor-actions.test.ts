@@ -12,7 +12,7 @@ import {BatchSteering} from '../../src/core/config/steering.js';
 import type {DelegationConfig} from '../../src/core/types.js';
 import {configMark} from '../../src/state/steer.js';
 import {createBatchStore} from '../../src/state/store.js';
-import {fieldAtEnd} from '../../src/ui/text-field/edit.js';
+import {fieldAtEnd} from '../../src/state/text-field.js';
 import {FakeControl, t0} from '../helpers/render.js';
 import {steeringConfig} from '../helpers/steering-config.js';
 import {editorOf, questionOf} from '../helpers/overlay.js';

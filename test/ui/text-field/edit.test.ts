@@ -1,48 +1,36 @@
-// The one-line text field shared by the search and the routes editor: what each key does to
-// the text and the cursor.
+// The key handed to the field that has the keyboard: Ink's key translated into the field's own,
+// and the store told only when the key changes the field.
 import type {Key} from 'ink';
 import {describe, expect, it} from 'vitest';
-import {editField, fieldAtEnd} from '../../../src/ui/text-field/edit.js';
+import {fieldAtEnd, type TextField} from '../../../src/state/text-field.js';
+import {fieldKey, typeIntoField} from '../../../src/ui/text-field/edit.js';
 
 const none: Key = {upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false, return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false};
-const press = (key: Partial<Key>, input = ''): [string, Key] => [input, {...none, ...key}];
 
-function type(value: string, cursor: number, ...presses: Array<[string, Key]>) {
-	let field = {value, cursor};
-	for (const [input, key] of presses) field = editField(field, input, key);
-	return field;
-}
-
-describe('editField', () => {
-	it('inserts typed text at the cursor, which the arrows, Home and End move', () => {
-		expect(type('quick', 5, press({leftArrow: true}), press({leftArrow: true}), press({}, 'X'))).toEqual({value: 'quiXck', cursor: 4});
-		expect(type('quick', 5, press({home: true}), press({}, '>'), press({end: true}), press({}, '<'))).toEqual({value: '>quick<', cursor: 7});
-		expect(type('quick', 0, press({leftArrow: true}))).toEqual({value: 'quick', cursor: 0});
-		expect(type('quick', 5, press({rightArrow: true}))).toEqual({value: 'quick', cursor: 5});
+describe('fieldKey', () => {
+	it('takes the DEL that terminals send for backspace (Ink says delete) as backspace', () => {
+		expect(fieldKey({...none, delete: true}).backspace).toBe(true);
+		expect(fieldKey({...none, backspace: true}).backspace).toBe(true);
 	});
 
-	it('deletes the character before the cursor with backspace (sent as DEL), and nothing at the start', () => {
-		expect(type('quick', 3, press({delete: true}))).toEqual({value: 'quck', cursor: 2});
-		expect(type('quick', 0, press({backspace: true}))).toEqual({value: 'quick', cursor: 0});
+	it('calls up, down, Tab, Enter and Escape keys that are not the field’s, and the arrows and Home/End its own', () => {
+		for (const key of [{upArrow: true}, {downArrow: true}, {tab: true}, {return: true}, {escape: true}]) expect(fieldKey({...none, ...key}).other).toBe(true);
+		expect(fieldKey({...none, leftArrow: true})).toMatchObject({left: true, other: false});
+		expect(fieldKey({...none, rightArrow: true})).toMatchObject({right: true, other: false});
+		expect(fieldKey({...none, home: true, ctrl: true})).toMatchObject({home: true, ctrl: true});
 	});
+});
 
-	it('Ctrl+W deletes the word before the cursor with the spaces after it; Ctrl+U everything before it', () => {
-		expect(type('slow and careful  work', 18, press({ctrl: true}, 'w'))).toEqual({value: 'slow and work', cursor: 9});
-		expect(type('slow and careful', 8, press({ctrl: true}, 'u'))).toEqual({value: ' careful', cursor: 0});
-	});
+describe('typeIntoField', () => {
+	function filtering(field: TextField) {
+		const set: TextField[] = [];
+		return {state: {overlay: {kind: 'filter' as const, field}, setField: (edited: TextField) => set.push(edited)}, set};
+	}
 
-	it('a paste goes in whole at the cursor, its line breaks and tabs as spaces and control bytes dropped', () => {
-		expect(type('ab', 1, press({}, 'x\ny\tz\u0007'))).toEqual({value: 'ax y zb', cursor: 6});
-	});
-
-	it('counts characters, not UTF-16 units', () => {
-		expect(type('a😀b', 3, press({leftArrow: true}), press({delete: true}))).toEqual({value: 'ab', cursor: 1});
-		expect(fieldAtEnd('😀😀')).toEqual({value: '😀😀', cursor: 2});
-	});
-
-	it('ignores keys that are not editing (Enter, Esc, up/down, other ctrl keys) and returns the same field', () => {
-		const field = {value: 'x', cursor: 1};
-		for (const key of [{return: true}, {escape: true}, {upArrow: true}, {tab: true}]) expect(editField(field, '', {...none, ...key})).toBe(field);
-		expect(editField(field, 'k', {...none, ctrl: true})).toBe(field);
+	it('hands the store the edited field, and nothing for a key that changes nothing', () => {
+		const {state, set} = filtering(fieldAtEnd('ab'));
+		typeIntoField(state, '', {...none, delete: true});
+		typeIntoField(state, '', {...none, tab: true});
+		expect(set).toEqual([{value: 'a', cursor: 1}]);
 	});
 });
