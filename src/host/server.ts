@@ -15,6 +15,7 @@ import {EventHistory} from './history.js';
 import {outputsOf} from './pane-ledger.js';
 import {boundedRange} from './reply-bounds.js';
 import {publishPacer, type PublishPace} from '../core/output/publish-pace.js';
+import {onAnyOutputChange} from '../core/output/task-output.js';
 import {checkPeer} from './peer.js';
 import {terminalSafe} from '../core/output/visible-text.js';
 import {defaultMaxConnections, refusalOf} from './admission.js';
@@ -206,25 +207,36 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 	});
 	const pacer = publishPacer(options);
 	let publishTimer: NodeJS.Timeout | undefined;
-	// Nobody attached, nothing to push: the host's clock stops (a detached batch costs no wake-ups).
-	function pace(on: boolean): void {
-		if (!on) {
-			clearInterval(publishTimer);
+	let anyoneAttached = false;
+	// The host wakes to push only when a pane changed while a dashboard is attached: quiet tasks,
+	// or nobody attached, cost no wake-ups. One push per pacer slot, however much changed in it.
+	function wake(): void {
+		if (!anyoneAttached || stopped || publishTimer !== undefined) return;
+		publishTimer = setTimeout(() => {
 			publishTimer = undefined;
-		} else if (publishTimer === undefined && !stopped) {
-			publishTimer = setInterval(() => {
-				if (pacer.due()) {
-					for (const client of clients) client.publish();
-				}
-			}, pacer.interval);
-			publishTimer.unref();
+			pacer.published();
+			for (const client of clients) client.publish();
+		}, pacer.wait());
+		publishTimer.unref();
+	}
+
+	function pace(on: boolean): void {
+		anyoneAttached = on;
+		if (on) {
+			wake();
+		} else {
+			clearTimeout(publishTimer);
+			publishTimer = undefined;
 		}
 	}
+
+	const unwatchOutput = onAnyOutputChange(wake);
 
 	let stopped = false;
 	const stop = () => {
 		stopped = true;
 		pace(false);
+		unwatchOutput();
 		unwatch?.();
 		unsubscribe();
 	};

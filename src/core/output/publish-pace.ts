@@ -30,20 +30,32 @@ export function eventLoopLoad(): () => number {
 	};
 }
 
-/** Ask due() every `interval` ms: true when it is time to publish (and counted as done). */
-export function publishPacer(options: PublishPace = {}): {interval: number; due(): boolean} {
+/**
+ * When output may be handed on next: the runner host asks wait() when a pane changed and no push
+ * is on its way yet, and says published() when it pushed.
+ */
+export type PublishPacer = {
+	interval: number;
+	/** ms until a publish may go (0: now), at publishHz, or busyPublishHz while the loop is saturated. */
+	wait(): number;
+	/** A publish went now. */
+	published(): void;
+};
+
+export function publishPacer(options: PublishPace = {}): PublishPacer {
 	const interval = Math.round(1000 / (options.publishHz ?? 12));
 	const busyInterval = Math.round(1000 / (options.busyPublishHz ?? 4));
 	const load = options.load ?? eventLoopLoad();
 	const clock = options.clock ?? (() => performance.now());
 	let last = Number.NEGATIVE_INFINITY;
+	const gap = (): number => (load() > busyLoad ? busyInterval : interval);
 	return {
 		interval,
-		due() {
-			const at = clock();
-			if (at - last < (load() > busyLoad ? busyInterval : interval) - 1) return false;
-			last = at;
-			return true;
+		wait() {
+			return Math.max(0, last + gap() - clock());
+		},
+		published() {
+			last = clock();
 		},
 	};
 }

@@ -31,6 +31,27 @@ const eagerLines = 256;
 let outputsMade = 0;
 /** Visible changes of every TaskOutput in this process so far: each change takes the next number as its output's version. */
 let changesMade = 0;
+/** Told of every visible change of any TaskOutput of this process, and of each new one: the runner host wakes to push on them. */
+const changeListeners = new Set<() => void>();
+
+/** Calls `listener` whenever a TaskOutput of this process is made or shows something new; returns the unsubscribe. */
+export function onAnyOutputChange(listener: () => void): () => void {
+	changeListeners.add(listener);
+	return () => {
+		changeListeners.delete(listener);
+	};
+}
+
+function tellListeners(): void {
+	for (const listener of changeListeners) listener();
+}
+
+/** The next version of the process's outputs, told to the listeners. */
+function nextChange(): number {
+	changesMade += 1;
+	tellListeners();
+	return changesMade;
+}
 
 export class TaskOutput {
 	/**
@@ -73,6 +94,8 @@ export class TaskOutput {
 		const sink = (block: LineBlock) => this.merged.add(block);
 		this.stdoutTail = new OutputTail({maxLines: this.maxLines, sink});
 		this.stderrTail = new OutputTail({maxLines: 200, sink});
+		// A new pane (a task started, or run again) is news before it prints anything.
+		if (this.keepDisplay) tellListeners();
 	}
 
 	/** The stdout tail, up to date. */
@@ -100,13 +123,14 @@ export class TaskOutput {
 		if (this.keepDisplay && shown.length > 0) {
 			this.pending.push({stderr: false, chunk: shown});
 			this.pendingStdoutBytes += shown.length;
-			this.changes = ++changesMade;
 			if (this.pendingStdoutBytes > trimAbove) {
 				this.trimPending();
 			}
 		}
 
 		this.resultBytes.push(chunk);
+		// Shown or not, the pane's "last output" moved.
+		if (this.keepDisplay) this.changes = nextChange();
 	}
 
 	pushStderr(chunk: Buffer): void {
@@ -115,11 +139,12 @@ export class TaskOutput {
 			const shown = this.stderrFilter ? this.stderrFilter(chunk) : chunk;
 			if (shown.length > 0) {
 				this.pending.push({stderr: true, chunk: shown});
-				this.changes = ++changesMade;
 			}
 		}
 
 		this.errorBytes.push(chunk);
+		// Shown or not, the pane's "last output" and its error line moved.
+		if (this.keepDisplay) this.changes = nextChange();
 	}
 
 	/**
@@ -141,7 +166,7 @@ export class TaskOutput {
 		this.decodePending(); // what the task printed before these lines stays before them
 		const shown = lines.map(line => sanitizeLine(line.slice(0, defaultMaxLineLength).replaceAll(/[\r\n]+/g, ' ')));
 		this.merged.add({text: shown.join('\n'), count: shown.length, crlf: false});
-		this.changes = ++changesMade;
+		this.changes = nextChange();
 	}
 
 	end(): void {
@@ -149,7 +174,7 @@ export class TaskOutput {
 		if (rest && rest.length > 0 && this.keepDisplay) {
 			this.pending.push({stderr: false, chunk: rest});
 			this.pendingStdoutBytes += rest.length;
-			this.changes = ++changesMade;
+			this.changes = nextChange();
 		}
 
 		this.decodePending();
@@ -158,7 +183,7 @@ export class TaskOutput {
 		this.stderrTail.end();
 		// The unterminated last lines became complete ones.
 		if (this.stdoutTail.version + this.stderrTail.version !== before) {
-			this.changes = ++changesMade;
+			this.changes = nextChange();
 		}
 	}
 
@@ -168,7 +193,7 @@ export class TaskOutput {
 	}
 
 	/**
-	 * Changes whenever anything visible changed; the store polls it at a capped rate. Unique in
+	 * Changes whenever anything visible changed (onAnyOutputChange tells when). Unique in
 	 * the process: a task run again gets a new TaskOutput, which must never be taken for the
 	 * earlier one that stopped at the same version (its pane or zoom would keep the old lines).
 	 */
