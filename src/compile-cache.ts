@@ -1,7 +1,7 @@
 // Node's compile cache (Node 22.1 and later): V8's compiled code of each module of the bundle is
 // kept on disk after the first start, so a later start compiles only what changed. `run` pays its
-// start once per batch and a short batch is mostly its start (bench/RESULTS.md, "run's CPU against
-// GNU parallel"). On Node 20, which has no such cache, nothing happens.
+// start once per batch, and a short batch is mostly its start (bench/RESULTS.md, 2026-12-06,
+// "`run`'s CPU against GNU parallel"). On Node 20, which has no such cache, nothing happens.
 //
 // Kept beside the probe's cache (core/hermes/probe.ts), in hermes-delegate's folder of the user's
 // cache, not in Node's default of a folder shared by every program in the system's temporary folder.

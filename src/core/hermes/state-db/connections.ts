@@ -56,7 +56,7 @@ function retire(dbPath: string, connection: Connection): void {
  * path now names another file; with `busyTimeoutMs` as its busy timeout. Undefined when no file is
  * at the path: asked before the open, which would fail the same way but through a SqliteError and
  * its stack (a task's session follower asks at its start and its end, mostly before Hermes made
- * the file: bench/RESULTS.md, "run's CPU against GNU parallel"). Throws what opening threw.
+ * the file: bench/RESULTS.md, 2026-12-06, "`run`'s CPU against GNU parallel"). Throws what opening threw.
  */
 export function connectionTo(dbPath: string, busyTimeoutMs: number): Database.Database | undefined {
 	const file = fileOf(dbPath);
