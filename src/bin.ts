@@ -10,8 +10,11 @@ import {unsupportedNode} from './node-support.js';
 const problem = unsupportedNode(process.versions.node);
 if (problem === undefined) {
 	// Node 22 and later keep the compiled bundle on disk (compile-cache.ts): enabled before anything
-	// of the bundle loads, so all of it is cached.
-	(await import('./compile-cache.js')).enableCompileCache();
+	// of the bundle loads, so all of it is cached. Without it everything works as before: a chunk
+	// that cannot be opened (a tiny `ulimit -n`) only costs the cache, and the error report below.
+	try {
+		(await import('./compile-cache.js')).enableCompileCache();
+	} catch {}
 	// The runner host of `tui`, `demo` and `run --detach` starts first, so that its start overlaps this one's.
 	const args = process.argv.slice(2);
 	if (process.argv[1] !== undefined && args[0] !== '__host') {
