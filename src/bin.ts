@@ -3,11 +3,18 @@
 // and its libraries live in other chunks of the bundle, imported only once the check has passed,
 // so an old Node gets a message, not a crash in a library. Keep this file free of imports other
 // than node-support.ts, and of syntax an old Node cannot parse; the young generation's cap
-// (young-generation.ts) uses only node: modules an old Node has.
+// (young-generation.ts) and the compile cache (compile-cache.ts) use only node: modules an old
+// Node has.
 import {unsupportedNode} from './node-support.js';
 
 const problem = unsupportedNode(process.versions.node);
 if (problem === undefined) {
+	// Node 22 and later keep the compiled bundle on disk (compile-cache.ts): enabled before anything
+	// of the bundle loads, so all of it is cached. Without it everything works as before: a chunk
+	// that cannot be opened (a tiny `ulimit -n`) only costs the cache, and the error report below.
+	try {
+		(await import('./compile-cache.js')).enableCompileCache();
+	} catch {}
 	// The runner host of `tui`, `demo` and `run --detach` starts first, so that its start overlaps this one's.
 	const args = process.argv.slice(2);
 	if (process.argv[1] !== undefined && args[0] !== '__host') {

@@ -54,7 +54,7 @@ export const allowedImports: Record<Zone, readonly string[]> = {
 	// and terminal-safe messages; everything else goes through a command.
 	cli: ['commands', 'core root', 'core/process', 'core/output', 'package-files.ts'],
 	// bin.ts checks the Node version before it loads the rest.
-	bin: ['cli', 'node-support.ts', 'young-generation.ts', 'early-host.ts'],
+	bin: ['cli', 'node-support.ts', 'young-generation.ts', 'compile-cache.ts', 'early-host.ts'],
 	'src root': [],
 	// The fake agent stands in for another program: it shares nothing with the product.
 	'fake-agent': [],

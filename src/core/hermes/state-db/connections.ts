@@ -53,9 +53,12 @@ function retire(dbPath: string, connection: Connection): void {
 
 /**
  * The open connection to `dbPath`, opened read-only (the file must exist) if there is none or the
- * path now names another file; with `busyTimeoutMs` as its busy timeout. Throws what opening threw.
+ * path now names another file; with `busyTimeoutMs` as its busy timeout. Undefined when no file is
+ * at the path: asked before the open, which would fail the same way but through a SqliteError and
+ * its stack (a task's session follower asks at its start and its end, mostly before Hermes made
+ * the file: bench/RESULTS.md, 2026-12-06, "`run`'s CPU against GNU parallel"). Throws what opening threw.
  */
-export function connectionTo(dbPath: string, busyTimeoutMs: number): Database.Database {
+export function connectionTo(dbPath: string, busyTimeoutMs: number): Database.Database | undefined {
 	const file = fileOf(dbPath);
 	let connection = open.get(dbPath);
 	if (connection && (connection.file !== file || !connection.db.open)) {
@@ -63,6 +66,7 @@ export function connectionTo(dbPath: string, busyTimeoutMs: number): Database.Da
 		connection = undefined;
 	}
 
+	if (file === 'none') return undefined;
 	if (!connection) {
 		const db = new Database(dbPath, {readonly: true, fileMustExist: true, timeout: busyTimeoutMs});
 		connection = {db, file, busyTimeoutMs, schemaVersion: undefined, columns: new Map(), statements: new Map()};

@@ -38,11 +38,15 @@ export const endOfAttemptPatience: ReadPatience = {busyTimeoutMs: 200, retryPaus
 const busyCodes = /^SQLITE_(BUSY|LOCKED)/;
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
+function missingProblem(dbPath: string): StateDbProblem {
+	return {kind: 'missing', message: `${dbPath} does not exist (Hermes creates it when a session starts in that home; check HERMES_HOME and the profile)`};
+}
+
 function problemOf(dbPath: string, error: unknown, patience: ReadPatience): StateDbProblem {
 	const code = (error as {code?: unknown}).code;
 	const detail = error instanceof Error ? error.message : String(error);
 	if (code === 'SQLITE_CANTOPEN' || (error instanceof TypeError && /does not exist/.test(detail))) {
-		return {kind: 'missing', message: `${dbPath} does not exist (Hermes creates it when a session starts in that home; check HERMES_HOME and the profile)`};
+		return missingProblem(dbPath);
 	}
 
 	if (typeof code === 'string' && busyCodes.test(code)) {
@@ -75,6 +79,7 @@ function tryRead<T>(dbPath: string, tables: WantedColumns, busyTimeoutMs: number
 	// No gate on PRAGMA user_version: columns are read by name (selectList), so a newer schema
 	// that keeps the few columns below is read as well as an older one.
 	const db = connectionTo(dbPath, busyTimeoutMs);
+	if (db === undefined) return {kind: 'problem', problem: missingProblem(dbPath)};
 	checkSchema(db);
 	for (const [table, wanted] of Object.entries(tables) as Array<['sessions' | 'messages', readonly string[]]>) {
 		const present = columnsOf(db, table);

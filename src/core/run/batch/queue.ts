@@ -45,11 +45,22 @@ export class BatchQueue {
 	}
 
 	private pump(): void {
+		// Slots held per provider and per home, counted once a pump and kept up to date as it starts
+		// tasks: asked of every waiting task, a count made from the running map each time was a
+		// pump's main cost in a long queue (every ended task pumps once).
+		const onProvider = new Map<string | null, number>();
+		const inHome = new Map<string, number>();
+		const hold = (held: {provider: string | null; home: string}) => {
+			onProvider.set(held.provider, (onProvider.get(held.provider) ?? 0) + 1);
+			inHome.set(held.home, (inHome.get(held.home) ?? 0) + 1);
+		};
+
+		for (const held of this.running.values()) hold(held);
 		const state: AdmissionState = {
 			...this.limits,
 			running: this.running.size,
-			runningOn: provider => [...this.running.values()].filter(held => held.provider === provider).length,
-			runningIn: home => [...this.running.values()].filter(held => held.home === home).length,
+			runningOn: provider => onProvider.get(provider) ?? 0,
+			runningIn: home => inHome.get(home) ?? 0,
 		};
 		for (const waiting of [...this.queue]) {
 			const task = this.hooks.waitingTask(waiting.id);
@@ -58,10 +69,13 @@ export class BatchQueue {
 				continue;
 			}
 
-			const decision = admit(task, {...state, running: this.running.size});
+			state.running = this.running.size;
+			const decision = admit(task, state);
 			if (decision.kind === 'start') {
 				this.queue.splice(this.queue.indexOf(waiting), 1);
-				this.running.set(waiting.id, {provider: providerOf(task), home: homeOf(task)});
+				const held = {provider: providerOf(task), home: homeOf(task)};
+				this.running.set(waiting.id, held);
+				hold(held);
 				void this.hooks.start(waiting.id).finally(() => {
 					this.running.delete(waiting.id);
 					waiting.done();

@@ -58,6 +58,19 @@ describe('the reader\'s connections to state.db', () => {
 		expect(readSession(file, 's2')).toMatchObject({kind: 'row'});
 	});
 
+	it('opens nothing for a path with no file (a session not started yet), and closes what it had when the file goes', () => {
+		const file = path.join(scratch.folder('state-db-'), 'state.db');
+		const before = connectionCounts();
+		expect(readSession(file, 's1')).toMatchObject({kind: 'problem', problem: {kind: 'missing', message: `${file} does not exist (Hermes creates it when a session starts in that home; check HERMES_HOME and the profile)`}});
+		expect(readMessages(file, 's1', 0)).toMatchObject({kind: 'problem', problem: {kind: 'missing'}});
+		expect(connectionCounts()).toEqual(before);
+		stateDb(file, 's1');
+		expect(readSession(file, 's1')).toMatchObject({kind: 'row'});
+		rmSync(file);
+		expect(readSession(file, 's1')).toMatchObject({kind: 'problem', problem: {kind: 'missing'}});
+		expect(connectionCounts()).toEqual({open: before.open, retired: before.retired + 1});
+	});
+
 	it('sees tables and columns added after its first read (Hermes creates its tables after the file, and upgrades them)', () => {
 		const file = path.join(scratch.folder('state-db-'), 'state.db');
 		const db = makeStateDb(file, 'CREATE TABLE other (x INTEGER);');
