@@ -70,8 +70,39 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 	const history = new EventHistory();
 	const clients = new Set<AttachedClient>();
 	let peakOfGone = 0;
+	let stopped = false;
+	const pacer = publishPacer(options);
+	let publishTimer: NodeJS.Timeout | undefined;
+	let anyoneAttached = false;
+	// The host wakes to push only when a pane changed while a dashboard is attached: quiet tasks,
+	// or nobody attached, cost no wake-ups. One push per pacer slot, however much changed in it.
+	function wake(): void {
+		if (!anyoneAttached || stopped || publishTimer !== undefined) return;
+		publishTimer = setTimeout(publishNow, pacer.wait());
+		publishTimer.unref();
+	}
+
+	function publishNow(): void {
+		clearTimeout(publishTimer);
+		publishTimer = undefined;
+		pacer.published();
+		for (const client of clients) client.publish();
+	}
+
+	function pace(on: boolean): void {
+		anyoneAttached = on;
+		if (on) {
+			wake();
+		} else {
+			clearTimeout(publishTimer);
+			publishTimer = undefined;
+		}
+	}
+
 	// Before any await: no event of the batch may pass unseen.
 	const unsubscribe = batch.runner.subscribe(event => {
+		// A task's pane is whole when its status says it finished: what it printed goes first.
+		if (event.type === 'task.finished' && anyoneAttached) publishNow();
 		const entry = history.add(event);
 		for (const client of clients) client.event(entry);
 	});
@@ -205,34 +236,8 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 		toAll(routingMessage());
 		toAll({type: 'config', outcome});
 	});
-	const pacer = publishPacer(options);
-	let publishTimer: NodeJS.Timeout | undefined;
-	let anyoneAttached = false;
-	// The host wakes to push only when a pane changed while a dashboard is attached: quiet tasks,
-	// or nobody attached, cost no wake-ups. One push per pacer slot, however much changed in it.
-	function wake(): void {
-		if (!anyoneAttached || stopped || publishTimer !== undefined) return;
-		publishTimer = setTimeout(() => {
-			publishTimer = undefined;
-			pacer.published();
-			for (const client of clients) client.publish();
-		}, pacer.wait());
-		publishTimer.unref();
-	}
-
-	function pace(on: boolean): void {
-		anyoneAttached = on;
-		if (on) {
-			wake();
-		} else {
-			clearTimeout(publishTimer);
-			publishTimer = undefined;
-		}
-	}
-
 	const unwatchOutput = onAnyOutputChange(wake);
 
-	let stopped = false;
 	const stop = () => {
 		stopped = true;
 		pace(false);

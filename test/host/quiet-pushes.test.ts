@@ -1,6 +1,7 @@
-// An attached dashboard costs the runner host no wake-ups while its tasks print nothing: the host
-// schedules a push when a pane changed, never on a clock. Seen through the pacer's load probe,
-// which the host asks each time it schedules a push (core/output/publish-pace.ts).
+// When the runner host pushes panes to an attached dashboard: when a pane changed, never on a
+// clock (quiet tasks cost it no wake-ups: seen through the pacer's load probe, which the host asks
+// each time it schedules a push, core/output/publish-pace.ts), and a task's last lines before the
+// event that says it finished, however far off the pacer's next slot is.
 import {writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {setTimeout as delay} from 'node:timers/promises';
@@ -48,5 +49,19 @@ describe('the runner host with a dashboard attached', () => {
 		await waitFor(pushed, {message: 'the three lines pushed'});
 		expect(asked).toBeGreaterThan(before);
 		await finished;
+	});
+
+	it("sends a task's last lines before its task.finished, not at the pacer's next slot", async () => {
+		// One push every 20 s at most: only the flush before the event can bring the answer in time.
+		const batch = await host(['[fake:duration=0.2] answer at the end'], {publishHz: 0.05, busyPublishHz: 0.05});
+		const client = await rawClient(batch.socketPath);
+		client.send(`${JSON.stringify({type: 'hello', protocol: protocolVersion, client: 'raw', tailDelta: true})}\n`);
+		await client.until('snapshot');
+		await batch.runner.start();
+		const finishedAt = () => client.messages.findIndex(message => message.type === 'event' && (message['event'] as {type: string}).type === 'task.finished');
+		await waitFor(() => finishedAt() >= 0, {message: 'the task.finished event'});
+		const answeredAt = client.messages.findIndex(message => message.type === 'output' && ((message['changes'] as Record<string, OutputDelta>)['t01']?.fresh ?? []).some(line => line.includes('Fake answer: answer at the end')));
+		expect(answeredAt).toBeGreaterThanOrEqual(0);
+		expect(answeredAt).toBeLessThan(finishedAt());
 	});
 });
