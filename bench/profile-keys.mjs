@@ -6,8 +6,8 @@
 // function names; bench/profile-flood.mjs maps them back to src/ when that matters).
 //
 // `node bench/profile-keys.mjs` (after a build). BENCH_LONG_MS (12): what counts as a long
-// stretch; BENCH_SKIP_S (4): start-up left out; BENCH_TOP (25). The .cpuprofile is kept; its
-// folder is printed last.
+// stretch; BENCH_SKIP_S (4): start-up left out; BENCH_TOP (25); BENCH_CLI (this checkout's
+// dist/cli.js: another build's, to compare). The .cpuprofile is kept; its folder is printed last.
 import {mkdtempSync, readdirSync, readFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -20,7 +20,7 @@ const env = process.env;
 const longMs = Number(env.BENCH_LONG_MS ?? 12);
 const skipMs = Number(env.BENCH_SKIP_S ?? 4) * 1000;
 const top = Number(env.BENCH_TOP ?? 25);
-const paths = {cli: path.join(here, '..', 'dist', 'cli.js'), agent: path.join(here, 'agents', 'agent.sh')};
+const paths = {cli: env.BENCH_CLI ?? path.join(here, '..', 'dist', 'cli.js'), agent: path.join(here, 'agents', 'agent.sh')};
 
 const profileDir = mkdtempSync(path.join(tmpdir(), 'hd-keys-profile-'));
 const session = await startDashboard('hermes-delegate', paths, goals('endless', 16), {nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval', '250']});

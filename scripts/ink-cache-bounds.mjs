@@ -12,7 +12,9 @@
 //   per-frame caches of Output become one bounded cache kept across frames, a text's widest line
 //   is cached the same way, and a line that fits its clip is not sliced at all (slicing it from 0
 //   to its own width returns the same characters; a line with escape codes is sliced once and
-//   remembered, since slice-ansi may rewrite its codes).
+//   remembered, since slice-ansi may rewrite its codes). A row written as in the frame before
+//   (the same lines at the same places) is that frame's text again: only the rows a frame
+//   changes are built cell by cell.
 // - Garbage: under 32 trickling agents the dashboard allocated ~84 MB/s, most of it in
 //   ansi-tokenize's per-character style diff (three Sets per pair of neighbours) and in
 //   string-width measuring the same lines again. Neighbours of the same style are no longer
@@ -154,26 +156,53 @@ const cellsOf = tokens => {
 class OutputCaches {`],
 		['export default class Output {', `const framesCaches = new OutputCaches();
 const blankCell = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: plainStyles });
+// A frame's rows are first gathered as what is written on each (its pieces: x, then the line as
+// transformed, in the order Ink writes them); a row's text is a function of its pieces and the
+// frame's width alone. A row whose pieces are those of the same row in the previous frame is that
+// row's text again, so only the rows a frame changes are built cell by cell: a frame of the
+// dashboard changes the rows of a clock or of one pane, not the 50 rows of the screen.
 let previousRows = [];
 let rows = [];
-// The cells of the frame before the previous one: nothing looks at them any more, so the next
-// frame fills them again instead of allocating a row per line per frame.
-let spareRows = [];
-const blankRow = width => {
-    const row = spareRows.pop();
-    return row !== undefined && row.length === width ? row.fill(blankCell) : new Array(width).fill(blankCell);
-};
-// Index by index: a write past the width leaves holes, which every() would skip.
-const sameCells = (previous, line) => {
-    if (previous.length !== line.length) {
+const samePieces = (previous, pieces) => {
+    if (previous.length !== pieces.length) {
         return false;
     }
-    for (let x = 0; x < line.length; x++) {
-        if (previous[x] !== line[x]) {
+    for (let i = 0; i < pieces.length; i++) {
+        if (previous[i] !== pieces[i]) {
             return false;
         }
     }
     return true;
+};
+// One row of cells, filled blank for each row built (a write past the width lengthens it, and
+// leaves holes before it: such a row is not used again).
+let scratchRow = [];
+const cellsOfRow = (pieces, width, caches) => {
+    const row = scratchRow.length === width ? scratchRow.fill(blankCell) : (scratchRow = new Array(width).fill(blankCell));
+    for (let i = 0; i < pieces.length; i += 2) {
+        let offsetX = pieces[i];
+        for (const character of caches.getStyledChars(pieces[i + 1])) {
+            row[offsetX] = character;
+            // Determine printed width using string-width to align with measurement
+            const characterWidth = Math.max(1, caches.getStringWidth(character.value));
+            // For multi-column characters, clear following cells to avoid stray spaces/artifacts
+            if (characterWidth > 1) {
+                for (let index = 1; index < characterWidth; index++) {
+                    row[offsetX + index] = {
+                        type: 'char',
+                        value: '',
+                        fullWidth: false,
+                        styles: character.styles,
+                    };
+                }
+            }
+            offsetX += characterWidth;
+        }
+    }
+    if (row.length !== width) {
+        scratchRow = [];
+    }
+    return row;
 };
 // Characters string-width counts as 0 columns where slice-ansi counts 1 (controls, format
 // characters, marks, Hangul fillers): a line with one is sliced as published Ink slices it.
@@ -245,33 +274,33 @@ const sliceFitting = (line, to) => {
     }
     return slice.text;
 };
-const rowText = (line, y) => {
+const rowText = (pieces, y, width) => {
     const previous = previousRows[y];
     let text;
-    if (previous !== undefined && sameCells(previous.cells, line)) {
+    if (previous !== undefined && previous.width === width && samePieces(previous.pieces, pieces)) {
         text = previous.text;
     }
     else {
         // Holes skipped: see https://github.com/vadimdemedes/ink/pull/564#issuecomment-1637022742
-        text = styledCharsToString(line);
+        text = styledCharsToString(cellsOfRow(pieces, width, framesCaches));
     }
-    rows[y] = { cells: line, text };
+    rows[y] = { pieces, width, text };
     return text;
 };
 export default class Output {`],
 		['    caches = new OutputCaches();', '    caches = framesCaches;'],
-		// One blank cell for every empty position (Ink replaces cells, never changes one), instead
-		// of two new objects per cell per frame: ~20,000 a frame on a 200×50 screen.
-		// A row is allocated at its size at once, not grown push by push (as many cells as the
-		// loop made, for any width: new Array throws on a fraction or a negative).
-		['            const row = [];\n            for (let x = 0; x < this.width; x++) {\n                row.push({\n                    type: \'char\',\n                    value: \' \',\n                    fullWidth: false,\n                    styles: [],\n                });\n            }', '            const row = blankRow(this.width > 0 ? Math.ceil(this.width) : 0);'],
+		// A row starts as the list of its pieces (see rowText), not as a blank cell per column: two
+		// new objects per cell per frame in published Ink, ~20,000 a frame on a 200×50 screen.
+		['            const row = [];\n            for (let x = 0; x < this.width; x++) {\n                row.push({\n                    type: \'char\',\n                    value: \' \',\n                    fullWidth: false,\n                    styles: [],\n                });\n            }', '            const row = [];'],
+		// The row's pieces, not its cells: see rowText.
+		['                    const characters = this.caches.getStyledChars(line);\n                    let offsetX = x;\n                    for (const character of characters) {\n                        currentLine[offsetX] = character;\n                        // Determine printed width using string-width to align with measurement\n                        const characterWidth = Math.max(1, this.caches.getStringWidth(character.value));\n                        // For multi-column characters, clear following cells to avoid stray spaces/artifacts\n                        if (characterWidth > 1) {\n                            for (let index = 1; index < characterWidth; index++) {\n                                currentLine[offsetX + index] = {\n                                    type: \'char\',\n                                    value: \'\',\n                                    fullWidth: false,\n                                    styles: character.styles,\n                                };\n                            }\n                        }\n                        offsetX += characterWidth;\n                    }', '                    currentLine.push(x, line);'],
 		// An index, not entries(): an iterator result and an array per line per frame.
 		['                for (let [index, line] of lines.entries()) {', '                for (let index = 0; index < lines.length; index++) {\n                    let line = lines[index];'],
-		// A row made of the same cells as in the previous frame is the same text: reuse it rather
-		// than re-deriving the escape codes of every character.
-		['            const lineWithoutEmptyItems = line.filter(item => item !== undefined);\n            return styledCharsToString(lineWithoutEmptyItems).trimEnd();', '            return rowText(line, y);'],
+		// A row written as in the previous frame is the same text: reuse it rather than building
+		// its cells and re-deriving the escape codes of every character.
+		['            const lineWithoutEmptyItems = line.filter(item => item !== undefined);\n            return styledCharsToString(lineWithoutEmptyItems).trimEnd();', '            return rowText(line, y, this.width > 0 ? Math.ceil(this.width) : 0);'],
 		['        const generatedOutput = output\n            .map(line => {', '        const generatedOutput = output\n            .map((line, y) => {'],
-		['            .join(\'\\n\');\n        return {\n            output: generatedOutput,', '            .join(\'\\n\');\n        spareRows = previousRows.map(row => row.cells);\n        previousRows = rows;\n        rows = [];\n        return {\n            output: generatedOutput,'],
+		['            .join(\'\\n\');\n        return {\n            output: generatedOutput,', '            .join(\'\\n\');\n        previousRows = rows;\n        rows = [];\n        return {\n            output: generatedOutput,'],
 		// A line with escape codes is sliced as published, once (sliceFitting): slice-ansi rewrites
 		// some of them (of two intensity codes, bold and dim, it keeps the last), so even a line
 		// that fits may change.

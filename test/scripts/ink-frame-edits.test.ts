@@ -62,8 +62,8 @@ const write = fc.record({
 });
 type Write = {x: number; y: number; text: string; clip: Clip | undefined};
 
-function draw(Output: OutputClass, writes: Write[]): string {
-	const output = new Output({width, height});
+function draw(Output: OutputClass, writes: Write[], columns = width): string {
+	const output = new Output({width: columns, height});
 	for (const {x, y, text, clip} of writes) {
 		if (clip) {
 			output.clip(clip);
@@ -94,6 +94,15 @@ describe('Ink bundled with the frame edits', () => {
 		const frames: Write[][] = [[{x: width + 2, y: 0, text: 'a', clip: undefined}], [{x: width + 1, y: 0, text: 'b', clip: undefined}, {x: width + 2, y: 0, text: 'a', clip: undefined}]];
 		for (const writes of frames) {
 			expect(draw(edited, writes)).toBe(draw(published, writes));
+		}
+	});
+
+	it('does not reuse a row written as in the frame before when the width changed', () => {
+		// The same writes, one of them past the narrower width: that row has holes at one width and
+		// blanks at the other.
+		const writes: Write[] = [{x: 0, y: 0, text: 'left', clip: undefined}, {x: width + 2, y: 0, text: 'far', clip: undefined}, {x: 0, y: 1, text: '日本', clip: undefined}];
+		for (const columns of [width, width + 6, width, width + 6, width - 1]) {
+			expect(draw(edited, writes, columns)).toBe(draw(published, writes, columns));
 		}
 	});
 
