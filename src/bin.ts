@@ -9,14 +9,20 @@ import {unsupportedNode} from './node-support.js';
 
 const problem = unsupportedNode(process.versions.node);
 if (problem === undefined) {
+	const args = process.argv.slice(2);
 	// Node 22 and later keep the compiled bundle on disk (compile-cache.ts): enabled before anything
 	// of the bundle loads, so all of it is cached. Without it everything works as before: a chunk
 	// that cannot be opened (a tiny `ulimit -n`) only costs the cache, and the error report below.
-	try {
-		(await import('./compile-cache.js')).enableCompileCache();
-	} catch {}
+	// Not in the runner host: Node writes the cache as a process exits, and a host may end after
+	// its foreground (an early host nobody adopted, after `tui --help`), writing into a cache
+	// folder that whoever ran the foreground may be removing; its start overlaps the foreground's.
+	if (args[0] !== '__host') {
+		try {
+			(await import('./compile-cache.js')).enableCompileCache();
+		} catch {}
+	}
+
 	// The runner host of `tui`, `demo` and `run --detach` starts first, so that its start overlaps this one's.
-	const args = process.argv.slice(2);
 	if (process.argv[1] !== undefined && args[0] !== '__host') {
 		const early = await import('./early-host.js');
 		if (early.wantsHost(args)) early.startEarlyHost(process.argv[1]);

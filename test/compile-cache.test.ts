@@ -3,13 +3,14 @@
 // none (Node 20). Run on the built CLI, on whichever Node runs the tests: CI runs them on 20, 22
 // and 24.
 import module from 'node:module';
-import {existsSync, readdirSync} from 'node:fs';
+import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import {homedir} from 'node:os';
 import path from 'node:path';
 import {execa} from 'execa';
 import {afterEach, describe, expect, it} from 'vitest';
 import {compileCacheDir} from '../src/compile-cache.js';
 import {cliPath, makeHome, type TestHome} from './helpers/run-cli.js';
+import {waitFor} from './helpers/wait-for.js';
 
 const nodeHasCache = typeof (module as {enableCompileCache?: unknown}).enableCompileCache === 'function';
 
@@ -54,4 +55,28 @@ describe('the compile cache', () => {
 		expect(filesUnder(cache)).toEqual([]);
 		expect(filesUnder(elsewhere).length > 0).toBe(nodeHasCache);
 	});
+
+	it('is written by the foreground only, not by the runner host it started (which may end after it)', async () => {
+		home = makeHome();
+		const cache = path.join(home.dir, '.cache');
+		// `tui --help` starts an early runner host, which ends, unadopted, once the foreground has.
+		const result = await execa(process.execPath, [cliPath, 'tui', '--help'], {env: {PATH: process.env['PATH'], HOME: home.dir, XDG_CACHE_HOME: cache}, extendEnv: false, reject: false});
+		expect(result.exitCode, result.stderr).toBe(0);
+		const byForeground = filesUnder(cache);
+		await waitFor(() => earlyHostsOf(home!.dir).length === 0, {message: 'the unadopted runner host to end'});
+		expect(filesUnder(cache)).toEqual(byForeground);
+	});
 });
+
+/** Runner hosts (`__host`) of this checkout's CLI running with HOME=`dir`. */
+function earlyHostsOf(dir: string): number[] {
+	return readdirSync('/proc').filter(entry => /^\d+$/.test(entry)).filter(pid => {
+		try {
+			const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+			return argv.includes(cliPath) && argv.includes('__host') && readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`HOME=${dir}`);
+		} catch {
+			return false; // gone, or not ours to read
+		}
+	}).map(Number);
+}
+
