@@ -1,6 +1,6 @@
 // Reading a V8 .cpuprofile (node --cpu-prof) back to src/ and the bundled packages through dist/'s
-// source maps: self time by function and by module. The same reading as profile-flood.mjs's, for
-// the scripts that profile `run` (profile-run.mjs).
+// source maps: self time by function and by module, for the scripts that profile the dashboard
+// (profile-flood.mjs) and `run` (profile-run.mjs).
 import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';

@@ -10,10 +10,11 @@
 // BENCH_TOP (5); BENCH_KIND=slow-trickle is the trickle at BENCH_TRICKLE_RATE (2) lines/s for
 // BENCH_TRICKLE_S (60) seconds, the suite's slow trickle; BENCH_KEEP=1 keeps the .cpuprofile (for
 // Chrome DevTools / speedscope).
-import {readdirSync, readFileSync, existsSync, mkdtempSync, rmSync} from 'node:fs';
+import {readdirSync, readFileSync, mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
+import {summarise} from './cpu-profile.mjs';
 import {goals, startDashboard, stopEverything} from './lib/dashboard.mjs';
 import {countFiles, running, waitFor} from './lib/procs.mjs';
 
@@ -30,105 +31,6 @@ const lines = Number(env.BENCH_FLOOD_LINES ?? 100_000);
 const top = Number(env.BENCH_TOP ?? 5);
 const tool = 'hermes-delegate';
 const paths = {cli: path.join(here, '..', 'dist', 'cli.js'), agent: path.join(here, 'agents', 'agent.sh')};
-
-const base64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/** Source map v3 `mappings` → per generated line, segments [column, source, line, column]. */
-function decodeMappings(mappings) {
-	const lines = [];
-	let source = 0;
-	let sourceLine = 0;
-	let sourceColumn = 0;
-	for (const lineText of mappings.split(';')) {
-		const segments = [];
-		let column = 0;
-		for (const segmentText of lineText.split(',')) {
-			if (!segmentText) {
-				continue;
-			}
-
-			const values = [];
-			let value = 0;
-			let shift = 0;
-			for (const char of segmentText) {
-				const digit = base64.indexOf(char);
-				value += (digit & 31) << shift;
-				if (digit & 32) {
-					shift += 5;
-				} else {
-					values.push(value & 1 ? -(value >>> 1) : value >>> 1);
-					value = 0;
-					shift = 0;
-				}
-			}
-
-			column += values[0];
-			if (values.length >= 4) {
-				source += values[1];
-				sourceLine += values[2];
-				sourceColumn += values[3];
-				segments.push([column, source, sourceLine, sourceColumn]);
-			}
-		}
-
-		lines.push(segments);
-	}
-
-	return lines;
-}
-
-const maps = new Map();
-function sourceMap(file) {
-	if (!maps.has(file)) {
-		const mapFile = `${file}.map`;
-		const map = existsSync(mapFile) ? JSON.parse(readFileSync(mapFile, 'utf8')) : undefined;
-		maps.set(file, map && {sources: map.sources.map(source => path.relative(path.join(here, '..'), path.resolve(path.dirname(file), map.sourceRoot ?? '', source))), lines: decodeMappings(map.mappings)});
-	}
-
-	return maps.get(file);
-}
-
-/** Where a profiled function comes from: the original file and line, when dist/ maps it. */
-function origin({url, lineNumber, columnNumber}) {
-	if (!url) {
-		return {file: '(native or VM)', line: 0};
-	}
-
-	const file = url.startsWith('file://') ? fileURLToPath(url) : url;
-	const map = file.startsWith('/') ? sourceMap(file) : undefined;
-	const segments = map?.lines[lineNumber];
-	const segment = segments?.findLast(candidate => candidate[0] <= columnNumber);
-	return segment ? {file: map.sources[segment[1]], line: segment[2] + 1} : {file: path.relative(path.join(here, '..'), file) || file, line: lineNumber + 1};
-}
-
-/** node_modules/<package> (scoped ones too), else the file itself. */
-function moduleOf(file) {
-	const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file);
-	return match ? match[1] : file;
-}
-
-function summarise(profile) {
-	const selfMs = new Map(profile.nodes.map(node => [node.id, 0]));
-	profile.samples.forEach((id, index) => {
-		selfMs.set(id, selfMs.get(id) + (profile.timeDeltas[index] ?? 0) / 1000);
-	});
-	const functions = new Map();
-	const modules = new Map();
-	let total = 0;
-	for (const node of profile.nodes) {
-		const ms = selfMs.get(node.id);
-		total += ms;
-		const {file, line} = origin(node.callFrame);
-		const special = /^\(/.test(node.callFrame.functionName);
-		const functionKey = special ? node.callFrame.functionName : `${node.callFrame.functionName || '(anonymous)'}  ${file}:${line}`;
-		const moduleKey = special ? node.callFrame.functionName : moduleOf(file);
-		functions.set(functionKey, (functions.get(functionKey) ?? 0) + ms);
-		modules.set(moduleKey, (modules.get(moduleKey) ?? 0) + ms);
-	}
-
-	const ranked = table => [...table].sort((a, b) => b[1] - a[1]).slice(0, top + 3);
-	return {total, functions: ranked(functions), modules: ranked(modules)};
-}
 
 const profileDir = mkdtempSync(path.join(tmpdir(), 'hd-profile-'));
 process.on('exit', () => {
@@ -155,7 +57,7 @@ await session.stop();
 // Node names a profile CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile.
 for (const name of readdirSync(profileDir).sort()) {
 	const part = name.split('.')[3] === String(session.pid) ? 'the dashboard' : 'its runner host';
-	const {total, functions, modules} = summarise(JSON.parse(readFileSync(path.join(profileDir, name), 'utf8')));
+	const {total, functions, modules} = summarise(JSON.parse(readFileSync(path.join(profileDir, name), 'utf8')), top + 3);
 	const line = ([key, ms]) => `  ${ms.toFixed(0).padStart(6)} ms  ${((ms / total) * 100).toFixed(1).padStart(5)}%  ${key}`;
 	console.log(`\n${kind} ${tasks}${kind === 'flood' ? ` × ${lines} lines` : ''}, hermes-delegate tui, ${part}: ${(total / 1000).toFixed(2)} s profiled (self time, VM entries in parentheses)`);
 	console.log(`\nby module:\n${modules.map(line).join('\n')}`);
