@@ -24,8 +24,6 @@ export type FieldKey = {
 	readonly other: boolean;
 };
 
-export const noFieldKey: FieldKey = {backspace: false, left: false, right: false, home: false, end: false, ctrl: false, meta: false, other: false};
-
 export const emptyField: TextField = {value: '', cursor: 0};
 
 // Control characters (and DEL) are never text; a paste may carry line breaks and tabs.

@@ -1,7 +1,9 @@
 // The one-line text field shared by the search, the routes editor and the route picker: what
 // each key does to the text and the cursor, and what inserting text does.
 import {describe, expect, it} from 'vitest';
-import {editField, fieldAtEnd, insertText, noFieldKey, type FieldKey} from '../../src/state/text-field.js';
+import {editField, fieldAtEnd, insertText, type FieldKey} from '../../src/state/text-field.js';
+
+const noFieldKey: FieldKey = {backspace: false, left: false, right: false, home: false, end: false, ctrl: false, meta: false, other: false};
 
 const press = (key: Partial<FieldKey>, input = ''): [string, FieldKey] => [input, {...noFieldKey, ...key}];
 
