@@ -3,7 +3,7 @@
 // none (Node 20). Run on the built CLI, on whichever Node runs the tests: CI runs them on 20, 22
 // and 24.
 import module from 'node:module';
-import {existsSync, readdirSync, readFileSync} from 'node:fs';
+import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {homedir} from 'node:os';
 import path from 'node:path';
 import {execa} from 'execa';
@@ -54,6 +54,17 @@ describe('the compile cache', () => {
 		await version({HOME: home.dir, XDG_CACHE_HOME: cache, NODE_COMPILE_CACHE: elsewhere});
 		expect(filesUnder(cache)).toEqual([]);
 		expect(filesUnder(elsewhere).length > 0).toBe(nodeHasCache);
+	});
+
+	it('costs only the cache where its folder cannot be made, /proc included (where a recursive mkdir never returns)', async () => {
+		home = makeHome();
+		for (const base of ['/proc/hermes-delegate-test', '/dev/null/cache', path.join(home.dir, 'file')]) {
+			if (base.startsWith(home.dir)) writeFileSync(base, '');
+			const result = await execa(process.execPath, [cliPath, '--version'], {env: {PATH: process.env['PATH'], HOME: home.dir, XDG_CACHE_HOME: base}, extendEnv: false, reject: false, timeout: 15_000});
+			expect(result.timedOut, base).toBe(false);
+			expect(result.exitCode, result.stderr).toBe(0);
+			expect(result.stderr).toBe('');
+		}
 	});
 
 	it('is written by the foreground only, not by the runner host it started (which may end after it)', async () => {
