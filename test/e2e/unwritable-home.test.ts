@@ -76,6 +76,26 @@ describe('an unwritable HERMES_HOME', () => {
 		expect(home.agentRuns()).toEqual([]);
 	});
 
+	// Node's recursive mkdir never returns there: the command hung before it said anything.
+	it('under /proc: exit 2 naming the folder and the fix', async () => {
+		const home = makeHome();
+		onTestFinished(() => home.remove());
+		const procHome = `/proc/hermes-delegate-test-${process.pid}`;
+		const run = await runCli(home, ['run', oneTask], {env: {HERMES_HOME: procHome}, killAfterMs: 30_000});
+		expect(run.exitCode).toBe(2);
+		expect(run.stderr).toContain(`cannot create the folder ${procHome}: the file system there does not take new folders (ENOENT)`);
+		expect(run.stderr).toContain('point HERMES_HOME at a writable folder');
+		expect(home.agentRuns()).toEqual([]);
+	});
+
+	it('the probe cache under /proc costs only the cache: the batch runs', async () => {
+		const home = makeHome();
+		onTestFinished(() => home.remove());
+		const run = await runCli(home, ['run', oneTask], {env: {XDG_CACHE_HOME: `/proc/hermes-delegate-test-${process.pid}`}, killAfterMs: 30_000});
+		expect(run.exitCode, run.stderr).toBe(0);
+		expect(JSON.parse(run.stdout)).toMatchObject({summary: '1/1 tasks succeeded'});
+	});
+
 	it('the demo, with TMPDIR below a file: exit 2 naming the folder and TMPDIR', async () => {
 		const home = makeHome();
 		onTestFinished(() => home.remove());

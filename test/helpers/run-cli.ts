@@ -115,6 +115,8 @@ export type CliOptions = {
 	env?: NodeJS.ProcessEnv;
 	/** Leave out `--hermes-bin <fake agent>` (it is appended to batch commands by default). */
 	noHermesBin?: boolean;
+	/** Kill the command after this long (a test of a hang must not leave it spinning). */
+	killAfterMs?: number;
 };
 
 export type CliResult = {exitCode: number | undefined; stdout: string; stderr: string};
@@ -143,6 +145,7 @@ export async function runCli(home: TestHome, args: readonly string[], options: C
 		extendEnv: false,
 		input: options.input ?? '',
 		reject: false,
+		...(options.killAfterMs === undefined ? {} : {timeout: options.killAfterMs, killSignal: 'SIGKILL' as const}),
 	});
 	return {exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr};
 }

@@ -40,21 +40,19 @@ const folderProblems: Record<string, string> = {
 	EEXIST: 'a file stands where a folder is needed',
 	ELOOP: 'a symlink loop is in the way',
 	ENAMETOOLONG: 'the path is too long',
+	// The folder above exists (the folders are made one by one from there): a file system such as /proc.
+	ENOENT: 'the file system there does not take new folders',
 };
 
 /**
  * Creates `dir` and its missing parents (mode 0700), or throws an InputError naming the folder that
- * could not be made, the real reason and the fix. A recursive mkdir reports a read-only file system
- * as ENOENT, so on failure the folders are made one by one to learn which one failed and why.
+ * could not be made, the real reason and the fix. The folders are made one by one, never with a
+ * recursive mkdir: that reports a read-only file system as ENOENT, and under /proc (where every
+ * mkdir fails with ENOENT) Node's never returns.
  */
 export function makeFolder(dir: string, fix: string): void {
-	try {
-		mkdirSync(dir, {recursive: true, mode: 0o700});
-		return;
-	} catch (error) {
-		const failure = firstFailingFolder(dir) ?? {folder: dir, error};
-		throw folderError(failure.folder, failure.error, fix);
-	}
+	const failure = firstFailingFolder(dir);
+	if (failure) throw folderError(failure.folder, failure.error, fix);
 }
 
 /** An error writing in `folder` as the operator needs it: the folder, the real reason, the fix. */
@@ -78,7 +76,8 @@ function firstFailingFolder(dir: string): {folder: string; error: unknown} | und
 		try {
 			mkdirSync(folder, {mode: 0o700});
 		} catch (error) {
-			return {folder, error};
+			// Made meanwhile by someone else (a second dashboard starting): what is needed is there.
+			if (errnoCode(error) !== 'EEXIST') return {folder, error};
 		}
 	}
 

@@ -4,12 +4,13 @@
 // always (cheap, and it changes whenever Hermes is upgraded), `chat --help` only when the version
 // line or the binary changed since the last probe (it costs up to ~2.5 s on 0.20.0).
 import {execFile} from 'node:child_process';
-import {accessSync, constants, mkdirSync, readFileSync, realpathSync, statSync} from 'node:fs';
+import {accessSync, constants, readFileSync, realpathSync, statSync} from 'node:fs';
 import {homedir} from 'node:os';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import {z} from 'zod';
 import {outputModeOf} from './flags.js';
+import {makeFolder} from './home.js';
 import type {BatchReport, HermesCapabilities} from '../types.js';
 
 type Flags = HermesCapabilities['flags'];
@@ -188,7 +189,7 @@ function readCache(file: string): CacheFile | undefined {
 // A cache is an optimisation: a folder we may not write costs a probe next time, nothing else.
 function writeCache(file: string, bin: string, entry: CacheEntry): void {
 	try {
-		mkdirSync(path.dirname(file), {recursive: true, mode: 0o700});
+		makeFolder(path.dirname(file), 'none needed: the probe runs again next time');
 		const cache = readCache(file) ?? {entries: {}};
 		cache.entries[bin] = entry;
 		writeFileAtomic.sync(file, `${JSON.stringify(cache, null, 2)}\n`, {mode: 0o600});
