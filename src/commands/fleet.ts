@@ -2,10 +2,10 @@
 // written where that member reads it (its home's delegate/fleet/key.pem, or --out FILE), readable
 // by this user only, and never printed; the line the fleet's trust file needs for it is printed
 // instead (distributed/fleet-key.ts, docs/fleet-security.md).
-import {existsSync, mkdirSync, writeFileSync} from 'node:fs';
+import {existsSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {z} from 'zod';
-import {resolveHermesHome} from '../core/hermes/home.js';
+import {makeFolder, resolveHermesHome} from '../core/hermes/home.js';
 import {InputError, messageOf} from '../core/errors.js';
 import {fleetFiles, newFleetKey, trustVariable} from '../distributed/fleet-key.js';
 import {isSubjectToken} from '../distributed/subjects.js';
@@ -20,7 +20,7 @@ export async function fleetKeyCommand(options: z.infer<typeof fleetKeyOptions>, 
 	if (existsSync(file)) throw new InputError(`${file} exists: a member's key is never overwritten (its trust line would stop matching)`, {file}, 'pass --out FILE for a new file, or remove the old key and its trust line first');
 	const {pem, id} = newFleetKey();
 	try {
-		mkdirSync(path.dirname(file), {recursive: true, mode: 0o700});
+		makeFolder(path.dirname(file), 'pass --out FILE in a folder this user can write');
 		writeFileSync(file, pem, {mode: 0o600, flag: 'wx'});
 	} catch (error) {
 		throw new InputError(`${file}: cannot write the key (${messageOf(error)})`, {file}, 'pass --out FILE in a folder this user can write');

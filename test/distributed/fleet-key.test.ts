@@ -29,6 +29,16 @@ describe('hermes-delegate fleet key', () => {
 		const badRole = await execa(process.execPath, [cliPath, 'fleet', 'key', '--role', 'admin', '--name', 'x', '--out', path.join(home, 'k')], {env, reject: false});
 		expect(badRole.exitCode).toBe(2);
 	});
+
+	// Node's recursive mkdir never returns under /proc: the command hung there before.
+	it('refuses a folder it cannot make, /proc included: exit 2 naming the folder', async () => {
+		const env = {...process.env, HERMES_HOME: scratchDir('hd-key-'), HERMES_DELEGATE_FLEET_KEY: ''};
+		const out = `/proc/hermes-delegate-test-${process.pid}/key.pem`;
+		const made = await execa(process.execPath, [cliPath, 'fleet', 'key', '--role', 'host', '--name', 'laptop', '--out', out], {env, reject: false, timeout: 30_000, killSignal: 'SIGKILL'});
+		expect(made.exitCode).toBe(2);
+		expect(made.stderr).toContain(`${out}: cannot write the key (cannot create the folder ${path.dirname(out)}: the file system there does not take new folders (ENOENT))`);
+		expect(made.stderr).toContain('fix: pass --out FILE in a folder this user can write');
+	});
 });
 
 describe('a member outside the fleet', () => {
