@@ -19,11 +19,12 @@ import {readFileSync} from 'node:fs';
  * Latin Extended-A/B, IPA, spacing modifiers, Greek and Cyrillic letters (not Cyrillic's
  * combining marks), general punctuation (not the zero-width, bidi and invisible ones, ‼ or ⁉),
  * currency signs, arrows (not the emoji ones), mathematical operators, box drawing, block
- * elements, geometric shapes (not the emoji ones) and braille.
+ * elements, geometric shapes (not the emoji ones), the check marks and crosses of Dingbats that are
+ * not emoji (✓ ✕ ✗ ✘: the dashboard's own status marks) and braille.
  */
 export const narrowCharacters = '\\u00A0-\\u00A8\\u00AA-\\u00AC\\u00AF-\\u02FF\\u0370-\\u0377\\u037A-\\u037F\\u0384-\\u038A\\u038C\\u038E-\\u03A1\\u03A3-\\u0482\\u048A-\\u04FF'
 	+ '\\u2010-\\u2027\\u2030-\\u203B\\u203D-\\u2048\\u204A-\\u205E\\u20A0-\\u20C0\\u2190-\\u2193\\u219A-\\u21A8\\u21AB-\\u21FF\\u2200-\\u22FF'
-	+ '\\u2500-\\u25A9\\u25AC-\\u25B5\\u25B7-\\u25BF\\u25C1-\\u25FA\\u2800-\\u28FF';
+	+ '\\u2500-\\u25A9\\u25AC-\\u25B5\\u25B7-\\u25BF\\u25C1-\\u25FA\\u2713\\u2715\\u2717\\u2718\\u2800-\\u28FF';
 
 const marker = '/* hermes-delegate: narrow run */';
 const find = 'if (/^[\\u0020-\\u007E]*$/.test(string)) {';
