@@ -142,10 +142,11 @@ const cellsOf = tokens => {
                 cellsByStyle.set(key, style);
             }
         }
-        // A grapheme's width is the same wherever it stands, so the value alone keys it.
+        // A grapheme's width is the same wherever it stands, so the value alone keys it, and the
+        // cell carries its columns: a row built from cells needs no width lookup per character.
         let cell = style.cells.get(token.value);
         if (cell === undefined) {
-            cell = Object.freeze({ type: 'char', value: token.value, fullWidth: token.fullWidth, styles: style.styles });
+            cell = Object.freeze({ type: 'char', value: token.value, fullWidth: token.fullWidth, styles: style.styles, columns: Math.max(1, stringWidth(token.value)) });
             style.cells.set(token.value, cell);
             cellCount++;
         }
@@ -155,7 +156,7 @@ const cellsOf = tokens => {
 };
 class OutputCaches {`],
 		['export default class Output {', `const framesCaches = new OutputCaches();
-const blankCell = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: plainStyles });
+const blankCell = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: plainStyles, columns: 1 });
 // A frame's rows are first gathered as what is written on each (its pieces: x, then the line as
 // transformed, in the order Ink writes them); a row's text is a function of its pieces and the
 // frame's width alone. A row whose pieces are those of the same row in the previous frame is that
@@ -183,8 +184,8 @@ const cellsOfRow = (pieces, width, caches) => {
         let offsetX = pieces[i];
         for (const character of caches.getStyledChars(pieces[i + 1])) {
             row[offsetX] = character;
-            // Determine printed width using string-width to align with measurement
-            const characterWidth = Math.max(1, caches.getStringWidth(character.value));
+            // The printed width string-width gave the cell (cellsOf), to align with measurement
+            const characterWidth = character.columns;
             // For multi-column characters, clear following cells to avoid stray spaces/artifacts
             if (characterWidth > 1) {
                 for (let index = 1; index < characterWidth; index++) {
