@@ -34,6 +34,7 @@
 // so does vitest's `edited-ink` project; its proof (ink-cache-bounds-in-ui-tests.test.tsx) is our
 // 1,000-entry bound, so without the Bounds edits it needs another sign of the edited Ink.
 import {readFileSync} from 'node:fs';
+import {replayEdits, replayMarker} from './ink-subtree-replay.mjs';
 
 export const marker = '/* hermes-delegate: bounded cache */';
 /**
@@ -55,7 +56,7 @@ export const lineWidthLimit = 2048;
 /** Characters of those lines per generation: ~20 screens of 200×50 however long the lines are. */
 export const lineWidthCharLimit = 256 * 1024;
 
-export const patchedFiles = ['measure-text.js', 'wrap-text.js', 'output.js', 'render-node-to-output.js'];
+export const patchedFiles = ['measure-text.js', 'wrap-text.js', 'output.js', 'render-node-to-output.js', 'dom.js', 'reconciler.js'];
 
 const bounded = (map, limit) => `if (this.${map}.size >= ${limit}) this.${map}.clear();\n            this.${map}.set(`;
 
@@ -318,8 +319,9 @@ export default class Output {`],
  * were written for.
  */
 export function patchInkSource(file, text) {
-	const replacements = edits[file];
-	if (replacements === undefined || text.includes(marker)) return text;
+	// The Frames edits of scripts/ink-subtree-replay.mjs too: a plugin edits each file once.
+	const replacements = edits[file] === undefined && replayEdits[file] === undefined ? undefined : [...(edits[file] ?? []), ...(replayEdits[file] ?? [])];
+	if (replacements === undefined || text.includes(marker) || text.includes(replayMarker)) return text;
 	if (replacements.some(([find]) => !text.includes(find))) return undefined;
 	return replacements.reduce((patched, [find, replace]) => patched.replace(find, replace), text);
 }
