@@ -80,41 +80,37 @@ class Stdin extends EventEmitter {
 type Row = {key: string; text: string; tail: string; indent: number; width: number; colour: string | undefined};
 type Spec = {width: number; rows: Row[]; pane: string; paneHeight: number; border: boolean; gap: number};
 
+// Its own memoised box: when the column before it changes width, the row is drawn again but this
+// box only moves sideways (with its clip).
+const TailView = memo(function TailView({ink, tail}: {ink: InkModule; tail: string}) {
+	const {Box, Text} = ink;
+	return (
+		<Box overflow='hidden' width={10} flexShrink={0}>
+			<Text wrap='truncate-end'>{tail}</Text>
+		</Box>
+	);
+});
+
 // Rows memoised, as the dashboard's are: a row an update does not change is not rendered again,
 // so its boxes get no commit and can be replayed.
-const rowComponents = new WeakMap<InkModule, (props: Omit<Row, 'key'>) => ReactElement>();
-function rowOf(ink: InkModule): (props: Omit<Row, 'key'>) => ReactElement {
-	let component = rowComponents.get(ink);
-	if (component === undefined) {
-		const {Box, Text} = ink;
-		// Its own memoised box: when the column before it changes width, the row is drawn again but
-		// this box only moves sideways (with its clip).
-		const TailView = memo(({tail}: {tail: string}) => (
-			<Box overflow='hidden' width={10} flexShrink={0}>
-				<Text wrap='truncate-end'>{tail}</Text>
+const RowView = memo(function RowView({ink, text, tail, indent, width, colour}: Omit<Row, 'key'> & {ink: InkModule}) {
+	const {Box, Text} = ink;
+	return (
+		<Box height={1} overflow='hidden' marginLeft={indent}>
+			<Box width={width} flexShrink={0}>
+				<Text wrap='truncate-end' color={colour}>{text}</Text>
 			</Box>
-		));
-		component = memo(({text, tail, indent, width, colour}: Omit<Row, 'key'>) => (
-			<Box height={1} overflow='hidden' marginLeft={indent}>
-				<Box width={width} flexShrink={0}>
-					<Text wrap='truncate-end' color={colour}>{text}</Text>
-				</Box>
-				<TailView tail={tail}/>
-			</Box>
-		)) as unknown as (props: Omit<Row, 'key'>) => ReactElement;
-		rowComponents.set(ink, component);
-	}
-
-	return component;
-}
+			<TailView ink={ink} tail={tail}/>
+		</Box>
+	);
+});
 
 function tree(ink: InkModule, spec: Spec): ReactElement {
 	const {Box, Text} = ink;
-	const RowView = rowOf(ink);
 	return (
 		<Box flexDirection='column' width={spec.width}>
 			<Box flexDirection='column' marginBottom={spec.gap}>
-				{spec.rows.map(({key, ...row}) => <RowView key={key} {...row}/>)}
+				{spec.rows.map(({key, ...row}) => <RowView key={key} ink={ink} {...row}/>)}
 			</Box>
 			<Box flexDirection='column' height={spec.paneHeight} overflow='hidden' paddingX={1} borderStyle={spec.border ? 'round' : undefined}>
 				<Box><Text bold>{spec.rows[0]?.text ?? 'none'}</Text></Box>
@@ -124,25 +120,26 @@ function tree(ink: InkModule, spec: Spec): ReactElement {
 	);
 }
 
+/** The tree of a spec held in state: `control.set` moves it on, as the store moves the dashboard on. */
+function Harness({ink, first, control}: {ink: InkModule; first: Spec; control: {set?: (spec: Spec) => void}}) {
+	const [spec, set] = useState(first);
+	control.set = set;
+	return tree(ink, spec);
+}
+
 /**
  * The tree of `first` mounted once and then moved on by state updates, as the dashboard's is
  * (a rerender() would give Ink's context providers new values and render every component again).
  */
 function mount(ink: InkModule, first: Spec): {stdout: Stdout; show(spec: Spec): Promise<void>; rootNode(): DomNode; unmount(): void} {
 	const stdout = new Stdout();
-	let setSpec: ((spec: Spec) => void) | undefined;
-	function Harness() {
-		const [spec, set] = useState(first);
-		setSpec = set;
-		return tree(ink, spec);
-	}
-
-	const instance = ink.render(<Harness/>, {stdout, stderr: new Stdout(), stdin: new Stdin(), debug: true, exitOnCtrlC: false, patchConsole: false});
+	const control: {set?: (spec: Spec) => void} = {};
+	const instance = ink.render(<Harness ink={ink} first={first} control={control}/>, {stdout, stderr: new Stdout(), stdin: new Stdin(), debug: true, exitOnCtrlC: false, patchConsole: false});
 	// React renders the update later (in the scheduler's turn); Ink's debug mode writes a frame
 	// for every commit, so the next frame is the update's.
 	const show = async (spec: Spec) => {
 		const before = stdout.frames.length;
-		setSpec!(spec);
+		control.set!(spec);
 		while (stdout.frames.length === before) {
 			await new Promise(resolve => setImmediate(resolve));
 		}
