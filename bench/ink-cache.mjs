@@ -44,7 +44,7 @@ async function bundleInk(name, plugins, from = inkBuild) {
 		`export {default as measureText} from ${JSON.stringify(path.join(inkBuild, 'measure-text.js'))};`,
 		`export {default as wrapText} from ${JSON.stringify(path.join(inkBuild, 'wrap-text.js'))};`,
 		// The other edited files enter the bundle too, as in the real build (the plugin checks that).
-		...['output.js', 'render-node-to-output.js', 'dom.js', 'reconciler.js'].map(other => `import ${JSON.stringify(path.join(inkBuild, other))};`),
+		...['output.js', 'render-node-to-output.js', 'dom.js', 'reconciler.js', 'components/Text.js'].map(other => `import ${JSON.stringify(path.join(inkBuild, other))};`),
 	].join('\n'));
 	const bundle = await rolldown({input: entry, platform: 'node', external: [/^node:/], plugins, logLevel: 'silent'});
 	// A folder: reconciler.js loads Ink's devtools as a chunk of their own.

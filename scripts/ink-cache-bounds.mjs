@@ -56,7 +56,7 @@ export const lineWidthLimit = 2048;
 /** Characters of those lines per generation: ~20 screens of 200×50 however long the lines are. */
 export const lineWidthCharLimit = 256 * 1024;
 
-export const patchedFiles = ['measure-text.js', 'wrap-text.js', 'output.js', 'render-node-to-output.js', 'dom.js', 'reconciler.js'];
+export const patchedFiles = ['measure-text.js', 'wrap-text.js', 'output.js', 'render-node-to-output.js', 'dom.js', 'reconciler.js', 'components/Text.js'];
 
 const bounded = (map, limit) => `if (this.${map}.size >= ${limit}) this.${map}.clear();\n            this.${map}.set(`;
 
@@ -332,7 +332,9 @@ export function boundInkCaches() {
 	return {
 		name: 'bound-ink-caches',
 		load(id) {
-			const match = /[\\/]node_modules[\\/]ink[\\/]build[\\/]([^\\/]+)$/.exec(id);
+			// A file of ink/build, or of its components folder ('components/Text.js').
+			const found = /[\\/]node_modules[\\/]ink[\\/]build[\\/]((?:components[\\/])?[^\\/]+)$/.exec(id);
+			const match = found && [found[0], found[1].replace('\\', '/')];
 			if (!match || !patchedFiles.includes(match[1])) return null;
 			const text = patchInkSource(match[1], readFileSync(id, 'utf8'));
 			if (text === undefined) {

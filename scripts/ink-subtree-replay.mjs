@@ -37,11 +37,79 @@ export const replayEdits = {
 	'reconciler.js': [
 		["import { createTextNode, appendChildNode, insertBeforeNode, removeChildNode, setStyle, setTextNodeValue, createNode, setAttribute, } from './dom.js';", `${replayMarker} import { createTextNode, appendChildNode, insertBeforeNode, removeChildNode, setStyle, setTextNodeValue, createNode, setAttribute, markChanged, } from './dom.js';`],
 		// A style whose values changed (a re-rendered Box passes a new style object each time, the
-		// same values or not) or any other prop commitUpdate applies (internal_transform included);
-		// not \`children\`, which it keeps as an attribute that nothing draws from.
-		['        if (!props && !style) {\n            return;\n        }\n        if (props) {', "        if (!props && !style) {\n            return;\n        }\n        if (style || Object.keys(props ?? {}).some(key => key !== 'style' && key !== 'children')) {\n            markChanged(node);\n        }\n        if (props) {"],
+		// same values or not) or any other prop commitUpdate applies that a frame is drawn from
+		// (internal_transform included: see components/Text.js below).
+		['        if (!props && !style) {\n            return;\n        }\n        if (props) {', "        if (!props && !style) {\n            return;\n        }\n        if (style || Object.keys(props ?? {}).some(key => !notDrawn.has(key))) {\n            markChanged(node);\n        }\n        if (props) {"],
+		['const cleanupYogaNode = (node) => {', "// Props a frame is not drawn from: children (kept as an attribute), and what only the screen\n// reader's output reads (a re-rendered Box passes a new internal_accessibility object each time).\nconst notDrawn = new Set(['style', 'children', 'internal_accessibility']);\nconst cleanupYogaNode = (node) => {"],
 		['    hideInstance(node) {\n', '    hideInstance(node) {\n        markChanged(node);\n'],
 		['    unhideInstance(node) {\n', '    unhideInstance(node) {\n        markChanged(node);\n'],
+	],
+	// Text makes its transform (the colours and styles it applies) a new function each render, a
+	// prop change for the node however little changed: kept while what it applies is the same, so
+	// a Text drawn again unchanged does not mark its boxes as changed. Made before Text's early
+	// return, as hooks must be.
+	'components/Text.js': [
+		["import React, { useContext } from 'react';", `${replayMarker} import React, { useContext, useMemo } from 'react';`],
+		['    const inheritedBackgroundColor = useContext(backgroundContext);\n', `    const inheritedBackgroundColor = useContext(backgroundContext);
+    const transform = useMemo(() => (children) => {
+        if (dimColor) {
+            children = chalk.dim(children);
+        }
+        if (color) {
+            children = colorize(children, color, 'foreground');
+        }
+        const effectiveBackgroundColor = backgroundColor ?? inheritedBackgroundColor;
+        if (effectiveBackgroundColor) {
+            children = colorize(children, effectiveBackgroundColor, 'background');
+        }
+        if (bold) {
+            children = chalk.bold(children);
+        }
+        if (italic) {
+            children = chalk.italic(children);
+        }
+        if (underline) {
+            children = chalk.underline(children);
+        }
+        if (strikethrough) {
+            children = chalk.strikethrough(children);
+        }
+        if (inverse) {
+            children = chalk.inverse(children);
+        }
+        return children;
+    }, [dimColor, color, backgroundColor, inheritedBackgroundColor, bold, italic, underline, strikethrough, inverse]);
+`],
+		[`    const transform = (children) => {
+        if (dimColor) {
+            children = chalk.dim(children);
+        }
+        if (color) {
+            children = colorize(children, color, 'foreground');
+        }
+        // Use explicit backgroundColor if provided, otherwise use inherited from parent Box
+        const effectiveBackgroundColor = backgroundColor ?? inheritedBackgroundColor;
+        if (effectiveBackgroundColor) {
+            children = colorize(children, effectiveBackgroundColor, 'background');
+        }
+        if (bold) {
+            children = chalk.bold(children);
+        }
+        if (italic) {
+            children = chalk.italic(children);
+        }
+        if (underline) {
+            children = chalk.underline(children);
+        }
+        if (strikethrough) {
+            children = chalk.strikethrough(children);
+        }
+        if (inverse) {
+            children = chalk.inverse(children);
+        }
+        return children;
+    };
+`, ''],
 	],
 	'render-node-to-output.js': [
 		["import renderBackground from './render-background.js';", `import renderBackground from './render-background.js';
