@@ -13,6 +13,8 @@
 // layout inside a box of the same size is Yoga's function of that subtree alone, so it is the
 // same too. The frames are the same characters as published Ink's
 // (test/scripts/ink-subtree-replay.test.tsx, and every UI test in vitest's edited-ink project).
+// Like the Frames edits of ink-cache-bounds.mjs, these are written for Ink 6's files: moving to
+// another Ink means writing them again for its files, or measuring that they no longer pay.
 
 /** In every file these edits change: the sign that a file is edited already. */
 export const replayMarker = '/* hermes-delegate: subtree replay */';

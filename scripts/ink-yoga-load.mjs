@@ -6,7 +6,7 @@
 // dashboard's start then loads Node's whole HTTP client (undici, compiled at first use) to
 // decode a string it holds already. The loader's own fallback, used where `fetch` is missing,
 // decodes the base64 in place; the edit makes it the only path. Nothing else of the dashboard
-// uses `fetch`, so undici is never loaded. Measured in bench/notes-h39-dash.md.
+// uses `fetch`, so undici is never loaded (bench/RESULTS.md, 2026-12-06).
 import {readFileSync} from 'node:fs';
 
 export const yogaFile = 'yoga-wasm-base64-esm.js';
