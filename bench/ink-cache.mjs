@@ -44,12 +44,12 @@ async function bundleInk(name, plugins, from = inkBuild) {
 		`export {default as measureText} from ${JSON.stringify(path.join(inkBuild, 'measure-text.js'))};`,
 		`export {default as wrapText} from ${JSON.stringify(path.join(inkBuild, 'wrap-text.js'))};`,
 		// The other edited files enter the bundle too, as in the real build (the plugin checks that).
-		`import ${JSON.stringify(path.join(inkBuild, 'output.js'))};`,
-		`import ${JSON.stringify(path.join(inkBuild, 'render-node-to-output.js'))};`,
+		...['output.js', 'render-node-to-output.js', 'dom.js', 'reconciler.js', 'components/Text.js'].map(other => `import ${JSON.stringify(path.join(inkBuild, other))};`),
 	].join('\n'));
 	const bundle = await rolldown({input: entry, platform: 'node', external: [/^node:/], plugins, logLevel: 'silent'});
-	const file = path.join(work, `${name}.mjs`);
-	await bundle.write({file, format: 'esm'});
+	// A folder: reconciler.js loads Ink's devtools as a chunk of their own.
+	const file = path.join(work, name, 'entry.mjs');
+	await bundle.write({dir: path.join(work, name), format: 'esm', entryFileNames: 'entry.mjs'});
 	await bundle.close();
 	return file;
 }

@@ -31,8 +31,9 @@ async function outputOf(name, editsFile) {
 	const others = (edits?.patchedFiles ?? []).filter(file => file !== 'output.js');
 	writeFileSync(entry, [`export {default as Output} from ${JSON.stringify(path.join(inkBuild, 'output.js'))};`, ...others.map(file => `import ${JSON.stringify(path.join(inkBuild, file))};`)].join('\n'));
 	const bundle = await rolldown({input: entry, platform: 'node', external: [/^node:/, /^[a-z@]/], plugins: edits ? [edits.boundInkCaches()] : [], logLevel: 'silent'});
-	const file = path.join(work, `${name}.mjs`);
-	await bundle.write({file, format: 'esm'});
+	// A folder: the edited reconciler.js loads Ink's devtools as a chunk of their own.
+	const file = path.join(work, name, 'entry.mjs');
+	await bundle.write({dir: path.join(work, name), format: 'esm', entryFileNames: 'entry.mjs'});
 	await bundle.close();
 	return (await import(pathToFileURL(file).href)).Output;
 }

@@ -2,7 +2,9 @@
 // - Start time: one bundle instead of ~60 of our modules and the hundreds inside execa, zod, yaml
 //   and Ink halves the CLI's start (~175 → ~95 ms here), which every `run` pays.
 // - Ink's unbounded text caches are bounded in the bundle itself (scripts/ink-cache-bounds.mjs),
-//   and only there: node_modules/ink stays as the lockfile says.
+//   and only there: node_modules/ink stays as the lockfile says. Yoga's WebAssembly is decoded
+//   without `fetch` (scripts/ink-yoga-load.mjs), which would load Node's HTTP client at start;
+//   string-width counts more than ASCII by length (scripts/ink-string-width.mjs).
 // - React is built for production (NODE_ENV), as the dashboard should run: not its dev checks.
 // Type checking is tsc's job (`npm run typecheck`, and `npm run build` runs it first).
 //
@@ -20,6 +22,8 @@ import path from 'node:path';
 import {rolldown} from 'rolldown';
 import {buildInputsHash, stampFile} from './build-inputs.mjs';
 import {boundInkCaches} from './ink-cache-bounds.mjs';
+import {stringWidthNarrowRun} from './ink-string-width.mjs';
+import {yogaWithoutFetch} from './ink-yoga-load.mjs';
 import {licensesFile, thirdPartyLicenses} from './third-party-licenses.mjs';
 
 // Built beside dist/ and swapped in at the end: a failed build leaves the previous dist/ whole,
@@ -51,7 +55,7 @@ const bundle = await rolldown({
 	external: [/^node:/, /^write-file-atomic$/, /^better-sqlite3$/, 'react-devtools-core'],
 	tsconfig: 'tsconfig.json',
 	transform: {define: {'process.env.NODE_ENV': '"production"', '__HERMES_DELEGATE_COMMIT__': JSON.stringify(gitCommit())}},
-	plugins: [boundInkCaches()],
+	plugins: [boundInkCaches(), yogaWithoutFetch(), stringWidthNarrowRun()],
 	logLevel: 'warn',
 	// An import rolldown cannot resolve would be left as a bare import of a package the installed
 	// tool may not have (or have in another version than the one bundled): fail instead.

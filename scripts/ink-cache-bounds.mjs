@@ -34,6 +34,7 @@
 // so does vitest's `edited-ink` project; its proof (ink-cache-bounds-in-ui-tests.test.tsx) is our
 // 1,000-entry bound, so without the Bounds edits it needs another sign of the edited Ink.
 import {readFileSync} from 'node:fs';
+import {replayEdits, replayMarker} from './ink-subtree-replay.mjs';
 
 export const marker = '/* hermes-delegate: bounded cache */';
 /**
@@ -55,7 +56,7 @@ export const lineWidthLimit = 2048;
 /** Characters of those lines per generation: ~20 screens of 200×50 however long the lines are. */
 export const lineWidthCharLimit = 256 * 1024;
 
-export const patchedFiles = ['measure-text.js', 'wrap-text.js', 'output.js', 'render-node-to-output.js'];
+export const patchedFiles = ['measure-text.js', 'wrap-text.js', 'output.js', 'render-node-to-output.js', 'dom.js', 'reconciler.js', 'components/Text.js'];
 
 const bounded = (map, limit) => `if (this.${map}.size >= ${limit}) this.${map}.clear();\n            this.${map}.set(`;
 
@@ -142,10 +143,11 @@ const cellsOf = tokens => {
                 cellsByStyle.set(key, style);
             }
         }
-        // A grapheme's width is the same wherever it stands, so the value alone keys it.
+        // A grapheme's width is the same wherever it stands, so the value alone keys it, and the
+        // cell carries its columns: a row built from cells needs no width lookup per character.
         let cell = style.cells.get(token.value);
         if (cell === undefined) {
-            cell = Object.freeze({ type: 'char', value: token.value, fullWidth: token.fullWidth, styles: style.styles });
+            cell = Object.freeze({ type: 'char', value: token.value, fullWidth: token.fullWidth, styles: style.styles, columns: Math.max(1, stringWidth(token.value)) });
             style.cells.set(token.value, cell);
             cellCount++;
         }
@@ -155,7 +157,7 @@ const cellsOf = tokens => {
 };
 class OutputCaches {`],
 		['export default class Output {', `const framesCaches = new OutputCaches();
-const blankCell = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: plainStyles });
+const blankCell = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: plainStyles, columns: 1 });
 // A frame's rows are first gathered as what is written on each (its pieces: x, then the line as
 // transformed, in the order Ink writes them); a row's text is a function of its pieces and the
 // frame's width alone. A row whose pieces are those of the same row in the previous frame is that
@@ -183,8 +185,8 @@ const cellsOfRow = (pieces, width, caches) => {
         let offsetX = pieces[i];
         for (const character of caches.getStyledChars(pieces[i + 1])) {
             row[offsetX] = character;
-            // Determine printed width using string-width to align with measurement
-            const characterWidth = Math.max(1, caches.getStringWidth(character.value));
+            // The printed width string-width gave the cell (cellsOf), to align with measurement
+            const characterWidth = character.columns;
             // For multi-column characters, clear following cells to avoid stray spaces/artifacts
             if (characterWidth > 1) {
                 for (let index = 1; index < characterWidth; index++) {
@@ -317,8 +319,9 @@ export default class Output {`],
  * were written for.
  */
 export function patchInkSource(file, text) {
-	const replacements = edits[file];
-	if (replacements === undefined || text.includes(marker)) return text;
+	// The Frames edits of scripts/ink-subtree-replay.mjs too: a plugin edits each file once.
+	const replacements = edits[file] === undefined && replayEdits[file] === undefined ? undefined : [...(edits[file] ?? []), ...(replayEdits[file] ?? [])];
+	if (replacements === undefined || text.includes(marker) || text.includes(replayMarker)) return text;
 	if (replacements.some(([find]) => !text.includes(find))) return undefined;
 	return replacements.reduce((patched, [find, replace]) => patched.replace(find, replace), text);
 }
@@ -329,7 +332,9 @@ export function boundInkCaches() {
 	return {
 		name: 'bound-ink-caches',
 		load(id) {
-			const match = /[\\/]node_modules[\\/]ink[\\/]build[\\/]([^\\/]+)$/.exec(id);
+			// A file of ink/build, or of its components folder ('components/Text.js').
+			const found = /[\\/]node_modules[\\/]ink[\\/]build[\\/]((?:components[\\/])?[^\\/]+)$/.exec(id);
+			const match = found && [found[0], found[1].replace('\\', '/')];
 			if (!match || !patchedFiles.includes(match[1])) return null;
 			const text = patchInkSource(match[1], readFileSync(id, 'utf8'));
 			if (text === undefined) {

@@ -3,6 +3,7 @@
 // where else the text is: the command that prints the task's log, and results.json once written.
 import type {BatchState} from './store-types.js';
 import {targetTaskId} from './overlay.js';
+import {terminalSafe} from '../core/output/visible-text.js';
 
 export function copyRequest(state: BatchState): {text: string; notice: string} | {notice: string} {
 	const id = targetTaskId(state);
@@ -16,9 +17,11 @@ export function copyRequest(state: BatchState): {text: string; notice: string} |
 		return {notice: `${id} has no answer to copy (${task.status}); its output: ${logs}`};
 	}
 
-	const chars = [...task.answer].length;
+	// As untrusted as the output: nothing of it may act on the terminal that pastes it.
+	const text = terminalSafe(task.answer);
+	const chars = [...text].length;
 	return {
-		text: task.answer,
+		text,
 		notice: `${id}'s answer (${chars} character${chars === 1 ? '' : 's'}) sent to the clipboard (OSC 52); if your terminal ignores that, it is in \`${logs}\` and in ${state.runDir}/results.json when the batch ends`,
 	};
 }

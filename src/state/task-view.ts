@@ -27,7 +27,10 @@ export type TaskView = {
 	errorLine: string | null;
 	/** The newest stderr line that matters, as its pane was last pushed: a failure without an error of its own shows it (failureLine). */
 	stderrLine: string | null;
-	/** The finished attempt's answer (made terminal-safe), for `y` (copy); null until it has one. */
+	/**
+	 * The finished attempt's answer as the runner sent it, for `y` (copy); null until it has one. Made
+	 * terminal-safe when copied (copy.ts), not here: it can be long, and most are never copied.
+	 */
 	answer: string | null;
 	/** The stop under way, as the runner announced it (task.cancelling); null while `cancelling` is only this dashboard's y, not yet confirmed (intents.ts stopAsked). */
 	cancelling: CancellingInfo | null;
@@ -140,7 +143,7 @@ export function finishedPatch(result: TaskResult, cancelling: CancellingInfo | n
 		waitingFor: null,
 		stuckSince: null,
 		sessionId: safeOrNull(result.session_id),
-		answer: result.answer ? terminalSafe(result.answer) : null,
+		answer: result.answer === '' ? null : result.answer,
 		...(result.host === undefined ? {} : {host: terminalSafe(result.host)}),
 		...(hasTelemetry(result) ? {telemetry: telemetryOf(result)} : {}),
 		...(result.spend === undefined ? {} : {spend: result.spend}),

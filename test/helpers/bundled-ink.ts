@@ -15,8 +15,9 @@ export async function bundledInk<T>(work: string, name: string, inkBuild: string
 		...patchedFiles.filter(other => other !== file).map(other => `import ${JSON.stringify(path.join(inkBuild, other))};`),
 	].join('\n'));
 	const bundle = await rolldown({input: entry, platform: 'node', external: [/^node:/, /^[a-z@]/], plugins, logLevel: 'silent'});
-	const bundled = path.join(work, `${name}.mjs`);
-	await bundle.write({file: bundled, format: 'esm'});
+	// A folder: reconciler.js (edited, so imported) loads Ink's devtools as a chunk of their own.
+	const bundled = path.join(work, name, 'entry.mjs');
+	await bundle.write({dir: path.join(work, name), format: 'esm', entryFileNames: 'entry.mjs'});
 	await bundle.close();
 	return (await import(pathToFileURL(bundled).href) as Record<string, T>)[exported]!;
 }

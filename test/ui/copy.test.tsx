@@ -23,6 +23,20 @@ describe('copy the answer', () => {
 		expect(view.store.getState().notice).toContain('hermes-delegate logs run-test t01');
 	});
 
+	test('an answer with escape sequences is copied without them: nothing of it may act on the terminal that pastes it', async () => {
+		const view = render({tasks: plannedTasks(2), columns: 160, rows: 30});
+		startTask(view.store, 't01', t0);
+		finishTask(view.store, 't01', 'succeeded', {startedAt: t0, finishedAt: t0 + 1000, exitCode: 0, answer: 'Par\u001B[2Jis\u001B]0;title\u0007.\r\nNext'});
+		await vi.waitFor(() => {
+			expect(view.frame().split('\n').at(-1)).toContain('y copy');
+		});
+		view.stdin.write('y');
+		await vi.waitFor(() => {
+			expect(view.store.getState().clipboard).toEqual({text: 'Paris.\nNext', serial: 1});
+		});
+		expect(view.store.getState().notice).toContain('t01\'s answer (11 characters) sent to the clipboard (OSC 52)');
+	});
+
 	test('a task without an answer is not offered, and pressed anyway says where its output is', async () => {
 		const view = render({tasks: plannedTasks(2), columns: 160, rows: 30});
 		startTask(view.store, 't01', t0);
