@@ -176,8 +176,8 @@ class TaskRun {
 		const {output} = this.attemptOutput;
 		this.startFollowing();
 		const activity = {lastChunkAt: Date.now()};
-		pipeWithBackpressure(child.stdout, log, chunk => output.pushStdout(chunk), activity);
-		pipeWithBackpressure(child.stderr, log, chunk => output.pushStderr(chunk), activity);
+		pipeWithBackpressure(child.stdout, log, chunk => output.pushStdout(chunk), activity, child.exited);
+		pipeWithBackpressure(child.stderr, log, chunk => output.pushStderr(chunk), activity, child.exited);
 		return {child, startTicks, family, log, activity};
 	}
 
