@@ -193,6 +193,8 @@ export type ProcessTable = {
 	readonly byPid: ReadonlyMap<number, ProcStat>;
 	/** Live children of `pid`. */
 	children(pid: number): ProcStat[];
+	/** The machine's forks since boot just before the scan began (forksSinceBoot); absent when unread. */
+	readonly forks?: number | undefined;
 };
 
 /** Every live process, read now. Empty and incomplete without /proc. */
@@ -278,14 +280,48 @@ let cached: ProcessTable | undefined;
  * cost one scan, not one each. Use `scanProcesses()` when a missed new process would matter.
  */
 export function recentProcessTable(maxAgeMs: number): ProcessTable {
-	if (!cached || Date.now() - cached.at > maxAgeMs) cached = scanProcesses();
+	if (!cached || Date.now() - cached.at > maxAgeMs) return freshProcessTable();
 	return cached;
 }
 
 /** A fresh scan that also refreshes the shared one. */
 export function freshProcessTable(): ProcessTable {
-	cached = scanProcesses();
+	// Counted before the scan: a process made visible while it runs is one more fork (noForkSince).
+	const forks = forksSinceBoot();
+	cached = {...scanProcesses(), forks};
 	return cached;
+}
+
+/** The shared table: the last one read by freshProcessTable or recentProcessTable, if any. */
+export function lastProcessTable(): ProcessTable | undefined {
+	return cached;
+}
+
+/**
+ * The kernel's count of forks since boot (/proc/stat's `processes`: every process and thread
+ * ever created on the machine, counted as it becomes visible in /proc); undefined when unread.
+ */
+export function forksSinceBoot(): number | undefined {
+	try {
+		const match = /^processes (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'));
+		return match ? Number(match[1]) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The count when this module loaded: one that has not grown since (a sandbox's /proc/stat that does not count, say) proves nothing. */
+const forksAtLoad = forksSinceBoot();
+
+/**
+ * True when no process or thread has been created on the machine since just before `table` was
+ * read: then every process alive now was visible when the scan began, and was read by it
+ * (unless it exited before its turn, and so is not alive now either). False too when the
+ * count has not moved since this module loaded: the agents spawned since would have moved it.
+ */
+export function noForkSince(table: ProcessTable): boolean {
+	const now = forksSinceBoot();
+	return now !== undefined && now === table.forks && forksAtLoad !== undefined && now > forksAtLoad;
 }
 
 let nextScan: Promise<ProcessTable> | undefined;

@@ -11,9 +11,10 @@ import {interpretHermesOutput, withoutSessionLine} from '../hermes/output.js';
 import {readExit} from '../hermes/exit-reasons.js';
 import {buildLaunch, childEnv, promptOf, type Launch} from '../hermes/launcher.js';
 import {spawnIfDescriptors} from '../process/open-files.js';
-import {isFamilyAlive, watchFamily, type FamilyWatch} from '../process/family.js';
+import {watchFamily, type FamilyWatch} from '../process/family.js';
+import {familyOutlivesAgent} from '../process/after-exit.js';
 import {forgetGroup, processStartTicks, rememberGroup, startKillCascade, type Cascade, type GroupExit, type GroupProcess} from '../process/group.js';
-import {processTableFromNow, readProcStat} from '../process/proc-tree.js';
+import {readProcStat} from '../process/proc-tree.js';
 import {buildResult, describeExit, describeStop, finalStatus, stoppedBecause, type TimeoutLimit} from './results.js';
 import {outputModeOf} from '../hermes/flags.js';
 import type {RunFolder} from '../run-folder/folder.js';
@@ -176,8 +177,8 @@ class TaskRun {
 		const {output} = this.attemptOutput;
 		this.startFollowing();
 		const activity = {lastChunkAt: Date.now()};
-		pipeWithBackpressure(child.stdout, log, chunk => output.pushStdout(chunk), activity);
-		pipeWithBackpressure(child.stderr, log, chunk => output.pushStderr(chunk), activity);
+		pipeWithBackpressure(child.stdout, log, chunk => output.pushStdout(chunk), activity, child.exited);
+		pipeWithBackpressure(child.stderr, log, chunk => output.pushStderr(chunk), activity, child.exited);
 		return {child, startTicks, family, log, activity};
 	}
 
@@ -213,11 +214,8 @@ class TaskRun {
 		const pgid = child.pid;
 		// The leader is gone; anything it left in its group, session or tree (a backgrounded
 		// grandchild, a job-control shell's job) is ours to end, or it would outlive the batch.
-		if (!this.cascade) {
-			const tableAfterExit = await processTableFromNow();
-			if (!this.cascade && isFamilyAlive(family.family, () => tableAfterExit)) {
-				this.startCascade(pgid, false, {quiet: true});
-			}
+		if (!this.cascade && await familyOutlivesAgent(family.family) && !this.cascade) {
+			this.startCascade(pgid, false, {quiet: true});
 		}
 
 		const cascadeOutcome = await this.cascade?.done;
