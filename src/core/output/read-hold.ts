@@ -1,9 +1,8 @@
 // Agents that print a line at a time cost a wake-up of this process per line: 32 agents at 20
 // lines/s are 640 wake-ups, reads, log writes and 'data' events a second, most of the runner
-// host's CPU in a trickle (bench/RESULTS.md, 2026-12-06, "the runner host in the trickle"). So
-// after a small read a pipe is not read again at once: it is held (its handle stops reading, the
-// kernel keeps what the agent prints) until the next release, and then whatever came meanwhile
-// is one read.
+// host's CPU in a trickle (bench/RESULTS.md, "the runner host in the trickle"). So after a small
+// read a pipe is not read again at once: it is held (its handle stops reading, the kernel keeps
+// what the agent prints) until the next release, and then whatever came meanwhile is one read.
 // Releases: before each push to the dashboards (host/server.ts), so a held line still reaches
 // the screen with the push it would have made; when the agent exits, so that the end of its
 // output is read as soon as it was before; and at the latest holdMs after the hold began.
