@@ -11,8 +11,8 @@ export type OutputActivity = {lastChunkAt: number; bytes?: number};
 /**
  * Everything goes to the log; when the disk is slower than the task, the task's pipe is paused
  * instead of buffering in memory (the task then blocks on write, as under a terminal). After a
- * small read soon after the one before, the pipe is held a moment (read-hold.ts), so that a
- * trickle is read a few lines at a time; once `exited` resolves (the agent is gone) it is read at once, so that its end comes as
+ * small read the pipe is held a moment (read-hold.ts), so that a trickle is read a few lines at a
+ * time; once `exited` resolves (the agent is gone) it is read at once, so that its end comes as
  * soon as without the hold.
  */
 export function pipeWithBackpressure(source: NodeJS.ReadableStream, log: Writable, onChunk: (chunk: Buffer) => void, activity?: OutputActivity, exited?: Promise<unknown>): void {
@@ -21,19 +21,16 @@ export function pipeWithBackpressure(source: NodeJS.ReadableStream, log: Writabl
 		gone = true;
 		releaseReads(source as Readable);
 	});
-	let lastReadAt = Number.NEGATIVE_INFINITY;
 	source.on('data', (chunk: Buffer) => {
-		const now = Date.now();
 		if (activity) {
-			activity.lastChunkAt = now;
+			activity.lastChunkAt = Date.now();
 			activity.bytes = (activity.bytes ?? 0) + chunk.length;
 		}
 
 		onChunk(chunk);
-		// A line at a time, often: the next read waits for the next release (read-hold.ts); once the
-		// agent is gone, what is left is read straight to its end.
-		if (!gone) holdAfterRead(source as Readable, chunk.length, now - lastReadAt);
-		lastReadAt = now;
+		// A line at a time: the next read waits for the next release (read-hold.ts); once the agent
+		// is gone, what is left is read straight to its end.
+		if (!gone) holdAfterRead(source as Readable, chunk.length);
 		if (!log.write(chunk)) {
 			source.pause();
 			log.once('drain', () => {

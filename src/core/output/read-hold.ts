@@ -6,8 +6,7 @@
 // Releases: before each push to the dashboards (host/server.ts), so a held line still reaches
 // the screen with the push it would have made; when the agent exits, so that the end of its
 // output is read as soon as it was before; and at the latest holdMs after the hold began.
-// A big read (a flood) is never held: reading as fast as the agent prints comes first; nor is a
-// read that came long after the one before (a slow trickle): there is nothing to gather.
+// A big read (a flood) is never held: reading as fast as the agent prints comes first.
 //
 // Node has no public way to stop reading a socket (pause() keeps reading into the stream's buffer
 // up to its high-water mark): the stream's handle is stopped and started directly, keeping the
@@ -35,19 +34,9 @@ function handleOf(source: Readable): (StreamHandle & {readStop(): number; readSt
 	return handle as StreamHandle & {readStop(): number; readStart(): number};
 }
 
-/**
- * A pipe read again within this long of its previous read prints faster than the pushes go out:
- * worth holding. A slower one (2 lines a second) would be found with nothing new at the release,
- * and the hold would only cost its two system calls.
- */
-export const busyGapMs = holdMs;
-
-/**
- * After a read of `bytes` from `source`, `sinceLastReadMs` after its previous read: holds its next
- * read when this one was small and came soon after the last.
- */
-export function holdAfterRead(source: Readable, bytes: number, sinceLastReadMs: number): void {
-	if (bytes >= smallReadBytes || sinceLastReadMs >= busyGapMs || held.has(source) || source.destroyed) return;
+/** After a read of `bytes` from `source`: holds its next read when this one was small. */
+export function holdAfterRead(source: Readable, bytes: number): void {
+	if (bytes >= smallReadBytes || held.has(source) || source.destroyed) return;
 	const handle = handleOf(source);
 	// Not reading: Node stopped it itself (its buffer is full), and starts it again itself.
 	if (handle?.reading !== true || handle.readStop() !== 0) return;
