@@ -16,7 +16,6 @@ import {outputsOf} from './pane-ledger.js';
 import {boundedRange} from './reply-bounds.js';
 import {publishPacer, type PublishPace} from '../core/output/publish-pace.js';
 import {onAnyOutputChange} from '../core/output/task-output.js';
-import {releaseHeldReads} from '../core/output/read-hold.js';
 import {checkPeer} from './peer.js';
 import {terminalSafe} from '../core/output/visible-text.js';
 import {defaultMaxConnections, refusalOf} from './admission.js';
@@ -79,19 +78,8 @@ export async function serveBatch(batch: HostedBatch, socketPath: string, options
 	// or nobody attached, cost no wake-ups. One push per pacer slot, however much changed in it.
 	function wake(): void {
 		if (!anyoneAttached || stopped || publishTimer !== undefined) return;
-		publishTimer = setTimeout(readHeldThenPublish, pacer.wait());
+		publishTimer = setTimeout(publishNow, pacer.wait());
 		publishTimer.unref();
-	}
-
-	// Pipes held after a small read (read-hold.ts) are read first, in this turn's poll for I/O,
-	// and the push goes after it (setImmediate): it carries what the agents printed up to now, as
-	// it would without the hold. Skipped if a push went meanwhile (a task finished) or was called off.
-	function readHeldThenPublish(): void {
-		const due = publishTimer;
-		releaseHeldReads();
-		setImmediate(() => {
-			if (publishTimer === due) publishNow();
-		});
 	}
 
 	function publishNow(): void {

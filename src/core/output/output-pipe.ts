@@ -1,26 +1,17 @@
 // A task's pipes, read into its log and its TaskOutput: when the log cannot keep up the pipe is
 // paused (the task then blocks on write, as under a terminal), and once the task's process group
 // is gone, outputEnd decides whether the pipes closed or someone outside the group still holds them.
-import type {Readable, Writable} from 'node:stream';
+import type {Writable} from 'node:stream';
 import {setTimeout as delay} from 'node:timers/promises';
-import {holdAfterRead, releaseReads} from './read-hold.js';
 
 /** When output last arrived (or we got ready to read more): tells a slow drain from a silent pipe. */
 export type OutputActivity = {lastChunkAt: number; bytes?: number};
 
 /**
  * Everything goes to the log; when the disk is slower than the task, the task's pipe is paused
- * instead of buffering in memory (the task then blocks on write, as under a terminal). After a
- * small read the pipe is held a moment (read-hold.ts), so that a trickle is read a few lines at a
- * time; once `exited` resolves (the agent is gone) it is read at once, so that its end comes as
- * soon as without the hold.
+ * instead of buffering in memory (the task then blocks on write, as under a terminal).
  */
-export function pipeWithBackpressure(source: NodeJS.ReadableStream, log: Writable, onChunk: (chunk: Buffer) => void, activity?: OutputActivity, exited?: Promise<unknown>): void {
-	let gone = false;
-	void exited?.then(() => {
-		gone = true;
-		releaseReads(source as Readable);
-	});
+export function pipeWithBackpressure(source: NodeJS.ReadableStream, log: Writable, onChunk: (chunk: Buffer) => void, activity?: OutputActivity): void {
 	source.on('data', (chunk: Buffer) => {
 		if (activity) {
 			activity.lastChunkAt = Date.now();
@@ -28,9 +19,6 @@ export function pipeWithBackpressure(source: NodeJS.ReadableStream, log: Writabl
 		}
 
 		onChunk(chunk);
-		// A line at a time: the next read waits for the next release (read-hold.ts); once the agent
-		// is gone, what is left is read straight to its end.
-		if (!gone) holdAfterRead(source as Readable, chunk.length);
 		if (!log.write(chunk)) {
 			source.pause();
 			log.once('drain', () => {

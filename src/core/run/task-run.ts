@@ -177,8 +177,8 @@ class TaskRun {
 		const {output} = this.attemptOutput;
 		this.startFollowing();
 		const activity = {lastChunkAt: Date.now()};
-		pipeWithBackpressure(child.stdout, log, chunk => output.pushStdout(chunk), activity, child.exited);
-		pipeWithBackpressure(child.stderr, log, chunk => output.pushStderr(chunk), activity, child.exited);
+		pipeWithBackpressure(child.stdout, log, chunk => output.pushStdout(chunk), activity);
+		pipeWithBackpressure(child.stderr, log, chunk => output.pushStderr(chunk), activity);
 		return {child, startTicks, family, log, activity};
 	}
 
