@@ -68,11 +68,18 @@ export async function openNats(url: string, who: string, auth: NatsAuth, signer:
 		const offers = await manager.streams.info(offerStream).catch(() => undefined);
 		if (offers && offers.config.retention !== RetentionPolicy.Limits) await manager.streams.delete(offerStream).catch(() => undefined); // an earlier release's work queue: its offers are for workers of that release
 		if (!offers || offers.config.retention !== RetentionPolicy.Limits) {
-			await manager.streams.add({name: offerStream, subjects: [offerSubjects], retention: RetentionPolicy.Limits, max_age: 24 * 3600 * 1e9, max_bytes: offerStreamMaxBytes, max_msgs: offerStreamMaxMessages, discard: DiscardPolicy.New});
+			await manager.streams.add({name: offerStream, subjects: [offerSubjects], retention: RetentionPolicy.Limits, max_age: 24 * 3600 * 1e9, max_bytes: offerStreamMaxBytes, max_msgs: offerStreamMaxMessages, discard: DiscardPolicy.New}).catch(async (error: unknown) => {
+				// Members starting together race to make it, and NATS refuses the later ones ("subjects
+				// overlap with an existing stream"): the stream they wanted is there, made by the first.
+				const made = await manager.streams.info(offerStream).catch(() => undefined);
+				if (made?.config.retention !== RetentionPolicy.Limits) throw error;
+			});
 		}
 
 		// Entries outlive a worker by a minute at most; liveness is judged by fresh heartbeats, not by this.
-		const workers = await new Kvm(connection).create(workerBucket, {ttl: 60_000});
+		const kvm = new Kvm(connection);
+		// Made by whoever comes first, as the offer stream is; a later one racing it opens it instead.
+		const workers = await kvm.create(workerBucket, {ttl: 60_000}).catch((error: unknown) => kvm.open(workerBucket).catch(() => Promise.reject(error)));
 		return natsOf(url, connection, manager, workers, signer);
 	} catch (error) {
 		await connection.close().catch(() => undefined);
