@@ -52,66 +52,9 @@ export const replayEdits = {
 	// return, as hooks must be.
 	'components/Text.js': [
 		["import React, { useContext } from 'react';", `${replayMarker} import React, { useContext, useMemo } from 'react';`],
-		['    const inheritedBackgroundColor = useContext(backgroundContext);\n', `    const inheritedBackgroundColor = useContext(backgroundContext);
-    const transform = useMemo(() => (children) => {
-        if (dimColor) {
-            children = chalk.dim(children);
-        }
-        if (color) {
-            children = colorize(children, color, 'foreground');
-        }
-        const effectiveBackgroundColor = backgroundColor ?? inheritedBackgroundColor;
-        if (effectiveBackgroundColor) {
-            children = colorize(children, effectiveBackgroundColor, 'background');
-        }
-        if (bold) {
-            children = chalk.bold(children);
-        }
-        if (italic) {
-            children = chalk.italic(children);
-        }
-        if (underline) {
-            children = chalk.underline(children);
-        }
-        if (strikethrough) {
-            children = chalk.strikethrough(children);
-        }
-        if (inverse) {
-            children = chalk.inverse(children);
-        }
-        return children;
-    }, [dimColor, color, backgroundColor, inheritedBackgroundColor, bold, italic, underline, strikethrough, inverse]);
-`],
-		[`    const transform = (children) => {
-        if (dimColor) {
-            children = chalk.dim(children);
-        }
-        if (color) {
-            children = colorize(children, color, 'foreground');
-        }
-        // Use explicit backgroundColor if provided, otherwise use inherited from parent Box
-        const effectiveBackgroundColor = backgroundColor ?? inheritedBackgroundColor;
-        if (effectiveBackgroundColor) {
-            children = colorize(children, effectiveBackgroundColor, 'background');
-        }
-        if (bold) {
-            children = chalk.bold(children);
-        }
-        if (italic) {
-            children = chalk.italic(children);
-        }
-        if (underline) {
-            children = chalk.underline(children);
-        }
-        if (strikethrough) {
-            children = chalk.strikethrough(children);
-        }
-        if (inverse) {
-            children = chalk.inverse(children);
-        }
-        return children;
-    };
-`, ''],
+		// The transform is memoised where it is made; the early return it followed moves below it.
+		['    if (childrenOrAriaLabel === undefined || childrenOrAriaLabel === null) {\n        return null;\n    }\n    const transform = (children) => {', '    const transform = useMemo(() => (children) => {'],
+		['        return children;\n    };\n    if (isScreenReaderEnabled && ariaHidden) {', '        return children;\n    }, [dimColor, color, backgroundColor, inheritedBackgroundColor, bold, italic, underline, strikethrough, inverse]);\n    if (childrenOrAriaLabel === undefined || childrenOrAriaLabel === null) {\n        return null;\n    }\n    if (isScreenReaderEnabled && ariaHidden) {'],
 	],
 	'render-node-to-output.js': [
 		["import renderBackground from './render-background.js';", `import renderBackground from './render-background.js';
